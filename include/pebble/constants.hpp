@@ -1,0 +1,34 @@
+// pebble/constants.hpp — every tolerance and limit of pebble, each with the reason for it.
+// Lengths are meters-like; shapes of size 0.01 to 100 at coordinates up to 1e4 are supported.
+#pragma once
+
+namespace pebble {
+
+/// Most vertices a polygon core may have (Box2D uses the same number).
+inline constexpr int kMaxPolygonVertices = 8;
+
+/// A physics engine keeps contacts this far apart; used by the world's default margin
+/// and by collision systems to decide when edges count as touching.
+inline constexpr float kLinearSlop = 0.005f;
+
+/// Hull points closer than this fraction of the shape's size are welded into one, and a
+/// vertex closer than this fraction to the line of its neighbours is dropped as collinear.
+/// Small enough that welding moves the boundary by less than the accuracy we promise (1e-3).
+inline constexpr float kWeldFraction = 1e-4f;
+
+/// Queries treat a transform or point with a coordinate beyond this as absurd and return
+/// their empty result. Squares of such values still fit in a float, so nothing overflows.
+inline constexpr float kMaxWorldCoordinate = 1e9f;
+
+/// Largest shape extent (core coordinates and radius) a shape maker accepts; beyond it the
+/// products queries form could overflow.
+inline constexpr float kMaxShapeExtent = 1e7f;
+
+/// A rotation whose c*c + s*s is off 1 by more than this is rejected by queries as invalid
+/// (empty result) rather than silently scaling the shape.
+inline constexpr float kRotationTolerance = 1e-3f;
+
+/// The distance reported by empty results (no hit, invalid input): finite, never NaN.
+inline constexpr float kHugeDistance = 3.0e38f;
+
+}  // namespace pebble

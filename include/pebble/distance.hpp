@@ -1,0 +1,27 @@
+// pebble/distance.hpp — signed distance, closest points and overlap between any two shapes.
+// Exact for rounded convex shapes: the core distance (separating axes of both cores, then the
+// closest features, after seed 002's Minkowski difference with supporting vertices) minus both
+// radii. docs/contacts.md explains the algorithm.
+#pragma once
+
+#include "pebble/shape.hpp"
+
+namespace pebble {
+
+/// Signed distance and witness points, world space.
+struct DistanceResult {
+  float distance;  ///< > 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)
+  Vec2 normal;     ///< unit, from A to B: moving B by -distance * normal makes them just touch
+  Vec2 point_a;    ///< on A's surface
+  Vec2 point_b;    ///< on B's surface; point_b - point_a = normal * distance (also when overlapping)
+};
+
+/// Exact signed distance between shape a at xa and shape b at xb. Invalid transforms give
+/// {kHugeDistance, {0,0}, {0,0}, {0,0}}.
+DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
+
+/// True when the shapes touch or overlap (distance <= 0); always agrees with distance() and with
+/// collide() at margin 0. False for invalid transforms.
+bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
+
+}  // namespace pebble

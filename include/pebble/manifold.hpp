@@ -1,0 +1,40 @@
+// pebble/manifold.hpp — contact manifolds between any two shapes (seed 000, "The rounded
+// polygon algorithm"): one generic path for every pair of core sizes, with speculative points
+// up to a margin and feature ids for warm starting. docs/contacts.md explains the algorithm.
+#pragma once
+
+#include <cstdint>
+
+#include "pebble/shape.hpp"
+
+namespace pebble {
+
+/// One point of contact, in world space.
+struct ContactPoint {
+  Vec2 point;        ///< midway between the two surfaces
+  float separation;  ///< signed gap along the manifold normal; < 0 means penetration
+  uint32_t id;       ///< feature key: the same from frame to frame while the same features touch
+};
+
+/// Up to two contact points sharing one normal.
+struct Manifold {
+  Vec2 normal;  ///< unit, world space, from A to B (moving B along it separates the shapes)
+  int count;    ///< number of valid points: 0, 1 or 2
+  ContactPoint points[2];
+
+  /// The same manifold seen from the other shape: normal negated, feature ids swapped.
+  Manifold flipped() const;
+};
+
+/// The contact manifold of shape a placed at xa and shape b placed at xb: every point whose
+/// separation is at most margin (speculative contacts when margin > 0). count > 0 exactly when
+/// distance(a, xa, b, xb).distance <= margin, and the least separation equals that distance.
+/// Invalid transforms give count 0.
+Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin = 0) noexcept;
+
+/// Feature ids: an id packs the feature of A in its low 16 bits and the feature of B in its
+/// high 16 bits. A feature is a core vertex index, or kEdgeFeature | edge index for a point
+/// that stands for a clipped edge end.
+inline constexpr uint32_t kEdgeFeature = 0x100;
+
+}  // namespace pebble

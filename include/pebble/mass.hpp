@@ -1,0 +1,28 @@
+// pebble/mass.hpp — exact mass properties and bounding boxes of rounded shapes.
+// mass_properties() integrates core ⊕ disc exactly (polygon + one rectangle per edge + one
+// circular sector per vertex); the derivation is in docs/mass.md.
+#pragma once
+
+#include "pebble/shape.hpp"
+
+namespace pebble {
+
+/// Mass, centre of mass (local frame) and rotational inertia about the centre of mass.
+struct MassProperties {
+  float mass;     ///< density × area
+  Vec2 center;    ///< centre of mass in the shape's local frame
+  float inertia;  ///< about center, density × ∫ |x - center|² dA
+};
+
+/// Exact mass properties of the rounded shape at uniform density. A zero-area shape (a segment
+/// or point of radius 0) has mass 0, inertia 0 and its centre at its core centroid.
+MassProperties mass_properties(const Shape& shape, float density = 1);
+
+/// The area of the rounded shape (core area + perimeter × r + π r²).
+float area(const Shape& shape);
+
+/// The tightest axis-aligned box of the shape under xf, radius included. An invalid transform
+/// (see is_valid) gives the empty box {{0,0},{0,0}} at the origin.
+Aabb bounds(const Shape& shape, const Transform& xf);
+
+}  // namespace pebble

@@ -1,0 +1,144 @@
+// pebble/math.hpp — the small value types every query speaks: Vec2, Rot, Transform, Aabb.
+// Conventions: float, y up, counter-clockwise; a Transform maps local to world
+// (world = q * local + p). Everything here is constexpr where the standard library allows.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "pebble/constants.hpp"
+
+namespace pebble {
+
+/// A 2D vector or point.
+struct Vec2 {
+  float x = 0, y = 0;
+
+  constexpr Vec2& operator+=(Vec2 v) { x += v.x; y += v.y; return *this; }
+  constexpr Vec2& operator-=(Vec2 v) { x -= v.x; y -= v.y; return *this; }
+  constexpr Vec2& operator*=(float s) { x *= s; y *= s; return *this; }
+  friend constexpr bool operator==(Vec2, Vec2) = default;
+};
+
+constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+constexpr Vec2 operator-(Vec2 a) { return {-a.x, -a.y}; }
+constexpr Vec2 operator*(float s, Vec2 v) { return {s * v.x, s * v.y}; }
+constexpr Vec2 operator*(Vec2 v, float s) { return {s * v.x, s * v.y}; }
+constexpr Vec2 operator/(Vec2 v, float s) { return {v.x / s, v.y / s}; }
+
+constexpr float dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+/// z of the 3D cross product: positive when b is counter-clockwise from a.
+constexpr float cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+/// v rotated by -90 degrees (the outward normal direction of a CCW edge v).
+constexpr Vec2 right_perp(Vec2 v) { return {v.y, -v.x}; }
+/// v rotated by +90 degrees.
+constexpr Vec2 left_perp(Vec2 v) { return {-v.y, v.x}; }
+constexpr float length_squared(Vec2 v) { return dot(v, v); }
+inline float length(Vec2 v) { return std::sqrt(dot(v, v)); }
+inline float distance(Vec2 a, Vec2 b) { return length(b - a); }
+constexpr float distance_squared(Vec2 a, Vec2 b) { return length_squared(b - a); }
+/// Unit vector along v, or {0, 0} when v is zero or too small to normalize.
+inline Vec2 normalize(Vec2 v) {
+  const float len = length(v);
+  return len > 1e-30f ? Vec2{v.x / len, v.y / len} : Vec2{};
+}
+constexpr Vec2 min(Vec2 a, Vec2 b) { return {std::min(a.x, b.x), std::min(a.y, b.y)}; }
+constexpr Vec2 max(Vec2 a, Vec2 b) { return {std::max(a.x, b.x), std::max(a.y, b.y)}; }
+inline Vec2 abs(Vec2 v) { return {std::fabs(v.x), std::fabs(v.y)}; }
+constexpr Vec2 lerp(Vec2 a, Vec2 b, float t) { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
+inline bool is_finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+/// A rotation stored as cosine and sine of its angle.
+struct Rot {
+  float c = 1, s = 0;
+
+  static Rot from_angle(float radians) { return {std::cos(radians), std::sin(radians)}; }
+  static constexpr Rot identity() { return {1, 0}; }
+  /// The angle in (-pi, pi].
+  float angle() const { return std::atan2(s, c); }
+  friend constexpr bool operator==(Rot, Rot) = default;
+};
+
+/// q applied to v.
+constexpr Vec2 rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
+/// The inverse of q applied to v.
+constexpr Vec2 inv_rotate(Rot q, Vec2 v) { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
+/// Rotation by q then r: r * q.
+constexpr Rot mul(Rot r, Rot q) { return {r.c * q.c - r.s * q.s, r.s * q.c + r.c * q.s}; }
+/// r^-1 * q: the rotation of q relative to r.
+constexpr Rot inv_mul(Rot r, Rot q) { return {r.c * q.c + r.s * q.s, r.c * q.s - r.s * q.c}; }
+
+/// A rigid motion mapping local coordinates to world: world = q * local + p.
+struct Transform {
+  Vec2 p{};
+  Rot q{};
+
+  static constexpr Transform identity() { return {}; }
+  friend constexpr bool operator==(const Transform&, const Transform&) = default;
+};
+
+/// Local point to world.
+constexpr Vec2 transform_point(const Transform& xf, Vec2 v) { return rotate(xf.q, v) + xf.p; }
+/// World point to local.
+constexpr Vec2 inv_transform_point(const Transform& xf, Vec2 v) { return inv_rotate(xf.q, v - xf.p); }
+/// The composition a * b (apply b, then a).
+constexpr Transform mul(const Transform& a, const Transform& b) {
+  return {rotate(a.q, b.p) + a.p, mul(a.q, b.q)};
+}
+/// a^-1 * b: b expressed in a's frame (the relative transform of b with respect to a).
+constexpr Transform inv_mul(const Transform& a, const Transform& b) {
+  return {inv_rotate(a.q, b.p - a.p), inv_mul(a.q, b.q)};
+}
+/// The inverse transform.
+constexpr Transform inverse(const Transform& xf) {
+  const Rot qi{xf.q.c, -xf.q.s};
+  return {-rotate(qi, xf.p), qi};
+}
+/// True when every field is finite, the translation is within kMaxWorldCoordinate and the
+/// rotation is a unit rotation. Queries return their empty result for any other transform.
+inline bool is_valid(const Transform& xf) {
+  if (!is_finite(xf.p) || !std::isfinite(xf.q.c) || !std::isfinite(xf.q.s)) return false;
+  if (std::fabs(xf.p.x) > kMaxWorldCoordinate || std::fabs(xf.p.y) > kMaxWorldCoordinate) return false;
+  return std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
+}
+/// True when p is finite and within kMaxWorldCoordinate.
+inline bool is_valid_point(Vec2 p) {
+  return is_finite(p) && std::fabs(p.x) <= kMaxWorldCoordinate && std::fabs(p.y) <= kMaxWorldCoordinate;
+}
+
+/// An axis-aligned box by its lower-left and upper-right corners (boundary included).
+struct Aabb {
+  Vec2 lower{}, upper{};
+  friend constexpr bool operator==(const Aabb&, const Aabb&) = default;
+};
+
+/// The smallest box holding both.
+constexpr Aabb combine(const Aabb& a, const Aabb& b) { return {min(a.lower, b.lower), max(a.upper, b.upper)}; }
+/// True when b lies inside a (boundary included).
+constexpr bool contains(const Aabb& a, const Aabb& b) {
+  return a.lower.x <= b.lower.x && a.lower.y <= b.lower.y && b.upper.x <= a.upper.x && b.upper.y <= a.upper.y;
+}
+/// True when p lies inside a (boundary included).
+constexpr bool contains(const Aabb& a, Vec2 p) {
+  return a.lower.x <= p.x && p.x <= a.upper.x && a.lower.y <= p.y && p.y <= a.upper.y;
+}
+/// True when the boxes share at least one point (touching counts).
+constexpr bool overlaps(const Aabb& a, const Aabb& b) {
+  return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
+}
+/// Perimeter, the cost measure of the AABB tree's surface-area heuristic.
+constexpr float perimeter(const Aabb& a) { return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
+constexpr Vec2 center(const Aabb& a) { return 0.5f * (a.lower + a.upper); }
+/// Half width and half height.
+constexpr Vec2 extents(const Aabb& a) { return 0.5f * (a.upper - a.lower); }
+/// The box grown by margin on every side.
+constexpr Aabb inflate(const Aabb& a, float margin) {
+  return {{a.lower.x - margin, a.lower.y - margin}, {a.upper.x + margin, a.upper.y + margin}};
+}
+/// True when lower <= upper and every coordinate is finite.
+inline bool is_valid(const Aabb& a) {
+  return is_finite(a.lower) && is_finite(a.upper) && a.lower.x <= a.upper.x && a.lower.y <= a.upper.y;
+}
+
+}  // namespace pebble

@@ -1,0 +1,10 @@
+// pebble/pebble.hpp — the umbrella header: everything pebble offers.
+#pragma once
+
+#include "pebble/constants.hpp"
+#include "pebble/math.hpp"
+#include "pebble/shape.hpp"
+#include "pebble/mass.hpp"
+#include "pebble/point.hpp"
+#include "pebble/distance.hpp"
+#include "pebble/manifold.hpp"

@@ -1,0 +1,24 @@
+// pebble/point.hpp — point queries (seed 000, "Point queries"): the closest point on a
+// shape's boundary, the outward normal there, the signed distance and containment.
+#pragma once
+
+#include "pebble/shape.hpp"
+
+namespace pebble {
+
+/// Result of project_point, in world space.
+struct PointProjection {
+  Vec2 point;      ///< closest point on the shape's boundary
+  Vec2 normal;     ///< outward unit normal of the boundary at point
+  float distance;  ///< signed distance from the boundary to the query point (< 0 inside)
+  bool inside;     ///< true when the query point is inside or on the boundary
+};
+
+/// Projects p onto the boundary of shape placed at xf. Invalid input (non-finite or absurd
+/// transform or point) gives {xf-independent origin, {0,0}, kHugeDistance, false}.
+PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) noexcept;
+
+/// True when p is inside the shape or on its boundary. False for invalid input.
+bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept;
+
+}  // namespace pebble

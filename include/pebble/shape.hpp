@@ -1,0 +1,89 @@
+// pebble/shape.hpp — the one collider representation: a convex core (1 to kMaxPolygonVertices
+// points, counter-clockwise) grown by a disc of radius r (seed 000, "Combining circles and
+// polygons"). A circle is a 1-vertex core, a capsule or segment a 2-vertex core, a box or any
+// convex polygon a 3..8-vertex core; any of them may be rounded.
+#pragma once
+
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "pebble/math.hpp"
+
+namespace pebble {
+
+/// Thrown by the shape makers for input they cannot turn into a valid shape. The message
+/// names the problem and the offending value.
+class InvalidShape : public std::invalid_argument {
+public:
+  explicit InvalidShape(const std::string& what) : std::invalid_argument(what) {}
+};
+
+/// A convex core grown by a radius: a small copyable value (no heap memory).
+///
+/// Makers validate and clean their input: points closer than kWeldFraction x the shape's size
+/// are welded, vertices within that distance of the line through their neighbours are removed,
+/// and a core that degenerates becomes the smaller core (all points equal: 1 vertex; all
+/// collinear: 2 vertices, the extreme points).
+class Shape {
+public:
+  /// A disc of the given radius (>= 0) centred at center (local frame).
+  static Shape circle(float radius, Vec2 center = {});
+  /// The set of points within radius of segment ab. capsule(a, a, r) is a circle.
+  static Shape capsule(Vec2 a, Vec2 b, float radius);
+  /// A capsule of radius 0.
+  static Shape segment(Vec2 a, Vec2 b);
+  /// A box centred on the origin with the given half extents (> 0).
+  static Shape box(float half_width, float half_height);
+  /// A box centred on the origin with rotated-frame offset and angle.
+  static Shape box(float half_width, float half_height, Vec2 center, float angle);
+  /// A box of OUTER half extents whose corners are rounded by corner_radius (like CSS
+  /// border-radius): the core is the box of half extents minus corner_radius. corner_radius
+  /// may be at most the smaller half extent; at equality the core degenerates to a segment
+  /// (a capsule) or a point (a circle).
+  static Shape rounded_box(float half_width, float half_height, float corner_radius);
+  /// The convex hull of points (welded, collinear points removed), grown outward by radius.
+  static Shape polygon(std::span<const Vec2> points, float radius = 0);
+
+  /// Number of core vertices: 1, 2, or 3..kMaxPolygonVertices.
+  int vertex_count() const { return count_; }
+  /// Core vertices in the local frame, counter-clockwise.
+  std::span<const Vec2> vertices() const { return {vertices_, static_cast<size_t>(count_)}; }
+  /// Outward unit normal of edge i (from vertex i to vertex i+1), local frame. A 2-vertex core
+  /// has two edges (a->b and b->a) with opposite normals; a 1-vertex core has none.
+  std::span<const Vec2> normals() const { return {normals_, static_cast<size_t>(edge_count())}; }
+  /// Number of core edges: 0 for a point, 2 for a segment (both sides), else vertex_count().
+  int edge_count() const { return count_ == 1 ? 0 : count_; }
+  /// Radius of the disc the core is grown by (>= 0).
+  float radius() const { return radius_; }
+  /// Area centroid of the core (of the segment or point for degenerate cores), local frame.
+  Vec2 core_centroid() const { return centroid_; }
+
+  /// The core vertex furthest along direction d (local frame); ties go to the lower index.
+  int support_index(Vec2 d) const {
+    int best = 0;
+    float best_value = dot(vertices_[0], d);
+    for (int i = 1; i < count_; ++i) {
+      const float value = dot(vertices_[i], d);
+      if (value > best_value) { best = i; best_value = value; }
+    }
+    return best;
+  }
+
+private:
+  Shape() = default;
+  static Shape from_core(const Vec2* points, int count, float radius);
+
+  Vec2 vertices_[kMaxPolygonVertices]{};
+  Vec2 normals_[kMaxPolygonVertices]{};
+  Vec2 centroid_{};
+  int count_ = 1;
+  float radius_ = 0;
+};
+
+/// The convex hull of points, counter-clockwise, with near-equal points welded and collinear
+/// points removed, as Shape::polygon computes it. Returns the number of hull points written to
+/// out (1, 2 or 3..kMaxPolygonVertices). Throws InvalidShape for non-finite or too many points.
+int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices]);
+
+}  // namespace pebble

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: the release build (library, tests, benchmarks,
+# tools), an install + find_package / add_subdirectory check, then the whole suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer. Installs missing Debian packages first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+
+echo "== release build and tests"
+cmake --preset release
+cmake --build --preset release -j "$jobs"
+ctest --preset release -j "$jobs"
+
+echo "== install, then consume with find_package and with add_subdirectory"
+rm -rf build/install build/consumer-find build/consumer-sub
+cmake --install build/release --prefix build/install >/dev/null
+cmake -S tests/consumer -B build/consumer-find -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
+cmake --build build/consumer-find >/dev/null
+./build/consumer-find/consumer
+cmake -S tests/consumer -B build/consumer-sub -G Ninja -DPEBBLE_CONSUMER_SUBDIR="$PWD" >/dev/null
+cmake --build build/consumer-sub >/dev/null
+./build/consumer-sub/consumer
+
+echo "== ASan + UBSan build and tests"
+cmake --preset asan
+cmake --build --preset asan -j "$jobs"
+ctest --preset asan -j "$jobs"
+echo "pebble: all tests passed (release and asan+ubsan)"

@@ -1,0 +1,264 @@
+// Shape makers and the convex hull they rest on.
+//
+// The hull is Andrew's monotone chain (de Berg et al., "Computational Geometry", 1.1) run in
+// double precision on the float input, followed by a clean-up pass that welds near-equal
+// points and drops vertices that are collinear within a tolerance proportional to the shape's
+// size. Degenerate inputs shrink to the smaller core instead of failing: a cluster of equal
+// points becomes a 1-vertex core, collinear points a 2-vertex core (the two extremes).
+#include "pebble/shape.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <vector>
+
+namespace pebble {
+namespace {
+
+std::string describe(Vec2 v) {
+  std::ostringstream out;
+  out << '(' << v.x << ", " << v.y << ')';
+  return out.str();
+}
+
+[[noreturn]] void fail(const std::string& message) { throw InvalidShape("pebble: " + message); }
+
+void check_radius(float radius, const char* what) {
+  if (!std::isfinite(radius)) {
+    std::ostringstream out;
+    out << what << " is not finite (" << radius << ")";
+    fail(out.str());
+  }
+  if (radius < 0) {
+    std::ostringstream out;
+    out << what << " is negative (" << radius << ")";
+    fail(out.str());
+  }
+  if (radius > kMaxShapeExtent) {
+    std::ostringstream out;
+    out << what << " " << radius << " exceeds the largest supported extent " << kMaxShapeExtent;
+    fail(out.str());
+  }
+}
+
+void check_point(Vec2 p, size_t index) {
+  if (!is_finite(p)) {
+    std::ostringstream out;
+    out << "point " << index << " has a non-finite coordinate " << describe(p);
+    fail(out.str());
+  }
+  if (std::fabs(p.x) > kMaxShapeExtent || std::fabs(p.y) > kMaxShapeExtent) {
+    std::ostringstream out;
+    out << "point " << index << ' ' << describe(p) << " lies beyond the largest supported extent "
+        << kMaxShapeExtent;
+    fail(out.str());
+  }
+}
+
+struct P2 {
+  double x, y;
+};
+
+double cross3(const P2& o, const P2& a, const P2& b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+double dist2(const P2& a, const P2& b) {
+  const double dx = a.x - b.x, dy = a.y - b.y;
+  return dx * dx + dy * dy;
+}
+
+// Distance of b from the line through a and c (0 when a == c).
+double line_distance(const P2& a, const P2& b, const P2& c) {
+  const double len = std::sqrt(dist2(a, c));
+  if (len == 0) return std::sqrt(dist2(a, b));
+  return std::fabs(cross3(a, c, b)) / len;
+}
+
+}  // namespace
+
+int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices]) {
+  if (points.empty()) fail("a shape needs at least 1 point, got 0");
+  for (size_t i = 0; i < points.size(); ++i) check_point(points[i], i);
+
+  std::vector<P2> ps;
+  ps.reserve(points.size());
+  for (Vec2 p : points) ps.push_back({p.x, p.y});
+
+  // Tolerance: a fraction of the point set's size, and never below what float rounding of the
+  // coordinates can produce.
+  double lo_x = ps[0].x, hi_x = ps[0].x, lo_y = ps[0].y, hi_y = ps[0].y, biggest = 0;
+  for (const P2& p : ps) {
+    lo_x = std::min(lo_x, p.x); hi_x = std::max(hi_x, p.x);
+    lo_y = std::min(lo_y, p.y); hi_y = std::max(hi_y, p.y);
+    biggest = std::max({biggest, std::fabs(p.x), std::fabs(p.y)});
+  }
+  const double size = std::max(hi_x - lo_x, hi_y - lo_y);
+  const double tol = std::max(double(kWeldFraction) * size, 16.0 * 1.2e-7 * biggest);
+
+  std::sort(ps.begin(), ps.end(), [](const P2& a, const P2& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+
+  // All points within the weld tolerance of each other: a 1-vertex core at their centre.
+  if (size <= tol) {
+    out[0] = Vec2{float(0.5 * (lo_x + hi_x)), float(0.5 * (lo_y + hi_y))};
+    return 1;
+  }
+
+  // Andrew's monotone chain; points on a hull edge are not kept (strict turn).
+  std::vector<P2> hull(2 * ps.size());
+  size_t k = 0;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    while (k >= 2 && cross3(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
+    hull[k++] = ps[i];
+  }
+  for (size_t i = ps.size() - 1, lower = k + 1; i-- > 0;) {
+    while (k >= lower && cross3(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
+    hull[k++] = ps[i];
+  }
+  hull.resize(k > 1 ? k - 1 : 1);
+
+  // Clean-up: weld neighbours closer than tol, then drop vertices within tol of the line
+  // through their neighbours, until nothing changes. Each pass removes at least one vertex.
+  bool changed = true;
+  while (changed && hull.size() > 2) {
+    changed = false;
+    const size_t n = hull.size();
+    for (size_t i = 0; i < n; ++i) {
+      const P2& a = hull[(i + n - 1) % n];
+      const P2& b = hull[i];
+      const P2& c = hull[(i + 1) % n];
+      if (dist2(a, b) <= tol * tol || line_distance(a, b, c) <= tol) {
+        hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(i));
+        changed = true;
+        break;
+      }
+    }
+  }
+
+  if (hull.size() <= 2) {
+    // Collinear input: the two extreme points along the direction of greatest spread.
+    const bool along_x = (hi_x - lo_x) >= (hi_y - lo_y);
+    auto key = [&](const P2& p) { return along_x ? p.x : p.y; };
+    auto [lo, hi] = std::minmax_element(ps.begin(), ps.end(), [&](const P2& a, const P2& b) { return key(a) < key(b); });
+    out[0] = Vec2{float(lo->x), float(lo->y)};
+    out[1] = Vec2{float(hi->x), float(hi->y)};
+    return 2;
+  }
+
+  if (hull.size() > size_t(kMaxPolygonVertices)) {
+    std::ostringstream msg;
+    msg << "the convex hull has " << hull.size() << " vertices, more than kMaxPolygonVertices ("
+        << kMaxPolygonVertices << ")";
+    fail(msg.str());
+  }
+  for (size_t i = 0; i < hull.size(); ++i) out[i] = Vec2{float(hull[i].x), float(hull[i].y)};
+  return int(hull.size());
+}
+
+Shape Shape::from_core(const Vec2* points, int count, float radius) {
+  Shape shape;
+  shape.count_ = count;
+  shape.radius_ = radius;
+  for (int i = 0; i < count; ++i) shape.vertices_[i] = points[i];
+
+  if (count == 1) {
+    shape.centroid_ = points[0];
+    return shape;
+  }
+  for (int i = 0; i < count; ++i) {
+    const Vec2 edge = points[(i + 1) % count] - points[i];
+    shape.normals_[i] = normalize(right_perp(edge));
+  }
+  if (count == 2) {
+    shape.centroid_ = 0.5f * (points[0] + points[1]);
+    return shape;
+  }
+  // Area centroid by triangle fan around the first vertex (in double: thin slivers cancel).
+  double area = 0, cx = 0, cy = 0;
+  const Vec2 o = points[0];
+  for (int i = 1; i + 1 < count; ++i) {
+    const double ax = points[i].x - o.x, ay = points[i].y - o.y;
+    const double bx = points[i + 1].x - o.x, by = points[i + 1].y - o.y;
+    const double a = 0.5 * (ax * by - ay * bx);
+    area += a;
+    cx += a * (ax + bx) / 3.0;
+    cy += a * (ay + by) / 3.0;
+  }
+  shape.centroid_ = Vec2{float(o.x + cx / area), float(o.y + cy / area)};
+  return shape;
+}
+
+Shape Shape::circle(float radius, Vec2 center) {
+  check_radius(radius, "circle radius");
+  const Vec2 c[1] = {center};
+  check_point(center, 0);
+  return from_core(c, 1, radius);
+}
+
+Shape Shape::capsule(Vec2 a, Vec2 b, float radius) {
+  check_radius(radius, "capsule radius");
+  const Vec2 pts[2] = {a, b};
+  Vec2 core[kMaxPolygonVertices];
+  const int n = compute_hull(pts, core);
+  return from_core(core, n, radius);
+}
+
+Shape Shape::segment(Vec2 a, Vec2 b) { return capsule(a, b, 0); }
+
+Shape Shape::polygon(std::span<const Vec2> points, float radius) {
+  check_radius(radius, "polygon radius");
+  Vec2 core[kMaxPolygonVertices];
+  const int n = compute_hull(points, core);
+  return from_core(core, n, radius);
+}
+
+namespace {
+void check_half_extent(float h, const char* what) {
+  if (!std::isfinite(h) || h <= 0 || h > kMaxShapeExtent) {
+    std::ostringstream out;
+    out << what << " must be finite, positive and at most " << kMaxShapeExtent << " (got " << h << ")";
+    fail(out.str());
+  }
+}
+}  // namespace
+
+Shape Shape::box(float half_width, float half_height) {
+  check_half_extent(half_width, "box half_width");
+  check_half_extent(half_height, "box half_height");
+  const Vec2 pts[4] = {{-half_width, -half_height}, {half_width, -half_height}, {half_width, half_height}, {-half_width, half_height}};
+  return polygon(pts, 0);
+}
+
+Shape Shape::box(float half_width, float half_height, Vec2 center, float angle) {
+  check_half_extent(half_width, "box half_width");
+  check_half_extent(half_height, "box half_height");
+  if (!std::isfinite(angle)) {
+    std::ostringstream out;
+    out << "box angle is not finite (" << angle << ")";
+    fail(out.str());
+  }
+  check_point(center, 0);
+  const Transform xf{center, Rot::from_angle(angle)};
+  const Vec2 pts[4] = {transform_point(xf, {-half_width, -half_height}), transform_point(xf, {half_width, -half_height}),
+                       transform_point(xf, {half_width, half_height}), transform_point(xf, {-half_width, half_height})};
+  return polygon(pts, 0);
+}
+
+Shape Shape::rounded_box(float half_width, float half_height, float corner_radius) {
+  check_half_extent(half_width, "rounded_box half_width");
+  check_half_extent(half_height, "rounded_box half_height");
+  check_radius(corner_radius, "rounded_box corner_radius");
+  const float smaller = std::min(half_width, half_height);
+  if (corner_radius > smaller) {
+    std::ostringstream out;
+    out << "rounded_box corner_radius " << corner_radius << " is larger than the smaller half extent " << smaller;
+    fail(out.str());
+  }
+  const float w = half_width - corner_radius, h = half_height - corner_radius;
+  const Vec2 pts[4] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
+  Vec2 core[kMaxPolygonVertices];
+  const int n = compute_hull(pts, core);
+  return from_core(core, n, corner_radius);
+}
+
+}  // namespace pebble

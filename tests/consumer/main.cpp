@@ -1,0 +1,11 @@
+// Compiles against the public API only; exits non-zero if a basic query is wrong.
+#include <pebble/pebble.hpp>
+#include <cstdio>
+
+int main() {
+  const pebble::Shape s = pebble::Shape::box(1, 2);
+  const bool ok = s.vertex_count() == 4 && pebble::contains(s, pebble::Transform::identity(), {0.5f, 1.5f}) &&
+                  !pebble::contains(s, pebble::Transform::identity(), {1.5f, 0});
+  std::printf("consumer: %s\n", ok ? "ok" : "FAILED");
+  return ok ? 0 : 1;
+}
