@@ -161,17 +161,26 @@ Shape Shape::from_core(const Vec2* points, int count, float radius) {
   shape.radius_ = radius;
   for (int i = 0; i < count; ++i) shape.vertices_[i] = points[i];
 
+  shape.finish();
+  return shape;
+}
+
+void Shape::finish() {
+  const int count = count_;
+  const Vec2* points = vertices_;
   if (count == 1) {
-    shape.centroid_ = points[0];
-    return shape;
+    centroid_ = points[0];
+    extent_ = radius_;
+    return;
   }
   for (int i = 0; i < count; ++i) {
     const Vec2 edge = points[(i + 1) % count] - points[i];
-    shape.normals_[i] = normalize(right_perp(edge));
+    normals_[i] = normalize(right_perp(edge));
   }
   if (count == 2) {
-    shape.centroid_ = 0.5f * (points[0] + points[1]);
-    return shape;
+    centroid_ = 0.5f * (points[0] + points[1]);
+    extent_ = 0.5f * distance(points[0], points[1]) + radius_;
+    return;
   }
   // Area centroid by triangle fan around the first vertex (in double: thin slivers cancel).
   double area = 0, cx = 0, cy = 0;
@@ -184,8 +193,10 @@ Shape Shape::from_core(const Vec2* points, int count, float radius) {
     cx += a * (ax + bx) / 3.0;
     cy += a * (ay + by) / 3.0;
   }
-  shape.centroid_ = Vec2{float(o.x + cx / area), float(o.y + cy / area)};
-  return shape;
+  centroid_ = Vec2{float(o.x + cx / area), float(o.y + cy / area)};
+  float far = 0;
+  for (int i = 0; i < count; ++i) far = std::max(far, distance(points[i], centroid_));
+  extent_ = far + radius_;
 }
 
 Shape Shape::circle(float radius, Vec2 center) {

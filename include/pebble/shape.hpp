@@ -58,6 +58,9 @@ public:
   float radius() const { return radius_; }
   /// Area centroid of the core (of the segment or point for degenerate cores), local frame.
   Vec2 core_centroid() const { return centroid_; }
+  /// Radius of the smallest disc around core_centroid() holding the whole shape (radius
+  /// included): the shape's size, which scales every tolerance of the queries.
+  float extent() const { return extent_; }
 
   /// The core vertex furthest along direction d (local frame); ties go to the lower index.
   int support_index(Vec2 d) const {
@@ -73,12 +76,14 @@ public:
 private:
   Shape() = default;
   static Shape from_core(const Vec2* points, int count, float radius);
+  void finish();  // normals, centroid and extent from vertices_, count_ and radius_
 
   Vec2 vertices_[kMaxPolygonVertices]{};
   Vec2 normals_[kMaxPolygonVertices]{};
   Vec2 centroid_{};
   int count_ = 1;
   float radius_ = 0;
+  float extent_ = 0;
 };
 
 /// The convex hull of points, counter-clockwise, with near-equal points welded and collinear

@@ -1,0 +1,260 @@
+// Internal: the part of distance() and collide() that both share — the two cores in one frame,
+// the separating-axis search over the edge normals of both cores, and the closest points of the
+// reference edge and the incident edge. Not installed; not part of the API.
+//
+// Why the reference and incident edges are enough (docs/contacts.md has pictures): B ⊖ A is a
+// convex polygon whose edges are the edges of A and of B. Its edge of greatest separation from
+// the origin is reference edge i of one core combined with the supporting vertex w of the other
+// (seed 002, "Minkowski difference with supporting vertices"). For an origin outside, the closest
+// point of B ⊖ A lies on that edge (the separation over directions is unimodal around the closest
+// direction), so the closest features are the reference edge and w, or a reference vertex and an
+// edge of the other core parallel to the reference edge. The incident edge (the edge of the other
+// core most anti-parallel to the reference normal) holds w and is that parallel edge when one
+// exists, so one segment-segment closest-point computation gives the exact core distance.
+// For an origin inside, the greatest separation is minus the penetration depth.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "pebble/shape.hpp"
+
+namespace pebble::detail {
+
+/// A core in the frame of shape A: vertices, outward edge normals, counts and radius.
+struct FramedCore {
+  Vec2 v[kMaxPolygonVertices];
+  Vec2 n[kMaxPolygonVertices];
+  int count;  // vertices
+  int edges;  // 0 for a point, 2 for a segment, else count
+  float radius;
+};
+
+inline void frame_core(const Shape& s, const Transform& xf, FramedCore& out) {
+  out.count = s.vertex_count();
+  out.edges = s.edge_count();
+  out.radius = s.radius();
+  const auto vs = s.vertices();
+  const auto ns = s.normals();
+  for (int i = 0; i < out.count; ++i) out.v[i] = transform_point(xf, vs[size_t(i)]);
+  for (int i = 0; i < out.edges; ++i) out.n[i] = rotate(xf.q, ns[size_t(i)]);
+}
+
+inline void copy_core(const Shape& s, FramedCore& out) {
+  out.count = s.vertex_count();
+  out.edges = s.edge_count();
+  out.radius = s.radius();
+  const auto vs = s.vertices();
+  const auto ns = s.normals();
+  for (int i = 0; i < out.count; ++i) out.v[i] = vs[size_t(i)];
+  for (int i = 0; i < out.edges; ++i) out.n[i] = ns[size_t(i)];
+}
+
+/// Greatest separation of `other` from the edge planes of `ref`: the SAT over ref's axes.
+struct AxisSeparation {
+  float separation;  // -huge when ref has no edges
+  int edge;          // -1 when ref has no edges
+};
+
+inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& other) {
+  AxisSeparation best{-kHugeDistance, -1};
+  for (int i = 0; i < ref.edges; ++i) {
+    const Vec2 n = ref.n[i];
+    const float offset = dot(n, ref.v[i]);
+    float least = dot(n, other.v[0]);
+    for (int j = 1; j < other.count; ++j) least = std::min(least, dot(n, other.v[j]));
+    const float sep = least - offset;
+    if (sep > best.separation) best = {sep, i};
+  }
+  return best;
+}
+
+/// The edge of `core` whose normal is most anti-parallel to n (for a point: its one vertex).
+/// Returns the edge index; the edge runs from v[e] to v[(e+1) % count].
+inline int incident_edge(const FramedCore& core, Vec2 n) {
+  if (core.edges == 0) return 0;
+  int best = 0;
+  float least = dot(core.n[0], n);
+  for (int j = 1; j < core.edges; ++j) {
+    const float d = dot(core.n[j], n);
+    if (d < least) { least = d; best = j; }
+  }
+  return best;
+}
+
+/// Closest points of segments p1q1 and p2q2 (either may have zero length), after Ericson,
+/// "Real-Time Collision Detection", 5.1.9. Fractions are clamped to [0, 1] exactly, so a
+/// fraction of exactly 0 or 1 means the closest point is that endpoint.
+struct SegmentClosest {
+  float s, t;    // fractions along segment 1 and 2
+  Vec2 c1, c2;   // the closest points
+  float dist2;   // squared distance
+};
+
+inline float clamp01(float x) { return x < 0 ? 0.0f : (x > 1 ? 1.0f : x); }
+
+inline SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
+  const Vec2 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const float a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
+  float s = 0, t = 0;
+  if (a <= 0 && e <= 0) {
+    // both are points
+  } else if (a <= 0) {
+    t = clamp01(f / e);
+  } else {
+    const float c = dot(d1, r);
+    if (e <= 0) {
+      s = clamp01(-c / a);
+    } else {
+      const float b = dot(d1, d2);
+      const float denom = a * e - b * b;
+      // Parallel (or nearly): any s works for the line pair; 0, then fixed up by the clamps.
+      s = denom > 1e-12f * a * e ? clamp01((b * f - c * e) / denom) : 0.0f;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = clamp01(-c / a);
+      } else if (t > 1) {
+        t = 1;
+        s = clamp01((b - c) / a);
+      }
+    }
+  }
+  const Vec2 c1 = p1 + s * d1, c2 = p2 + t * d2;
+  return {s, t, c1, c2, distance_squared(c1, c2)};
+}
+
+/// The separating-axis search and the closest features of two cores in a common frame.
+/// `flip` tells whether the reference edge belongs to B (then `normal` points from B to A).
+struct CoreQuery {
+  float separation;  // greatest axis separation (core, radius not included)
+  int ref_edge;      // on the reference core; -1 when neither core has an edge
+  int inc_edge;      // on the incident core
+  bool flip;         // reference core is B
+  Vec2 normal;       // reference edge normal, from reference to incident; {0,1} if none
+};
+
+/// Relative preference for A's axis, as a fraction of the smaller shape's size: B's axis is
+/// chosen only when it separates clearly more. Keeps the reference stable under float noise
+/// (warm-started ids depend on it) and is far below the accuracy bound.
+inline constexpr float kAxisPreference = 2e-5f;
+
+inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float scale) {
+  const AxisSeparation sa = max_separation(a, b);
+  const AxisSeparation sb = max_separation(b, a);
+  CoreQuery q{};
+  if (sa.edge < 0 && sb.edge < 0) {
+    q.separation = -kHugeDistance;
+    q.ref_edge = -1;
+    q.inc_edge = 0;
+    q.flip = false;
+    q.normal = {0, 1};
+    return q;
+  }
+  const bool use_b = sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale);
+  if (use_b) {
+    q.separation = sb.separation;
+    q.ref_edge = sb.edge;
+    q.flip = true;
+    q.normal = b.n[sb.edge];
+    q.inc_edge = incident_edge(a, q.normal);
+  } else {
+    q.separation = sa.separation;
+    q.ref_edge = sa.edge;
+    q.flip = false;
+    q.normal = a.n[sa.edge];
+    q.inc_edge = incident_edge(b, q.normal);
+  }
+  return q;
+}
+
+/// Endpoints of edge e of a core (a point gives the same vertex twice).
+inline void edge_points(const FramedCore& c, int e, Vec2& p, Vec2& q) {
+  p = c.v[e];
+  q = c.v[c.count == 1 ? e : (e + 1) % c.count];
+}
+
+/// Vertex index of edge e's end (0 or 1 of the edge), for feature ids.
+inline int edge_end_index(const FramedCore& c, int e, int end) {
+  return c.count == 1 ? 0 : (e + end) % c.count;
+}
+
+/// The deepest vertex of `core` along -n (its support in direction -n).
+inline int support_against(const FramedCore& core, Vec2 n) {
+  int best = 0;
+  float least = dot(core.v[0], n);
+  for (int j = 1; j < core.count; ++j) {
+    const float d = dot(core.v[j], n);
+    if (d < least) { least = d; best = j; }
+  }
+  return best;
+}
+
+/// The scale of a pair: the smaller shape's size, never 0.
+inline float pair_scale(const Shape& a, const Shape& b) {
+  return std::max(std::min(a.extent(), b.extent()), 1e-6f);
+}
+
+/// Signed distance of two cores in A's frame, with what collide() needs to build a manifold.
+struct CoreDistance {
+  float distance;   // signed, radii not included
+  Vec2 normal;      // unit, from A to B
+  Vec2 point_a;     // on A's core
+  Vec2 point_b;     // on B's core
+  CoreQuery query;  // the axis search (ref_edge -1 for two points)
+  bool overlapping; // the cores overlap by more than float noise (distance is -depth)
+  SegmentClosest closest;  // reference vs incident edge, when !overlapping and ref_edge >= 0
+};
+
+/// Cores that overlap by less than this fraction of the pair's size are measured with the
+/// closest-points path, which is exact for touching and for degenerate (collinear) cores.
+inline constexpr float kOverlapFraction = 1e-6f;
+
+inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale) {
+  CoreDistance out{};
+  if (a.edges == 0 && b.edges == 0) {
+    // Two points: the only axis is the line through them.
+    const Vec2 d = b.v[0] - a.v[0];
+    const float len = length(d);
+    out.distance = len;
+    out.normal = len > 0 ? d / len : Vec2{0, 1};
+    out.point_a = a.v[0];
+    out.point_b = b.v[0];
+    out.query = {0, -1, 0, false, out.normal};
+    return out;
+  }
+  const CoreQuery q = query_cores(a, b, scale);
+  out.query = q;
+  const FramedCore& ref = q.flip ? b : a;
+  const FramedCore& inc = q.flip ? a : b;
+
+  if (q.separation < -kOverlapFraction * scale) {
+    // Overlapping cores: minus the penetration depth along the reference normal; the deepest
+    // incident vertex and its projection on the reference edge's line are the witnesses.
+    const Vec2 w = inc.v[support_against(inc, q.normal)];
+    const Vec2 on_ref = w - q.separation * q.normal;
+    out.overlapping = true;
+    out.distance = q.separation;
+    out.normal = q.flip ? -q.normal : q.normal;
+    out.point_a = q.flip ? w : on_ref;
+    out.point_b = q.flip ? on_ref : w;
+    return out;
+  }
+  Vec2 r1, r2, i1, i2;
+  edge_points(ref, q.ref_edge, r1, r2);
+  edge_points(inc, q.inc_edge, i1, i2);
+  const SegmentClosest c = closest_segments(r1, r2, i1, i2);
+  out.closest = c;
+  const float dist = std::sqrt(c.dist2);
+  // The direction between the witnesses is exact when they are apart; when they (nearly)
+  // coincide the reference normal is the only meaningful direction.
+  Vec2 n = q.normal;
+  if (dist > 1e-5f * scale) n = (c.c2 - c.c1) / dist;
+  out.distance = dist;
+  out.normal = q.flip ? -n : n;
+  out.point_a = q.flip ? c.c2 : c.c1;
+  out.point_b = q.flip ? c.c1 : c.c2;
+  return out;
+}
+
+}  // namespace pebble::detail
