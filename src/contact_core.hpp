@@ -17,37 +17,72 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pebble/manifold.hpp"
 #include "pebble/shape.hpp"
 
 namespace pebble::detail {
 
-/// A core in the frame of shape A: vertices, outward edge normals, counts and radius.
+/// A core seen in the frame of shape A: pointers to its vertices and outward edge normals
+/// (A's own arrays, or B's transformed into A's frame), counts and radius.
+/// Vertices are also kept as separate x and y arrays of kMaxPolygonVertices slots (slots past
+/// count repeat vertex 0): the separating-axis scan then runs a fixed 8-lane loop that compilers
+/// vectorize, with no loop exit to mispredict.
 struct FramedCore {
-  Vec2 v[kMaxPolygonVertices];
-  Vec2 n[kMaxPolygonVertices];
+  const Vec2* v;  // kMaxPolygonVertices slots
+  const Vec2* n;  // edges
+  const float* x;
+  const float* y;
   int count;  // vertices
   int edges;  // 0 for a point, 2 for a segment, else count
   float radius;
 };
 
-inline void frame_core(const Shape& s, const Transform& xf, FramedCore& out) {
-  out.count = s.vertex_count();
-  out.edges = s.edge_count();
-  out.radius = s.radius();
-  const auto vs = s.vertices();
-  const auto ns = s.normals();
-  for (int i = 0; i < out.count; ++i) out.v[i] = transform_point(xf, vs[size_t(i)]);
-  for (int i = 0; i < out.edges; ++i) out.n[i] = rotate(xf.q, ns[size_t(i)]);
+/// Storage for a core's lanes, and for its vertices and normals in another frame.
+struct CoreStorage {
+  Vec2 v[kMaxPolygonVertices];
+  Vec2 n[kMaxPolygonVertices];
+  float x[kMaxPolygonVertices];
+  float y[kMaxPolygonVertices];
+};
+
+/// The core in its own frame (vertices and normals are the shape's own arrays).
+inline FramedCore view_core(const Shape& s, CoreStorage& storage) {
+  const Vec2* vs = s.padded_vertices();
+  for (int i = 0; i < kMaxPolygonVertices; ++i) {
+    storage.x[i] = vs[i].x;
+    storage.y[i] = vs[i].y;
+  }
+  return {vs, s.normals().data(), storage.x, storage.y, s.vertex_count(), s.edge_count(), s.radius()};
 }
 
-inline void copy_core(const Shape& s, FramedCore& out) {
-  out.count = s.vertex_count();
-  out.edges = s.edge_count();
-  out.radius = s.radius();
-  const auto vs = s.vertices();
-  const auto ns = s.normals();
-  for (int i = 0; i < out.count; ++i) out.v[i] = vs[size_t(i)];
-  for (int i = 0; i < out.edges; ++i) out.n[i] = ns[size_t(i)];
+/// The core moved by xf.
+inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& storage) {
+  const int edges = s.edge_count();
+  const Vec2* vs = s.padded_vertices();
+  const Vec2* ns = s.normals().data();
+  for (int i = 0; i < kMaxPolygonVertices; ++i) {
+    const Vec2 w = transform_point(xf, vs[i]);
+    storage.v[i] = w;
+    storage.x[i] = w.x;
+    storage.y[i] = w.y;
+  }
+  for (int i = 0; i < edges; ++i) storage.n[i] = rotate(xf.q, ns[i]);
+  return {storage.v, storage.n, storage.x, storage.y, s.vertex_count(), edges, s.radius()};
+}
+
+/// Least projection of the core's first Lanes vertex slots on direction n: independent lanes,
+/// then a tree of mins (Lanes is 4 for cores of up to 4 vertices, else 8).
+template <int Lanes>
+inline float least_projection(const FramedCore& c, Vec2 n) {
+  static_assert(Lanes == 4 || Lanes == 8);
+  float d[Lanes];
+  for (int j = 0; j < Lanes; ++j) d[j] = n.x * c.x[j] + n.y * c.y[j];
+  const float low = std::min(std::min(d[0], d[1]), std::min(d[2], d[3]));
+  if constexpr (Lanes == 4) {
+    return low;
+  } else {
+    return std::min(low, std::min(std::min(d[4], d[5]), std::min(d[6], d[7])));
+  }
 }
 
 /// Greatest separation of `other` from the edge planes of `ref`: the SAT over ref's axes.
@@ -56,17 +91,25 @@ struct AxisSeparation {
   int edge;          // -1 when ref has no edges
 };
 
-inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& other) {
-  AxisSeparation best{-kHugeDistance, -1};
+/// The SAT over ref's edge normals: for each edge, the least projection of `other` on its
+/// normal minus the edge's offset; the greatest of those. Written without data-dependent
+/// branches (min/max selects): on random configurations a rotating-calipers walk, O(n + m),
+/// measured slower for these vertex counts because its loop exits mispredict.
+template <int Lanes>
+inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
+  float best_sep = -kHugeDistance;
+  int best = -1;
   for (int i = 0; i < ref.edges; ++i) {
     const Vec2 n = ref.n[i];
-    const float offset = dot(n, ref.v[i]);
-    float least = dot(n, other.v[0]);
-    for (int j = 1; j < other.count; ++j) least = std::min(least, dot(n, other.v[j]));
-    const float sep = least - offset;
-    if (sep > best.separation) best = {sep, i};
+    const float sep = least_projection<Lanes>(other, n) - dot(n, ref.v[i]);
+    best = sep > best_sep ? i : best;
+    best_sep = std::max(sep, best_sep);
   }
-  return best;
+  return {best_sep, best};
+}
+
+inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& other) {
+  return other.count <= 4 ? max_separation_lanes<4>(ref, other) : max_separation_lanes<8>(ref, other);
 }
 
 /// The edge of `core` whose normal is most anti-parallel to n (for a point: its one vertex).
@@ -77,7 +120,8 @@ inline int incident_edge(const FramedCore& core, Vec2 n) {
   float least = dot(core.n[0], n);
   for (int j = 1; j < core.edges; ++j) {
     const float d = dot(core.n[j], n);
-    if (d < least) { least = d; best = j; }
+    best = d < least ? j : best;
+    least = std::min(d, least);
   }
   return best;
 }
@@ -139,10 +183,20 @@ struct CoreQuery {
 /// (warm-started ids depend on it) and is far below the accuracy bound.
 inline constexpr float kAxisPreference = 2e-5f;
 
-inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float scale) {
-  const AxisSeparation sa = max_separation(a, b);
-  const AxisSeparation sb = max_separation(b, a);
+inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
   CoreQuery q{};
+  const AxisSeparation sa = max_separation(a, b);
+  if (sa.separation > stop_above) {
+    q.separation = sa.separation;
+    q.ref_edge = -2;  // stopped early: separated by more than stop_above
+    return q;
+  }
+  const AxisSeparation sb = max_separation(b, a);
+  if (sb.separation > stop_above) {
+    q.separation = sb.separation;
+    q.ref_edge = -2;
+    return q;
+  }
   if (sa.edge < 0 && sb.edge < 0) {
     q.separation = -kHugeDistance;
     q.ref_edge = -1;
@@ -185,7 +239,8 @@ inline int support_against(const FramedCore& core, Vec2 n) {
   float least = dot(core.v[0], n);
   for (int j = 1; j < core.count; ++j) {
     const float d = dot(core.v[j], n);
-    if (d < least) { least = d; best = j; }
+    best = d < least ? j : best;
+    least = std::min(d, least);
   }
   return best;
 }
@@ -206,11 +261,18 @@ struct CoreDistance {
   SegmentClosest closest;  // reference vs incident edge, when !overlapping and ref_edge >= 0
 };
 
+/// Incident points within this fraction of the pair's size outside the reference edge's side
+/// planes count as on the edge (a corner exactly in line with the edge's end is an edge contact).
+inline constexpr float kClipFraction = 1e-5f;
+
 /// Cores that overlap by less than this fraction of the pair's size are measured with the
 /// closest-points path, which is exact for touching and for degenerate (collinear) cores.
 inline constexpr float kOverlapFraction = 1e-6f;
 
-inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale) {
+/// stop_above: when an axis separates the cores by more than this, return at once with
+/// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
+inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
+                                  float stop_above = kHugeDistance) {
   CoreDistance out{};
   if (a.edges == 0 && b.edges == 0) {
     // Two points: the only axis is the line through them.
@@ -223,8 +285,12 @@ inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, floa
     out.query = {0, -1, 0, false, out.normal};
     return out;
   }
-  const CoreQuery q = query_cores(a, b, scale);
+  const CoreQuery q = query_cores(a, b, scale, stop_above);
   out.query = q;
+  if (q.ref_edge == -2) {
+    out.distance = q.separation;
+    return out;
+  }
   const FramedCore& ref = q.flip ? b : a;
   const FramedCore& inc = q.flip ? a : b;
 
@@ -255,6 +321,90 @@ inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, floa
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
   return out;
+}
+
+/// Fast paths for a circle or point (a 1-vertex core) against anything. Each gives the answer
+/// of the generic path by a shorter route; tests check that they agree with it.
+
+/// Distance from a core to the point p (in the core's frame): the separating axes of the core,
+/// then the closest point of the best edge. `feature` is what collide() reports for the core:
+/// the edge, or a vertex when the point lies clearly beyond that end of the edge (the generic
+/// path's rule, manifold.cpp).
+struct PointToCore {
+  float distance;  // signed, radii not included
+  Vec2 normal;     // unit, from the core towards p
+  Vec2 on_core;    // closest (or, inside, deepest-direction) point of the core
+  uint32_t feature;
+};
+
+inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps) {
+  const Vec2* v = core.padded_vertices();
+  const Vec2* n = core.normals().data();
+  const int edges = core.edge_count();
+  if (edges == 0) {
+    const Vec2 d = p - v[0];
+    const float len = length(d);
+    return {len, len > 0 ? d / len : Vec2{0, 1}, v[0], 0};
+  }
+  float sep = -kHugeDistance;
+  int e = 0;
+  for (int i = 0; i < edges; ++i) {
+    const float si = dot(n[i], p - v[i]);
+    e = si > sep ? i : e;
+    sep = std::max(si, sep);
+  }
+  const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
+  if (sep < -kOverlapFraction * scale) return {sep, n[e], p - sep * n[e], edge_feature};
+  const int next = e + 1 == core.vertex_count() ? 0 : e + 1;
+  const Vec2 r1 = v[e], seg = v[next] - r1;
+  const float len2 = dot(seg, seg), along = dot(p - r1, seg);
+  const float s = clamp01(along / len2);
+  const Vec2 c = r1 + s * seg;
+  const Vec2 d = p - c;
+  const float dist = length(d);
+  const Vec2 normal = dist > 1e-5f * scale ? d / dist : n[e];
+  // A vertex feature when the closest point is an edge end and p lies clearly beyond it.
+  const float len = std::sqrt(len2);
+  uint32_t feature = edge_feature;
+  if (s == 0 && along < -clip_eps * len) feature = uint32_t(e);
+  if (s == 1 && along > len2 + clip_eps * len) feature = uint32_t(next);
+  return {dist, normal, c, feature};
+}
+
+/// Two circles (or points): everything in world space, on the line of centres. Coincident
+/// centres take A's local +y as the normal, as the generic path does.
+struct CirclePair {
+  float distance;  // signed, radii included
+  Vec2 normal;     // world, from A to B
+  Vec2 on_a, on_b; // surface points, world
+};
+
+inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+  const Vec2 ca = transform_point(xa, a.padded_vertices()[0]);
+  const Vec2 cb = transform_point(xb, b.padded_vertices()[0]);
+  const Vec2 d = cb - ca;
+  const float len = length(d);
+  const Vec2 n = len > 0 ? d / len : Vec2{-xa.q.s, xa.q.c};
+  const float ra = a.radius(), rb = b.radius();
+  return {len - ra - rb, n, ca + ra * n, cb - rb * n};
+}
+
+/// A circle or point against anything, seen from the other shape's frame: `core` is the shape
+/// that is not (or, for two points, shape a), `p` the point core's vertex in core's frame.
+struct PointPair {
+  bool point_is_a;  // shape a is the point (results must be flipped back)
+  const Shape* core;
+  Vec2 p;
+  Transform frame;  // core's transform
+};
+
+inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+  const bool point_is_a = b.vertex_count() != 1;
+  const Shape& core = point_is_a ? b : a;
+  const Shape& point = point_is_a ? a : b;
+  const Transform& xc = point_is_a ? xb : xa;
+  const Transform& xp = point_is_a ? xa : xb;
+  return {point_is_a, &core, transform_point(inv_mul(xc, xp), point.padded_vertices()[0]), xc};
 }
 
 }  // namespace pebble::detail

@@ -12,21 +12,48 @@ namespace {
 
 constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
+/// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
+DistanceResult to_world(const detail::CoreDistance& d, float ra, float rb, const Transform& frame) {
+  const Vec2 pa = d.point_a + ra * d.normal;
+  const Vec2 pb = d.point_b - rb * d.normal;
+  return {d.distance - ra - rb, rotate(frame.q, d.normal), transform_point(frame, pa), transform_point(frame, pb)};
+}
+
 }  // namespace
 
-DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+namespace detail {
+
+DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
   if (!is_valid(xa) || !is_valid(xb)) return kNoDistance;
-  detail::FramedCore ca, cb;
-  detail::copy_core(a, ca);
-  detail::frame_core(b, inv_mul(xa, xb), cb);
-  const detail::CoreDistance d = detail::core_distance(ca, cb, detail::pair_scale(a, b));
-  const Vec2 pa = d.point_a + a.radius() * d.normal;
-  const Vec2 pb = d.point_b - b.radius() * d.normal;
-  return {d.distance - a.radius() - b.radius(), rotate(xa.q, d.normal), transform_point(xa, pa), transform_point(xa, pb)};
+  CoreStorage sa, sb;
+  const FramedCore ca = view_core(a, sa);
+  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
+  return to_world(core_distance(ca, cb, pair_scale(a, b)), a.radius(), b.radius(), xa);
+}
+
+}  // namespace detail
+
+DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+  if (a.vertex_count() != 1 && b.vertex_count() != 1) return detail::distance_generic(a, xa, b, xb);
+  // Fast path: a circle or point against anything (bench/contacts_bench.cpp measures it).
+  if (!is_valid(xa) || !is_valid(xb)) return kNoDistance;
+  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+    const detail::CirclePair c = detail::circle_pair(a, xa, b, xb);
+    return {c.distance, c.normal, c.on_a, c.on_b};
+  }
+  const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
+  const float scale = detail::pair_scale(a, b);
+  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale);
+  const float r_core = pp.core->radius(), r_point = (pp.point_is_a ? a : b).radius();
+  const Vec2 on_core = r.on_core + r_core * r.normal, on_point = pp.p - r_point * r.normal;
+  const Vec2 n = rotate(pp.frame.q, r.normal);
+  const Vec2 wc = transform_point(pp.frame, on_core), wp = transform_point(pp.frame, on_point);
+  const float signed_distance = r.distance - a.radius() - b.radius();
+  return pp.point_is_a ? DistanceResult{signed_distance, -n, wp, wc} : DistanceResult{signed_distance, n, wc, wp};
 }
 
 bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
-  return is_valid(xa) && is_valid(xb) && distance(a, xa, b, xb).distance <= 0;
+  return distance(a, xa, b, xb).distance <= 0;
 }
 
 }  // namespace pebble

@@ -16,23 +16,63 @@
 namespace pebble {
 namespace {
 
+using detail::CoreDistance;
 using detail::FramedCore;
-
-/// Incident points within this fraction of the pair's size outside the reference edge's side
-/// planes are kept as they are (in line with the edge end counts as on the edge).
-constexpr float kClipFraction = 1e-5f;
 
 constexpr uint32_t pack_id(uint32_t feature_a, uint32_t feature_b) { return (feature_a & 0xffffu) | (feature_b << 16); }
 
-struct Builder {
+Manifold empty_manifold() {
   Manifold m{};
-  bool flip = false;  // reference core is B: ref/inc features map to B/A
+  m.normal = {0, 0};
+  m.count = 0;
+  return m;
+}
 
-  void add(Vec2 point, float separation, uint32_t ref_feature, uint32_t inc_feature) {
-    const uint32_t id = flip ? pack_id(inc_feature, ref_feature) : pack_id(ref_feature, inc_feature);
-    m.points[m.count++] = {point, separation, id};
-  }
+/// Moves a manifold built in `frame`'s coordinates to world.
+Manifold to_world(Manifold m, const Transform& frame) {
+  m.normal = rotate(frame.q, m.normal);
+  for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(frame, m.points[i].point);
+  return m;
+}
+
+/// One contact midway between the surfaces along the cores' closest-point direction; d reads
+/// from A to B.
+Manifold single_point(const CoreDistance& d, float ra, float rb, float separation, uint32_t id) {
+  Manifold m = empty_manifold();
+  const Vec2 on_a = d.point_a + ra * d.normal;
+  const Vec2 on_b = d.point_b - rb * d.normal;
+  m.normal = d.normal;
+  m.count = 1;
+  m.points[0] = {0.5f * (on_a + on_b), separation, id};
+  return m;
+}
+
+/// The feature of the reference core that meets a single incident point: the reference edge,
+/// or one of its vertices when the cores are apart and the point lies clearly beyond that end
+/// (a rounded corner against a rounded corner, seed 000 step 5). u is the incident point's
+/// position along the reference edge, len the edge's length.
+uint32_t reference_feature(const FramedCore& ref, const CoreDistance& d, float u, float len, float eps) {
+  const int edge = d.query.ref_edge;
+  const detail::SegmentClosest& c = d.closest;
+  const bool at_end = !d.overlapping && (c.s == 0 || c.s == 1);
+  if (at_end && (u < -eps || u > len + eps)) return uint32_t(detail::edge_end_index(ref, edge, c.s == 0 ? 0 : 1));
+  return kEdgeFeature | uint32_t(edge);
+}
+
+/// A reference edge's start, unit direction and length.
+struct EdgeFrame {
+  Vec2 r1, r2, t;
+  float len;
 };
+
+EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
+  EdgeFrame e{};
+  detail::edge_points(ref, edge, e.r1, e.r2);
+  const Vec2 along = e.r2 - e.r1;
+  e.len = length(along);
+  e.t = e.len > 0 ? along / e.len : Vec2{-normal.y, normal.x};
+  return e;
+}
 
 }  // namespace
 
@@ -46,96 +86,108 @@ Manifold Manifold::flipped() const {
   return out;
 }
 
-Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  Manifold empty{};
-  empty.normal = {0, 0};
-  empty.count = 0;
-  if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty;
+namespace detail {
 
-  FramedCore ca, cb;
-  detail::copy_core(a, ca);
-  detail::frame_core(b, inv_mul(xa, xb), cb);
-  const float scale = detail::pair_scale(a, b);
-  const detail::CoreDistance d = detail::core_distance(ca, cb, scale);
+Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
+  CoreStorage sa, sb;
+  const FramedCore ca = view_core(a, sa);
+  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
+  const float scale = pair_scale(a, b);
   const float ra = a.radius(), rb = b.radius();
+  // An axis separating the cores by more than this proves distance > margin; the slack keeps
+  // float rounding from ever stopping a pair that distance() puts within the margin.
+  const float stop_above = margin + ra + rb + 1e-5f * scale;
+  const CoreDistance d = core_distance(ca, cb, scale, stop_above);
+  if (d.query.ref_edge == -2) return empty_manifold();
   const float signed_distance = d.distance - ra - rb;  // exactly as distance() computes it
-  if (!(signed_distance <= margin)) return empty;
+  if (!(signed_distance <= margin)) return empty_manifold();
 
-  // The single closest-point contact: midway between the surfaces along the true direction.
-  auto witness_point = [&](Builder& out, uint32_t feature_a, uint32_t feature_b) {
-    const Vec2 on_a = d.point_a + ra * d.normal;
-    const Vec2 on_b = d.point_b - rb * d.normal;
-    out.flip = false;
-    out.m.normal = d.normal;
-    out.add(0.5f * (on_a + on_b), signed_distance, feature_a, feature_b);
-  };
+  const CoreQuery& q = d.query;
+  if (q.ref_edge < 0) return to_world(single_point(d, ra, rb, signed_distance, 0), xa);  // two points
 
-  Builder out;
-  const detail::CoreQuery& q = d.query;
-  if (q.ref_edge < 0) {
-    witness_point(out, 0, 0);  // two points (circles): one contact on the line of centres
-  } else {
-    const FramedCore& ref = q.flip ? cb : ca;
-    const FramedCore& inc = q.flip ? ca : cb;
-    const float r_ref = ref.radius, r_inc = inc.radius;
-    const Vec2 n = q.normal;  // from the reference core to the incident core
-    Vec2 r1, r2, i1, i2;
-    detail::edge_points(ref, q.ref_edge, r1, r2);
-    detail::edge_points(inc, q.inc_edge, i1, i2);
-    const Vec2 edge = r2 - r1;
-    const float len = length(edge);
-    const Vec2 t = len > 0 ? edge / len : Vec2{-n.y, n.x};
-    const float eps = kClipFraction * scale;
-    const float u[2] = {dot(i1 - r1, t), dot(i2 - r1, t)};
-    const Vec2 p[2] = {i1, i2};
+  const FramedCore& ref = q.flip ? cb : ca;
+  const FramedCore& inc = q.flip ? ca : cb;
+  const float r_ref = ref.radius, r_inc = inc.radius;
+  const Vec2 n = q.normal;  // from the reference core to the incident core
+  const EdgeFrame e = edge_frame(ref, q.ref_edge, n);
+  const float eps = detail::kClipFraction * scale;
+  Vec2 i1, i2;
+  edge_points(inc, q.inc_edge, i1, i2);
+  const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
+  const Vec2 p[2] = {i1, i2};
+  auto pack = [&](uint32_t f_ref, uint32_t f_inc) { return q.flip ? pack_id(f_inc, f_ref) : pack_id(f_ref, f_inc); };
 
-    // Separated cores whose closest points are two vertices, the incident one clearly beyond
-    // the reference edge's end: a rounded corner against a rounded corner (seed 000, step 5).
-    const detail::SegmentClosest& c = d.closest;
-    const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
-    const float u_closest = c.t == 0 ? u[0] : u[1];
-    if (vertex_pair && (u_closest < -eps || u_closest > len + eps)) {
-      const uint32_t f_ref = uint32_t(detail::edge_end_index(ref, q.ref_edge, c.s == 0 ? 0 : 1));
-      const uint32_t f_inc = uint32_t(detail::edge_end_index(inc, q.inc_edge, c.t == 0 ? 0 : 1));
-      witness_point(out, q.flip ? f_inc : f_ref, q.flip ? f_ref : f_inc);
-    } else {
-      // Clip the incident edge to the reference edge's side planes (seed 000, "Clipping
-      // edges"), then keep every clipped point within the margin.
-      out.flip = q.flip;
-      out.m.normal = q.flip ? -n : n;
-      const int ends = inc.count == 1 ? 1 : 2;
-      for (int k = 0; k < ends; ++k) {
-        const int o = 1 - k;
-        Vec2 point = p[k];
-        uint32_t f_ref = kEdgeFeature | uint32_t(q.ref_edge);
-        uint32_t f_inc = uint32_t(detail::edge_end_index(inc, q.inc_edge, k));
-        const float bound = u[k] < -eps ? 0.0f : (u[k] > len + eps ? len : u[k]);
-        if (bound != u[k]) {
-          // Outside a side plane: slide along the incident edge onto the plane, if the other
-          // end is on the inner side of it.
-          const bool other_inside = bound == 0.0f ? u[o] > 0.0f : u[o] < len;
-          if (ends == 1 || !other_inside) continue;
-          const float lambda = (bound - u[k]) / (u[o] - u[k]);
-          point = p[k] + lambda * (p[o] - p[k]);
-          f_ref = uint32_t(detail::edge_end_index(ref, q.ref_edge, bound == 0.0f ? 0 : 1));
-          f_inc = kEdgeFeature | uint32_t(q.inc_edge);
-        }
-        const float core_gap = dot(point - r1, n);
-        const float separation = core_gap - r_ref - r_inc;
-        if (separation > margin) continue;
-        out.add(point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, f_ref, f_inc);
-      }
-      if (out.m.count == 0) {
-        // Float noise clipped away the contact the distance says exists: report the witness.
-        witness_point(out, 0, 0);
-      }
-    }
+  // Separated cores whose closest points are two vertices, the incident one clearly beyond the
+  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5).
+  const SegmentClosest& c = d.closest;
+  const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
+  const float u_closest = c.t == 0 ? u[0] : u[1];
+  if (inc.count == 1 || (vertex_pair && (u_closest < -eps || u_closest > e.len + eps))) {
+    const uint32_t f_ref = reference_feature(ref, d, u_closest, e.len, eps);
+    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, c.t == 0 ? 0 : 1));
+    return to_world(single_point(d, ra, rb, signed_distance, pack(f_ref, f_inc)), xa);
   }
 
-  Manifold m = out.m;
-  m.normal = rotate(xa.q, m.normal);
-  for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(xa, m.points[i].point);
-  return m;
+  // Clip the incident edge to the reference edge's side planes (seed 000, "Clipping edges"),
+  // then keep every clipped point within the margin.
+  Manifold m = empty_manifold();
+  m.normal = q.flip ? -n : n;
+  for (int k = 0; k < 2; ++k) {
+    const int o = 1 - k;
+    Vec2 point = p[k];
+    uint32_t f_ref = kEdgeFeature | uint32_t(q.ref_edge);
+    uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, k));
+    const float bound = u[k] < -eps ? 0.0f : (u[k] > e.len + eps ? e.len : u[k]);
+    if (bound != u[k]) {
+      // Outside a side plane: slide along the incident edge onto the plane, if the other end
+      // is on the inner side of it.
+      const bool other_inside = bound == 0.0f ? u[o] > 0.0f : u[o] < e.len;
+      if (!other_inside) continue;
+      const float lambda = (bound - u[k]) / (u[o] - u[k]);
+      point = p[k] + lambda * (p[o] - p[k]);
+      f_ref = uint32_t(edge_end_index(ref, q.ref_edge, bound == 0.0f ? 0 : 1));
+      f_inc = kEdgeFeature | uint32_t(q.inc_edge);
+    }
+    const float core_gap = dot(point - e.r1, n);
+    const float separation = core_gap - r_ref - r_inc;
+    if (separation > margin) continue;
+    m.points[m.count++] = {point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, pack(f_ref, f_inc)};
+  }
+  // Float noise clipped away the contact the distance says exists: report the witness.
+  if (m.count == 0) m = single_point(d, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
+  return to_world(m, xa);
+}
+
+}  // namespace detail
+
+Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  if (a.vertex_count() != 1 && b.vertex_count() != 1) return detail::collide_generic(a, xa, b, xb, margin);
+  // Fast path: a circle or point against anything, one contact at most, from the point's
+  // distance to the other core (bench/contacts_bench.cpp measures it; tests check it against
+  // collide_generic).
+  if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
+  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+    const detail::CirclePair c = detail::circle_pair(a, xa, b, xb);
+    if (!(c.distance <= margin)) return empty_manifold();
+    Manifold m = empty_manifold();
+    m.normal = c.normal;
+    m.count = 1;
+    m.points[0] = {0.5f * (c.on_a + c.on_b), c.distance, 0};
+    return m;
+  }
+  const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
+  const float scale = detail::pair_scale(a, b);
+  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale);
+  const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
+  if (!(signed_distance <= margin)) return empty_manifold();
+  const float r_core = pp.core->radius(), r_point = (pp.point_is_a ? a : b).radius();
+  const Vec2 mid = 0.5f * ((r.on_core + r_core * r.normal) + (pp.p - r_point * r.normal));
+  Manifold m = empty_manifold();
+  m.normal = pp.point_is_a ? -r.normal : r.normal;
+  m.count = 1;
+  m.points[0] = {mid, signed_distance, pp.point_is_a ? pack_id(0, r.feature) : pack_id(r.feature, 0)};
+  return to_world(m, pp.frame);
 }
 
 }  // namespace pebble

@@ -14,15 +14,20 @@ struct MassProperties {
   float inertia;  ///< about center, density × ∫ |x - center|² dA
 };
 
-/// Exact mass properties of the rounded shape at uniform density. A zero-area shape (a segment
-/// or point of radius 0) has mass 0, inertia 0 and its centre at its core centroid.
+/// Exact mass properties of the rounded shape at uniform density, centre in the local frame,
+/// inertia about that centre (Box2D 2.4.1 reports it about the local origin instead: add
+/// mass × |center|²). A zero-area shape (a segment or point of radius 0) has mass 0, inertia 0
+/// and its centre at its core centroid. Throws InvalidShape, naming the value, when density is
+/// negative or not finite, or so large that the mass or inertia overflows a float.
 MassProperties mass_properties(const Shape& shape, float density = 1);
 
 /// The area of the rounded shape (core area + perimeter × r + π r²).
 float area(const Shape& shape);
 
-/// The tightest axis-aligned box of the shape under xf, radius included. An invalid transform
-/// (see is_valid) gives the empty box {{0,0},{0,0}} at the origin.
+/// The tightest axis-aligned box of the shape under xf (world frame), radius included: the
+/// transformed core's box grown by the radius, each side rounded outward to the next float so
+/// the box always contains the shape. An invalid transform (see is_valid) gives the empty box
+/// {{0,0},{0,0}} at the origin.
 Aabb bounds(const Shape& shape, const Transform& xf);
 
 }  // namespace pebble

@@ -97,14 +97,15 @@ constexpr Transform inverse(const Transform& xf) {
 }
 /// True when every field is finite, the translation is within kMaxWorldCoordinate and the
 /// rotation is a unit rotation. Queries return their empty result for any other transform.
+/// (Every comparison with NaN is false and infinities fail the bounds, so three comparisons
+/// cover non-finite fields too.)
 inline bool is_valid(const Transform& xf) {
-  if (!is_finite(xf.p) || !std::isfinite(xf.q.c) || !std::isfinite(xf.q.s)) return false;
-  if (std::fabs(xf.p.x) > kMaxWorldCoordinate || std::fabs(xf.p.y) > kMaxWorldCoordinate) return false;
-  return std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
+  return std::fabs(xf.p.x) <= kMaxWorldCoordinate && std::fabs(xf.p.y) <= kMaxWorldCoordinate &&
+         std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
 }
 /// True when p is finite and within kMaxWorldCoordinate.
 inline bool is_valid_point(Vec2 p) {
-  return is_finite(p) && std::fabs(p.x) <= kMaxWorldCoordinate && std::fabs(p.y) <= kMaxWorldCoordinate;
+  return std::fabs(p.x) <= kMaxWorldCoordinate && std::fabs(p.y) <= kMaxWorldCoordinate;
 }
 
 /// An axis-aligned box by its lower-left and upper-right corners (boundary included).

@@ -11,14 +11,16 @@ struct PointProjection {
   Vec2 point;      ///< closest point on the shape's boundary
   Vec2 normal;     ///< outward unit normal of the boundary at point
   float distance;  ///< signed distance from the boundary to the query point (< 0 inside)
-  bool inside;     ///< true when the query point is inside or on the boundary
+  bool inside;     ///< true when the query point is inside or on the boundary (distance <= 0)
 };
 
-/// Projects p onto the boundary of shape placed at xf. Invalid input (non-finite or absurd
-/// transform or point) gives {xf-independent origin, {0,0}, kHugeDistance, false}.
+/// Projects the world point p onto the boundary of shape placed at xf; every field of the
+/// result is in world space and the distance is negative inside. Invalid input (non-finite or
+/// absurd transform or point, see is_valid) gives {{0,0}, {0,0}, kHugeDistance, false}.
 PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) noexcept;
 
-/// True when p is inside the shape or on its boundary. False for invalid input.
+/// True when the world point p is inside the shape placed at xf or on its boundary; always
+/// equal to project_point(shape, xf, p).inside, and cheaper. False for invalid input.
 bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept;
 
 }  // namespace pebble

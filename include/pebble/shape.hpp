@@ -62,6 +62,10 @@ public:
   /// included): the shape's size, which scales every tolerance of the queries.
   float extent() const { return extent_; }
 
+  /// All kMaxPolygonVertices vertex slots; those past vertex_count() repeat vertex 0, so a scan
+  /// for an extreme vertex may run over all of them with a fixed trip count.
+  const Vec2* padded_vertices() const { return vertices_; }
+
   /// The core vertex furthest along direction d (local frame); ties go to the lower index.
   int support_index(Vec2 d) const {
     int best = 0;
@@ -78,7 +82,7 @@ private:
   static Shape from_core(const Vec2* points, int count, float radius);
   void finish();  // normals, centroid and extent from vertices_, count_ and radius_
 
-  Vec2 vertices_[kMaxPolygonVertices]{};
+  Vec2 vertices_[kMaxPolygonVertices]{};  // slots past count_ repeat vertex 0 (see finish())
   Vec2 normals_[kMaxPolygonVertices]{};
   Vec2 centroid_{};
   int count_ = 1;

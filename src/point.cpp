@@ -1,0 +1,213 @@
+// Point queries: seed 000, "Point queries", with the corrections listed in docs/point.md.
+//
+// The work happens in the shape's local frame and in double: the float inputs convert to double
+// exactly, so the inverse transform of a point at 1e9 keeps its low bits, and the orientation
+// tests below (cross products of float differences) decide "on the edge" exactly in the common
+// cases (axis-aligned edges, vertices, identity or translation-only transforms). Outputs are
+// rounded to float once, at the end.
+//
+// Both queries share one classification, locate(), which decides `inside` without a square
+// root; project_point() then only measures the feature locate() found. contains() is therefore
+// project_point().inside by construction, not by two formulas that happen to agree.
+#include "pebble/point.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace pebble {
+namespace {
+
+struct DVec {
+  double x, y;
+};
+
+DVec dvec(Vec2 v) { return {v.x, v.y}; }
+DVec operator-(DVec a, DVec b) { return {a.x - b.x, a.y - b.y}; }
+double ddot(DVec a, DVec b) { return a.x * b.x + a.y * b.y; }
+// Positive when b is counter-clockwise from a.
+double dcross(DVec a, DVec b) { return a.x * b.y - a.y * b.x; }
+// The outward direction of a counter-clockwise edge e (e rotated by -90 degrees).
+DVec dright_perp(DVec e) { return {e.y, -e.x}; }
+
+// A valid transform in double with its rotation scaled to unit length. is_valid() lets |q|
+// stray from 1 by kRotationTolerance; we treat such a q as the rotation by its angle rather than
+// scaling the shape. Two Newton steps for 1/sqrt(c^2 + s^2) starting at 1 leave an error below
+// 1e-12 over that range and cost no square root, which keeps contains() sqrt-free.
+struct Frame {
+  double c, s, px, py;
+
+  explicit Frame(const Transform& xf) : c(xf.q.c), s(xf.q.s), px(xf.p.x), py(xf.p.y) {
+    const double m = c * c + s * s;
+    double inv = 1.5 - 0.5 * m;
+    inv *= 1.5 - 0.5 * m * inv * inv;
+    c *= inv;
+    s *= inv;
+  }
+  DVec to_local(Vec2 p) const {
+    const double dx = double(p.x) - px, dy = double(p.y) - py;
+    return {c * dx + s * dy, -s * dx + c * dy};
+  }
+  Vec2 point_to_world(DVec v) const { return {float(c * v.x - s * v.y + px), float(s * v.x + c * v.y + py)}; }
+  Vec2 vector_to_world(DVec v) const { return {float(c * v.x - s * v.y), float(s * v.x + c * v.y)}; }
+};
+
+// Which part of the core is closest to the query point.
+enum class Feature {
+  interior,  // the point is inside the (3..8-vertex) core or on its boundary
+  vertex,    // closest to core vertex `index`
+  edge,      // closest to the inside of edge `index` (from vertex index to index + 1)
+};
+
+struct Location {
+  DVec p;           // query point, local frame
+  Feature feature;  // closest core feature (interior: inside the core)
+  int index;        // vertex or edge index; unused for interior
+  double cross;     // edge: cross(p - v_index, edge), > 0 on the outward side
+  double d2;        // squared distance from p to the core (0 for interior)
+  bool inside;      // p inside the rounded shape or on its boundary
+};
+
+// The classification shared by contains() and project_point(). For the seed's step 3 we test
+// the point against every edge (an exact-sign orientation test, not the single closest edge's
+// normal), and for steps 1-2 we keep the squared distance of each clamped projection: along an
+// edge as cross^2 / |e|^2, so that a point exactly on an edge line gets exactly 0.
+Location locate(const Shape& shape, DVec p) {
+  const std::span<const Vec2> v = shape.vertices();
+  const int n = shape.vertex_count();
+  const double r = shape.radius();
+  const double r2 = r * r;  // exact: r is a float
+
+  if (n == 1) {
+    const DVec w = p - dvec(v[0]);
+    const double d2 = ddot(w, w);
+    return {p, Feature::vertex, 0, 0, d2, d2 <= r2};
+  }
+
+  if (n == 2) {
+    // A segment has no interior: the answer is the clamped projection on a->b. The side of
+    // the line picks edge 0 (a->b, normal n0) or edge 1 (b->a, normal -n0); a point on the
+    // segment itself goes to edge 0.
+    const DVec a = dvec(v[0]), b = dvec(v[1]);
+    const DVec e = b - a, w = p - a;
+    const double t = ddot(w, e), len2 = ddot(e, e);
+    if (t < 0) return {p, Feature::vertex, 0, 0, ddot(w, w), ddot(w, w) <= r2};
+    if (t > len2) {
+      const DVec wb = p - b;
+      const double d2 = ddot(wb, wb);
+      return {p, Feature::vertex, 1, 0, d2, d2 <= r2};
+    }
+    const double c = dcross(w, e);
+    const double d2 = c * c / len2;
+    return {p, Feature::edge, c >= 0 ? 0 : 1, c >= 0 ? c : -c, d2, d2 <= r2};
+  }
+
+  bool in_core = true;
+  Location best{p, Feature::vertex, 0, 0, std::numeric_limits<double>::infinity(), false};
+  for (int i = 0; i < n; ++i) {
+    const DVec a = dvec(v[i]), b = dvec(v[i + 1 == n ? 0 : i + 1]);
+    const DVec e = b - a, w = p - a;
+    const double c = dcross(w, e);
+    if (c > 0) in_core = false;
+    const double t = ddot(w, e), len2 = ddot(e, e);
+    // Clamped at the far end the closest point is vertex i + 1, which the next edge covers
+    // at least as well, so only the near end needs a vertex candidate.
+    if (t < 0) {
+      const double d2 = ddot(w, w);
+      if (d2 < best.d2) { best.feature = Feature::vertex; best.index = i; best.d2 = d2; }
+    } else if (t <= len2) {
+      const double d2 = c * c / len2;
+      if (d2 < best.d2) { best.feature = Feature::edge; best.index = i; best.cross = c; best.d2 = d2; }
+    }
+  }
+  if (in_core) return {p, Feature::interior, 0, 0, 0, true};
+  best.inside = best.d2 <= r2;
+  return best;
+}
+
+constexpr PointProjection kEmptyProjection{{0, 0}, {0, 0}, kHugeDistance, false};
+
+}  // namespace
+
+PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+  if (!is_valid(xf) || !is_valid_point(p)) return kEmptyProjection;
+  const Frame frame(xf);
+  const Location loc = locate(shape, frame.to_local(p));
+  const std::span<const Vec2> v = shape.vertices();
+  const int n = shape.vertex_count();
+  const double r = shape.radius();
+
+  DVec normal{};     // outward unit normal at the answer, local
+  DVec core_point{};  // closest point of the core, local
+  double distance = 0;
+
+  switch (loc.feature) {
+    case Feature::interior: {
+      // Inside a convex core the nearest boundary point is the foot of the perpendicular on
+      // the nearest edge line (it always falls on the edge itself), so the separation is the
+      // largest signed distance to an edge line. Ties (the centroid of a regular polygon, a
+      // vertex) go to the lowest edge index. The stored float normals only pick the edge; the
+      // distance is recomputed from the edge vector so that it is <= 0 whenever the
+      // orientation test in locate() said "inside".
+      const std::span<const Vec2> normals = shape.normals();
+      int k = 0;
+      double best = -std::numeric_limits<double>::infinity();
+      for (int i = 0; i < n; ++i) {
+        const double sep = ddot(loc.p - dvec(v[i]), dvec(normals[i]));
+        if (sep > best) { best = sep; k = i; }
+      }
+      const DVec a = dvec(v[k]);
+      const DVec e = dvec(v[k + 1 == n ? 0 : k + 1]) - a;
+      const double len = std::sqrt(ddot(e, e));
+      const double h = dcross(loc.p - a, e) / len;  // <= 0: signed distance to the edge line
+      const DVec rp = dright_perp(e);
+      normal = {rp.x / len, rp.y / len};
+      core_point = {loc.p.x - h * normal.x, loc.p.y - h * normal.y};
+      distance = h - r;
+      break;
+    }
+    case Feature::edge: {
+      // The edge's own normal, not (p - q) / |p - q|: exact in direction and defined also
+      // when p lies on the edge.
+      const DVec a = dvec(v[loc.index]);
+      const DVec e = dvec(v[loc.index + 1 == n ? 0 : loc.index + 1]) - a;
+      const double len = std::sqrt(ddot(e, e));
+      const double h = loc.cross / len;
+      const DVec rp = dright_perp(e);
+      normal = {rp.x / len, rp.y / len};
+      core_point = {loc.p.x - h * normal.x, loc.p.y - h * normal.y};
+      distance = std::fabs(h) - r;
+      break;
+    }
+    case Feature::vertex: {
+      core_point = dvec(v[loc.index]);
+      const double len = std::sqrt(loc.d2);
+      if (len > 0) {
+        normal = {(loc.p.x - core_point.x) / len, (loc.p.y - core_point.y) / len};
+      } else if (n == 1) {
+        normal = {1, 0};  // the centre of a disc: every direction is a closest one; take local +x
+      } else {
+        normal = dvec(shape.normals()[loc.index]);  // only reachable through rounding
+      }
+      distance = len - r;
+      break;
+    }
+  }
+
+  const DVec local_point{core_point.x + r * normal.x, core_point.y + r * normal.y};
+  // Keep the documented equivalence inside == (distance <= 0) exact after rounding: locate()
+  // decided inside, and the rounded distance must not contradict it.
+  float d = float(distance);
+  if (loc.inside) {
+    d = std::fmin(d, 0.0f);
+  } else if (!(d > 0)) {
+    d = std::numeric_limits<float>::min();
+  }
+  return {frame.point_to_world(local_point), frame.vector_to_world(normal), d, loc.inside};
+}
+
+bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+  if (!is_valid(xf) || !is_valid_point(p)) return false;
+  return locate(shape, Frame(xf).to_local(p)).inside;
+}
+
+}  // namespace pebble
