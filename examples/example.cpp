@@ -24,5 +24,20 @@ int main() {
   std::printf("probe (%.2f, %.2f): closest (%.3f, %.3f), normal (%.3f, %.3f), distance %.4f, %s\n", probe.x, probe.y,
               pp.point.x, pp.point.y, pp.normal.x, pp.normal.y, pp.distance, pp.inside ? "inside" : "outside");
   std::printf("crate contains its center: %s\n", contains(crate, crate_at, crate_at.p) ? "yes" : "no");
+
+  // The ball resting on the crate's top face, 1 mm into it, and the wedge beside them.
+  const Transform ball_at{transform_point(crate_at, {0.2f, 0.5f + 0.5f - 0.001f}), Rot::identity()};
+  const Manifold contact = collide(crate, crate_at, ball, ball_at, kLinearSlop);
+  std::printf("crate/ball manifold: %d point(s), normal (%.3f, %.3f)\n", contact.count, contact.normal.x,
+              contact.normal.y);
+  for (int i = 0; i < contact.count; ++i)
+    std::printf("  point (%.3f, %.3f) separation %.4f id 0x%08x\n", contact.points[i].point.x,
+                contact.points[i].point.y, contact.points[i].separation, contact.points[i].id);
+
+  const Transform wedge_at{{-1.5f, 0.8f}, Rot::from_angle(-0.4f)};
+  const DistanceResult gap = distance(crate, crate_at, wedge, wedge_at);
+  std::printf("crate/wedge distance %.4f between (%.3f, %.3f) and (%.3f, %.3f); overlap: %s\n", gap.distance,
+              gap.point_a.x, gap.point_a.y, gap.point_b.x, gap.point_b.y,
+              overlap(crate, crate_at, wedge, wedge_at) ? "yes" : "no");
   return 0;
 }
