@@ -225,12 +225,12 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
 /// Endpoints of edge e of a core (a point gives the same vertex twice).
 inline void edge_points(const FramedCore& c, int e, Vec2& p, Vec2& q) {
   p = c.v[e];
-  q = c.v[c.count == 1 ? e : (e + 1) % c.count];
+  q = c.v[c.count == 1 || e + 1 == c.count ? 0 : e + 1];
 }
 
 /// Vertex index of edge e's end (0 or 1 of the edge), for feature ids.
 inline int edge_end_index(const FramedCore& c, int e, int end) {
-  return c.count == 1 ? 0 : (e + end) % c.count;
+  return c.count == 1 || e + end == c.count ? 0 : e + end;
 }
 
 /// The deepest vertex of `core` along -n (its support in direction -n).

@@ -68,9 +68,9 @@ struct EdgeFrame {
 EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
   EdgeFrame e{};
   detail::edge_points(ref, edge, e.r1, e.r2);
-  const Vec2 along = e.r2 - e.r1;
-  e.len = length(along);
-  e.t = e.len > 0 ? along / e.len : Vec2{-normal.y, normal.x};
+  // A counter-clockwise edge runs along its outward normal turned by +90 degrees.
+  e.t = left_perp(normal);
+  e.len = dot(e.r2 - e.r1, e.t);
   return e;
 }
 
