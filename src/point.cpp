@@ -67,12 +67,11 @@ struct Location {
   bool inside;      // p inside the rounded shape or on its boundary
 };
 
-// The classification shared by contains() and project_point(). For the seed's step 3 we test
-// the point against every edge (an exact-sign orientation test, not the single closest edge's
-// normal), and for steps 1-2 we keep the squared distance of each clamped projection: along an
-// edge as cross^2 / |e|^2, so that a point exactly on an edge line gets exactly 0.
+// The classification shared by contains() and project_point(): the nearest core feature, its
+// squared distance (along an edge as cross^2 / |e|^2, so that a point exactly on an edge line
+// gets exactly 0) and the inside decision, all without a square root.
 Location locate(const Shape& shape, DVec p) {
-  const std::span<const Vec2> v = shape.vertices();
+  const Vec2* v = shape.vertices().data();
   const int n = shape.vertex_count();
   const double r = shape.radius();
   const double r2 = r * r;  // exact: r is a float
@@ -101,25 +100,40 @@ Location locate(const Shape& shape, DVec p) {
     return {p, Feature::edge, c >= 0 ? 0 : 1, c >= 0 ? c : -c, d2, d2 <= r2};
   }
 
+  // Step 3 of the seed, for every edge: p is in the core when it is on the inner side of (or
+  // on) every edge line. The sign of the cross product is exact for float inputs in the common
+  // cases, so vertices and points on axis-aligned edges count as inside.
+  double cross_of[kMaxPolygonVertices];
   bool in_core = true;
+  for (int i = 0; i < n; ++i) {
+    const DVec a = dvec(v[i]);
+    cross_of[i] = dcross(p - a, dvec(v[i + 1 == n ? 0 : i + 1]) - a);
+    in_core = in_core && cross_of[i] <= 0;
+  }
+  if (in_core) return {p, Feature::interior, 0, 0, 0, true};
+
+  // Steps 1-2: the nearest clamped projection. Outside a convex core the nearest point lies on
+  // an edge p is strictly outside of, or is an end of one (its normal cone holds p - q), so the
+  // other edges are skipped. Ties keep the lower index.
   Location best{p, Feature::vertex, 0, 0, std::numeric_limits<double>::infinity(), false};
   for (int i = 0; i < n; ++i) {
-    const DVec a = dvec(v[i]), b = dvec(v[i + 1 == n ? 0 : i + 1]);
-    const DVec e = b - a, w = p - a;
-    const double c = dcross(w, e);
-    if (c > 0) in_core = false;
+    if (!(cross_of[i] > 0)) continue;
+    const int j = i + 1 == n ? 0 : i + 1;
+    const DVec a = dvec(v[i]);
+    const DVec e = dvec(v[j]) - a, w = p - a;
     const double t = ddot(w, e), len2 = ddot(e, e);
-    // Clamped at the far end the closest point is vertex i + 1, which the next edge covers
-    // at least as well, so only the near end needs a vertex candidate.
     if (t < 0) {
       const double d2 = ddot(w, w);
       if (d2 < best.d2) { best.feature = Feature::vertex; best.index = i; best.d2 = d2; }
-    } else if (t <= len2) {
-      const double d2 = c * c / len2;
-      if (d2 < best.d2) { best.feature = Feature::edge; best.index = i; best.cross = c; best.d2 = d2; }
+    } else if (t > len2) {
+      const DVec wj = p - dvec(v[j]);
+      const double d2 = ddot(wj, wj);
+      if (d2 < best.d2) { best.feature = Feature::vertex; best.index = j; best.d2 = d2; }
+    } else {
+      const double d2 = cross_of[i] * cross_of[i] / len2;
+      if (d2 < best.d2) { best.feature = Feature::edge; best.index = i; best.cross = cross_of[i]; best.d2 = d2; }
     }
   }
-  if (in_core) return {p, Feature::interior, 0, 0, 0, true};
   best.inside = best.d2 <= r2;
   return best;
 }
@@ -132,7 +146,7 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
   if (!is_valid(xf) || !is_valid_point(p)) return kEmptyProjection;
   const Frame frame(xf);
   const Location loc = locate(shape, frame.to_local(p));
-  const std::span<const Vec2> v = shape.vertices();
+  const Vec2* v = shape.vertices().data();
   const int n = shape.vertex_count();
   const double r = shape.radius();
 
@@ -148,7 +162,7 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
       // vertex) go to the lowest edge index. The stored float normals only pick the edge; the
       // distance is recomputed from the edge vector so that it is <= 0 whenever the
       // orientation test in locate() said "inside".
-      const std::span<const Vec2> normals = shape.normals();
+      const Vec2* normals = shape.normals().data();
       int k = 0;
       double best = -std::numeric_limits<double>::infinity();
       for (int i = 0; i < n; ++i) {
@@ -186,7 +200,7 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
       } else if (n == 1) {
         normal = {1, 0};  // the centre of a disc: every direction is a closest one; take local +x
       } else {
-        normal = dvec(shape.normals()[loc.index]);  // only reachable through rounding
+        normal = dvec(shape.normals().data()[loc.index]);  // only reachable through rounding
       }
       distance = len - r;
       break;

@@ -1,10 +1,12 @@
 // Shape makers and the convex hull they rest on.
 //
 // The hull is Andrew's monotone chain (de Berg et al., "Computational Geometry", 1.1) run in
-// double precision on the float input, followed by a clean-up pass that welds near-equal
-// points and drops vertices that are collinear within a tolerance proportional to the shape's
-// size. Degenerate inputs shrink to the smaller core instead of failing: a cluster of equal
-// points becomes a 1-vertex core, collinear points a 2-vertex core (the two extremes).
+// double precision on the float input, followed by a clean-up pass that removes the flattest
+// vertex while every input point stays within a tolerance of the hull (which welds near-equal
+// points and drops nearly collinear ones). The tolerance is kWeldFraction x the point set's size,
+// floored at 4 float ulps of its largest coordinate. Degenerate inputs shrink to the smaller
+// core instead of failing: a cluster of equal points becomes a 1-vertex core, collinear points
+// a 2-vertex core.
 #include "pebble/shape.hpp"
 
 #include <algorithm>
@@ -68,11 +70,12 @@ double dist2(const P2& a, const P2& b) {
   return dx * dx + dy * dy;
 }
 
-// Distance of b from the line through a and c (0 when a == c).
-double line_distance(const P2& a, const P2& b, const P2& c) {
-  const double len = std::sqrt(dist2(a, c));
-  if (len == 0) return std::sqrt(dist2(a, b));
-  return std::fabs(cross3(a, c, b)) / len;
+// Distance of p from the segment ab.
+double segment_distance(const P2& p, const P2& a, const P2& b) {
+  const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+  double t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;
+  t = std::clamp(t, 0.0, 1.0);
+  return std::sqrt(dist2(p, P2{a.x + t * dx, a.y + t * dy}));
 }
 
 }  // namespace
@@ -119,31 +122,35 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
   }
   hull.resize(k > 1 ? k - 1 : 1);
 
-  // Clean-up: weld neighbours closer than tol, then drop vertices within tol of the line
-  // through their neighbours, until nothing changes. Each pass removes at least one vertex.
-  bool changed = true;
-  while (changed && hull.size() > 2) {
-    changed = false;
+  // Clean-up: remove the flattest vertex (least distance to the segment joining its
+  // neighbours), as long as that is within tol and every input point stays within tol of the
+  // new edge; repeat. Welding near-equal neighbours is the special case of a very short edge.
+  // Removing a vertex of a strictly convex polygon keeps it strictly convex.
+  while (hull.size() > 2) {
     const size_t n = hull.size();
+    size_t best = n;
+    double best_loss = tol;
     for (size_t i = 0; i < n; ++i) {
-      const P2& a = hull[(i + n - 1) % n];
-      const P2& b = hull[i];
-      const P2& c = hull[(i + 1) % n];
-      if (dist2(a, b) <= tol * tol || line_distance(a, b, c) <= tol) {
-        hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(i));
-        changed = true;
-        break;
+      const double loss = segment_distance(hull[i], hull[(i + n - 1) % n], hull[(i + 1) % n]);
+      if (loss <= best_loss && (best == n || loss < best_loss)) {
+        best = i;
+        best_loss = loss;
       }
     }
+    if (best == n) break;
+    const P2& a = hull[(best + n - 1) % n];
+    const P2& c = hull[(best + 1) % n];
+    const bool keeps_points = std::all_of(ps.begin(), ps.end(), [&](const P2& p) {
+      return cross3(a, c, p) >= 0 || segment_distance(p, a, c) <= tol;
+    });
+    if (!keeps_points) break;
+    hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(best));
   }
 
   if (hull.size() <= 2) {
-    // Collinear input: the two extreme points along the direction of greatest spread.
-    const bool along_x = (hi_x - lo_x) >= (hi_y - lo_y);
-    auto key = [&](const P2& p) { return along_x ? p.x : p.y; };
-    auto [lo, hi] = std::minmax_element(ps.begin(), ps.end(), [&](const P2& a, const P2& b) { return key(a) < key(b); });
-    out[0] = Vec2{float(lo->x), float(lo->y)};
-    out[1] = Vec2{float(hi->x), float(hi->y)};
+    // Collinear within tol: the two remaining hull points hold every input point within tol.
+    out[0] = Vec2{float(hull[0].x), float(hull[0].y)};
+    out[1] = Vec2{float(hull[1 % hull.size()].x), float(hull[1 % hull.size()].y)};
     return 2;
   }
 

@@ -21,10 +21,13 @@ public:
 
 /// A convex core grown by a radius: a small copyable value (no heap memory).
 ///
-/// Makers validate and clean their input: points closer than kWeldFraction x the shape's size
-/// are welded, vertices within that distance of the line through their neighbours are removed,
-/// and a core that degenerates becomes the smaller core (all points equal: 1 vertex; all
-/// collinear: 2 vertices, the extreme points).
+/// Makers validate and clean their input. With tol = kWeldFraction x the size of the point set
+/// (but at least 4 float ulps of its largest coordinate, which only matters for tiny shapes far
+/// from their local origin), the hull's flattest vertex is removed while every input point stays
+/// within tol of the hull: near-equal points are welded and nearly collinear points dropped. The
+/// result is strictly convex and counter-clockwise, and no input point lies more than tol outside
+/// it. A core that degenerates becomes the smaller core (all points within tol: 1 vertex, their
+/// centre; all within tol of a segment: 2 vertices).
 class Shape {
 public:
   /// A disc of the given radius (>= 0) centred at center (local frame).
