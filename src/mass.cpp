@@ -137,12 +137,12 @@ MassProperties mass_properties(const Shape& shape, float density) {
   return {float(rho * m.area), Vec2{float(center.x), float(center.y)}, float(rho * inertia)};
 }
 
-float area(const Shape& shape) {
+float area(const Shape& shape) noexcept {
   D2 ref;
   return float(rounded_moments(shape, ref).area);
 }
 
-Aabb bounds(const Shape& shape, const Transform& xf) {
+Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
   if (!is_valid(xf)) return {};
   // The box of core ⊕ disc is the box of the core grown by r on every side, exactly. Sum in
   // double and round the corners outward, so the float box always holds the shape.

@@ -22,12 +22,12 @@ struct MassProperties {
 MassProperties mass_properties(const Shape& shape, float density = 1);
 
 /// The area of the rounded shape (core area + perimeter × r + π r²).
-float area(const Shape& shape);
+float area(const Shape& shape) noexcept;
 
 /// The tightest axis-aligned box of the shape under xf (world frame), radius included: the
 /// transformed core's box grown by the radius, each side rounded outward to the next float so
 /// the box always contains the shape. An invalid transform (see is_valid) gives the empty box
 /// {{0,0},{0,0}} at the origin.
-Aabb bounds(const Shape& shape, const Transform& xf);
+Aabb bounds(const Shape& shape, const Transform& xf) noexcept;
 
 }  // namespace pebble
