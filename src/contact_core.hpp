@@ -294,28 +294,49 @@ inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, floa
   const FramedCore& ref = q.flip ? b : a;
   const FramedCore& inc = q.flip ? a : b;
 
-  if (q.separation < -kOverlapFraction * scale) {
-    // Overlapping cores: minus the penetration depth along the reference normal; the deepest
-    // incident vertex and its projection on the reference edge's line are the witnesses.
-    const Vec2 w = inc.v[support_against(inc, q.normal)];
-    const Vec2 on_ref = w - q.separation * q.normal;
-    out.overlapping = true;
-    out.distance = q.separation;
-    out.normal = q.flip ? -q.normal : q.normal;
-    out.point_a = q.flip ? w : on_ref;
-    out.point_b = q.flip ? on_ref : w;
-    return out;
-  }
   Vec2 r1, r2, i1, i2;
   edge_points(ref, q.ref_edge, r1, r2);
   edge_points(inc, q.inc_edge, i1, i2);
+  if (q.separation < -kOverlapFraction * scale) {
+    // Overlapping cores: minus the penetration depth along the reference normal. The witness is
+    // the deepest point of the incident edge (which holds the deepest incident vertex) within
+    // the reference edge's extent: with parallel edges the deepest vertex may lie beyond the
+    // reference edge's end while another point of the incident edge is just as deep over it.
+    const Vec2 t = left_perp(q.normal);
+    const float len = dot(r2 - r1, t);
+    const float u1 = dot(i1 - r1, t), u2 = dot(i2 - r1, t);
+    float lo = 0, hi = 1;
+    if (u1 != u2) {
+      const float at0 = -u1 / (u2 - u1), at_len = (len - u1) / (u2 - u1);
+      lo = std::max(0.0f, std::min(at0, at_len));
+      hi = std::min(1.0f, std::max(at0, at_len));
+    } else if (u1 < 0 || u1 > len) {
+      hi = -1;  // perpendicular to the reference edge and beside it: nothing over the edge
+    }
+    if (lo <= hi) {
+      const Vec2 p_lo = lerp(i1, i2, lo), p_hi = lerp(i1, i2, hi);
+      const Vec2 w = dot(q.normal, p_lo) <= dot(q.normal, p_hi) ? p_lo : p_hi;
+      const Vec2 on_ref = w - q.separation * q.normal;
+      out.overlapping = true;
+      out.distance = q.separation;
+      out.normal = q.flip ? -q.normal : q.normal;
+      out.point_a = q.flip ? w : on_ref;
+      out.point_b = q.flip ? on_ref : w;
+      return out;
+    }
+    // No part of the incident edge lies over the reference edge: the overlap was float noise
+    // of nearly parallel edges; the closest points below measure the pair exactly.
+  }
   const SegmentClosest c = closest_segments(r1, r2, i1, i2);
   out.closest = c;
   const float dist = std::sqrt(c.dist2);
-  // The direction between the witnesses is exact when they are apart; when they (nearly)
-  // coincide the reference normal is the only meaningful direction.
+  // The normal: when a witness lies inside an edge, that edge's normal (exact, whereas the
+  // witnesses' difference carries their rounding divided by the distance); when both are
+  // vertices, their direction; when they (nearly) coincide, the reference normal.
   Vec2 n = q.normal;
-  if (dist > 1e-5f * scale) n = (c.c2 - c.c1) / dist;
+  const bool inside_ref = c.s > 0 && c.s < 1, inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
+  if (!inside_ref && inside_inc) n = -inc.n[q.inc_edge];
+  if (!inside_ref && !inside_inc && dist > 1e-5f * scale) n = (c.c2 - c.c1) / dist;
   out.distance = dist;
   out.normal = q.flip ? -n : n;
   out.point_a = q.flip ? c.c2 : c.c1;
@@ -362,7 +383,8 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
   const Vec2 c = r1 + s * seg;
   const Vec2 d = p - c;
   const float dist = length(d);
-  const Vec2 normal = dist > 1e-5f * scale ? d / dist : n[e];
+  // Inside the edge the edge's normal is exact; at a vertex, the direction to p.
+  const Vec2 normal = (s == 0 || s == 1) && dist > 1e-5f * scale ? d / dist : n[e];
   // A vertex feature when the closest point is an edge end and p lies clearly beyond it.
   const float len = std::sqrt(len2);
   uint32_t feature = edge_feature;
