@@ -8,3 +8,4 @@
 #include "pebble/point.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
+#include "pebble/primitives.hpp"
