@@ -14,84 +14,84 @@ namespace pebble {
 struct Vec2 {
   float x = 0, y = 0;
 
-  constexpr Vec2& operator+=(Vec2 v) { x += v.x; y += v.y; return *this; }
-  constexpr Vec2& operator-=(Vec2 v) { x -= v.x; y -= v.y; return *this; }
-  constexpr Vec2& operator*=(float s) { x *= s; y *= s; return *this; }
+  constexpr Vec2& operator+=(Vec2 v) noexcept { x += v.x; y += v.y; return *this; }
+  constexpr Vec2& operator-=(Vec2 v) noexcept { x -= v.x; y -= v.y; return *this; }
+  constexpr Vec2& operator*=(float s) noexcept { x *= s; y *= s; return *this; }
   friend constexpr bool operator==(Vec2, Vec2) = default;
 };
 
-constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
-constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
-constexpr Vec2 operator-(Vec2 a) { return {-a.x, -a.y}; }
-constexpr Vec2 operator*(float s, Vec2 v) { return {s * v.x, s * v.y}; }
-constexpr Vec2 operator*(Vec2 v, float s) { return {s * v.x, s * v.y}; }
-constexpr Vec2 operator/(Vec2 v, float s) { return {v.x / s, v.y / s}; }
+constexpr Vec2 operator+(Vec2 a, Vec2 b) noexcept { return {a.x + b.x, a.y + b.y}; }
+constexpr Vec2 operator-(Vec2 a, Vec2 b) noexcept { return {a.x - b.x, a.y - b.y}; }
+constexpr Vec2 operator-(Vec2 a) noexcept { return {-a.x, -a.y}; }
+constexpr Vec2 operator*(float s, Vec2 v) noexcept { return {s * v.x, s * v.y}; }
+constexpr Vec2 operator*(Vec2 v, float s) noexcept { return {s * v.x, s * v.y}; }
+constexpr Vec2 operator/(Vec2 v, float s) noexcept { return {v.x / s, v.y / s}; }
 
-constexpr float dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+constexpr float dot(Vec2 a, Vec2 b) noexcept { return a.x * b.x + a.y * b.y; }
 /// z of the 3D cross product: positive when b is counter-clockwise from a.
-constexpr float cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+constexpr float cross(Vec2 a, Vec2 b) noexcept { return a.x * b.y - a.y * b.x; }
 /// v rotated by -90 degrees (the outward normal direction of a CCW edge v).
-constexpr Vec2 right_perp(Vec2 v) { return {v.y, -v.x}; }
+constexpr Vec2 right_perp(Vec2 v) noexcept { return {v.y, -v.x}; }
 /// v rotated by +90 degrees.
-constexpr Vec2 left_perp(Vec2 v) { return {-v.y, v.x}; }
-constexpr float length_squared(Vec2 v) { return dot(v, v); }
-inline float length(Vec2 v) { return std::sqrt(dot(v, v)); }
-inline float distance(Vec2 a, Vec2 b) { return length(b - a); }
-constexpr float distance_squared(Vec2 a, Vec2 b) { return length_squared(b - a); }
+constexpr Vec2 left_perp(Vec2 v) noexcept { return {-v.y, v.x}; }
+constexpr float length_squared(Vec2 v) noexcept { return dot(v, v); }
+inline float length(Vec2 v) noexcept { return std::sqrt(dot(v, v)); }
+inline float distance(Vec2 a, Vec2 b) noexcept { return length(b - a); }
+constexpr float distance_squared(Vec2 a, Vec2 b) noexcept { return length_squared(b - a); }
 /// Unit vector along v, or {0, 0} when v is zero or too small to normalize.
-inline Vec2 normalize(Vec2 v) {
+inline Vec2 normalize(Vec2 v) noexcept {
   const float len = length(v);
   return len > 1e-30f ? Vec2{v.x / len, v.y / len} : Vec2{};
 }
-constexpr Vec2 min(Vec2 a, Vec2 b) { return {std::min(a.x, b.x), std::min(a.y, b.y)}; }
-constexpr Vec2 max(Vec2 a, Vec2 b) { return {std::max(a.x, b.x), std::max(a.y, b.y)}; }
-inline Vec2 abs(Vec2 v) { return {std::fabs(v.x), std::fabs(v.y)}; }
-constexpr Vec2 lerp(Vec2 a, Vec2 b, float t) { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
-inline bool is_finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+constexpr Vec2 min(Vec2 a, Vec2 b) noexcept { return {std::min(a.x, b.x), std::min(a.y, b.y)}; }
+constexpr Vec2 max(Vec2 a, Vec2 b) noexcept { return {std::max(a.x, b.x), std::max(a.y, b.y)}; }
+inline Vec2 abs(Vec2 v) noexcept { return {std::fabs(v.x), std::fabs(v.y)}; }
+constexpr Vec2 lerp(Vec2 a, Vec2 b, float t) noexcept { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
+inline bool is_finite(Vec2 v) noexcept { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 /// A rotation stored as cosine and sine of its angle.
 struct Rot {
   float c = 1, s = 0;
 
   static Rot from_angle(float radians) { return {std::cos(radians), std::sin(radians)}; }
-  static constexpr Rot identity() { return {1, 0}; }
+  static constexpr Rot identity() noexcept { return {1, 0}; }
   /// The angle in (-pi, pi].
-  float angle() const { return std::atan2(s, c); }
+  float angle() const noexcept { return std::atan2(s, c); }
   friend constexpr bool operator==(Rot, Rot) = default;
 };
 
 /// q applied to v.
-constexpr Vec2 rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
+constexpr Vec2 rotate(Rot q, Vec2 v) noexcept { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
 /// The inverse of q applied to v.
-constexpr Vec2 inv_rotate(Rot q, Vec2 v) { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
+constexpr Vec2 inv_rotate(Rot q, Vec2 v) noexcept { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
 /// Rotation by q then r: r * q.
-constexpr Rot mul(Rot r, Rot q) { return {r.c * q.c - r.s * q.s, r.s * q.c + r.c * q.s}; }
+constexpr Rot mul(Rot r, Rot q) noexcept { return {r.c * q.c - r.s * q.s, r.s * q.c + r.c * q.s}; }
 /// r^-1 * q: the rotation of q relative to r.
-constexpr Rot inv_mul(Rot r, Rot q) { return {r.c * q.c + r.s * q.s, r.c * q.s - r.s * q.c}; }
+constexpr Rot inv_mul(Rot r, Rot q) noexcept { return {r.c * q.c + r.s * q.s, r.c * q.s - r.s * q.c}; }
 
 /// A rigid motion mapping local coordinates to world: world = q * local + p.
 struct Transform {
   Vec2 p{};
   Rot q{};
 
-  static constexpr Transform identity() { return {}; }
+  static constexpr Transform identity() noexcept { return {}; }
   friend constexpr bool operator==(const Transform&, const Transform&) = default;
 };
 
 /// Local point to world.
-constexpr Vec2 transform_point(const Transform& xf, Vec2 v) { return rotate(xf.q, v) + xf.p; }
+constexpr Vec2 transform_point(const Transform& xf, Vec2 v) noexcept { return rotate(xf.q, v) + xf.p; }
 /// World point to local.
-constexpr Vec2 inv_transform_point(const Transform& xf, Vec2 v) { return inv_rotate(xf.q, v - xf.p); }
+constexpr Vec2 inv_transform_point(const Transform& xf, Vec2 v) noexcept { return inv_rotate(xf.q, v - xf.p); }
 /// The composition a * b (apply b, then a).
-constexpr Transform mul(const Transform& a, const Transform& b) {
+constexpr Transform mul(const Transform& a, const Transform& b) noexcept {
   return {rotate(a.q, b.p) + a.p, mul(a.q, b.q)};
 }
 /// a^-1 * b: b expressed in a's frame (the relative transform of b with respect to a).
-constexpr Transform inv_mul(const Transform& a, const Transform& b) {
+constexpr Transform inv_mul(const Transform& a, const Transform& b) noexcept {
   return {inv_rotate(a.q, b.p - a.p), inv_mul(a.q, b.q)};
 }
 /// The inverse transform.
-constexpr Transform inverse(const Transform& xf) {
+constexpr Transform inverse(const Transform& xf) noexcept {
   const Rot qi{xf.q.c, -xf.q.s};
   return {-rotate(qi, xf.p), qi};
 }
@@ -99,12 +99,12 @@ constexpr Transform inverse(const Transform& xf) {
 /// rotation is a unit rotation. Queries return their empty result for any other transform.
 /// (Every comparison with NaN is false and infinities fail the bounds, so three comparisons
 /// cover non-finite fields too.)
-inline bool is_valid(const Transform& xf) {
+inline bool is_valid(const Transform& xf) noexcept {
   return std::fabs(xf.p.x) <= kMaxWorldCoordinate && std::fabs(xf.p.y) <= kMaxWorldCoordinate &&
          std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
 }
 /// True when p is finite and within kMaxWorldCoordinate.
-inline bool is_valid_point(Vec2 p) {
+inline bool is_valid_point(Vec2 p) noexcept {
   return std::fabs(p.x) <= kMaxWorldCoordinate && std::fabs(p.y) <= kMaxWorldCoordinate;
 }
 
@@ -115,30 +115,30 @@ struct Aabb {
 };
 
 /// The smallest box holding both.
-constexpr Aabb combine(const Aabb& a, const Aabb& b) { return {min(a.lower, b.lower), max(a.upper, b.upper)}; }
+constexpr Aabb combine(const Aabb& a, const Aabb& b) noexcept { return {min(a.lower, b.lower), max(a.upper, b.upper)}; }
 /// True when b lies inside a (boundary included).
-constexpr bool contains(const Aabb& a, const Aabb& b) {
+constexpr bool contains(const Aabb& a, const Aabb& b) noexcept {
   return a.lower.x <= b.lower.x && a.lower.y <= b.lower.y && b.upper.x <= a.upper.x && b.upper.y <= a.upper.y;
 }
 /// True when p lies inside a (boundary included).
-constexpr bool contains(const Aabb& a, Vec2 p) {
+constexpr bool contains(const Aabb& a, Vec2 p) noexcept {
   return a.lower.x <= p.x && p.x <= a.upper.x && a.lower.y <= p.y && p.y <= a.upper.y;
 }
 /// True when the boxes share at least one point (touching counts).
-constexpr bool overlaps(const Aabb& a, const Aabb& b) {
+constexpr bool overlaps(const Aabb& a, const Aabb& b) noexcept {
   return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
 }
 /// Perimeter, the cost measure of the AABB tree's surface-area heuristic.
-constexpr float perimeter(const Aabb& a) { return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
-constexpr Vec2 center(const Aabb& a) { return 0.5f * (a.lower + a.upper); }
+constexpr float perimeter(const Aabb& a) noexcept { return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
+constexpr Vec2 center(const Aabb& a) noexcept { return 0.5f * (a.lower + a.upper); }
 /// Half width and half height.
-constexpr Vec2 extents(const Aabb& a) { return 0.5f * (a.upper - a.lower); }
+constexpr Vec2 extents(const Aabb& a) noexcept { return 0.5f * (a.upper - a.lower); }
 /// The box grown by margin on every side.
-constexpr Aabb inflate(const Aabb& a, float margin) {
+constexpr Aabb inflate(const Aabb& a, float margin) noexcept {
   return {{a.lower.x - margin, a.lower.y - margin}, {a.upper.x + margin, a.upper.y + margin}};
 }
 /// True when lower <= upper and every coordinate is finite.
-inline bool is_valid(const Aabb& a) {
+inline bool is_valid(const Aabb& a) noexcept {
   return is_finite(a.lower) && is_finite(a.upper) && a.lower.x <= a.upper.x && a.lower.y <= a.upper.y;
 }
 
