@@ -161,21 +161,25 @@ Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, co
 
 }  // namespace detail
 
-Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  if (a.vertex_count() != 1 && b.vertex_count() != 1) return detail::collide_generic(a, xa, b, xb, margin);
-  // Fast path: a circle or point against anything, one contact at most, from the point's
-  // distance to the other core (bench/contacts_bench.cpp measures it; tests check it against
-  // collide_generic).
+namespace {
+
+// Fast paths for a circle or point against anything: one contact at most, from the point's
+// distance to the other core (bench/contacts_bench.cpp measures them; tests check them against
+// collide_generic). Separate functions so that each pays only for its own registers.
+
+Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
   if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
-  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
-    const detail::CirclePair c = detail::circle_pair(a, xa, b, xb);
-    if (!(c.distance <= margin)) return empty_manifold();
-    Manifold m = empty_manifold();
-    m.normal = c.normal;
-    m.count = 1;
-    m.points[0] = {0.5f * (c.on_a + c.on_b), c.distance, 0};
-    return m;
-  }
+  const detail::CirclePair c = detail::circle_pair(a, xa, b, xb);
+  if (!(c.distance <= margin)) return empty_manifold();
+  Manifold m = empty_manifold();
+  m.normal = c.normal;
+  m.count = 1;
+  m.points[0] = {0.5f * (c.on_a + c.on_b), c.distance, 0};
+  return m;
+}
+
+Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
   const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale);
@@ -188,6 +192,15 @@ Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Tran
   m.count = 1;
   m.points[0] = {mid, signed_distance, pp.point_is_a ? pack_id(0, r.feature) : pack_id(r.feature, 0)};
   return to_world(m, pp.frame);
+}
+
+}  // namespace
+
+Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  const int na = a.vertex_count(), nb = b.vertex_count();
+  if (na != 1 && nb != 1) return detail::collide_generic(a, xa, b, xb, margin);
+  if (na == 1 && nb == 1) return collide_circles(a, xa, b, xb, margin);
+  return collide_point_core(a, xa, b, xb, margin);
 }
 
 }  // namespace pebble

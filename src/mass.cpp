@@ -15,6 +15,8 @@
 #include "pebble/mass.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -74,7 +76,7 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
   // a->b and b->a, whose rectangles lie on the two sides of the segment.
   D2 normal[kMaxPolygonVertices];
   for (int i = 0; i < n; ++i) {
-    const D2 a = p[i], b = p[(i + 1) % n];
+    const D2 a = p[i], b = p[i + 1 == n ? 0 : i + 1];
     const D2 e = b - a;
     const double len = std::sqrt(dot(e, e));
     normal[i] = len > 0 ? (1.0 / len) * right_perp(e) : D2{};
@@ -91,12 +93,13 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
     m.add(strip, strip * centroid, strip * ((len * len + r2) / 12.0 + dot(centroid, centroid)));
   }
 
+  if (r == 0) return m;  // no rectangles' width, no sectors: the core alone
   for (int i = 0; i < n; ++i) {
     // Vertex sector between the normals of the edges before and after vertex i, angle θ in
     // [0, π]. About its apex: area θr²/2, polar moment θr⁴/4, and first moment
     // ∫(cos φ, sin φ)ρ² dρ dφ = (r³/3) right_perp(n_after - n_before), which needs no
     // division by θ and is exact for the half discs of a capsule (θ = π).
-    const D2 before = normal[(i + n - 1) % n], after = normal[i];
+    const D2 before = normal[i == 0 ? n - 1 : i - 1], after = normal[i];
     const double theta = std::atan2(std::fabs(cross(before, after)), dot(before, after));
     const double wedge = 0.5 * theta * r2;
     const D2 apex_first = (r * r2 / 3.0) * right_perp(after - before);
@@ -155,15 +158,21 @@ Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
     lo_x = std::min(lo_x, x); hi_x = std::max(hi_x, x);
     lo_y = std::min(lo_y, y); hi_y = std::max(hi_y, y);
   }
-  const auto down = [](double value) {
-    float f = float(value);
-    if (double(f) > value) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-    return f;
+  // Round to nearest, then step one float outward when that went inward. The step works on the
+  // bits (the values here are finite and far below the float range) instead of calling
+  // std::nextafter, which is a library call on the hot path.
+  const auto step = [](float f, bool up) {
+    if (f == 0) return up ? std::numeric_limits<float>::denorm_min() : -std::numeric_limits<float>::denorm_min();
+    const auto bits = std::bit_cast<std::uint32_t>(f);
+    return std::bit_cast<float>((f > 0) == up ? bits + 1 : bits - 1);
   };
-  const auto up = [](double value) {
-    float f = float(value);
-    if (double(f) < value) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-    return f;
+  const auto down = [&](double value) {
+    const float f = float(value);
+    return double(f) > value ? step(f, false) : f;
+  };
+  const auto up = [&](double value) {
+    const float f = float(value);
+    return double(f) < value ? step(f, true) : f;
   };
   return {{down(lo_x - r), down(lo_y - r)}, {up(hi_x + r), up(hi_y + r)}};
 }

@@ -221,7 +221,19 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
 
 bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return false;
-  return locate(shape, Frame(xf).to_local(p)).inside;
+  const DVec q = Frame(xf).to_local(p);
+  const int n = shape.vertex_count();
+  if (shape.radius() == 0 && n >= 3) {
+    // A sharp polygon: locate()'s core test, stopping at the first edge p is outside of (then
+    // its distance to the core is positive and it is outside; no need to find how far).
+    const Vec2* v = shape.vertices().data();
+    for (int i = 0; i < n; ++i) {
+      const DVec a = dvec(v[i]);
+      if (dcross(q - a, dvec(v[i + 1 == n ? 0 : i + 1]) - a) > 0) return false;
+    }
+    return true;
+  }
+  return locate(shape, q).inside;
 }
 
 }  // namespace pebble

@@ -84,8 +84,10 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
   if (points.empty()) fail("a shape needs at least 1 point, got 0");
   for (size_t i = 0; i < points.size(); ++i) check_point(points[i], i);
 
-  std::vector<P2> ps;
-  ps.reserve(points.size());
+  // Scratch buffers kept per thread: building shapes in a loop allocates only while they grow.
+  thread_local std::vector<P2> ps_buffer, hull_buffer;
+  std::vector<P2>& ps = ps_buffer;
+  ps.clear();
   for (Vec2 p : points) ps.push_back({p.x, p.y});
 
   // Tolerance: a fraction of the point set's size, and never below what float rounding of the
@@ -110,7 +112,8 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
   }
 
   // Andrew's monotone chain; points on a hull edge are not kept (strict turn).
-  std::vector<P2> hull(2 * ps.size());
+  std::vector<P2>& hull = hull_buffer;
+  hull.resize(2 * ps.size());
   size_t k = 0;
   for (size_t i = 0; i < ps.size(); ++i) {
     while (k >= 2 && cross3(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
