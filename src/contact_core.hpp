@@ -28,7 +28,7 @@ namespace pebble::detail {
 /// count repeat vertex 0): the separating-axis scan then runs a fixed 8-lane loop that compilers
 /// vectorize, with no loop exit to mispredict.
 struct FramedCore {
-  const Vec2* v;  // kMaxPolygonVertices slots
+  const Vec2* v;  // vertices (slots past count repeat vertex 0 up to the lanes scanned)
   const Vec2* n;  // edges
   const float* x;
   const float* y;
@@ -45,26 +45,30 @@ struct CoreStorage {
   float y[kMaxPolygonVertices];
 };
 
-/// The core in its own frame (vertices and normals are the shape's own arrays).
-inline FramedCore view_core(const Shape& s, CoreStorage& storage) {
-  const Vec2* vs = s.padded_vertices();
-  for (int i = 0; i < kMaxPolygonVertices; ++i) {
-    storage.x[i] = vs[i].x;
-    storage.y[i] = vs[i].y;
-  }
-  return {vs, s.normals().data(), storage.x, storage.y, s.vertex_count(), s.edge_count(), s.radius()};
+/// The core in its own frame: the shape's own arrays, nothing copied.
+inline FramedCore view_core(const Shape& s) {
+  return {s.padded_vertices(), s.normals().data(), s.lanes_x(), s.lanes_y(), s.vertex_count(), s.edge_count(),
+          s.radius()};
 }
 
-/// The core moved by xf.
+/// The core moved by xf. Only the vertex slots the scans read are moved (4 for cores of up to 4
+/// vertices, else all 8).
 inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& storage) {
   const int edges = s.edge_count();
   const Vec2* vs = s.padded_vertices();
   const Vec2* ns = s.normals().data();
-  for (int i = 0; i < kMaxPolygonVertices; ++i) {
-    const Vec2 w = transform_point(xf, vs[i]);
-    storage.v[i] = w;
-    storage.x[i] = w.x;
-    storage.y[i] = w.y;
+  const auto move = [&](int lanes) {
+    for (int i = 0; i < lanes; ++i) {
+      const Vec2 w = transform_point(xf, vs[i]);
+      storage.v[i] = w;
+      storage.x[i] = w.x;
+      storage.y[i] = w.y;
+    }
+  };
+  if (s.vertex_count() <= 4) {
+    move(4);
+  } else {
+    move(kMaxPolygonVertices);
   }
   for (int i = 0; i < edges; ++i) storage.n[i] = rotate(xf.q, ns[i]);
   return {storage.v, storage.n, storage.x, storage.y, s.vertex_count(), edges, s.radius()};

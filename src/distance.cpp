@@ -25,8 +25,8 @@ namespace detail {
 
 DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
   if (!is_valid(xa) || !is_valid(xb)) return kNoDistance;
-  CoreStorage sa, sb;
-  const FramedCore ca = view_core(a, sa);
+  CoreStorage sb;
+  const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
   return to_world(core_distance(ca, cb, pair_scale(a, b)), a.radius(), b.radius(), xa);
 }
@@ -57,8 +57,8 @@ bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transfor
   if (!is_valid(xa) || !is_valid(xb)) return false;
   // The generic distance, stopped early by any axis that separates the cores by more than both
   // radii (then the distance is surely positive), the same way collide() stops.
-  detail::CoreStorage sa, sb;
-  const detail::FramedCore ca = detail::view_core(a, sa);
+  detail::CoreStorage sb;
+  const detail::FramedCore ca = detail::view_core(a);
   const detail::FramedCore cb = detail::frame_core(b, inv_mul(xa, xb), sb);
   const float scale = detail::pair_scale(a, b);
   const float ra = a.radius(), rb = b.radius();

@@ -90,8 +90,8 @@ namespace detail {
 
 Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
   if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
-  CoreStorage sa, sb;
-  const FramedCore ca = view_core(a, sa);
+  CoreStorage sb;
+  const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
   const float scale = pair_scale(a, b);
   const float ra = a.radius(), rb = b.radius();

@@ -183,6 +183,10 @@ void Shape::finish() {
   // Unused slots repeat vertex 0, so queries may scan all kMaxPolygonVertices slots with a
   // fixed trip count (vectorizable, no loop-exit mispredictions) without changing any minimum.
   for (int i = count; i < kMaxPolygonVertices; ++i) vertices_[i] = vertices_[0];
+  for (int i = 0; i < kMaxPolygonVertices; ++i) {
+    lanes_x_[i] = vertices_[i].x;
+    lanes_y_[i] = vertices_[i].y;
+  }
   if (count == 1) {
     centroid_ = points[0];
     extent_ = radius_;

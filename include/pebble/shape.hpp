@@ -68,6 +68,9 @@ public:
   /// All kMaxPolygonVertices vertex slots; those past vertex_count() repeat vertex 0, so a scan
   /// for an extreme vertex may run over all of them with a fixed trip count.
   const Vec2* padded_vertices() const { return vertices_; }
+  /// The same slots as separate x and y arrays, for vectorized scans.
+  const float* lanes_x() const { return lanes_x_; }
+  const float* lanes_y() const { return lanes_y_; }
 
   /// The core vertex furthest along direction d (local frame); ties go to the lower index.
   int support_index(Vec2 d) const {
@@ -87,6 +90,8 @@ private:
 
   Vec2 vertices_[kMaxPolygonVertices]{};  // slots past count_ repeat vertex 0 (see finish())
   Vec2 normals_[kMaxPolygonVertices]{};
+  float lanes_x_[kMaxPolygonVertices]{};
+  float lanes_y_[kMaxPolygonVertices]{};
   Vec2 centroid_{};
   int count_ = 1;
   float radius_ = 0;
