@@ -130,9 +130,12 @@ inline int incident_edge(const FramedCore& core, Vec2 n) {
   return best;
 }
 
-/// Closest points of segments p1q1 and p2q2 (either may have zero length), after Ericson,
-/// "Real-Time Collision Detection", 5.1.9. Fractions are clamped to [0, 1] exactly, so a
-/// fraction of exactly 0 or 1 means the closest point is that endpoint.
+/// Closest points of segments p1q1 and p2q2 (either may have zero length). Two segments that do
+/// not cross have a closest pair that includes an endpoint, so the answer is the best of the
+/// four endpoint-to-segment projections; crossing segments meet at distance 0. Unlike the
+/// line-parameter solution (Ericson, "Real-Time Collision Detection", 5.1.9) this has no
+/// a*e - b*b cancellation for nearly parallel segments. Fractions of exactly 0 or 1 mean the
+/// closest point is that endpoint.
 struct SegmentClosest {
   float s, t;    // fractions along segment 1 and 2
   Vec2 c1, c2;   // the closest points
@@ -142,34 +145,28 @@ struct SegmentClosest {
 inline float clamp01(float x) { return x < 0 ? 0.0f : (x > 1 ? 1.0f : x); }
 
 inline SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
-  const Vec2 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-  const float a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
-  float s = 0, t = 0;
-  if (a <= 0 && e <= 0) {
-    // both are points
-  } else if (a <= 0) {
-    t = clamp01(f / e);
-  } else {
-    const float c = dot(d1, r);
-    if (e <= 0) {
-      s = clamp01(-c / a);
-    } else {
-      const float b = dot(d1, d2);
-      const float denom = a * e - b * b;
-      // Parallel (or nearly): any s works for the line pair; 0, then fixed up by the clamps.
-      s = denom > 1e-12f * a * e ? clamp01((b * f - c * e) / denom) : 0.0f;
-      t = (b * s + f) / e;
-      if (t < 0) {
-        t = 0;
-        s = clamp01(-c / a);
-      } else if (t > 1) {
-        t = 1;
-        s = clamp01((b - c) / a);
-      }
-    }
+  const Vec2 d1 = q1 - p1, d2 = q2 - p2;
+  const float a = dot(d1, d1), e = dot(d2, d2);
+  // Crossing: the endpoints of each segment lie strictly on both sides of the other.
+  const float o1 = cross(d1, p2 - p1), o2 = cross(d1, q2 - p1);
+  const float o3 = cross(d2, p1 - p2), o4 = cross(d2, q1 - p2);
+  if (((o1 < 0 && o2 > 0) || (o1 > 0 && o2 < 0)) && ((o3 < 0 && o4 > 0) || (o3 > 0 && o4 < 0))) {
+    const float s = clamp01(o3 / (o3 - o4));
+    const Vec2 c = p1 + s * d1;
+    return {s, clamp01(o1 / (o1 - o2)), c, c, 0.0f};
   }
-  const Vec2 c1 = p1 + s * d1, c2 = p2 + t * d2;
-  return {s, t, c1, c2, distance_squared(c1, c2)};
+  SegmentClosest best{};
+  best.dist2 = kHugeDistance;
+  const auto consider = [&](float s, float t) {
+    const Vec2 c1 = p1 + s * d1, c2 = p2 + t * d2;
+    const float d = distance_squared(c1, c2);
+    if (d < best.dist2) best = {s, t, c1, c2, d};
+  };
+  consider(0, e > 0 ? clamp01(dot(p1 - p2, d2) / e) : 0.0f);
+  consider(1, e > 0 ? clamp01(dot(q1 - p2, d2) / e) : 0.0f);
+  consider(a > 0 ? clamp01(dot(p2 - p1, d1) / a) : 0.0f, 0);
+  consider(a > 0 ? clamp01(dot(q2 - p1, d1) / a) : 0.0f, 1);
+  return best;
 }
 
 /// The separating-axis search and the closest features of two cores in a common frame.
@@ -210,14 +207,15 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
     return q;
   }
   const bool use_b = sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale);
+  // The preference picks the reference edge only; the separation is always the greatest, so
+  // the preference never turns a separated pair into an overlapping one.
+  q.separation = std::max(sa.separation, sb.separation);
   if (use_b) {
-    q.separation = sb.separation;
     q.ref_edge = sb.edge;
     q.flip = true;
     q.normal = b.n[sb.edge];
     q.inc_edge = incident_edge(a, q.normal);
   } else {
-    q.separation = sa.separation;
     q.ref_edge = sa.edge;
     q.flip = false;
     q.normal = a.n[sa.edge];

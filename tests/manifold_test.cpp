@@ -1,0 +1,687 @@
+// collide() against the long double oracle (tests/oracle/distance.hpp): the manifold's count,
+// normal, separations and points on random pairs of every kind near contact at several margins;
+// agreement with distance() and overlap(); the margin only filtering points; 2-point manifolds
+// for aligned and slightly tilted edges (including Box2D's speculative-margin case); the true
+// distance for corner-to-corner contacts; symmetry with flipped ids; rigid-motion invariance;
+// feature ids that survive tiny motions; invalid input.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include <pebble/distance.hpp>
+#include <pebble/manifold.hpp>
+
+#include "contact_cases.hpp"
+
+using namespace contact_cases;
+using pebble::ContactPoint;
+using pebble::Manifold;
+
+namespace {
+
+const Transform kId = Transform::identity();
+
+bool finite(const Manifold& m) {
+  if (!pebble::is_finite(m.normal)) return false;
+  for (const ContactPoint& c : m.points) {
+    if (!pebble::is_finite(c.point) || !std::isfinite(c.separation)) return false;
+  }
+  return true;
+}
+
+std::string show(const Manifold& m) {
+  std::ostringstream out;
+  out.precision(9);
+  out << "{normal (" << m.normal.x << ", " << m.normal.y << "), count " << m.count;
+  for (int i = 0; i < m.count && i < 2; ++i) {
+    out << ", [(" << m.points[i].point.x << ", " << m.points[i].point.y << ") sep " << m.points[i].separation << " id 0x"
+        << std::hex << m.points[i].id << std::dec << "]";
+  }
+  return out.str() + "}";
+}
+
+struct Case {
+  Pair pair;
+  float margin;
+};
+
+/// Where A's and B's cores have edges facing each other along n (each within kFacingAngle of
+/// n, resp. -n), the two ends of the stretch over which both edges lie: the contact points a
+/// manifold must report when their separation is within the margin. Empty when there is no such
+/// pair of edges or the stretch is shorter than min_length.
+struct ExpectedPoint {
+  V point;
+  real separation;
+};
+constexpr real kFacingAngle = 0.01L;
+
+std::vector<ExpectedPoint> facing_stretch_ends(const oracle::RShape& wa, const oracle::RShape& wb, V n, real min_length) {
+  struct Edge {
+    V p, q, normal;
+  };
+  auto facing_edge = [](const oracle::RShape& s, V dir, Edge& out) {
+    const std::vector<V> hull = oracle::convex_hull(s.core);
+    const std::vector<V> normals = oracle::edge_normals(hull);
+    real best = -2;
+    for (size_t i = 0; i < normals.size(); ++i) {
+      const real c = oracle::dot(normals[i], dir);
+      if (c > best) {
+        best = c;
+        // A 2-point hull's second normal belongs to the edge run backwards.
+        out = hull.size() == 2 && i == 1 ? Edge{hull[1], hull[0], normals[i]} : Edge{hull[i], hull[(i + 1) % hull.size()], normals[i]};
+      }
+    }
+    return best > std::cos(kFacingAngle);
+  };
+  Edge ea, eb;
+  if (!facing_edge(wa, n, ea) || !facing_edge(wb, V{-n.x, -n.y}, eb)) return {};
+  const V t = oracle::left_perp(n);
+  auto span = [&](const Edge& e) { return std::pair{std::min(oracle::dot(e.p, t), oracle::dot(e.q, t)), std::max(oracle::dot(e.p, t), oracle::dot(e.q, t))}; };
+  const auto [a_lo, a_hi] = span(ea);
+  const auto [b_lo, b_hi] = span(eb);
+  const real lo = std::max(a_lo, b_lo), hi = std::min(a_hi, b_hi);
+  if (hi - lo < min_length) return {};
+  auto on = [&](const Edge& e, real tau) {
+    const real tp = oracle::dot(e.p, t), tq = oracle::dot(e.q, t);
+    return e.p + ((tau - tp) / (tq - tp)) * (e.q - e.p);
+  };
+  std::vector<ExpectedPoint> out;
+  for (real tau : {lo, hi}) {
+    const V xa = on(ea, tau) + wa.radius * n, xb = on(eb, tau) - wb.radius * n;
+    out.push_back({0.5L * (xa + xb), oracle::dot(xb - xa, n)});
+  }
+  return out;
+}
+
+std::string describe(const Case& c) { return contact_cases::describe(c.pair) + " margin = " + lit(c.margin) + ";"; }
+
+using CollideQuery = Manifold (*)(const Shape&, const Transform&, const Shape&, const Transform&, float) noexcept;
+
+/// Everything the contract says about one answer of `query` (collide() or the generic path),
+/// checked against the oracle and against the matching distance function. Returns an empty
+/// string when all holds, else what failed.
+std::string check_manifold_with(const Case& c, CollideQuery query) {
+  const Pair& p = c.pair;
+  const Manifold m = query(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+  using DistanceQuery = pebble::DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
+  const DistanceQuery distance_fn =
+      query == &pebble::collide ? static_cast<DistanceQuery>(&pebble::distance) : &pebble::detail::distance_generic;
+  const float d_impl = distance_fn(p.a.shape, p.xa, p.b.shape, p.xb).distance;
+  const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+  const Tolerance tol = tolerance_for(wa, wb);
+  const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
+  std::ostringstream err;
+  err.precision(9);
+  if (!finite(m) || m.count < 0 || m.count > 2) return "invalid manifold " + show(m);
+  if ((m.count > 0) != (d_impl <= c.margin)) err << "count " << m.count << " but distance() " << d_impl << "; ";
+  if (std::fabs(o.distance - c.margin) > tol.length && (m.count > 0) != (o.distance <= c.margin)) {
+    err << "count " << m.count << " but oracle distance " << double(o.distance) << "; ";
+  }
+  if (m.count == 0) return err.str();
+
+  const real nlen = oracle::length(v(m.normal));
+  if (std::fabs(nlen - 1) > 1e-5L) err << "normal not unit; ";
+  const V n = oracle::normalize(v(m.normal));
+  const real gap = oracle::best_separation_within(wa, wb, n, tol.angle);
+  if (gap < o.distance - tol.length) {
+    err << "no direction within " << double(tol.angle) << " rad of the normal reaches the distance (best gap "
+        << double(gap) << ", distance " << double(o.distance) << "); ";
+  }
+  if (o.normal_unique && angle_between(n, o.normal) > tol.angle) {
+    err << "normal off the oracle's (" << double(o.normal.x) << ", " << double(o.normal.y) << ") by "
+        << double(angle_between(n, o.normal)) << " rad; ";
+  }
+  real least = std::numeric_limits<real>::max();
+  for (int i = 0; i < m.count; ++i) {
+    const ContactPoint& cp = m.points[i];
+    least = std::min(least, real(cp.separation));
+    if (cp.separation > c.margin) err << "point " << i << " separation " << cp.separation << " above the margin; ";
+    if (cp.separation < o.distance - tol.length) err << "point " << i << " deeper than the penetration; ";
+    // Midway between the surfaces: stepping half the separation (plus the radius) back along
+    // the normal lands on A's core boundary, forward on B's.
+    const real s = cp.separation;
+    const V xa = v(cp.point) - (s / 2 + wa.radius) * n, xb = v(cp.point) + (s / 2 + wb.radius) * n;
+    const real ea = oracle::project_to_core(wa, xa).signed_distance, eb = oracle::project_to_core(wb, xb).signed_distance;
+    if (std::fabs(ea) > tol.length) err << "point " << i << " not midway: A side off A's core by " << double(ea) << "; ";
+    if (std::fabs(eb) > tol.length) err << "point " << i << " not midway: B side off B's core by " << double(eb) << "; ";
+  }
+  if (std::fabs(least - o.distance) > tol.length) err << "least separation " << double(least) << " oracle distance " << double(o.distance) << "; ";
+  if (std::fabs(least - real(d_impl)) > tol.length) err << "least separation " << double(least) << " distance() " << d_impl << "; ";
+  if (m.count == 2 && m.points[0].id == m.points[1].id) err << "two points share an id; ";
+  // Every point within the margin is reported: both ends of a stretch of facing edges.
+  for (const ExpectedPoint& want : facing_stretch_ends(wa, wb, n, 1e-2L * oracle::half_diameter(wa) + 1e-2L * oracle::half_diameter(wb))) {
+    if (want.separation > c.margin - tol.length) continue;
+    bool found = false;
+    for (int i = 0; i < m.count; ++i) {
+      found = found || (oracle::length(v(m.points[i].point) - want.point) <= 4 * tol.length &&
+                        std::fabs(m.points[i].separation - want.separation) <= tol.length);
+    }
+    if (!found) {
+      err << "missing the facing-edge point (" << double(want.point.x) << ", " << double(want.point.y) << ") separation "
+          << double(want.separation) << "; ";
+    }
+  }
+  if (!err.str().empty()) err << "\n    got " << show(m);
+  return err.str();
+}
+
+std::string check_manifold(const Case& c) { return check_manifold_with(c, pebble::collide); }
+
+real smaller_size(const Pair& p) {
+  return std::min(oracle::half_diameter(world(p.a, p.xa)), oracle::half_diameter(world(p.b, p.xb)));
+}
+
+/// Random pairs of every kind pair, each with a margin of 0, 1%, 5% or 25% of the smaller size.
+std::vector<Case> random_cases(unsigned seed, int per_kind_pair, float size = 1, Vec2 origin = {}) {
+  std::mt19937 rng(seed);
+  std::vector<Case> out;
+  const float fractions[] = {0, 0.01f, 0.05f, 0.25f};
+  int k = 0;
+  for (Kind ka : kAllKinds) {
+    for (Kind kb : kAllKinds) {
+      for (int i = 0; i < per_kind_pair; ++i) {
+        Pair p = random_pair(ka, kb, rng, size, origin);
+        const float margin = fractions[k++ % 4] * float(smaller_size(p));
+        out.push_back({std::move(p), margin});
+      }
+    }
+  }
+  return out;
+}
+
+/// Cases from pairs, cycling through margins of 0, 1%, 5% and 25% of the smaller size.
+std::vector<Case> with_margins(const std::vector<Pair>& pairs) {
+  const float fractions[] = {0, 0.01f, 0.05f, 0.25f};
+  std::vector<Case> out;
+  int k = 0;
+  for (const Pair& p : pairs) out.push_back({p, fractions[k++ % 4] * float(smaller_size(p))});
+  return out;
+}
+
+/// Matches the points of two manifolds as sets (order-independent): each point of `x` has a
+/// point of `y` within tol in position and separation, and the other way round. With ids, the
+/// matched points must carry equal ids.
+bool same_points(const Manifold& x, const Manifold& y, real tol, bool ids) {
+  if (x.count != y.count) return false;
+  auto near = [&](const ContactPoint& p, const ContactPoint& q) {
+    return oracle::length(v(p.point) - v(q.point)) <= tol && std::fabs(real(p.separation) - q.separation) <= tol &&
+           (!ids || p.id == q.id);
+  };
+  if (x.count == 1) return near(x.points[0], y.points[0]);
+  if (x.count == 2) {
+    return (near(x.points[0], y.points[0]) && near(x.points[1], y.points[1])) ||
+           (near(x.points[0], y.points[1]) && near(x.points[1], y.points[0]));
+  }
+  return true;
+}
+
+/// Whether a point's witnesses (on A's and B's cores) lie close to, but not at, a core vertex:
+/// then a tiny motion may legitimately move the contact onto another feature.
+bool near_feature_switch(const Manifold& m, const oracle::RShape& wa, const oracle::RShape& wb, real near, real at) {
+  const V n = oracle::normalize(v(m.normal));
+  for (int i = 0; i < m.count; ++i) {
+    const real s = m.points[i].separation;
+    const V xa = v(m.points[i].point) - (s / 2 + wa.radius) * n, xb = v(m.points[i].point) + (s / 2 + wb.radius) * n;
+    for (const auto& [x, w] : {std::pair{xa, &wa}, std::pair{xb, &wb}}) {
+      for (V c : w->core) {
+        const real d = oracle::length(x - c);
+        if (d > at && d < near) return true;
+      }
+    }
+  }
+  return false;
+}
+
+Manifold moved(const Manifold& m, const Transform& motion) {
+  Manifold out = m;
+  out.normal = pebble::rotate(motion.q, m.normal);
+  for (int i = 0; i < m.count; ++i) out.points[i].point = pebble::transform_point(motion, m.points[i].point);
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Accuracy and consistency against the oracle.
+
+TEST(Collide, MatchesOracleForEveryKindPairNearContact) {
+  expect_all(random_cases(21, 60), check_manifold, "random pairs");
+}
+
+TEST(Collide, MatchesOracleForNearlyParallelEdges) {
+  // Each pair at margins 0 and 0.02.
+  std::vector<Case> cases;
+  for (const Pair& p : nearly_parallel_pairs(22, {1e-3f, 1e-4f, 1e-5f, 1e-6f, 0.0f}, {-0.05f, -1e-4f, 0.0f, 1e-4f, 0.01f, 0.03f})) {
+    cases.push_back({p, 0.0f});
+    cases.push_back({p, 0.02f});
+  }
+  expect_all(cases, check_manifold, "nearly parallel");
+}
+
+TEST(Collide, MatchesOracleForTinyShapes) {
+  expect_all(random_cases(23, 20, 0.01f), check_manifold, "size 0.01");
+}
+
+TEST(Collide, MatchesOracleFarFromTheOrigin) {
+  expect_all(random_cases(24, 20, 1, {-1e4f, 1e4f}), check_manifold, "coordinates 1e4");
+}
+
+TEST(Collide, MatchesOracleWhenOneShapeIsInsideTheOther) {
+  expect_all(with_margins(containment_pairs(34, 10)), check_manifold, "containment");
+}
+
+TEST(Collide, ZeroLengthCapsuleActsAsCircle) {
+  expect_all(with_margins(zero_length_pairs(35, 40)), check_manifold, "zero-length capsule");
+}
+
+TEST(Collide, ExactTouchingGivesAContactAtZeroMargin) {
+  for (const Pair& p : touching_pairs()) {
+    const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb);
+    EXPECT_GT(m.count, 0) << contact_cases::describe(p);
+    for (int i = 0; i < m.count; ++i) EXPECT_NEAR(m.points[i].separation, 0, 1e-6f) << contact_cases::describe(p);
+    const Manifold r = pebble::collide(p.b.shape, p.xb, p.a.shape, p.xa);
+    EXPECT_GT(r.count, 0) << contact_cases::describe(p);
+    const std::string e = check_manifold({p, 0.0f});
+    EXPECT_TRUE(e.empty()) << e << "\n    " << contact_cases::describe(p);
+  }
+}
+
+TEST(Collide, OverlapAgreesWithDistanceAndWithCollideAtZeroMargin) {
+  int failures = 0;
+  for (const Case& c : random_cases(25, 40)) {
+    const Pair& p = c.pair;
+    const bool ov = pebble::overlap(p.a.shape, p.xa, p.b.shape, p.xb);
+    const float d = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb).distance;
+    const int count = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb).count;
+    if ((ov != (d <= 0) || ov != (count > 0)) && ++failures <= max_reports()) {
+      ADD_FAILURE() << "overlap " << ov << ", distance " << d << ", count " << count << "\n    " << describe(c);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, FastPathsAgreeWithTheGenericPath) {
+  // Circles and points take a fast path; detail::collide_generic() is the one general
+  // algorithm. Both must meet the contract and give the same manifold, ids included.
+  std::vector<Pair> pairs = zero_length_pairs(36, 40);
+  std::mt19937 rng(37);
+  for (Kind kb : kAllKinds) {
+    for (int i = 0; i < 100; ++i) {
+      pairs.push_back(random_pair(Kind::circle, kb, rng));
+      pairs.push_back(random_pair(kb, Kind::circle, rng));
+    }
+  }
+  const std::vector<Case> cases = with_margins(pairs);
+  expect_all(cases, [](const Case& c) { return check_manifold_with(c, pebble::detail::collide_generic); }, "generic path");
+  expect_all(
+      cases,
+      [](const Case& c) -> std::string {
+        const Pair& p = c.pair;
+        const Manifold fast = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+        const Manifold slow = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+        const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+        const Tolerance tol = tolerance_for(wa, wb);
+        const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
+        if (std::fabs(o.distance - c.margin) <= tol.length) return "";
+        std::string e;
+        const real size = smaller_size(p);
+        if (fast.count != slow.count) {
+          e = "counts differ; ";
+        } else if (fast.count > 0 && o.normal_unique && angle_between(v(fast.normal), v(slow.normal)) > tol.angle) {
+          e = "normals differ; ";
+        } else if (o.normal_unique && !same_points(fast, slow, tol.length, false)) {
+          e = "points differ; ";
+        } else if (o.normal_unique && !near_feature_switch(fast, wa, wb, 1e-3L * size, 1e-4L * size) &&
+                   !same_points(fast, slow, tol.length, true)) {
+          e = "ids differ; ";
+        }
+        if (!e.empty()) e += "\n    fast " + show(fast) + "\n    generic " + show(slow);
+        return e;
+      },
+      "fast vs generic");
+}
+
+TEST(Collide, TheMarginOnlyFiltersPoints) {
+  // The manifold at margin m is the manifold at a larger margin without the points above m.
+  std::vector<Case> cases = random_cases(26, 40);
+  for (const Pair& p : nearly_parallel_pairs(38, {1e-3f, 1e-4f, 0.0f}, {-1e-3f, 0.0f, 0.002f, 0.006f})) cases.push_back({p, 0.005f});
+  int failures = 0;
+  for (const Case& c : cases) {
+    const Pair& p = c.pair;
+    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+    const Tolerance tol = tolerance_for(wa, wb);
+    const float big = c.margin + float(smaller_size(p));
+    const Manifold small_m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+    const Manifold big_m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, big);
+    if (small_m.count == 0) continue;
+    Manifold filtered = big_m;
+    filtered.count = 0;
+    bool borderline = false;
+    for (int i = 0; i < big_m.count; ++i) {
+      if (std::fabs(big_m.points[i].separation - c.margin) <= tol.length) borderline = true;
+      if (big_m.points[i].separation <= c.margin) filtered.points[filtered.count++] = big_m.points[i];
+    }
+    if (borderline) continue;
+    if (!same_points(small_m, filtered, tol.length, true) && ++failures <= max_reports()) {
+      ADD_FAILURE() << "margin " << c.margin << ": " << show(small_m) << "\n    margin " << big << ": " << show(big_m) << "\n    "
+                    << describe(c);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-made manifolds with exact answers.
+
+TEST(Collide, AlignedBoxesCloserThanTheMarginGiveTwoPoints) {
+  // Box2D's speculative case: two aligned boxes half a margin apart must give both corners.
+  const Shape box = Shape::box(0.5f, 0.5f);
+  const Manifold m = pebble::collide(box, kId, box, Transform{{0, 1.01f}, Rot::identity()}, 0.02f);
+  ASSERT_EQ(m.count, 2) << show(m);
+  EXPECT_NEAR(m.normal.x, 0, 1e-6f);
+  EXPECT_NEAR(m.normal.y, 1, 1e-6f);
+  for (const ContactPoint& c : m.points) {
+    EXPECT_NEAR(c.separation, 0.01f, 1e-6f);
+    EXPECT_NEAR(c.point.y, 0.505f, 1e-6f);
+    EXPECT_NEAR(std::fabs(c.point.x), 0.5f, 1e-6f);
+  }
+  EXPECT_NE(m.points[0].id, m.points[1].id);
+
+  // Many sizes, overlaps of the faces, gaps and poses: both ends of the shared stretch.
+  std::mt19937 rng(27);
+  int failures = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const float w1 = uniform(rng, 0.2f, 2), h1 = uniform(rng, 0.2f, 2), w2 = uniform(rng, 0.2f, 2), h2 = uniform(rng, 0.2f, 2);
+    const float margin = uniform(rng, 0.005f, 0.05f);
+    const float gap = std::array<float, 5>{-0.3f * margin, 0, 0.5f * margin, 0.9f * margin, -0.05f}[size_t(i % 5)];
+    const float dx = uniform(rng, -(w1 + w2 - 0.2f), w1 + w2 - 0.2f);
+    const float r1 = (i % 3 == 0) ? uniform(rng, 0, 0.9f) * std::min(w1, h1) : 0;
+    const float r2 = (i % 4 == 0) ? uniform(rng, 0, 0.9f) * std::min(w2, h2) : 0;
+    const Shape a = r1 > 0 ? Shape::rounded_box(w1, h1, r1) : Shape::box(w1, h1);
+    const Shape b = r2 > 0 ? Shape::rounded_box(w2, h2, r2) : Shape::box(w2, h2);
+    // The pose: a random rigid motion of the aligned configuration.
+    const Transform motion{{uniform(rng, -5, 5), uniform(rng, -5, 5)}, Rot::from_angle((i % 2) ? uniform(rng, -3, 3) : 0.0f)};
+    const Transform xa = pebble::mul(motion, kId), xb = pebble::mul(motion, Transform{{dx, h1 + h2 + gap}, Rot::identity()});
+    const Manifold got = pebble::collide(a, xa, b, xb, margin);
+    // Expected, in the aligned frame: the stretch where both flat faces lie over each other.
+    const float lo = std::max(-(w1 - r1), dx - (w2 - r2)), hi = std::min(w1 - r1, dx + (w2 - r2));
+    std::ostringstream why;
+    if (hi - lo > 1e-3f) {
+      Manifold want{};
+      want.normal = {0, 1};
+      want.count = 2;
+      want.points[0] = {{lo, h1 + gap / 2}, gap, 0};
+      want.points[1] = {{hi, h1 + gap / 2}, gap, 0};
+      const Manifold want_world = moved(want, motion);
+      if (!same_points(got, want_world, 2e-5L * 8, false)) why << "want " << show(want_world);
+      if (got.count == 2 && got.points[0].id == got.points[1].id) why << " ids equal";
+      if (pebble::length(got.normal - want_world.normal) > 1e-5f) why << " normal";
+    }
+    if (!why.str().empty() && ++failures <= max_reports()) {
+      ADD_FAILURE() << why.str() << "\n    got " << show(got) << "\n    Shape a = "
+                    << (r1 > 0 ? "Shape::rounded_box(" + lit(w1) + ", " + lit(h1) + ", " + lit(r1) + ")" : "Shape::box(" + lit(w1) + ", " + lit(h1) + ")")
+                    << "; Transform xa = " << lit(xa) << "; Shape b = "
+                    << (r2 > 0 ? "Shape::rounded_box(" + lit(w2) + ", " + lit(h2) + ", " + lit(r2) + ")" : "Shape::box(" + lit(w2) + ", " + lit(h2) + ")")
+                    << "; Transform xb = " << lit(xb) << "; margin " << lit(margin);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, SlightlyTiltedBoxReportsBothEndsWithinTheMargin) {
+  // A box of half width w turned by a small angle over a wide box: its lower face's ends sit at
+  // heights g and g + 2w sin(angle); each is reported when within the margin.
+  const float w = 0.5f, h = 0.25f;
+  const Shape ground = Shape::box(4, 0.5f), b = Shape::box(w, h);
+  for (const float angle : {1e-6f, 1e-4f, 1e-3f, 0.01f, 0.05f}) {
+    for (const float g : {-0.01f, 0.0f, 0.004f}) {
+      const float margin = 0.02f;
+      // Lowest corner (-w, -h) turned by angle: y = -w sin - h cos; put it at 0.5 + g.
+      const float c = std::cos(angle), s = std::sin(angle);
+      const Transform xb{{0.3f, 0.5f + g + w * s + h * c}, Rot{c, s}};
+      const Manifold m = pebble::collide(ground, kId, b, xb, margin);
+      const float low = g, high = g + 2 * w * s;
+      const int want = high <= margin ? 2 : 1;
+      ASSERT_EQ(m.count, want) << "angle " << angle << " gap " << g << " " << show(m);
+      float least = m.points[0].separation, most = least;
+      for (int i = 1; i < m.count; ++i) {
+        least = std::min(least, m.points[i].separation);
+        most = std::max(most, m.points[i].separation);
+      }
+      EXPECT_NEAR(least, low, 2e-6f) << "angle " << angle << " gap " << g;
+      if (want == 2) {
+        EXPECT_NEAR(most, high, 2e-6f) << "angle " << angle << " gap " << g;
+      }
+      EXPECT_NEAR(m.normal.y, 1, 1e-6f);
+    }
+  }
+}
+
+TEST(Collide, CornerToCornerReportsTheTrueDistance) {
+  // Diagonal neighbours: the edge axes separate by 0.01 only; the true gap is 0.01 * sqrt(2).
+  const Shape box = Shape::box(1, 1);
+  const Transform xb{{2.01f, 2.01f}, Rot::identity()};
+  const Manifold m = pebble::collide(box, kId, box, xb, 0.05f);
+  ASSERT_EQ(m.count, 1) << show(m);
+  EXPECT_NEAR(m.points[0].separation, 0.01f * std::sqrt(2.0f), 1e-6f);
+  EXPECT_NEAR(m.normal.x, std::sqrt(0.5f), 1e-5f);
+  EXPECT_NEAR(m.normal.y, std::sqrt(0.5f), 1e-5f);
+  EXPECT_NEAR(m.points[0].point.x, 1.005f, 1e-6f);
+  EXPECT_NEAR(m.points[0].point.y, 1.005f, 1e-6f);
+  // Between 0.01 and 0.01 * sqrt(2) the margin decides: an axis-only test would say "contact".
+  EXPECT_EQ(pebble::collide(box, kId, box, xb, 0.012f).count, 0);
+  // Rounded corners: the gap between the corner circles.
+  const Shape round = Shape::rounded_box(1, 1, 0.25f);
+  const Manifold r = pebble::collide(round, kId, round, xb, 0.5f);
+  ASSERT_EQ(r.count, 1) << show(r);
+  const float core_gap = (2.01f - 1.5f) * std::sqrt(2.0f);
+  EXPECT_NEAR(r.points[0].separation, core_gap - 0.5f, 1e-6f);
+}
+
+TEST(Collide, CirclesGiveOnePointOnTheLineOfCentres) {
+  const Shape a = Shape::circle(1), b = Shape::circle(0.5f, {0.25f, 0});
+  const Manifold m = pebble::collide(a, Transform{{1, 1}, Rot::identity()}, b, Transform{{1, 2.5f}, Rot::from_angle(1.5707964f)}, 0.3f);
+  ASSERT_EQ(m.count, 1) << show(m);
+  // B's centre is at (1, 2.75): centres 1.75 apart, radii 1.5.
+  EXPECT_NEAR(m.points[0].separation, 0.25f, 1e-6f);
+  EXPECT_NEAR(m.normal.y, 1, 1e-6f);
+  EXPECT_NEAR(m.points[0].point.x, 1, 1e-6f);
+  EXPECT_NEAR(m.points[0].point.y, 2.125f, 1e-6f);
+  // Concentric: any normal will do, but it is unit and the separation is minus the depth.
+  const Manifold c = pebble::collide(a, kId, Shape::circle(0.5f), kId);
+  ASSERT_EQ(c.count, 1);
+  EXPECT_NEAR(pebble::length(c.normal), 1, 1e-6f);
+  EXPECT_NEAR(c.points[0].separation, -1.5f, 1e-6f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Symmetry, invariance, ids.
+
+TEST(Collide, SwappingTheShapesFlipsTheManifold) {
+  int failures = 0, compared = 0;
+  for (const Case& c : random_cases(28, 40)) {
+    const Pair& p = c.pair;
+    const Manifold ab = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+    const Manifold ba = pebble::collide(p.b.shape, p.xb, p.a.shape, p.xa, c.margin);
+    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+    const Tolerance tol = tolerance_for(wa, wb);
+    const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
+    std::string e;
+    if (std::fabs(o.distance - c.margin) > tol.length && ab.count != ba.count) e += "counts differ; ";
+    // Where several directions tie, each side may pick its own (both are checked elsewhere).
+    if (ab.count > 0 && ba.count > 0 && o.normal_unique) {
+      ++compared;
+      const Manifold back = ba.flipped();
+      if (angle_between(v(ab.normal), v(back.normal)) > tol.angle) {
+        e += "normals not opposite; ";
+      } else if (!same_points(ab, back, tol.length, false)) {
+        e += "points differ; ";
+      } else if (!same_points(ab, back, tol.length, true)) {
+        e += "ids not flipped; ";
+      }
+    }
+    if (!e.empty() && ++failures <= max_reports()) {
+      ADD_FAILURE() << e << "\n    a,b " << show(ab) << "\n    b,a " << show(ba) << "\n    " << describe(c);
+    }
+  }
+  EXPECT_GT(compared, 700);
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, MovingBothShapesRigidlyMovesTheManifold) {
+  std::mt19937 rng(29);
+  int failures = 0;
+  for (const Case& c : random_cases(30, 40)) {
+    const Pair& p = c.pair;
+    const Transform motion{{uniform(rng, -20, 20), uniform(rng, -20, 20)}, Rot::from_angle(uniform(rng, -3.14f, 3.14f))};
+    const Transform xa2 = pebble::mul(motion, p.xa), xb2 = pebble::mul(motion, p.xb);
+    const Manifold m0 = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+    const Manifold m1 = pebble::collide(p.a.shape, xa2, p.b.shape, xb2, c.margin);
+    const oracle::RShape wa = world(p.a, xa2), wb = world(p.b, xb2);
+    const Tolerance tol = tolerance_for(wa, wb);
+    const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
+    std::string e = check_manifold({{p.a, p.b, xa2, xb2}, c.margin});
+    if (std::fabs(o.distance - c.margin) > tol.length && m0.count != m1.count) e += "count changed; ";
+    if (m0.count > 0 && m1.count > 0 && o.normal_unique && std::fabs(o.runner_up - o.distance) > tol.length) {
+      const Manifold expect = moved(m0, motion);
+      if (angle_between(v(expect.normal), v(m1.normal)) > tol.angle) {
+        e += "normal not carried along; ";
+      } else if (!same_points(expect, m1, tol.length, false)) {
+        e += "points not carried along; ";
+      } else if (!near_feature_switch(m0, world(p.a, p.xa), world(p.b, p.xb), 1e-3L * smaller_size(p), 1e-4L * smaller_size(p)) &&
+                 !same_points(expect, m1, tol.length, true)) {
+        e += "ids changed; ";
+      }
+    }
+    if (!e.empty() && ++failures <= max_reports()) {
+      ADD_FAILURE() << e << "\n    before " << show(m0) << "\n    after " << show(m1) << "\n    " << describe(c)
+                    << "\n    motion " << lit(motion);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+
+TEST(Collide, IdsAndPointsSurviveTinyMotions) {
+  std::mt19937 rng(31);
+  int failures = 0, compared = 0;
+  for (const Case& c : random_cases(32, 40)) {
+    const Pair& p = c.pair;
+    const float size = float(smaller_size(p));
+    const V dir = random_direction(rng);
+    const Transform xb2{{p.xb.p.x + 1e-5f * size * float(dir.x), p.xb.p.y + 1e-5f * size * float(dir.y)},
+                        Rot::from_angle(p.xb.q.angle() + 1e-5f)};
+    const Manifold m0 = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
+    const Manifold m1 = pebble::collide(p.a.shape, p.xa, p.b.shape, xb2, c.margin);
+    if (m0.count == 0 || m0.count != m1.count) continue;
+    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+    const Tolerance tol = tolerance_for(wa, wb);
+    const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
+    // At a switch of the reference axis or of a touching feature the ids may change.
+    if (o.cores_overlap && !o.normal_unique) continue;
+    if (near_feature_switch(m0, wa, wb, 1e-3L * size, 1e-4L * size)) continue;
+    if (near_feature_switch(m1, world(p.a, p.xa), world(p.b, xb2), 1e-3L * size, 1e-4L * size)) continue;
+    ++compared;
+    auto ids = [](const Manifold& m) {
+      std::vector<uint32_t> out;
+      for (int i = 0; i < m.count; ++i) out.push_back(m.points[i].id);
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    std::string e;
+    if (ids(m0) != ids(m1)) {
+      e = "ids changed";
+    } else {
+      // Same features: each point moves about as much as B does (continuity).
+      real reach = wb.radius;
+      for (V q : wb.core) reach = std::max(reach, oracle::length(q - v(p.xb.p)));
+      const real bound = 10 * (1e-5L * size + 1e-5L * reach) + 4 * tol.noise;
+      for (int i = 0; i < m0.count; ++i) {
+        for (int j = 0; j < m1.count; ++j) {
+          if (m0.points[i].id != m1.points[j].id) continue;
+          if (oracle::length(v(m0.points[i].point) - v(m1.points[j].point)) > bound ||
+              std::fabs(real(m0.points[i].separation) - m1.points[j].separation) > bound) {
+            e = "a point jumped";
+          }
+        }
+      }
+    }
+    if (!e.empty() && ++failures <= max_reports()) {
+      ADD_FAILURE() << e << "\n    before " << show(m0) << "\n    after " << show(m1) << "\n    " << describe(c)
+                    << "\n    moved xb = " << lit(xb2);
+    }
+  }
+  EXPECT_GT(compared, 700);
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, FlippedSwapsTheIdHalvesAndNegatesTheNormal) {
+  Manifold m{};
+  m.normal = {0.6f, 0.8f};
+  m.count = 2;
+  m.points[0] = {{1, 2}, -0.5f, 0x00030102u};
+  m.points[1] = {{3, 4}, 0.25f, 0x01020001u};
+  const Manifold f = m.flipped();
+  EXPECT_EQ(f.normal, (Vec2{-0.6f, -0.8f}));
+  ASSERT_EQ(f.count, 2);
+  EXPECT_EQ(f.points[0].id, 0x01020003u);
+  EXPECT_EQ(f.points[1].id, 0x00010102u);
+  EXPECT_EQ(f.points[0].point, (Vec2{1, 2}));
+  EXPECT_EQ(f.points[1].separation, 0.25f);
+  const Manifold back = f.flipped();
+  EXPECT_EQ(back.points[0].id, m.points[0].id);
+  EXPECT_EQ(back.normal, m.normal);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invalid input.
+
+TEST(Collide, InvalidTransformsGiveNoContact) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const Transform bad[] = {
+      {{nan, 0}, Rot::identity()}, {{0, inf}, Rot::identity()}, {{-inf, 0}, Rot::identity()},
+      {{1e30f, 0}, Rot::identity()}, {{0, -1e30f}, Rot::identity()}, {{0, 0}, Rot{nan, 0}},
+      {{0, 0}, Rot{1, inf}}, {{0, 0}, Rot{1e30f, 0}}, {{0, 0}, Rot{2, 0}}, {{0, 0}, Rot{0, 0}},
+  };
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1})};
+  for (const Transform& x : bad) {
+    for (const Shape& s : shapes) {
+      for (int side = 0; side < 2; ++side) {
+        const Transform xa = side == 0 ? x : kId, xb = side == 0 ? kId : x;
+        for (const float margin : {0.0f, 0.1f, 1e30f}) {
+          const Manifold m = pebble::collide(s, xa, shapes[1], xb, margin);
+          EXPECT_EQ(m.count, 0) << lit(x);
+          EXPECT_TRUE(finite(m)) << lit(x);
+        }
+      }
+    }
+  }
+}
+
+TEST(Collide, NonFiniteMarginsKeepEveryFieldFinite) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const Shape a = Shape::box(1, 1), b = Shape::capsule({0, 0}, {1, 0}, 0.25f);
+  for (const float margin : {nan, inf, -inf, 1e30f, -1e30f}) {
+    for (const Vec2 pb : {Vec2{0.5f, 0.5f}, Vec2{1.1f, 0.3f}, Vec2{50, 0}}) {
+      const Manifold m = pebble::collide(a, kId, b, Transform{pb, Rot::identity()}, margin);
+      EXPECT_TRUE(finite(m)) << margin;
+      EXPECT_GE(m.count, 0);
+      EXPECT_LE(m.count, 2);
+    }
+  }
+}
+
+TEST(Collide, HugeButValidCoordinatesStayFinite) {
+  std::mt19937 rng(33);
+  for (const float far : {1e6f, 1e8f, 9e8f}) {
+    for (int i = 0; i < 50; ++i) {
+      const Pair p = random_pair(kAllKinds[i % 7], kAllKinds[(i / 7) % 7], rng, 1, {far, far}, 3);
+      const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, 0.1f);
+      EXPECT_TRUE(finite(m)) << contact_cases::describe(p);
+      EXPECT_EQ(m.count > 0, pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb).distance <= 0.1f) << contact_cases::describe(p);
+    }
+  }
+}
