@@ -24,69 +24,52 @@ namespace pebble::detail {
 
 /// A core seen in the frame of shape A: pointers to its vertices and outward edge normals
 /// (A's own arrays, or B's transformed into A's frame), counts and radius.
-/// Vertices are also kept as separate x and y arrays of kMaxPolygonVertices slots (slots past
-/// count repeat vertex 0): the separating-axis scan then runs a fixed 8-lane loop that compilers
-/// vectorize, with no loop exit to mispredict.
+/// A core in some frame: vertices and outward edge normals, and the edge normals and offsets
+/// as 8 lanes (lanes past `edges` hold a zero normal and a huge offset) so that the separating-
+/// axis scan is element-wise over edges and compilers vectorize it.
 struct FramedCore {
-  const Vec2* v;  // vertices (slots past count repeat vertex 0 up to the lanes scanned)
-  const Vec2* n;  // edges
-  const float* x;
-  const float* y;
+  const Vec2* v;    // count vertices
+  const Vec2* n;    // edges normals
+  const float* nx;  // kMaxPolygonVertices lanes
+  const float* ny;
+  const float* off; // dot(n[i], v[i]); huge past edges
   int count;  // vertices
   int edges;  // 0 for a point, 2 for a segment, else count
   float radius;
 };
 
-/// Storage for a core's lanes, and for its vertices and normals in another frame.
+/// Storage for a core moved into another frame.
 struct CoreStorage {
   Vec2 v[kMaxPolygonVertices];
   Vec2 n[kMaxPolygonVertices];
-  float x[kMaxPolygonVertices];
-  float y[kMaxPolygonVertices];
+  float nx[kMaxPolygonVertices];
+  float ny[kMaxPolygonVertices];
+  float off[kMaxPolygonVertices];
 };
 
 /// The core in its own frame: the shape's own arrays, nothing copied.
 inline FramedCore view_core(const Shape& s) {
-  return {s.padded_vertices(), s.normals().data(), s.lanes_x(), s.lanes_y(), s.vertex_count(), s.edge_count(),
-          s.radius()};
+  return {s.padded_vertices(), s.normals().data(), s.normal_lanes_x(), s.normal_lanes_y(), s.offset_lanes(),
+          s.vertex_count(), s.edge_count(), s.radius()};
 }
 
-/// The core moved by xf. Only the vertex slots the scans read are moved (4 for cores of up to 4
-/// vertices, else all 8).
+/// The core moved by xf. An edge offset moves by the rotated normal's projection of xf.p.
 inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& storage) {
-  const int edges = s.edge_count();
+  const int count = s.vertex_count(), edges = s.edge_count();
   const Vec2* vs = s.padded_vertices();
-  const Vec2* ns = s.normals().data();
-  const auto move = [&](int lanes) {
-    for (int i = 0; i < lanes; ++i) {
-      const Vec2 w = transform_point(xf, vs[i]);
-      storage.v[i] = w;
-      storage.x[i] = w.x;
-      storage.y[i] = w.y;
-    }
-  };
-  if (s.vertex_count() <= 4) {
-    move(4);
-  } else {
-    move(kMaxPolygonVertices);
+  const float* nx = s.normal_lanes_x();
+  const float* ny = s.normal_lanes_y();
+  const float* off = s.offset_lanes();
+  for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
+  const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+  for (int i = 0; i < kMaxPolygonVertices; ++i) {
+    const float x = c * nx[i] - sn * ny[i], y = sn * nx[i] + c * ny[i];
+    storage.nx[i] = x;
+    storage.ny[i] = y;
+    storage.off[i] = off[i] + (x * px + y * py);
   }
-  for (int i = 0; i < edges; ++i) storage.n[i] = rotate(xf.q, ns[i]);
-  return {storage.v, storage.n, storage.x, storage.y, s.vertex_count(), edges, s.radius()};
-}
-
-/// Least projection of the core's first Lanes vertex slots on direction n: independent lanes,
-/// then a tree of mins (Lanes is 4 for cores of up to 4 vertices, else 8).
-template <int Lanes>
-inline float least_projection(const FramedCore& c, Vec2 n) {
-  static_assert(Lanes == 4 || Lanes == 8);
-  float d[Lanes];
-  for (int j = 0; j < Lanes; ++j) d[j] = n.x * c.x[j] + n.y * c.y[j];
-  const float low = std::min(std::min(d[0], d[1]), std::min(d[2], d[3]));
-  if constexpr (Lanes == 4) {
-    return low;
-  } else {
-    return std::min(low, std::min(std::min(d[4], d[5]), std::min(d[6], d[7])));
-  }
+  for (int i = 0; i < edges; ++i) storage.n[i] = {storage.nx[i], storage.ny[i]};
+  return {storage.v, storage.n, storage.nx, storage.ny, storage.off, count, edges, s.radius()};
 }
 
 /// Greatest separation of `other` from the edge planes of `ref`: the SAT over ref's axes.
@@ -95,17 +78,23 @@ struct AxisSeparation {
   int edge;          // -1 when ref has no edges
 };
 
-/// The SAT over ref's edge normals: for each edge, the least projection of `other` on its
-/// normal minus the edge's offset; the greatest of those. Written without data-dependent
-/// branches (min/max selects): on random configurations a rotating-calipers walk, O(n + m),
-/// measured slower for these vertex counts because its loop exits mispredict.
+/// For every edge lane: the least projection of other's vertices on the normal, minus the edge's
+/// offset; then the greatest of those. Element-wise over the lanes (vectorized), no
+/// data-dependent branches (on random configurations a rotating-calipers walk, O(n + m), measured
+/// slower at these sizes: its loop exits mispredict).
 template <int Lanes>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
+  float least[Lanes];
+  const Vec2 v0 = other.v[0];
+  for (int i = 0; i < Lanes; ++i) least[i] = ref.nx[i] * v0.x + ref.ny[i] * v0.y;
+  for (int j = 1; j < other.count; ++j) {
+    const Vec2 v = other.v[j];
+    for (int i = 0; i < Lanes; ++i) least[i] = std::min(least[i], ref.nx[i] * v.x + ref.ny[i] * v.y);
+  }
   float best_sep = -kHugeDistance;
   int best = -1;
-  for (int i = 0; i < ref.edges; ++i) {
-    const Vec2 n = ref.n[i];
-    const float sep = least_projection<Lanes>(other, n) - dot(n, ref.v[i]);
+  for (int i = 0; i < Lanes; ++i) {
+    const float sep = least[i] - ref.off[i];
     best = sep > best_sep ? i : best;
     best_sep = std::max(sep, best_sep);
   }
@@ -113,7 +102,7 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
 }
 
 inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& other) {
-  return other.count <= 4 ? max_separation_lanes<4>(ref, other) : max_separation_lanes<8>(ref, other);
+  return ref.edges <= 4 ? max_separation_lanes<4>(ref, other) : max_separation_lanes<kMaxPolygonVertices>(ref, other);
 }
 
 /// The edge of `core` whose normal is most anti-parallel to n (for a point: its one vertex).
@@ -155,17 +144,17 @@ inline SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
     const Vec2 c = p1 + s * d1;
     return {s, clamp01(o1 / (o1 - o2)), c, c, 0.0f};
   }
-  SegmentClosest best{};
-  best.dist2 = kHugeDistance;
+  SegmentClosest best{0, 0, p1, p2, kHugeDistance};
   const auto consider = [&](float s, float t) {
     const Vec2 c1 = p1 + s * d1, c2 = p2 + t * d2;
     const float d = distance_squared(c1, c2);
     if (d < best.dist2) best = {s, t, c1, c2, d};
   };
-  consider(0, e > 0 ? clamp01(dot(p1 - p2, d2) / e) : 0.0f);
-  consider(1, e > 0 ? clamp01(dot(q1 - p2, d2) / e) : 0.0f);
-  consider(a > 0 ? clamp01(dot(p2 - p1, d1) / a) : 0.0f, 0);
-  consider(a > 0 ? clamp01(dot(q2 - p1, d1) / a) : 0.0f, 1);
+  const float inv_e = e > 0 ? 1.0f / e : 0.0f, inv_a = a > 0 ? 1.0f / a : 0.0f;
+  consider(0, clamp01(dot(p1 - p2, d2) * inv_e));
+  consider(1, clamp01(dot(q1 - p2, d2) * inv_e));
+  consider(clamp01(dot(p2 - p1, d1) * inv_a), 0);
+  consider(clamp01(dot(q2 - p1, d1) * inv_a), 1);
   return best;
 }
 
@@ -275,7 +264,10 @@ inline constexpr float kOverlapFraction = 1e-6f;
 /// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
 inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
                                   float stop_above = kHugeDistance) {
-  CoreDistance out{};
+  // Every path sets every field it returns; no blanket zeroing (measured as a rep stos).
+  CoreDistance out;
+  out.overlapping = false;
+  out.closest = {0, 0, {}, {}, 0};
   if (a.edges == 0 && b.edges == 0) {
     // Two points: the only axis is the line through them.
     const Vec2 d = b.v[0] - a.v[0];

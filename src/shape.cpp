@@ -184,8 +184,9 @@ void Shape::finish() {
   // fixed trip count (vectorizable, no loop-exit mispredictions) without changing any minimum.
   for (int i = count; i < kMaxPolygonVertices; ++i) vertices_[i] = vertices_[0];
   for (int i = 0; i < kMaxPolygonVertices; ++i) {
-    lanes_x_[i] = vertices_[i].x;
-    lanes_y_[i] = vertices_[i].y;
+    normal_x_[i] = 0;
+    normal_y_[i] = 0;
+    offset_[i] = kHugeDistance;
   }
   if (count == 1) {
     centroid_ = points[0];
@@ -195,6 +196,9 @@ void Shape::finish() {
   for (int i = 0; i < count; ++i) {
     const Vec2 edge = points[(i + 1) % count] - points[i];
     normals_[i] = normalize(right_perp(edge));
+    normal_x_[i] = normals_[i].x;
+    normal_y_[i] = normals_[i].y;
+    offset_[i] = dot(normals_[i], points[i]);
   }
   if (count == 2) {
     centroid_ = 0.5f * (points[0] + points[1]);

@@ -68,9 +68,12 @@ public:
   /// All kMaxPolygonVertices vertex slots; those past vertex_count() repeat vertex 0, so a scan
   /// for an extreme vertex may run over all of them with a fixed trip count.
   const Vec2* padded_vertices() const { return vertices_; }
-  /// The same slots as separate x and y arrays, for vectorized scans.
-  const float* lanes_x() const { return lanes_x_; }
-  const float* lanes_y() const { return lanes_y_; }
+  /// Edge normals and offsets as kMaxPolygonVertices lanes (x, y, and dot(normal, vertex)), for
+  /// vectorized separating-axis scans. Lanes past edge_count() hold a zero normal and a huge
+  /// offset, so they never separate anything.
+  const float* normal_lanes_x() const { return normal_x_; }
+  const float* normal_lanes_y() const { return normal_y_; }
+  const float* offset_lanes() const { return offset_; }
 
   /// The core vertex furthest along direction d (local frame); ties go to the lower index.
   int support_index(Vec2 d) const {
@@ -90,8 +93,9 @@ private:
 
   Vec2 vertices_[kMaxPolygonVertices]{};  // slots past count_ repeat vertex 0 (see finish())
   Vec2 normals_[kMaxPolygonVertices]{};
-  float lanes_x_[kMaxPolygonVertices]{};
-  float lanes_y_[kMaxPolygonVertices]{};
+  float normal_x_[kMaxPolygonVertices]{};
+  float normal_y_[kMaxPolygonVertices]{};
+  float offset_[kMaxPolygonVertices]{};
   Vec2 centroid_{};
   int count_ = 1;
   float radius_ = 0;
