@@ -390,13 +390,11 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
     const float len = length(d);
     return {len, len > 0 ? d / len : Vec2{0, 1}, v[0], 0};
   }
-  float sep = -kHugeDistance;
-  int e = 0;
-  for (int i = 0; i < edges; ++i) {
-    const float si = dot(n[i], p - v[i]);
-    e = si > sep ? i : e;
-    sep = std::max(si, sep);
-  }
+  // The point's separation from every edge plane: one core vertex's worth of the lane scan.
+  const FramedCore point_core{&p, nullptr, nullptr, nullptr, nullptr, 1, 0, 0};
+  const AxisSeparation axis = max_separation(view_core(core), point_core);
+  const float sep = axis.separation;
+  const int e = axis.edge;
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
   if (sep < -kOverlapFraction * scale) return {sep, n[e], p - sep * n[e], edge_feature};
   const int next = e + 1 == core.vertex_count() ? 0 : e + 1;
@@ -409,10 +407,12 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
   // Inside the edge the edge's normal is exact; at a vertex, the direction to p.
   const Vec2 normal = (s == 0 || s == 1) && dist > 1e-5f * scale ? d / dist : n[e];
   // A vertex feature when the closest point is an edge end and p lies clearly beyond it.
-  const float len = std::sqrt(len2);
   uint32_t feature = edge_feature;
-  if (s == 0 && along < -clip_eps * len) feature = uint32_t(e);
-  if (s == 1 && along > len2 + clip_eps * len) feature = uint32_t(next);
+  if (s == 0 || s == 1) {
+    const float len = std::sqrt(len2);
+    if (s == 0 && along < -clip_eps * len) feature = uint32_t(e);
+    if (s == 1 && along > len2 + clip_eps * len) feature = uint32_t(next);
+  }
   return {dist, normal, c, feature};
 }
 
