@@ -77,14 +77,16 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
   D2 normal[kMaxPolygonVertices];
   for (int i = 0; i < n; ++i) {
     const D2 a = p[i], b = p[i + 1 == n ? 0 : i + 1];
-    const D2 e = b - a;
-    const double len = std::sqrt(dot(e, e));
-    normal[i] = len > 0 ? (1.0 / len) * right_perp(e) : D2{};
 
     // Core triangle (ref, a, b): area c/2, centroid (a + b)/3, polar moment about ref
     // (c/12)(a·a + a·b + b·b). For a 2-vertex core ref is the midpoint and c = 0.
     const double c = cross(a, b);
     m.add(0.5 * c, (c / 6.0) * (a + b), (c / 12.0) * (dot(a, a) + dot(a, b) + dot(b, b)));
+    if (r == 0) continue;  // a sharp core has no strips and no sectors
+
+    const D2 e = b - a;
+    const double len = std::sqrt(dot(e, e));
+    normal[i] = len > 0 ? (1.0 / len) * right_perp(e) : D2{};
 
     // Edge rectangle len × r: centroid at the edge midpoint pushed out by r/2, polar moment
     // about its own centroid (area/12)(len² + r²), then parallel-axis to ref.
@@ -123,6 +125,15 @@ MassProperties mass_properties(const Shape& shape, float density) {
 
   const double rho = density == 0 ? 0.0 : double(density);  // -0 counts as 0
 
+  if (shape.vertex_count() == 1) {
+    // A disc: the same closed form rounded_moments() uses, without the general machinery.
+    const double r = shape.radius(), a = std::numbers::pi * r * r;
+    const double mass = rho * a, inertia = mass * 0.5 * r * r;
+    const double max_float = std::numeric_limits<float>::max();
+    if (mass > max_float || inertia > max_float)
+      fail_density(density, "makes the mass or inertia of this shape overflow a float");
+    return {float(mass), shape.vertices()[0], float(inertia)};
+  }
   D2 ref;
   const Moments m = rounded_moments(shape, ref);
   // Zero area only for a segment or point of radius 0 (a core of 3+ vertices always has

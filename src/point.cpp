@@ -223,6 +223,12 @@ bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return false;
   const DVec q = Frame(xf).to_local(p);
   const int n = shape.vertex_count();
+  if (n == 1) {
+    // locate()'s disc test, inline (the call and its result struct cost more than the test).
+    const DVec w = q - dvec(shape.vertices()[0]);
+    const double r = shape.radius();
+    return ddot(w, w) <= r * r;
+  }
   if (shape.radius() == 0 && n >= 3) {
     // A sharp polygon: locate()'s core test, stopping at the first edge p is outside of (then
     // its distance to the core is positive and it is outside; no need to find how far).

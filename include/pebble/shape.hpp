@@ -91,15 +91,16 @@ private:
   static Shape from_core(const Vec2* points, int count, float radius);
   void finish();  // normals, centroid and extent from vertices_, count_ and radius_
 
+  // The scalars every query reads come first, in the cache line with the first vertices.
+  int count_ = 1;
+  float radius_ = 0;
+  float extent_ = 0;
+  Vec2 centroid_{};
   Vec2 vertices_[kMaxPolygonVertices]{};  // slots past count_ repeat vertex 0 (see finish())
   Vec2 normals_[kMaxPolygonVertices]{};
   float normal_x_[kMaxPolygonVertices]{};
   float normal_y_[kMaxPolygonVertices]{};
   float offset_[kMaxPolygonVertices]{};
-  Vec2 centroid_{};
-  int count_ = 1;
-  float radius_ = 0;
-  float extent_ = 0;
 };
 
 /// The convex hull of points, counter-clockwise, with near-equal points welded and collinear
