@@ -253,18 +253,6 @@ inline int edge_end_index(const FramedCore& c, int e, int end) {
   return c.count == 1 || e + end == c.count ? 0 : e + end;
 }
 
-/// The deepest vertex of `core` along -n (its support in direction -n).
-inline int support_against(const FramedCore& core, Vec2 n) {
-  int best = 0;
-  float least = dot(core.v[0], n);
-  for (int j = 1; j < core.count; ++j) {
-    const float d = dot(core.v[j], n);
-    best = d < least ? j : best;
-    least = std::min(d, least);
-  }
-  return best;
-}
-
 /// The scale of a pair: the smaller shape's size, never 0.
 inline float pair_scale(const Shape& a, const Shape& b) {
   return std::max(std::min(a.extent(), b.extent()), 1e-6f);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -28,6 +29,20 @@ using pebble::Vec2;
 
 // ---------------------------------------------------------------------------------------------
 // Literals for reproducers: floats with 9 significant digits round-trip exactly.
+
+/// Transforms every query must answer with its empty result: non-finite, absurd (1e30) and
+/// non-unit rotations.
+inline const std::vector<Transform>& invalid_transforms() {
+  static const std::vector<Transform> list = [] {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    return std::vector<Transform>{
+        {{nan, 0}, pebble::Rot::identity()}, {{0, inf}, pebble::Rot::identity()}, {{-inf, 0}, pebble::Rot::identity()},
+        {{1e30f, 0}, pebble::Rot::identity()}, {{0, -1e30f}, pebble::Rot::identity()}, {{0, 0}, pebble::Rot{nan, 0}},
+        {{0, 0}, pebble::Rot{1, inf}}, {{0, 0}, pebble::Rot{1e30f, 0}}, {{0, 0}, pebble::Rot{2, 0}}, {{0, 0}, pebble::Rot{0, 0}},
+    };
+  }();
+  return list;
+}
 
 inline std::string lit(float x) {
   char buf[48];

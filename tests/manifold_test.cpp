@@ -640,12 +640,7 @@ TEST(Collide, FlippedSwapsTheIdHalvesAndNegatesTheNormal) {
 // Invalid input.
 
 TEST(Collide, InvalidTransformsGiveNoContact) {
-  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  const Transform bad[] = {
-      {{nan, 0}, Rot::identity()}, {{0, inf}, Rot::identity()}, {{-inf, 0}, Rot::identity()},
-      {{1e30f, 0}, Rot::identity()}, {{0, -1e30f}, Rot::identity()}, {{0, 0}, Rot{nan, 0}},
-      {{0, 0}, Rot{1, inf}}, {{0, 0}, Rot{1e30f, 0}}, {{0, 0}, Rot{2, 0}}, {{0, 0}, Rot{0, 0}},
-  };
+  const std::vector<Transform>& bad = invalid_transforms();
   const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1})};
   for (const Transform& x : bad) {
     for (const Shape& s : shapes) {
