@@ -71,11 +71,19 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
   const float* off = s.offset_lanes();
   for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
   const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
-  for (int i = 0; i < kMaxPolygonVertices; ++i) {
-    const float x = c * nx[i] - sn * ny[i], y = sn * nx[i] + c * ny[i];
-    storage.nx[i] = x;
-    storage.ny[i] = y;
-    storage.off[i] = off[i] + (x * px + y * py);
+  const auto move_lanes = [&](int lanes) {
+    for (int i = 0; i < lanes; ++i) {
+      const float x = c * nx[i] - sn * ny[i], y = sn * nx[i] + c * ny[i];
+      storage.nx[i] = x;
+      storage.ny[i] = y;
+      storage.off[i] = off[i] + (x * px + y * py);
+    }
+  };
+  // Only the lanes max_separation() will read: 4 for up to 4 edges, else 8.
+  if (edges <= 4) {
+    move_lanes(4);
+  } else {
+    move_lanes(kMaxPolygonVertices);
   }
   for (int i = 0; i < edges; ++i) storage.n[i] = {storage.nx[i], storage.ny[i]};
   return {storage.v, storage.n, storage.nx, storage.ny, storage.off, count, edges, s.radius()};
@@ -369,7 +377,12 @@ struct PointToCore {
   uint32_t feature;
 };
 
-inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps) {
+/// feature value meaning point_to_core stopped early: an edge plane separates p by more than
+/// stop_above (distance holds that separation, a lower bound of the true distance).
+inline constexpr uint32_t kStoppedEarly = 0xffffffffu;
+
+inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps,
+                                 float stop_above = kHugeDistance) {
   const Vec2* v = core.padded_vertices();
   const Vec2* n = core.normals().data();
   const int edges = core.edge_count();
@@ -383,11 +396,17 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
   const AxisSeparation axis = max_separation(view_core(core), point_core);
   const float sep = axis.separation;
   const int e = axis.edge;
+  if (sep > stop_above) return {sep, n[e], p, kStoppedEarly};
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
   if (sep < -kOverlapFraction * scale) return {sep, n[e], p - sep * n[e], edge_feature};
   const int next = e + 1 == core.vertex_count() ? 0 : e + 1;
   const Vec2 r1 = v[e], seg = v[next] - r1;
   const float len2 = dot(seg, seg), along = dot(p - r1, seg);
+  // Over the edge (the face region): the distance is the separation itself, no square root.
+  if (along > 0 && along < len2) {
+    const float dist = std::max(sep, 0.0f);
+    return {dist, n[e], p - dist * n[e], edge_feature};
+  }
   const float s = clamp01(along / len2);
   const Vec2 c = r1 + s * seg;
   const Vec2 d = p - c;

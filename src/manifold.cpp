@@ -89,7 +89,7 @@ Manifold Manifold::flipped() const {
 namespace detail {
 
 Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
+  if (!(is_valid(xa) & is_valid(xb) & std::isfinite(margin))) return empty_manifold();
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
@@ -186,10 +186,14 @@ Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, co
 }
 
 Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  if (!is_valid(xa) || !is_valid(xb) || !std::isfinite(margin)) return empty_manifold();
+  if (!(is_valid(xa) & is_valid(xb) & std::isfinite(margin))) return empty_manifold();
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
-  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale);
+  // An edge plane separating the point by more than this proves distance > margin (the slack as
+  // in collide_generic).
+  const float stop_above = margin + a.radius() + b.radius() + 1e-5f * scale;
+  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale, stop_above);
+  if (r.feature == detail::kStoppedEarly) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
   const float r_core = pp.core->radius(), r_point = (pp.point_is_a ? a : b).radius();
