@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 // x86-64 always has SSE2; elsewhere, or with PEBBLE_NO_SIMD (the sanitizer build defines it so
@@ -101,7 +102,6 @@ struct AxisSeparation {
 /// slower at these sizes: its loop exits mispredict).
 template <int Lanes>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
-  float sep[Lanes];
 #if PEBBLE_SSE
   // The same operations as the scalar loop below, four lanes at a time (compilers keep the
   // scalar loop scalar: a float min is not IEEE-safe to vectorize without -ffast-math).
@@ -118,9 +118,20 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
     for (int k = 0; k < kVectors; ++k)
       least[k] = _mm_min_ps(least[k], _mm_add_ps(_mm_mul_ps(nx[k], x), _mm_mul_ps(ny[k], y)));
   }
-  for (int k = 0; k < kVectors; ++k) _mm_storeu_ps(sep + 4 * k, _mm_sub_ps(least[k], _mm_loadu_ps(ref.off + 4 * k)));
+  __m128 sv[kVectors];
+  for (int k = 0; k < kVectors; ++k) sv[k] = _mm_sub_ps(least[k], _mm_loadu_ps(ref.off + 4 * k));
+  // Greatest lane by a max tree, then the lowest lane holding it (the scalar loop's tie rule).
+  __m128 m = sv[0];
+  for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, sv[k]);
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  const float best_sep = _mm_cvtss_f32(m);
+  if (!(best_sep > -kHugeDistance)) return {-kHugeDistance, -1};  // no edges
+  unsigned mask = 0;
+  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(sv[k], m))) << (4 * k);
+  return {best_sep, std::countr_zero(mask)};
 #else
-  float least[Lanes];
+  float least[Lanes], sep[Lanes];
   const Vec2 v0 = other.v[0];
   for (int i = 0; i < Lanes; ++i) least[i] = ref.nx[i] * v0.x + ref.ny[i] * v0.y;
   for (int j = 1; j < other.count; ++j) {
@@ -128,7 +139,6 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
     for (int i = 0; i < Lanes; ++i) least[i] = std::min(ref.nx[i] * v.x + ref.ny[i] * v.y, least[i]);
   }
   for (int i = 0; i < Lanes; ++i) sep[i] = least[i] - ref.off[i];
-#endif
   float best_sep = -kHugeDistance;
   int best = -1;
   for (int i = 0; i < Lanes; ++i) {
@@ -136,6 +146,7 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
     best_sep = std::max(sep[i], best_sep);
   }
   return {best_sep, best};
+#endif
 }
 
 inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& other) {
