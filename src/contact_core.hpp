@@ -337,7 +337,8 @@ inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, floa
     const float u1 = dot(i1 - r1, t), u2 = dot(i2 - r1, t);
     float lo = 0, hi = 1;
     if (u1 != u2) {
-      const float at0 = -u1 / (u2 - u1), at_len = (len - u1) / (u2 - u1);
+      const float inv = 1.0f / (u2 - u1);
+      const float at0 = -u1 * inv, at_len = (len - u1) * inv;
       lo = std::max(0.0f, std::min(at0, at_len));
       hi = std::min(1.0f, std::max(at0, at_len));
     } else if (u1 < 0 || u1 > len) {
