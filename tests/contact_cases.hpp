@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ostream>
 #include <random>
 #include <string>
 #include <limits>
@@ -356,6 +357,26 @@ inline Tolerance tolerance_for(const oracle::RShape& wa, const oracle::RShape& w
 inline real angle_between(V a, V b) { return std::atan2(std::fabs(oracle::cross(a, b)), oracle::dot(a, b)); }
 
 inline V v(Vec2 p) { return {p.x, p.y}; }
+
+/// The contract's rule for a reported normal (distance() and collide() alike): unit, within the
+/// angle tolerance of a direction along which the shapes' gap reaches the oracle distance (so
+/// ties pass), and within the tolerance of the oracle's normal when that one is unique. Appends
+/// what fails to err.
+inline void check_normal(std::ostream& err, Vec2 normal, const oracle::RShape& wa, const oracle::RShape& wb,
+                         const oracle::DistanceAnswer& o, const Tolerance& tol) {
+  const real nlen = oracle::length(v(normal));
+  if (std::fabs(nlen - 1) > 1e-5L) err << "normal not unit (" << double(nlen) << "); ";
+  const V n = oracle::normalize(v(normal));
+  const real gap = oracle::best_separation_within(wa, wb, n, tol.angle);
+  if (gap < o.distance - tol.length) {
+    err << "no direction within " << double(tol.angle) << " rad of the normal reaches the distance (best gap "
+        << double(gap) << ", distance " << double(o.distance) << "); ";
+  }
+  if (o.normal_unique && angle_between(n, o.normal) > tol.angle) {
+    err << "normal (" << normal.x << ", " << normal.y << ") off the oracle's (" << double(o.normal.x) << ", "
+        << double(o.normal.y) << ") by " << double(angle_between(n, o.normal)) << " rad; ";
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Running many cases.

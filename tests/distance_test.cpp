@@ -41,20 +41,8 @@ std::string check_distance_with(const Pair& p, DistanceQuery query) {
   if (std::fabs(r.distance - o.distance) > tol.length) {
     err << "distance " << r.distance << " oracle " << double(o.distance) << " (tol " << double(tol.length) << "); ";
   }
-  const real nlen = oracle::length(v(r.normal));
-  if (std::fabs(nlen - 1) > 1e-5L) err << "normal not unit (" << double(nlen) << "); ";
+  check_normal(err, r.normal, wa, wb, o, tol);
   const V n = oracle::normalize(v(r.normal));
-  // The normal must be within the angle tolerance of an optimal direction: one along which the
-  // gap of the shapes is the signed distance. Holds for ties too (any optimum will do).
-  const real gap = oracle::best_separation_within(wa, wb, n, tol.angle);
-  if (gap < o.distance - tol.length) {
-    err << "no direction within " << double(tol.angle) << " rad of the normal reaches the distance (best gap "
-        << double(gap) << ", distance " << double(o.distance) << "); ";
-  }
-  if (o.normal_unique && angle_between(n, o.normal) > tol.angle) {
-    err << "normal (" << r.normal.x << ", " << r.normal.y << ") oracle (" << double(o.normal.x) << ", "
-        << double(o.normal.y) << "), " << double(angle_between(n, o.normal)) << " rad; ";
-  }
   const V pa = v(r.point_a), pb = v(r.point_b);
   const real sa = oracle::signed_distance_to_surface(wa, pa), sb = oracle::signed_distance_to_surface(wb, pb);
   if (std::fabs(sa) > tol.length) err << "point_a off A's surface by " << double(sa) << "; ";

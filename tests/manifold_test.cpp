@@ -122,18 +122,8 @@ std::string check_manifold_with(const Case& c, CollideQuery query) {
   }
   if (m.count == 0) return err.str();
 
-  const real nlen = oracle::length(v(m.normal));
-  if (std::fabs(nlen - 1) > 1e-5L) err << "normal not unit; ";
+  check_normal(err, m.normal, wa, wb, o, tol);
   const V n = oracle::normalize(v(m.normal));
-  const real gap = oracle::best_separation_within(wa, wb, n, tol.angle);
-  if (gap < o.distance - tol.length) {
-    err << "no direction within " << double(tol.angle) << " rad of the normal reaches the distance (best gap "
-        << double(gap) << ", distance " << double(o.distance) << "); ";
-  }
-  if (o.normal_unique && angle_between(n, o.normal) > tol.angle) {
-    err << "normal off the oracle's (" << double(o.normal.x) << ", " << double(o.normal.y) << ") by "
-        << double(angle_between(n, o.normal)) << " rad; ";
-  }
   real least = std::numeric_limits<real>::max();
   for (int i = 0; i < m.count; ++i) {
     const ContactPoint& cp = m.points[i];
