@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "random_cases.hpp"
 #include <pebble/point.hpp>
 
 #include "oracle/hull.hpp"
@@ -26,18 +27,7 @@ constexpr real kFloatEps = 1.1920929e-7L;  // 2^-23: one ulp of a float in [1, 2
 // ---------------------------------------------------------------------------------------------
 // Random inputs
 
-struct Rng {
-  std::mt19937 gen;
-  explicit Rng(unsigned seed) : gen(seed) {}
-  double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(gen); }
-  double log_uniform(double a, double b) { return std::exp(uniform(std::log(a), std::log(b))); }
-  int integer(int a, int b) { return std::uniform_int_distribution<int>(a, b)(gen); }
-  bool chance(double p) { return uniform(0, 1) < p; }
-  Vec2 in_disc(double radius) {
-    const double t = uniform(0, 2 * 3.14159265358979), s = radius * std::sqrt(uniform(0, 1));
-    return {float(s * std::cos(t)), float(s * std::sin(t))};
-  }
-};
+using test_random::Rng;
 
 enum Kind { kCircle, kCapsule, kSegment, kBox, kOffsetBox, kRoundedBox, kPolygon, kRoundedPolygon, kRegular, kKinds };
 

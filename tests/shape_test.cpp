@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "random_cases.hpp"
 #include <pebble/shape.hpp>
 
 #include "oracle/hull.hpp"
@@ -62,14 +63,7 @@ using oracle::real;
 
 constexpr real kFloatEps = 1.1920929e-7L;
 
-struct Rng {
-  std::mt19937 gen;
-  explicit Rng(unsigned seed) : gen(seed) {}
-  double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(gen); }
-  double log_uniform(double a, double b) { return std::exp(uniform(std::log(a), std::log(b))); }
-  int integer(int a, int b) { return std::uniform_int_distribution<int>(a, b)(gen); }
-  bool chance(double p) { return uniform(0, 1) < p; }
-};
+using test_random::Rng;
 
 oracle::V lv(Vec2 v) { return {v.x, v.y}; }
 
