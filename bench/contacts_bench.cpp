@@ -74,6 +74,27 @@ void collide_box2d(benchmark::State& state, const Cases& cases, Collide collide)
   state.counters["touching"] = share(cases, [&](const auto& c) { return manifold(c).pointCount > 0; });
 }
 
+/// The same, plus b2WorldManifold::Initialize when there is contact: what a Box2D user calls to
+/// get what pebble::collide returns (world points between the surfaces, world normal,
+/// separations). Box2D's own solver reads the local manifold instead, so both rows are shown.
+template <class Cases, class Collide>
+void collide_box2d_world(benchmark::State& state, const Cases& cases, Collide collide) {
+  auto manifold = [&](const auto& c) {
+    b2Manifold m;
+    collide(&m, &c.ba, c.bxa, &c.bb, c.bxb);
+    b2WorldManifold world;
+    if (m.pointCount > 0) world.Initialize(&m, c.bxa, c.ba.m_radius, c.bxb, c.bb.m_radius);
+    else world.normal.SetZero();
+    return world;
+  };
+  run_cases(state, cases, manifold);
+  state.counters["touching"] = share(cases, [&](const auto& c) {
+    b2Manifold m;
+    collide(&m, &c.ba, c.bxa, &c.bb, c.bxb);
+    return m.pointCount > 0;
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Distance.
 
@@ -129,6 +150,19 @@ void register_contact_benchmarks() {
   add_pair("BM_CollideRoundedBoxRoundedBox", "manifold, rounded box / rounded box (box + m_radius, b2CollidePolygons)",
            [](benchmark::State& s) { collide_pebble(s, rounded_rounded()); },
            [](benchmark::State& s) { collide_box2d(s, rounded_rounded(), b2CollidePolygons); });
+  // The same pairs against Box2D's collide plus b2WorldManifold (world points, as pebble returns).
+  add_pair("BM_CollideBoxBoxWorld", "manifold + world points, box / box (+ b2WorldManifold)",
+           [](benchmark::State& s) { collide_pebble(s, box_box()); },
+           [](benchmark::State& s) { collide_box2d_world(s, box_box(), b2CollidePolygons); });
+  add_pair("BM_CollidePolygonCircleWorld", "manifold + world points, 8-gon / circle (+ b2WorldManifold)",
+           [](benchmark::State& s) { collide_pebble(s, octagon_circle()); },
+           [](benchmark::State& s) { collide_box2d_world(s, octagon_circle(), b2CollidePolygonAndCircle); });
+  add_pair("BM_CollideCircleCircleWorld", "manifold + world points, circle / circle (+ b2WorldManifold)",
+           [](benchmark::State& s) { collide_pebble(s, circle_circle()); },
+           [](benchmark::State& s) { collide_box2d_world(s, circle_circle(), b2CollideCircles); });
+  add_pair("BM_CollideCapsuleCapsuleWorld", "manifold + world points, capsule / capsule (+ b2WorldManifold)",
+           [](benchmark::State& s) { collide_pebble(s, capsule_capsule()); },
+           [](benchmark::State& s) { collide_box2d_world(s, capsule_capsule(), b2CollidePolygons); });
   add_pair("BM_DistancePolygonBox", "distance, 8-gon / box, separated (b2Distance, cold cache)",
            [](benchmark::State& s) { distance_pebble(s, octagon_box_separated()); },
            [](benchmark::State& s) { distance_box2d(s, octagon_box_separated()); });
