@@ -321,6 +321,15 @@ inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, floa
     out.distance = q.separation;
     return out;
   }
+  if (q.ref_edge < 0) {
+    // No axis at all although a core has edges: only non-finite coordinates get here, which
+    // validated input never has. Answer as two points rather than index an edge -1.
+    out.distance = kHugeDistance;
+    out.normal = {0, 1};
+    out.point_a = a.v[0];
+    out.point_b = b.v[0];
+    return out;
+  }
   const FramedCore& ref = q.flip ? b : a;
   const FramedCore& inc = q.flip ? a : b;
 
@@ -408,6 +417,7 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
   const AxisSeparation axis = max_separation(view_core(core), point_core);
   const float sep = axis.separation;
   const int e = axis.edge;
+  if (e < 0) return {kHugeDistance, {0, 1}, p, kStoppedEarly};  // non-finite input only (see core_distance)
   if (sep > stop_above) return {sep, n[e], p, kStoppedEarly};
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
   if (sep < -kOverlapFraction * scale) return {sep, n[e], p - sep * n[e], edge_feature};
