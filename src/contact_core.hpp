@@ -478,7 +478,8 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   const Shape& point = point_is_a ? a : b;
   const Transform& xc = point_is_a ? xb : xa;
   const Transform& xp = point_is_a ? xa : xb;
-  return {point_is_a, &core, transform_point(inv_mul(xc, xp), point.padded_vertices()[0]), xc};
+  // One point only: to world and back costs less than composing the relative transform.
+  return {point_is_a, &core, inv_transform_point(xc, transform_point(xp, point.padded_vertices()[0])), xc};
 }
 
 }  // namespace pebble::detail
