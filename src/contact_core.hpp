@@ -272,6 +272,11 @@ inline int edge_end_index(const FramedCore& c, int e, int end) {
   return c.count == 1 || e + end == c.count ? 0 : e + end;
 }
 
+/// A separation of the cores above this proves distance > margin, so a query may stop there.
+/// The slack keeps float rounding from ever stopping a pair that distance() puts within the
+/// margin (distance() runs to the end and must agree with every early stop).
+inline float stop_bound(float margin, float ra, float rb, float scale) { return margin + ra + rb + 1e-5f * scale; }
+
 /// The scale of a pair: the smaller shape's size, never 0.
 inline float pair_scale(const Shape& a, const Shape& b) {
   return std::max(std::min(a.extent(), b.extent()), 1e-6f);

@@ -95,10 +95,7 @@ Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, co
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
   const float scale = pair_scale(a, b);
   const float ra = a.radius(), rb = b.radius();
-  // An axis separating the cores by more than this proves distance > margin; the slack keeps
-  // float rounding from ever stopping a pair that distance() puts within the margin.
-  const float stop_above = margin + ra + rb + 1e-5f * scale;
-  const CoreDistance d = core_distance(ca, cb, scale, stop_above);
+  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, ra, rb, scale));
   if (d.query.ref_edge == -2) return empty_manifold();
   const float signed_distance = d.distance - ra - rb;  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
@@ -195,10 +192,8 @@ Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b,
   if (!(is_valid(xa) & is_valid(xb) & std::isfinite(margin))) return empty_manifold();
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
-  // An edge plane separating the point by more than this proves distance > margin (the slack as
-  // in collide_generic).
-  const float stop_above = margin + a.radius() + b.radius() + 1e-5f * scale;
-  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale, stop_above);
+  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale,
+                                                      detail::stop_bound(margin, a.radius(), b.radius(), scale));
   if (r.feature == detail::kStoppedEarly) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
