@@ -309,6 +309,20 @@ inline std::vector<Pair> zero_length_pairs(unsigned seed, int per_kind) {
   return out;
 }
 
+/// The pairs that take collide()'s and distance()'s fast paths (a circle or point against every
+/// kind, both orders, plus zero-length capsules), for checking them against the generic path.
+inline std::vector<Pair> fast_path_pairs(unsigned zero_length_seed, unsigned random_seed) {
+  std::vector<Pair> pairs = zero_length_pairs(zero_length_seed, 40);
+  std::mt19937 rng(random_seed);
+  for (Kind kb : kAllKinds) {
+    for (int i = 0; i < 100; ++i) {
+      pairs.push_back(random_pair(Kind::circle, kb, rng));
+      pairs.push_back(random_pair(kb, Kind::circle, rng));
+    }
+  }
+  return pairs;
+}
+
 /// Axis-aligned placements with dyadic coordinates that touch exactly (signed distance 0 also
 /// in float): face on face, corner on corner, circles, capsules, collinear segment ends.
 inline std::vector<Pair> touching_pairs() {

@@ -206,14 +206,7 @@ TEST(Distance, CornerToCornerIsTheTrueDistance) {
 TEST(Distance, FastPathsAgreeWithTheGenericPath) {
   // Circles and points take a fast path; detail::distance_generic() is the one general
   // algorithm. Both must meet the contract, and agree with each other to float rounding.
-  std::vector<Pair> pairs = zero_length_pairs(13, 40);
-  std::mt19937 rng(14);
-  for (Kind kb : kAllKinds) {
-    for (int i = 0; i < 100; ++i) {
-      pairs.push_back(random_pair(Kind::circle, kb, rng));
-      pairs.push_back(random_pair(kb, Kind::circle, rng));
-    }
-  }
+  const std::vector<Pair> pairs = fast_path_pairs(13, 14);
   expect_all(pairs, [](const Pair& p) { return check_distance_with(p, pebble::detail::distance_generic); }, "generic path");
   expect_all(
       pairs,

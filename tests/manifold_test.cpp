@@ -296,14 +296,7 @@ TEST(Collide, OverlapAgreesWithDistanceAndWithCollideAtZeroMargin) {
 TEST(Collide, FastPathsAgreeWithTheGenericPath) {
   // Circles and points take a fast path; detail::collide_generic() is the one general
   // algorithm. Both must meet the contract and give the same manifold, ids included.
-  std::vector<Pair> pairs = zero_length_pairs(36, 40);
-  std::mt19937 rng(37);
-  for (Kind kb : kAllKinds) {
-    for (int i = 0; i < 100; ++i) {
-      pairs.push_back(random_pair(Kind::circle, kb, rng));
-      pairs.push_back(random_pair(kb, Kind::circle, rng));
-    }
-  }
+  const std::vector<Pair> pairs = fast_path_pairs(36, 37);
   const std::vector<Case> cases = with_margins(pairs);
   expect_all(cases, [](const Case& c) { return check_manifold_with(c, pebble::detail::collide_generic); }, "generic path");
   expect_all(
