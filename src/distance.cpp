@@ -25,7 +25,7 @@ DistanceResult to_world(const detail::CoreDistance& d, float ra, float rb, const
 namespace detail {
 
 DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
-  if (!(is_valid(xa) & is_valid(xb))) return kNoDistance;
+  if (!detail::valid_pair(xa, xb)) return kNoDistance;
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
@@ -37,7 +37,7 @@ DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape
 DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
   if (a.vertex_count() != 1 && b.vertex_count() != 1) return detail::distance_generic(a, xa, b, xb);
   // Fast path: a circle or point against anything (bench/contacts_bench.cpp measures it).
-  if (!(is_valid(xa) & is_valid(xb))) return kNoDistance;
+  if (!detail::valid_pair(xa, xb)) return kNoDistance;
   if (a.vertex_count() == 1 && b.vertex_count() == 1) {
     const detail::CirclePair c = detail::circle_pair(a, xa, b, xb);
     return {c.distance, c.normal, c.on_a, c.on_b};

@@ -89,7 +89,7 @@ Manifold Manifold::flipped() const {
 namespace detail {
 
 Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  if (!(is_valid(xa) & is_valid(xb) & std::isfinite(margin))) return empty_manifold();
+  if (!(detail::valid_pair(xa, xb) & std::isfinite(margin))) return empty_manifold();
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
@@ -172,13 +172,7 @@ namespace {
 // collide_generic). Separate functions so that each pays only for its own registers.
 
 Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  // is_valid() spelled with short-circuits: measured faster on this short path (and slower on
-  // the longer ones, which keep the branch-free form).
-  const auto valid = [](const Transform& xf) {
-    return std::fabs(xf.p.x) <= kMaxWorldCoordinate && std::fabs(xf.p.y) <= kMaxWorldCoordinate &&
-           std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
-  };
-  if (!valid(xa) || !valid(xb) || !std::isfinite(margin)) return empty_manifold();
+  if (!(detail::valid_pair(xa, xb) & std::isfinite(margin))) return empty_manifold();
   const detail::CirclePair c = detail::circle_pair(a, xa, b, xb);
   if (!(c.distance <= margin)) return empty_manifold();
   Manifold m = empty_manifold();
@@ -189,7 +183,7 @@ Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, co
 }
 
 Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  if (!(is_valid(xa) & is_valid(xb) & std::isfinite(margin))) return empty_manifold();
+  if (!(detail::valid_pair(xa, xb) & std::isfinite(margin))) return empty_manifold();
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
   const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale,
