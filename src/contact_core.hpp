@@ -31,6 +31,14 @@
 #include "pebble/manifold.hpp"
 #include "pebble/shape.hpp"
 
+// The hot helpers below are inlined into each query (GCC otherwise keeps some out of line, and the
+// call then spills their inputs and results through the stack: measured).
+#if defined(__GNUC__)
+#define PEBBLE_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define PEBBLE_HOT_INLINE inline
+#endif
+
 namespace pebble::detail {
 
 /// is_valid(xa) && is_valid(xb) (math.hpp), both transforms checked at once: the same float
@@ -328,7 +336,7 @@ inline constexpr float kOverlapFraction = 1e-6f;
 
 /// stop_above: when an axis separates the cores by more than this, return at once with
 /// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
-inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
+PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
                                   float stop_above = kHugeDistance) {
   // Every path sets every field it returns; no blanket zeroing (measured as a rep stos).
   CoreDistance out;
@@ -423,8 +431,8 @@ inline CoreDistance core_distance(const FramedCore& a, const FramedCore& b, floa
 /// path's rule, manifold.cpp).
 struct PointToCore {
   float distance;  // signed, radii not included
-  Vec2 normal;     // unit, from the core towards p
-  Vec2 on_core;    // closest (or, inside, deepest-direction) point of the core
+  Vec2 normal;     // unit, from the core towards p; the core's closest (or, inside, deepest-
+                   // direction) point is always p - distance * normal
   uint32_t feature;
 };
 
@@ -432,7 +440,7 @@ struct PointToCore {
 /// stop_above (distance holds that separation, a lower bound of the true distance).
 inline constexpr uint32_t kStoppedEarly = 0xffffffffu;
 
-inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps,
+PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps,
                                  float stop_above = kHugeDistance) {
   const Vec2* v = core.padded_vertices();
   const Vec2* n = core.normals().data();
@@ -440,24 +448,23 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
   if (edges == 0) {
     const Vec2 d = p - v[0];
     const float len = length(d);
-    return {len, len > 0 ? d / len : Vec2{0, 1}, v[0], 0};
+    return {len, len > 0 ? d / len : Vec2{0, 1}, 0};
   }
   // The point's separation from every edge plane: one core vertex's worth of the lane scan.
   const FramedCore point_core{&p, nullptr, nullptr, nullptr, nullptr, 1, 0, 0};
   const AxisSeparation axis = max_separation(view_core(core), point_core);
   const float sep = axis.separation;
   const int e = axis.edge;
-  if (e < 0) return {kHugeDistance, {0, 1}, p, kStoppedEarly};  // non-finite input only (see core_distance)
-  if (sep > stop_above) return {sep, n[e], p, kStoppedEarly};
+  if (e < 0) return {kHugeDistance, {0, 1}, kStoppedEarly};  // non-finite input only (see core_distance)
+  if (sep > stop_above) return {sep, n[e], kStoppedEarly};
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
-  if (sep < -kOverlapFraction * scale) return {sep, n[e], p - sep * n[e], edge_feature};
+  if (sep < -kOverlapFraction * scale) return {sep, n[e], edge_feature};
   const int next = e + 1 == core.vertex_count() ? 0 : e + 1;
   const Vec2 r1 = v[e], seg = v[next] - r1;
   const float len2 = dot(seg, seg), along = dot(p - r1, seg);
   // Over the edge (the face region): the distance is the separation itself, no square root.
   if (along > 0 && along < len2) {
-    const float dist = std::max(sep, 0.0f);
-    return {dist, n[e], p - dist * n[e], edge_feature};
+    return {std::max(sep, 0.0f), n[e], edge_feature};
   }
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
   // to an edge next to the closest vertex). No division: the end is known from `along` alone.
@@ -473,7 +480,7 @@ inline PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float c
   // square root is needed.
   const float beyond = at_start ? -along : along - len2;
   const uint32_t feature = beyond > 0 && beyond * beyond > clip_eps * clip_eps * len2 ? uint32_t(end) : edge_feature;
-  return {dist, normal, c, feature};
+  return {dist, normal, feature};
 }
 
 /// Two circles (or points): everything in world space, on the line of centres. Coincident
@@ -499,8 +506,10 @@ inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& 
 struct PointPair {
   bool point_is_a;  // shape a is the point (results must be flipped back)
   const Shape* core;
-  Vec2 p;
-  Transform frame;  // core's transform
+  float core_radius, point_radius;
+  Vec2 world;       // the point core's vertex in world
+  Vec2 p;           // the same in core's frame
+  Rot q;            // core's rotation
 };
 
 inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
@@ -510,7 +519,15 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   const Transform& xc = point_is_a ? xb : xa;
   const Transform& xp = point_is_a ? xa : xb;
   // One point only: to world and back costs less than composing the relative transform.
-  return {point_is_a, &core, inv_transform_point(xc, transform_point(xp, point.padded_vertices()[0])), xc};
+  const Vec2 world = transform_point(xp, point.padded_vertices()[0]);
+  return {point_is_a, &core, core.radius(), point.radius(), world, inv_transform_point(xc, world), xc.q};
 }
+
+/// Where point_to_core's answer r puts things in world, for the pair pp: the unit normal from
+/// the core towards the point, and the point's world position. The core's surface point is
+/// world - (r.distance - core_radius) * normal and the point's is world - point_radius * normal
+/// (the core's closest point is p - r.distance * r.normal in every case), so nothing but the
+/// normal needs to be rotated.
+inline Vec2 world_normal(const PointPair& pp, const PointToCore& r) { return rotate(pp.q, r.normal); }
 
 }  // namespace pebble::detail

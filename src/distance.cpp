@@ -45,12 +45,11 @@ DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, con
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
   const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale);
-  const float r_core = pp.core->radius(), r_point = (pp.point_is_a ? a : b).radius();
-  const Vec2 on_core = r.on_core + r_core * r.normal, on_point = pp.p - r_point * r.normal;
-  const Vec2 n = rotate(pp.frame.q, r.normal);
-  const Vec2 wc = transform_point(pp.frame, on_core), wp = transform_point(pp.frame, on_point);
-  const float signed_distance = r.distance - a.radius() - b.radius();
-  return pp.point_is_a ? DistanceResult{signed_distance, -n, wp, wc} : DistanceResult{signed_distance, n, wc, wp};
+  const Vec2 n = detail::world_normal(pp, r);  // from the core to the point
+  const Vec2 on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
+  const float signed_distance = r.distance - a.radius() - b.radius();  // as collide() computes it
+  return pp.point_is_a ? DistanceResult{signed_distance, -n, on_point, on_core}
+                       : DistanceResult{signed_distance, n, on_core, on_point};
 }
 
 bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {

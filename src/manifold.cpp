@@ -191,13 +191,13 @@ Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b,
   if (r.feature == detail::kStoppedEarly) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
-  const float r_core = pp.core->radius(), r_point = (pp.point_is_a ? a : b).radius();
-  const Vec2 mid = 0.5f * ((r.on_core + r_core * r.normal) + (pp.p - r_point * r.normal));
+  const Vec2 n = detail::world_normal(pp, r);  // from the core to the point
   Manifold m = empty_manifold();
-  m.normal = pp.point_is_a ? -r.normal : r.normal;
+  m.normal = pp.point_is_a ? -n : n;
   m.count = 1;
-  m.points[0] = {mid, signed_distance, pp.point_is_a ? pack_id(0, r.feature) : pack_id(r.feature, 0)};
-  to_world(m, pp.frame);
+  // Midway between the core's surface point and the point's: world - (distance - rc + rp) / 2 * n.
+  m.points[0] = {pp.world - 0.5f * (r.distance - pp.core_radius + pp.point_radius) * n, signed_distance,
+                 pp.point_is_a ? pack_id(0, r.feature) : pack_id(r.feature, 0)};
   return m;
 }
 
