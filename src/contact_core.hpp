@@ -65,26 +65,24 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
 #endif
 }
 
-/// A core seen in the frame of shape A: pointers to its vertices and outward edge normals
-/// (A's own arrays, or B's transformed into A's frame), counts and radius.
-/// A core in some frame: vertices and outward edge normals, and the edge normals and offsets
-/// as 8 lanes (lanes past `edges` hold a zero normal and a huge offset) so that the separating-
-/// axis scan is element-wise over edges and compilers vectorize it.
+/// A core in some frame (shape A's): its vertices, and its edge normals and offsets as 8 lanes
+/// (lanes past `edges` hold a zero normal and a huge offset) so that the separating-axis scan
+/// and the incident-edge search are element-wise over edges and run four lanes at a time.
 struct FramedCore {
-  const Vec2* v;    // count vertices
-  const Vec2* n;    // edges normals
-  const float* nx;  // kMaxPolygonVertices lanes
+  const Vec2* v;    // count vertices (storage holds at least an even number, see frame_core)
+  const float* nx;  // kMaxPolygonVertices lanes of outward unit edge normals
   const float* ny;
-  const float* off; // dot(n[i], v[i]); huge past edges
+  const float* off; // dot(normal i, v[i]); huge past edges
   int count;  // vertices
   int edges;  // 0 for a point, 2 for a segment, else count
   float radius;
+
+  Vec2 normal(int i) const { return {nx[i], ny[i]}; }
 };
 
 /// Storage for a core moved into another frame.
 struct CoreStorage {
   Vec2 v[kMaxPolygonVertices];
-  Vec2 n[kMaxPolygonVertices];
   float nx[kMaxPolygonVertices];
   float ny[kMaxPolygonVertices];
   float off[kMaxPolygonVertices];
@@ -92,7 +90,7 @@ struct CoreStorage {
 
 /// The core in its own frame: the shape's own arrays, nothing copied.
 inline FramedCore view_core(const Shape& s) {
-  return {s.padded_vertices(), s.normals().data(), s.normal_lanes_x(), s.normal_lanes_y(), s.offset_lanes(),
+  return {s.padded_vertices(), s.normal_lanes_x(), s.normal_lanes_y(), s.offset_lanes(),
           s.vertex_count(), s.edge_count(), s.radius()};
 }
 
@@ -103,8 +101,20 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
   const float* nx = s.normal_lanes_x();
   const float* ny = s.normal_lanes_y();
   const float* off = s.offset_lanes();
-  for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
   const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+#if PEBBLE_SSE
+  // Two vertices per step, as transform_point() computes them: (c x - s y) + px, (c y + s x) + py
+  // (the same roundings; the shape's slots past count repeat vertex 0, so an odd count reads one
+  // valid padded vertex).
+  const __m128 cc = _mm_set1_ps(c), ss = _mm_setr_ps(-sn, sn, -sn, sn), pp = _mm_setr_ps(px, py, px, py);
+  for (int i = 0; i < count; i += 2) {
+    const __m128 xy = _mm_loadu_ps(&vs[i].x);
+    const __m128 yx = _mm_shuffle_ps(xy, xy, _MM_SHUFFLE(2, 3, 0, 1));
+    _mm_storeu_ps(&storage.v[i].x, _mm_add_ps(_mm_add_ps(_mm_mul_ps(cc, xy), _mm_mul_ps(ss, yx)), pp));
+  }
+#else
+  for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
+#endif
   const auto move_lanes = [&](int lanes) {
     for (int i = 0; i < lanes; ++i) {
       const float x = c * nx[i] - sn * ny[i], y = sn * nx[i] + c * ny[i];
@@ -113,14 +123,13 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
       storage.off[i] = off[i] + (x * px + y * py);
     }
   };
-  // Only the lanes max_separation() will read: 4 for up to 4 edges, else 8.
+  // Only the lanes max_separation() and incident_edge() will read: 4 for up to 4 edges, else 8.
   if (edges <= 4) {
     move_lanes(4);
   } else {
     move_lanes(kMaxPolygonVertices);
   }
-  for (int i = 0; i < edges; ++i) storage.n[i] = {storage.nx[i], storage.ny[i]};
-  return {storage.v, storage.n, storage.nx, storage.ny, storage.off, count, edges, s.radius()};
+  return {storage.v, storage.nx, storage.ny, storage.off, count, edges, s.radius()};
 }
 
 /// Greatest separation of `other` from the edge planes of `ref`: the SAT over ref's axes.
@@ -186,18 +195,41 @@ inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& ot
   return ref.edges <= 4 ? max_separation_lanes<4>(ref, other) : max_separation_lanes<kMaxPolygonVertices>(ref, other);
 }
 
-/// The edge of `core` whose normal is most anti-parallel to n (for a point: its one vertex).
-/// Returns the edge index; the edge runs from v[e] to v[(e+1) % count].
-inline int incident_edge(const FramedCore& core, Vec2 n) {
-  if (core.edges == 0) return 0;
+/// The edge of `core` whose normal is most anti-parallel to n (for a point: its one vertex), the
+/// lowest such index on ties. Returns the edge index; the edge runs from v[e] to v[(e+1) % count].
+/// The padded lanes (zero normal, dot 0) never win: the edge normals of a closed polygon, weighted
+/// by edge length, sum to zero, so some edge has a negative dot with any n; a segment's two
+/// normals are opposite, so the least is <= 0 and a tie at 0 goes to the lower, real lane.
+template <int Lanes>
+inline int incident_edge_lanes(const FramedCore& core, Vec2 n) {
+#if PEBBLE_SSE
+  constexpr int kVectors = Lanes / 4;
+  const __m128 x = _mm_set1_ps(n.x), y = _mm_set1_ps(n.y);
+  __m128 d[kVectors];
+  for (int k = 0; k < kVectors; ++k)
+    d[k] = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(core.nx + 4 * k), x), _mm_mul_ps(_mm_loadu_ps(core.ny + 4 * k), y));
+  __m128 m = d[0];
+  for (int k = 1; k < kVectors; ++k) m = _mm_min_ps(m, d[k]);
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  unsigned mask = 0;
+  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(d[k], m))) << (4 * k);
+  return mask != 0 ? std::countr_zero(mask) : 0;
+#else
   int best = 0;
-  float least = dot(core.n[0], n);
+  float least = core.nx[0] * n.x + core.ny[0] * n.y;
   for (int j = 1; j < core.edges; ++j) {
-    const float d = dot(core.n[j], n);
+    const float d = core.nx[j] * n.x + core.ny[j] * n.y;
     best = d < least ? j : best;
     least = std::min(d, least);
   }
   return best;
+#endif
+}
+
+inline int incident_edge(const FramedCore& core, Vec2 n) {
+  if (core.edges == 0) return 0;
+  return core.edges <= 4 ? incident_edge_lanes<4>(core, n) : incident_edge_lanes<kMaxPolygonVertices>(core, n);
 }
 
 /// Closest points of segments p1q1 and p2q2 (either may have zero length). Two segments that do
@@ -283,12 +315,12 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
   if (use_b) {
     q.ref_edge = sb.edge;
     q.flip = true;
-    q.normal = b.n[sb.edge];
+    q.normal = b.normal(sb.edge);
     q.inc_edge = incident_edge(a, q.normal);
   } else {
     q.ref_edge = sa.edge;
     q.flip = false;
-    q.normal = a.n[sa.edge];
+    q.normal = a.normal(sa.edge);
     q.inc_edge = incident_edge(b, q.normal);
   }
   return q;
@@ -413,7 +445,7 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
   // vertices, their direction; when they (nearly) coincide, the reference normal.
   Vec2 n = q.normal;
   const bool inside_ref = c.s > 0 && c.s < 1, inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
-  if (!inside_ref && inside_inc) n = -inc.n[q.inc_edge];
+  if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
   if (!inside_ref && !inside_inc && dist > 1e-5f * scale) n = (c.c2 - c.c1) / dist;
   out.distance = dist;
   out.normal = q.flip ? -n : n;
@@ -451,7 +483,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
     return {len, len > 0 ? d / len : Vec2{0, 1}, 0};
   }
   // The point's separation from every edge plane: one core vertex's worth of the lane scan.
-  const FramedCore point_core{&p, nullptr, nullptr, nullptr, nullptr, 1, 0, 0};
+  const FramedCore point_core{&p, nullptr, nullptr, nullptr, 1, 0, 0};
   const AxisSeparation axis = max_separation(view_core(core), point_core);
   const float sep = axis.separation;
   const int e = axis.edge;
