@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 // x86-64 always has SSE2; elsewhere, or with PEBBLE_NO_SIMD (the sanitizer build defines it so
 // that the tests cover this path too), the scalar loops run. Both give identical results.
@@ -69,7 +70,7 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
 /// (lanes past `edges` hold a zero normal and a huge offset) so that the separating-axis scan
 /// and the incident-edge search are element-wise over edges and run four lanes at a time.
 struct FramedCore {
-  const Vec2* v;    // count vertices (storage holds at least an even number, see frame_core)
+  const Vec2* v;    // count vertices, then copies of v[0] up to an even count and past it
   const float* nx;  // kMaxPolygonVertices lanes of outward unit edge normals
   const float* ny;
   const float* off; // dot(normal i, v[i]); huge past edges
@@ -82,7 +83,7 @@ struct FramedCore {
 
 /// Storage for a core moved into another frame.
 struct CoreStorage {
-  Vec2 v[kMaxPolygonVertices];
+  Vec2 v[kMaxPolygonVertices + 1];
   float nx[kMaxPolygonVertices];
   float ny[kMaxPolygonVertices];
   float off[kMaxPolygonVertices];
@@ -114,7 +115,9 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
   }
 #else
   for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
+  if (count % 2 == 1) storage.v[count] = storage.v[0];
 #endif
+  storage.v[count] = storage.v[0];  // so that edge e always ends at v[e + 1]
   const auto move_lanes = [&](int lanes) {
     for (int i = 0; i < lanes; ++i) {
       const float x = c * nx[i] - sn * ny[i], y = sn * nx[i] + c * ny[i];
@@ -142,23 +145,36 @@ struct AxisSeparation {
 /// offset; then the greatest of those. Element-wise over the lanes (vectorized), no
 /// data-dependent branches (on random configurations a rotating-calipers walk, O(n + m), measured
 /// slower at these sizes: its loop exits mispredict).
-template <int Lanes>
+/// kOnePoint: other is a single point (its v[0]; nothing past it is read).
+template <int Lanes, bool kOnePoint = false>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
 #if PEBBLE_SSE
   // The same operations as the scalar loop below, four lanes at a time (compilers keep the
   // scalar loop scalar: a float min is not IEEE-safe to vectorize without -ffast-math).
   constexpr int kVectors = Lanes / 4;
   __m128 nx[kVectors], ny[kVectors], least[kVectors];
-  const Vec2 v0 = other.v[0];
   for (int k = 0; k < kVectors; ++k) {
     nx[k] = _mm_loadu_ps(ref.nx + 4 * k);
     ny[k] = _mm_loadu_ps(ref.ny + 4 * k);
-    least[k] = _mm_add_ps(_mm_mul_ps(nx[k], _mm_set1_ps(v0.x)), _mm_mul_ps(ny[k], _mm_set1_ps(v0.y)));
+    least[k] = _mm_set1_ps(std::numeric_limits<float>::infinity());
   }
-  for (int j = 1; j < other.count; ++j) {
-    const __m128 x = _mm_set1_ps(other.v[j].x), y = _mm_set1_ps(other.v[j].y);
-    for (int k = 0; k < kVectors; ++k)
-      least[k] = _mm_min_ps(least[k], _mm_add_ps(_mm_mul_ps(nx[k], x), _mm_mul_ps(ny[k], y)));
+  if constexpr (kOnePoint) {
+    const __m128 x = _mm_set1_ps(other.v[0].x), y = _mm_set1_ps(other.v[0].y);
+    for (int k = 0; k < kVectors; ++k) least[k] = _mm_add_ps(_mm_mul_ps(nx[k], x), _mm_mul_ps(ny[k], y));
+  }
+  // Two vertices per step (a FramedCore's storage repeats vertex 0 past count, so an odd count
+  // reads a copy of vertex 0, which changes no minimum).
+  for (int j = 0; j < (kOnePoint ? 0 : other.count); j += 2) {
+    const __m128 pair = _mm_loadu_ps(&other.v[j].x);
+    const __m128 x0 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(0, 0, 0, 0));
+    const __m128 y0 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(1, 1, 1, 1));
+    const __m128 x1 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(2, 2, 2, 2));
+    const __m128 y1 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(3, 3, 3, 3));
+    for (int k = 0; k < kVectors; ++k) {
+      const __m128 p0 = _mm_add_ps(_mm_mul_ps(nx[k], x0), _mm_mul_ps(ny[k], y0));
+      const __m128 p1 = _mm_add_ps(_mm_mul_ps(nx[k], x1), _mm_mul_ps(ny[k], y1));
+      least[k] = _mm_min_ps(least[k], _mm_min_ps(p0, p1));
+    }
   }
   __m128 sv[kVectors];
   for (int k = 0; k < kVectors; ++k) sv[k] = _mm_sub_ps(least[k], _mm_loadu_ps(ref.off + 4 * k));
@@ -326,10 +342,10 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
   return q;
 }
 
-/// Endpoints of edge e of a core (a point gives the same vertex twice).
+/// Endpoints of edge e of a core (a point gives the same vertex twice): v[count] repeats v[0].
 inline void edge_points(const FramedCore& c, int e, Vec2& p, Vec2& q) {
   p = c.v[e];
-  q = c.v[c.count == 1 || e + 1 == c.count ? 0 : e + 1];
+  q = c.v[e + 1];
 }
 
 /// Vertex index of edge e's end (0 or 1 of the edge), for feature ids.
@@ -484,7 +500,9 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
   }
   // The point's separation from every edge plane: one core vertex's worth of the lane scan.
   const FramedCore point_core{&p, nullptr, nullptr, nullptr, 1, 0, 0};
-  const AxisSeparation axis = max_separation(view_core(core), point_core);
+  const FramedCore ref = view_core(core);
+  const AxisSeparation axis = edges <= 4 ? max_separation_lanes<4, true>(ref, point_core)
+                                         : max_separation_lanes<kMaxPolygonVertices, true>(ref, point_core);
   const float sep = axis.separation;
   const int e = axis.edge;
   if (e < 0) return {kHugeDistance, {0, 1}, kStoppedEarly};  // non-finite input only (see core_distance)

@@ -182,7 +182,7 @@ void Shape::finish() {
   const Vec2* points = vertices_;
   // Unused slots repeat vertex 0, so queries may scan all kMaxPolygonVertices slots with a
   // fixed trip count (vectorizable, no loop-exit mispredictions) without changing any minimum.
-  for (int i = count; i < kMaxPolygonVertices; ++i) vertices_[i] = vertices_[0];
+  for (int i = count; i <= kMaxPolygonVertices; ++i) vertices_[i] = vertices_[0];
   for (int i = 0; i < kMaxPolygonVertices; ++i) {
     normal_x_[i] = 0;
     normal_y_[i] = 0;

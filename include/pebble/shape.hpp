@@ -65,8 +65,9 @@ public:
   /// included): the shape's size, which scales every tolerance of the queries.
   float extent() const { return extent_; }
 
-  /// All kMaxPolygonVertices vertex slots; those past vertex_count() repeat vertex 0, so a scan
-  /// for an extreme vertex may run over all of them with a fixed trip count.
+  /// kMaxPolygonVertices + 1 vertex slots; those past vertex_count() repeat vertex 0, so a scan
+  /// for an extreme vertex may run over all of them with a fixed trip count, and edge i always
+  /// runs from slot i to slot i + 1.
   const Vec2* padded_vertices() const { return vertices_; }
   /// Edge normals and offsets as kMaxPolygonVertices lanes (x, y, and dot(normal, vertex)), for
   /// vectorized separating-axis scans. Lanes past edge_count() hold a zero normal and a huge
@@ -96,7 +97,7 @@ private:
   float radius_ = 0;
   float extent_ = 0;
   Vec2 centroid_{};
-  Vec2 vertices_[kMaxPolygonVertices]{};  // slots past count_ repeat vertex 0 (see finish())
+  Vec2 vertices_[kMaxPolygonVertices + 1]{};  // slots past count_ repeat vertex 0 (see finish())
   Vec2 normals_[kMaxPolygonVertices]{};
   float normal_x_[kMaxPolygonVertices]{};
   float normal_y_[kMaxPolygonVertices]{};
