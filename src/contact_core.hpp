@@ -491,7 +491,6 @@ inline constexpr uint32_t kStoppedEarly = 0xffffffffu;
 PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps,
                                  float stop_above = kHugeDistance) {
   const Vec2* v = core.padded_vertices();
-  const Vec2* n = core.normals().data();
   const int edges = core.edge_count();
   if (edges == 0) {
     const Vec2 d = p - v[0];
@@ -506,15 +505,16 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
   const float sep = axis.separation;
   const int e = axis.edge;
   if (e < 0) return {kHugeDistance, {0, 1}, kStoppedEarly};  // non-finite input only (see core_distance)
-  if (sep > stop_above) return {sep, n[e], kStoppedEarly};
+  const Vec2 ne = core.normal(e);
+  if (sep > stop_above) return {sep, ne, kStoppedEarly};
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
-  if (sep < -kOverlapFraction * scale) return {sep, n[e], edge_feature};
+  if (sep < -kOverlapFraction * scale) return {sep, ne, edge_feature};
   const int next = e + 1 == core.vertex_count() ? 0 : e + 1;
   const Vec2 r1 = v[e], seg = v[next] - r1;
   const float len2 = dot(seg, seg), along = dot(p - r1, seg);
   // Over the edge (the face region): the distance is the separation itself, no square root.
   if (along > 0 && along < len2) {
-    return {std::max(sep, 0.0f), n[e], edge_feature};
+    return {std::max(sep, 0.0f), ne, edge_feature};
   }
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
   // to an edge next to the closest vertex). No division: the end is known from `along` alone.
@@ -524,7 +524,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
   const Vec2 d = p - c;
   const float dist = length(d);
   // At a vertex the direction to p; when p (nearly) sits on the vertex, the edge's normal.
-  const Vec2 normal = dist > 1e-5f * scale ? d / dist : n[e];
+  const Vec2 normal = dist > 1e-5f * scale ? d / dist : ne;
   // A vertex feature when p lies clearly beyond that end of the edge (by more than clip_eps
   // along it): along < -clip_eps * |seg| or along > len2 + clip_eps * |seg|, squared so that no
   // square root is needed.

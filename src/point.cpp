@@ -162,11 +162,10 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
       // vertex) go to the lowest edge index. The stored float normals only pick the edge; the
       // distance is recomputed from the edge vector so that it is <= 0 whenever the
       // orientation test in locate() said "inside".
-      const Vec2* normals = shape.normals().data();
       int k = 0;
       double best = -std::numeric_limits<double>::infinity();
       for (int i = 0; i < n; ++i) {
-        const double sep = ddot(loc.p - dvec(v[i]), dvec(normals[i]));
+        const double sep = ddot(loc.p - dvec(v[i]), dvec(shape.normal(i)));
         if (sep > best) { best = sep; k = i; }
       }
       const DVec a = dvec(v[k]);
@@ -200,7 +199,7 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
       } else if (n == 1) {
         normal = {1, 0};  // the centre of a disc: every direction is a closest one; take local +x
       } else {
-        normal = dvec(shape.normals().data()[loc.index]);  // only reachable through rounding
+        normal = dvec(shape.normal(loc.index));  // only reachable through rounding
       }
       distance = len - r;
       break;

@@ -195,10 +195,10 @@ void Shape::finish() {
   }
   for (int i = 0; i < count; ++i) {
     const Vec2 edge = points[(i + 1) % count] - points[i];
-    normals_[i] = normalize(right_perp(edge));
-    normal_x_[i] = normals_[i].x;
-    normal_y_[i] = normals_[i].y;
-    offset_[i] = dot(normals_[i], points[i]);
+    const Vec2 normal = normalize(right_perp(edge));
+    normal_x_[i] = normal.x;
+    normal_y_[i] = normal.y;
+    offset_[i] = dot(normal, points[i]);
   }
   if (count == 2) {
     centroid_ = 0.5f * (points[0] + points[1]);

@@ -194,7 +194,7 @@ oracle::V random_local_point(Rng& rng, const Shape& shape) {
       if (shape.edge_count() == 0) return centroid + r * u;
       const int e = rng.integer(0, shape.edge_count() - 1);
       const oracle::V a = lv(v[size_t(e)]), b = lv(v[size_t((e + 1) % n)]);
-      const oracle::V nrm = lv(shape.normals()[size_t(e)]);
+      const oracle::V nrm = lv(shape.normal(e));
       const real delta = size * real(rng.chance(0.3) ? 0 : rng.uniform(-1e-3, 1e-3));
       return a + real(rng.uniform(0, 1)) * (b - a) + (r + delta) * nrm;
     }

@@ -21,12 +21,12 @@ using namespace pebble;
 TEST(ShapeMakers, BoxIsCounterClockwiseWithOutwardNormals) {
   const Shape s = Shape::box(2, 1);
   ASSERT_EQ(s.vertex_count(), 4);
-  const auto n = s.normals();
   for (int i = 0; i < 4; ++i) {
+    const Vec2 n_i = s.normal(i);
     const Vec2 a = s.vertices()[i], b = s.vertices()[(i + 1) % 4];
     EXPECT_GT(cross(b - a, s.vertices()[(i + 2) % 4] - a), 0);
-    EXPECT_NEAR(dot(n[i], b - a), 0, 1e-6);
-    EXPECT_GT(dot(n[i], a - s.core_centroid()), 0);
+    EXPECT_NEAR(dot(n_i, b - a), 0, 1e-6);
+    EXPECT_GT(dot(n_i, a - s.core_centroid()), 0);
   }
 }
 

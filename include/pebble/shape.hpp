@@ -52,9 +52,11 @@ public:
   int vertex_count() const { return count_; }
   /// Core vertices in the local frame, counter-clockwise.
   std::span<const Vec2> vertices() const { return {vertices_, static_cast<size_t>(count_)}; }
-  /// Outward unit normal of edge i (from vertex i to vertex i+1), local frame. A 2-vertex core
-  /// has two edges (a->b and b->a) with opposite normals; a 1-vertex core has none.
-  std::span<const Vec2> normals() const { return {normals_, static_cast<size_t>(edge_count())}; }
+  /// Outward unit normal of edge i, 0 <= i < edge_count() (the edge from vertex i to vertex
+  /// i+1), local frame. A 2-vertex core has two edges (a->b and b->a) with opposite normals; a
+  /// 1-vertex core has none. (Stored only as the lanes below, which keeps a Shape at three
+  /// cache lines.)
+  Vec2 normal(int i) const { return {normal_x_[i], normal_y_[i]}; }
   /// Number of core edges: 0 for a point, 2 for a segment (both sides), else vertex_count().
   int edge_count() const { return count_ == 1 ? 0 : count_; }
   /// Radius of the disc the core is grown by (>= 0).
@@ -98,7 +100,6 @@ private:
   float extent_ = 0;
   Vec2 centroid_{};
   Vec2 vertices_[kMaxPolygonVertices + 1]{};  // slots past count_ repeat vertex 0 (see finish())
-  Vec2 normals_[kMaxPolygonVertices]{};
   float normal_x_[kMaxPolygonVertices]{};
   float normal_y_[kMaxPolygonVertices]{};
   float offset_[kMaxPolygonVertices]{};
