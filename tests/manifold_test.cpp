@@ -639,6 +639,45 @@ TEST(Collide, InvalidTransformsGiveNoContact) {
   }
 }
 
+// The contact queries check both transforms at once (with SSE where available); at the edges of
+// what is_valid() accepts they must accept exactly what it accepts, on every path.
+TEST(Collide, AcceptsExactlyTheTransformsIsValidAccepts) {
+  std::vector<Transform> edge_cases;
+  const float limit = pebble::kMaxWorldCoordinate;
+  for (const float x : {limit, -limit, std::nextafter(limit, 2 * limit), std::nextafter(-limit, -2 * limit),
+                        std::nextafter(limit, 0.0f)}) {
+    edge_cases.push_back({{x, 0}, Rot::identity()});
+    edge_cases.push_back({{0, x}, Rot::identity()});
+  }
+  // Rotations scaled to |q|^2 just inside and just outside 1 +- kRotationTolerance.
+  for (const float angle : {0.0f, 0.7f, 2.0f, -2.9f}) {
+    const Rot q = Rot::from_angle(angle);
+    for (const double target : {1.0 + double(pebble::kRotationTolerance), 1.0 - double(pebble::kRotationTolerance)}) {
+      const float k0 = float(std::sqrt(target));
+      float k = k0;
+      for (int step = 0; step < 6; ++step) k = std::nextafter(k, 0.0f);
+      for (int step = 0; step < 12; ++step, k = std::nextafter(k, 2.0f)) edge_cases.push_back({{0, 0}, Rot{k * q.c, k * q.s}});
+    }
+  }
+  int accepted = 0, refused = 0;
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f)};
+  for (const Transform& x : edge_cases) {
+    (pebble::is_valid(x) ? accepted : refused) += 1;
+    for (const Shape& a : shapes) {
+      for (const Shape& b : shapes) {
+        // Both shapes under the same transform overlap, so a valid transform gives a contact.
+        const Manifold m = pebble::collide(a, x, b, x);
+        EXPECT_EQ(m.count > 0, pebble::is_valid(x)) << lit(x);
+        EXPECT_EQ(pebble::distance(a, x, b, x).distance < 0, pebble::is_valid(x)) << lit(x);
+        const Manifold other = pebble::collide(a, kId, b, x, 4e9f);  // any distance is within the margin
+        EXPECT_EQ(other.count > 0, pebble::is_valid(x)) << lit(x);
+      }
+    }
+  }
+  EXPECT_GT(accepted, 10);  // the list really straddles the boundary
+  EXPECT_GT(refused, 10);
+}
+
 TEST(Collide, NonFiniteMarginsKeepEveryFieldFinite) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   const Shape a = Shape::box(1, 1), b = Shape::capsule({0, 0}, {1, 0}, 0.25f);
