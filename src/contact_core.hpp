@@ -370,7 +370,9 @@ struct CoreDistance {
   Vec2 point_a;     // on A's core
   Vec2 point_b;     // on B's core
   CoreQuery query;  // the axis search (ref_edge -1 for two points)
-  bool overlapping; // the cores overlap by more than float noise (distance is -depth)
+  bool overlapping; // the cores overlap by more than float noise (distance is -depth); then
+                    // point_a and point_b are set only by add_overlap_witness()
+  float over_lo, over_hi;  // overlapping: the part of the incident edge over the reference edge
   SegmentClosest closest;  // reference vs incident edge, when !overlapping and ref_edge >= 0
 };
 
@@ -390,6 +392,7 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
   CoreDistance out;
   out.overlapping = false;
   out.closest = {0, 0, {}, {}, 0};
+  out.over_lo = out.over_hi = 0;
   if (a.edges == 0 && b.edges == 0) {
     // Two points: the only axis is the line through them.
     const Vec2 d = b.v[0] - a.v[0];
@@ -440,14 +443,13 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
       hi = -1;  // perpendicular to the reference edge and beside it: nothing over the edge
     }
     if (lo <= hi) {
-      const Vec2 p_lo = lerp(i1, i2, lo), p_hi = lerp(i1, i2, hi);
-      const Vec2 w = dot(q.normal, p_lo) <= dot(q.normal, p_hi) ? p_lo : p_hi;
-      const Vec2 on_ref = w - q.separation * q.normal;
+      // The witness points are left to add_overlap_witness(): collide() rarely needs them.
       out.overlapping = true;
       out.distance = q.separation;
       out.normal = q.flip ? -q.normal : q.normal;
-      out.point_a = q.flip ? w : on_ref;
-      out.point_b = q.flip ? on_ref : w;
+      out.over_lo = lo;
+      out.over_hi = hi;
+      out.point_a = out.point_b = {};
       return out;
     }
     // No part of the incident edge lies over the reference edge: the overlap was float noise
@@ -468,6 +470,20 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
   return out;
+}
+
+/// For overlapping cores (d.overlapping), the witness points: the deepest point of the incident
+/// edge over the reference edge, and its projection onto the reference edge's line.
+inline void add_overlap_witness(CoreDistance& d, const FramedCore& a, const FramedCore& b) {
+  const CoreQuery& q = d.query;
+  const FramedCore& inc = q.flip ? a : b;
+  Vec2 i1, i2;
+  edge_points(inc, q.inc_edge, i1, i2);
+  const Vec2 p_lo = lerp(i1, i2, d.over_lo), p_hi = lerp(i1, i2, d.over_hi);
+  const Vec2 w = dot(q.normal, p_lo) <= dot(q.normal, p_hi) ? p_lo : p_hi;
+  const Vec2 on_ref = w - q.separation * q.normal;
+  d.point_a = q.flip ? w : on_ref;
+  d.point_b = q.flip ? on_ref : w;
 }
 
 /// Fast paths for a circle or point (a 1-vertex core) against anything. Each gives the answer

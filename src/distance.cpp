@@ -29,7 +29,9 @@ DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
-  return to_world(core_distance(ca, cb, pair_scale(a, b)), a.radius(), b.radius(), xa);
+  CoreDistance d = core_distance(ca, cb, pair_scale(a, b));
+  if (d.overlapping) add_overlap_witness(d, ca, cb);
+  return to_world(d, a.radius(), b.radius(), xa);
 }
 
 }  // namespace detail

@@ -36,8 +36,10 @@ void to_world(Manifold& m, const Transform& frame) {
 }
 
 /// One contact midway between the surfaces along the cores' closest-point direction; d reads
-/// from A to B.
-Manifold single_point(const CoreDistance& d, float ra, float rb, float separation, uint32_t id) {
+/// from A to B (ca, cb: the cores it was measured on, for the witness of overlapping cores).
+Manifold single_point(CoreDistance d, const FramedCore& ca, const FramedCore& cb, float ra, float rb, float separation,
+                      uint32_t id) {
+  if (d.overlapping) detail::add_overlap_witness(d, ca, cb);
   Manifold m = empty_manifold();
   const Vec2 on_a = d.point_a + ra * d.normal;
   const Vec2 on_b = d.point_b - rb * d.normal;
@@ -103,7 +105,7 @@ Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, co
   const CoreQuery& q = d.query;
   Manifold m = empty_manifold();
   if (q.ref_edge < 0) {  // two points
-    m = single_point(d, ra, rb, signed_distance, 0);
+    m = single_point(d, ca, cb, ra, rb, signed_distance, 0);
     to_world(m, xa);
     return m;
   }
@@ -128,7 +130,7 @@ Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, co
   if (inc.count == 1 || (vertex_pair && (u_closest < -eps || u_closest > e.len + eps))) {
     const uint32_t f_ref = reference_feature(ref, d, u_closest, e.len, eps);
     const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, c.t == 0 ? 0 : 1));
-    m = single_point(d, ra, rb, signed_distance, pack(f_ref, f_inc));
+    m = single_point(d, ca, cb, ra, rb, signed_distance, pack(f_ref, f_inc));
     to_world(m, xa);
     return m;
   }
@@ -158,7 +160,7 @@ Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, co
     m.points[m.count++] = {point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, pack(f_ref, f_inc)};
   }
   // Float noise clipped away the contact the distance says exists: report the witness.
-  if (m.count == 0) m = single_point(d, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
+  if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
   to_world(m, xa);
   return m;
 }
