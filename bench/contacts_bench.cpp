@@ -163,6 +163,9 @@ void register_contact_benchmarks() {
   add_pair("BM_CollideCapsuleCapsuleWorld", "manifold + world points, capsule / capsule (+ b2WorldManifold)",
            [](benchmark::State& s) { collide_pebble(s, capsule_capsule()); },
            [](benchmark::State& s) { collide_box2d_world(s, capsule_capsule(), b2CollidePolygons); });
+  add_pair("BM_CollideRoundedBoxRoundedBoxWorld", "manifold + world points, rounded box / rounded box (+ b2WorldManifold)",
+           [](benchmark::State& s) { collide_pebble(s, rounded_rounded()); },
+           [](benchmark::State& s) { collide_box2d_world(s, rounded_rounded(), b2CollidePolygons); });
   add_pair("BM_DistancePolygonBox", "distance, 8-gon / box, separated (b2Distance, cold cache)",
            [](benchmark::State& s) { distance_pebble(s, octagon_box_separated()); },
            [](benchmark::State& s) { distance_box2d(s, octagon_box_separated()); });
