@@ -115,7 +115,6 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
   }
 #else
   for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
-  if (count % 2 == 1) storage.v[count] = storage.v[0];
 #endif
   storage.v[count] = storage.v[0];  // so that edge e always ends at v[e + 1]
   const auto move_lanes = [&](int lanes) {
