@@ -454,6 +454,26 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
     // No part of the incident edge lies over the reference edge: the overlap was float noise
     // of nearly parallel edges; the closest points below measure the pair exactly.
   }
+  if (q.separation >= 0) {
+    // The common face contact: the incident edge's deeper end w (the other core's supporting
+    // vertex along -normal, which the separation was measured at) lies over the inside of the
+    // reference edge. Then w's projection onto the edge and w are the closest points, and the
+    // distance is the separation itself (no axis separates by more, and this pair is that far
+    // apart): no segment-segment search, no square root.
+    const Vec2 t = left_perp(q.normal);
+    const bool w_is_i1 = dot(q.normal, i1) <= dot(q.normal, i2);
+    const Vec2 w = w_is_i1 ? i1 : i2;
+    const float len = dot(r2 - r1, t), u = dot(w - r1, t);
+    if (u > 0 && u < len) {
+      const Vec2 on_ref = w - q.separation * q.normal;
+      out.closest = {u / len, w_is_i1 ? 0.0f : 1.0f, on_ref, w, q.separation * q.separation};
+      out.distance = q.separation;
+      out.normal = q.flip ? -q.normal : q.normal;
+      out.point_a = q.flip ? w : on_ref;
+      out.point_b = q.flip ? on_ref : w;
+      return out;
+    }
+  }
   const SegmentClosest c = closest_segments(r1, r2, i1, i2);
   out.closest = c;
   const float dist = std::sqrt(c.dist2);
