@@ -544,8 +544,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
   if (sep > stop_above) return {sep, ne, kStoppedEarly};
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
   if (sep < -kOverlapFraction * scale) return {sep, ne, edge_feature};
-  const int next = e + 1 == core.vertex_count() ? 0 : e + 1;
-  const Vec2 r1 = v[e], seg = v[next] - r1;
+  const Vec2 r1 = v[e], r2 = v[e + 1], seg = r2 - r1;  // the padding repeats v[0] at v[count]
   const float len2 = dot(seg, seg), along = dot(p - r1, seg);
   // Over the edge (the face region): the distance is the separation itself, no square root.
   if (along > 0 && along < len2) {
@@ -554,9 +553,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
   // to an edge next to the closest vertex). No division: the end is known from `along` alone.
   const bool at_start = along <= 0;
-  const int end = at_start ? e : next;
-  const Vec2 c = v[end];
-  const Vec2 d = p - c;
+  const Vec2 d = p - (at_start ? r1 : r2);
   const float dist = length(d);
   // At a vertex the direction to p; when p (nearly) sits on the vertex, the edge's normal.
   const Vec2 normal = dist > 1e-5f * scale ? d / dist : ne;
@@ -564,6 +561,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float sca
   // along it): along < -clip_eps * |seg| or along > len2 + clip_eps * |seg|, squared so that no
   // square root is needed.
   const float beyond = at_start ? -along : along - len2;
+  const int end = at_start ? e : (e + 1 == core.vertex_count() ? 0 : e + 1);
   const uint32_t feature = beyond > 0 && beyond * beyond > clip_eps * clip_eps * len2 ? uint32_t(end) : edge_feature;
   return {dist, normal, feature};
 }
