@@ -45,6 +45,21 @@ inline const std::vector<Transform>& invalid_transforms() {
   return list;
 }
 
+/// Calls f(a, xa, b, xb, bad) for every invalid transform `bad`, on A's side and on B's (the
+/// other side at the identity), with A of every core size (circle, box, capsule, segment) and B
+/// a box.
+template <class F>
+void for_each_invalid_placement(F f) {
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1})};
+  const Transform id = Transform::identity();
+  for (const Transform& bad : invalid_transforms()) {
+    for (const Shape& s : shapes) {
+      f(s, bad, shapes[1], id, bad);
+      f(s, id, shapes[1], bad, bad);
+    }
+  }
+}
+
 inline std::string lit(float x) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.9gf", double(x));

@@ -303,21 +303,14 @@ TEST(Distance, TinyMotionGivesTinyChange) {
 // Invalid and extreme input.
 
 TEST(Distance, InvalidTransformsGiveTheEmptyResult) {
-  const std::vector<Transform>& bad = invalid_transforms();
-  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1})};
-  for (const Transform& x : bad) {
-    for (const Shape& s : shapes) {
-      for (int side = 0; side < 2; ++side) {
-        const Transform xa = side == 0 ? x : kId, xb = side == 0 ? kId : x;
-        const pebble::DistanceResult r = pebble::distance(s, xa, shapes[1], xb);
-        EXPECT_EQ(r.distance, pebble::kHugeDistance) << lit(x);
-        EXPECT_EQ(r.normal, Vec2{}) << lit(x);
-        EXPECT_EQ(r.point_a, Vec2{}) << lit(x);
-        EXPECT_EQ(r.point_b, Vec2{}) << lit(x);
-        EXPECT_FALSE(pebble::overlap(s, xa, shapes[1], xb)) << lit(x);
-      }
-    }
-  }
+  for_each_invalid_placement([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& x) {
+    const pebble::DistanceResult r = pebble::distance(a, xa, b, xb);
+    EXPECT_EQ(r.distance, pebble::kHugeDistance) << lit(x);
+    EXPECT_EQ(r.normal, Vec2{}) << lit(x);
+    EXPECT_EQ(r.point_a, Vec2{}) << lit(x);
+    EXPECT_EQ(r.point_b, Vec2{}) << lit(x);
+    EXPECT_FALSE(pebble::overlap(a, xa, b, xb)) << lit(x);
+  });
 }
 
 TEST(Distance, HugeButValidCoordinatesStayFinite) {
