@@ -63,15 +63,25 @@ void collide_pebble(benchmark::State& state, const Cases& cases) {
 }
 
 /// b2Collide* as a b2Contact::Evaluate calls it: shape A, its transform, shape B, its transform.
-template <class Cases, class Collide>
-void collide_box2d(benchmark::State& state, const Cases& cases, Collide collide) {
-  auto manifold = [&](const auto& c) {
+template <class Collide>
+auto box2d_manifold(Collide collide) {
+  return [collide](const auto& c) {
     b2Manifold m;
     collide(&m, &c.ba, c.bxa, &c.bb, c.bxb);
     return m;
   };
-  run_cases(state, cases, manifold);
-  state.counters["touching"] = share(cases, [&](const auto& c) { return manifold(c).pointCount > 0; });
+}
+
+/// The share of cases Box2D's local manifold calls touching (the "touching" counter).
+template <class Cases, class Collide>
+double box2d_touching(const Cases& cases, Collide collide) {
+  return share(cases, [manifold = box2d_manifold(collide)](const auto& c) { return manifold(c).pointCount > 0; });
+}
+
+template <class Cases, class Collide>
+void collide_box2d(benchmark::State& state, const Cases& cases, Collide collide) {
+  run_cases(state, cases, box2d_manifold(collide));
+  state.counters["touching"] = box2d_touching(cases, collide);
 }
 
 /// The same, plus b2WorldManifold::Initialize when there is contact: what a Box2D user calls to
@@ -79,20 +89,15 @@ void collide_box2d(benchmark::State& state, const Cases& cases, Collide collide)
 /// separations). Box2D's own solver reads the local manifold instead, so both rows are shown.
 template <class Cases, class Collide>
 void collide_box2d_world(benchmark::State& state, const Cases& cases, Collide collide) {
-  auto manifold = [&](const auto& c) {
-    b2Manifold m;
-    collide(&m, &c.ba, c.bxa, &c.bb, c.bxb);
+  auto manifold = [local = box2d_manifold(collide)](const auto& c) {
+    const b2Manifold m = local(c);
     b2WorldManifold world;
     if (m.pointCount > 0) world.Initialize(&m, c.bxa, c.ba.m_radius, c.bxb, c.bb.m_radius);
     else world.normal.SetZero();
     return world;
   };
   run_cases(state, cases, manifold);
-  state.counters["touching"] = share(cases, [&](const auto& c) {
-    b2Manifold m;
-    collide(&m, &c.ba, c.bxa, &c.bb, c.bxb);
-    return m.pointCount > 0;
-  });
+  state.counters["touching"] = box2d_touching(cases, collide);
 }
 
 // ---------------------------------------------------------------------------------------------
