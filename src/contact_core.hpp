@@ -508,14 +508,17 @@ inline void add_overlap_witness(CoreDistance& d, const FramedCore& a, const Fram
 /// Fast paths for a circle or point (a 1-vertex core) against anything. Each gives the answer
 /// of the generic path by a shorter route; tests check that they agree with it.
 
-/// Distance from a core to the point p (in the core's frame): the separating axes of the core,
-/// then the closest point of the best edge. `feature` is what collide() reports for the core:
-/// the edge, or a vertex when the point lies clearly beyond that end of the edge (the generic
-/// path's rule, manifold.cpp).
+/// Distance from a core to a point, measured in world axes: the core's edge normals are turned
+/// by its rotation q and p is given as d = p - (the core's position), so neither the point nor
+/// the answer has to be moved between frames. The separating axes of the core pick the best
+/// edge; where p lies along that edge (before its start, over it, past its end) decides between
+/// the edge and one of its ends. `feature` is what collide() reports for the core: the edge, or
+/// a vertex when the point lies clearly beyond that end of the edge (the generic path's rule,
+/// manifold.cpp).
 struct PointToCore {
   float distance;  // signed, radii not included
-  Vec2 normal;     // unit, from the core towards p; the core's closest (or, inside, deepest-
-                   // direction) point is always p - distance * normal
+  Vec2 normal;     // world, unit, from the core towards p; the core's closest (or, inside,
+                   // deepest-direction) point is always p - distance * normal
   uint32_t feature;
 };
 
@@ -523,46 +526,103 @@ struct PointToCore {
 /// stop_above (distance holds that separation, a lower bound of the true distance).
 inline constexpr uint32_t kStoppedEarly = 0xffffffffu;
 
-PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Vec2 p, float scale, float clip_eps,
-                                 float stop_above = kHugeDistance) {
+/// The best edge's values in world axes, for point_to_core.
+struct PointAxis {
+  float separation;  // of p from the edge's plane; -huge when the core has no edges
+  int edge;          // -1 when the core has no edges
+  Vec2 normal;       // the edge's outward normal, turned by q
+  float along;       // dot(turned edge direction, d); the edge's own dot(direction, v) subtracted
+                     // gives p's position along it from that vertex
+};
+
+/// Every edge lane at once: the normal turned by q, the separation of d from the turned edge
+/// plane (a plane's offset from the core's origin does not change under rotation) and d's
+/// position along the turned edge direction; then the greatest separation, the lowest lane on
+/// ties (max_separation_lanes' rule).
+template <int Lanes>
+inline PointAxis point_axis_lanes(const Shape& core, Rot q, Vec2 d) {
+  alignas(16) float nx[Lanes], ny[Lanes], along[Lanes];
+#if PEBBLE_SSE
+  constexpr int kVectors = Lanes / 4;
+  const __m128 c = _mm_set1_ps(q.c), s = _mm_set1_ps(q.s), x = _mm_set1_ps(d.x), y = _mm_set1_ps(d.y);
+  __m128 sv[kVectors];
+  for (int k = 0; k < kVectors; ++k) {
+    const __m128 lx = _mm_loadu_ps(core.normal_lanes_x() + 4 * k), ly = _mm_loadu_ps(core.normal_lanes_y() + 4 * k);
+    const __m128 wx = _mm_sub_ps(_mm_mul_ps(c, lx), _mm_mul_ps(s, ly));
+    const __m128 wy = _mm_add_ps(_mm_mul_ps(s, lx), _mm_mul_ps(c, ly));
+    sv[k] = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(wx, x), _mm_mul_ps(wy, y)), _mm_loadu_ps(core.offset_lanes() + 4 * k));
+    _mm_store_ps(nx + 4 * k, wx);
+    _mm_store_ps(ny + 4 * k, wy);
+    _mm_store_ps(along + 4 * k, _mm_sub_ps(_mm_mul_ps(wx, y), _mm_mul_ps(wy, x)));
+  }
+  __m128 m = sv[0];
+  for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, sv[k]);
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  const float best_sep = _mm_cvtss_f32(m);
+  if (!(best_sep > -kHugeDistance)) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
+  unsigned mask = 0;
+  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(sv[k], m))) << (4 * k);
+  const int best = std::countr_zero(mask);
+#else
+  float sep[Lanes];
+  const float* lx = core.normal_lanes_x();
+  const float* ly = core.normal_lanes_y();
+  const float* off = core.offset_lanes();
+  for (int i = 0; i < Lanes; ++i) {
+    nx[i] = q.c * lx[i] - q.s * ly[i];
+    ny[i] = q.s * lx[i] + q.c * ly[i];
+    sep[i] = (nx[i] * d.x + ny[i] * d.y) - off[i];
+    along[i] = nx[i] * d.y - ny[i] * d.x;
+  }
+  float best_sep = -kHugeDistance;
+  int best = -1;
+  for (int i = 0; i < Lanes; ++i) {
+    best = sep[i] > best_sep ? i : best;
+    best_sep = std::max(sep[i], best_sep);
+  }
+  if (best < 0) return {-kHugeDistance, -1, {0, 1}, 0};
+#endif
+  return {best_sep, best, {nx[best], ny[best]}, along[best]};
+}
+
+PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Rot q, Vec2 d, float scale, float clip_eps,
+                                            float stop_above = kHugeDistance) {
   const Vec2* v = core.padded_vertices();
   const int edges = core.edge_count();
   if (edges == 0) {
-    const Vec2 d = p - v[0];
-    const float len = length(d);
-    return {len, len > 0 ? d / len : Vec2{0, 1}, 0};
+    const Vec2 r = d - rotate(q, v[0]);
+    const float len = length(r);
+    return {len, len > 0 ? r / len : Vec2{-q.s, q.c}, 0};
   }
-  // The point's separation from every edge plane: one core vertex's worth of the lane scan.
-  const FramedCore point_core{&p, nullptr, nullptr, nullptr, 1, 0, 0};
-  const FramedCore ref = view_core(core);
-  const AxisSeparation axis = edges <= 4 ? max_separation_lanes<4, true>(ref, point_core)
-                                         : max_separation_lanes<kMaxPolygonVertices, true>(ref, point_core);
+  const PointAxis axis = edges <= 4 ? point_axis_lanes<4>(core, q, d) : point_axis_lanes<kMaxPolygonVertices>(core, q, d);
   const float sep = axis.separation;
   const int e = axis.edge;
+  const Vec2 ne = axis.normal;
   if (e < 0) return {kHugeDistance, {0, 1}, kStoppedEarly};  // non-finite input only (see core_distance)
-  const Vec2 ne = core.normal(e);
   if (sep > stop_above) return {sep, ne, kStoppedEarly};
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
   if (sep < -kOverlapFraction * scale) return {sep, ne, edge_feature};
-  const Vec2 r1 = v[e], r2 = v[e + 1], seg = r2 - r1;  // the padding repeats v[0] at v[count]
-  const float len2 = dot(seg, seg), along = dot(p - r1, seg);
-  // Over the edge (the face region): the distance is the separation itself, no square root.
-  if (along > 0 && along < len2) {
-    return {std::max(sep, 0.0f), ne, edge_feature};
-  }
+  // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
+  // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
+  // clipping). t.v is the same in the core's frame as in world, so the shape's own vertices serve
+  // (the padding repeats v[0] at v[count]). u_start - u_end is the edge's length > 0.
+  const Vec2 t = left_perp(core.normal(e));
+  const float u_start = axis.along - dot(t, v[e]), u_end = axis.along - dot(t, v[e + 1]);
+  // Over the edge (the face region): the distance is the separation itself.
+  if (u_start > 0 && u_end < 0) return {std::max(sep, 0.0f), ne, edge_feature};
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
-  // to an edge next to the closest vertex). No division: the end is known from `along` alone.
-  const bool at_start = along <= 0;
-  const Vec2 d = p - (at_start ? r1 : r2);
-  const float dist = length(d);
+  // to an edge next to the closest vertex), and p - that end is sep along the normal plus u
+  // along the edge.
+  const bool at_start = !(u_start > 0);
+  const float u = at_start ? u_start : u_end;
+  const float dist = std::sqrt(sep * sep + u * u);
   // At a vertex the direction to p; when p (nearly) sits on the vertex, the edge's normal.
-  const Vec2 normal = dist > 1e-5f * scale ? d / dist : ne;
+  const Vec2 normal = dist > 1e-5f * scale ? (sep * ne + u * left_perp(ne)) / dist : ne;
   // A vertex feature when p lies clearly beyond that end of the edge (by more than clip_eps
-  // along it): along < -clip_eps * |seg| or along > len2 + clip_eps * |seg|, squared so that no
-  // square root is needed.
-  const float beyond = at_start ? -along : along - len2;
-  const int end = at_start ? e : (e + 1 == core.vertex_count() ? 0 : e + 1);
-  const uint32_t feature = beyond > 0 && beyond * beyond > clip_eps * clip_eps * len2 ? uint32_t(end) : edge_feature;
+  // along it, collide_generic's rule).
+  const int vertex = at_start ? e : (e + 1 == core.vertex_count() ? 0 : e + 1);
+  const uint32_t feature = (at_start ? -u : u) > clip_eps ? uint32_t(vertex) : edge_feature;
   return {dist, normal, feature};
 }
 
@@ -584,14 +644,14 @@ inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& 
   return {len - ra - rb, n, ca + ra * n, cb - rb * n};
 }
 
-/// A circle or point against anything, seen from the other shape's frame: `core` is the shape
-/// that is not (or, for two points, shape a), `p` the point core's vertex in core's frame.
+/// A circle or point against anything: `core` is the shape that is not (or, for two points,
+/// shape a), `d` the point core's vertex relative to core's position, in world axes.
 struct PointPair {
   bool point_is_a;  // shape a is the point (results must be flipped back)
   const Shape* core;
   float core_radius, point_radius;
   Vec2 world;       // the point core's vertex in world
-  Vec2 p;           // the same in core's frame
+  Vec2 d;           // world - core's position
   Rot q;            // core's rotation
 };
 
@@ -601,16 +661,8 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   const Shape& point = point_is_a ? a : b;
   const Transform& xc = point_is_a ? xb : xa;
   const Transform& xp = point_is_a ? xa : xb;
-  // One point only: to world and back costs less than composing the relative transform.
   const Vec2 world = transform_point(xp, point.padded_vertices()[0]);
-  return {point_is_a, &core, core.radius(), point.radius(), world, inv_transform_point(xc, world), xc.q};
+  return {point_is_a, &core, core.radius(), point.radius(), world, world - xc.p, xc.q};
 }
-
-/// Where point_to_core's answer r puts things in world, for the pair pp: the unit normal from
-/// the core towards the point, and the point's world position. The core's surface point is
-/// world - (r.distance - core_radius) * normal and the point's is world - point_radius * normal
-/// (the core's closest point is p - r.distance * r.normal in every case), so nothing but the
-/// normal needs to be rotated.
-inline Vec2 world_normal(const PointPair& pp, const PointToCore& r) { return rotate(pp.q, r.normal); }
 
 }  // namespace pebble::detail

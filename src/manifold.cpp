@@ -188,12 +188,12 @@ Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b,
   if (!(detail::valid_pair(xa, xb) & std::isfinite(margin))) return empty_manifold();
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
-  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.p, scale, detail::kClipFraction * scale,
+  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.q, pp.d, scale, detail::kClipFraction * scale,
                                                       detail::stop_bound(margin, a.radius(), b.radius(), scale));
   if (r.feature == detail::kStoppedEarly) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
-  const Vec2 n = detail::world_normal(pp, r);  // from the core to the point
+  const Vec2 n = r.normal;  // world, from the core to the point
   Manifold m = empty_manifold();
   m.normal = pp.point_is_a ? -n : n;
   m.count = 1;
