@@ -44,7 +44,8 @@ namespace pebble::detail {
 
 /// is_valid(xa) && is_valid(xb) (math.hpp), both transforms checked at once: the same float
 /// operations lane by lane, so the answer is the same bit for bit, in about a third of the
-/// instructions. Every contact query starts with it.
+/// instructions. Every contact query checks its input with it (collide() only on its way to
+/// reporting a contact).
 inline bool valid_pair(const Transform& xa, const Transform& xb) {
 #if PEBBLE_SSE
   static_assert(sizeof(Transform) == 4 * sizeof(float), "Transform must be p.x, p.y, q.c, q.s");
