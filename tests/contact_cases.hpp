@@ -46,16 +46,24 @@ inline const std::vector<Transform>& invalid_transforms() {
 }
 
 /// Calls f(a, xa, b, xb, bad) for every invalid transform `bad`, on A's side and on B's (the
-/// other side at the identity), with A of every core size (circle, box, capsule, segment) and B
-/// a box.
+/// other side at the identity), with A of every core size (circle, box, capsule, segment, 8-gon)
+/// and B a box, a circle or an 8-gon: every path of collide() and distance(), including the
+/// circle/circle one and the 8-lane scans. All pairs overlap at the identity, so a query that
+/// ignored a bad transform would usually report contact.
 template <class F>
 void for_each_invalid_placement(F f) {
-  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1})};
+  const Vec2 octagon_points[] = {{1, 0}, {0.7f, 0.7f}, {0, 1}, {-0.7f, 0.7f}, {-1, 0}, {-0.7f, -0.7f}, {0, -1}, {0.7f, -0.7f}};
+  const Shape octagon = Shape::polygon(octagon_points);
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1}),
+                          octagon};
+  const Shape others[] = {Shape::box(1, 0.5f), Shape::circle(0.5f, {0.25f, 0}), octagon};
   const Transform id = Transform::identity();
   for (const Transform& bad : invalid_transforms()) {
     for (const Shape& s : shapes) {
-      f(s, bad, shapes[1], id, bad);
-      f(s, id, shapes[1], bad, bad);
+      for (const Shape& other : others) {
+        f(s, bad, other, id, bad);
+        f(s, id, other, bad, bad);
+      }
     }
   }
 }
