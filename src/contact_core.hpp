@@ -145,8 +145,7 @@ struct AxisSeparation {
 /// offset; then the greatest of those. Element-wise over the lanes (vectorized), no
 /// data-dependent branches (on random configurations a rotating-calipers walk, O(n + m), measured
 /// slower at these sizes: its loop exits mispredict).
-/// kOnePoint: other is a single point (its v[0]; nothing past it is read).
-template <int Lanes, bool kOnePoint = false>
+template <int Lanes>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
 #if PEBBLE_SSE
   // The same operations as the scalar loop below, four lanes at a time (compilers keep the
@@ -158,13 +157,9 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
     ny[k] = _mm_loadu_ps(ref.ny + 4 * k);
     least[k] = _mm_set1_ps(std::numeric_limits<float>::infinity());
   }
-  if constexpr (kOnePoint) {
-    const __m128 x = _mm_set1_ps(other.v[0].x), y = _mm_set1_ps(other.v[0].y);
-    for (int k = 0; k < kVectors; ++k) least[k] = _mm_add_ps(_mm_mul_ps(nx[k], x), _mm_mul_ps(ny[k], y));
-  }
   // Two vertices per step (a FramedCore's storage repeats vertex 0 past count, so an odd count
   // reads a copy of vertex 0, which changes no minimum).
-  for (int j = 0; j < (kOnePoint ? 0 : other.count); j += 2) {
+  for (int j = 0; j < other.count; j += 2) {
     const __m128 pair = _mm_loadu_ps(&other.v[j].x);
     const __m128 x0 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(0, 0, 0, 0));
     const __m128 y0 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(1, 1, 1, 1));
