@@ -141,6 +141,35 @@ struct AxisSeparation {
   int edge;          // -1 when ref has no edges
 };
 
+/// The greatest of some edge lanes and the lowest lane holding it (ties go to the lower edge);
+/// {-huge, -1} when no lane exceeds -huge (no edges, or separations that are not numbers).
+#if PEBBLE_SSE
+template <int kVectors>
+inline AxisSeparation first_max_lane(const __m128 (&lanes)[kVectors]) {
+  // A max tree, then the lanes equal to the maximum (the scalar loop's tie rule).
+  __m128 m = lanes[0];
+  for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, lanes[k]);
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  const float best = _mm_cvtss_f32(m);
+  if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
+  unsigned mask = 0;
+  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(lanes[k], m))) << (4 * k);
+  return {best, std::countr_zero(mask)};
+}
+#else
+template <int Lanes>
+inline AxisSeparation first_max_lane(const float (&lanes)[Lanes]) {
+  float best_sep = -kHugeDistance;
+  int best = -1;
+  for (int i = 0; i < Lanes; ++i) {
+    best = lanes[i] > best_sep ? i : best;
+    best_sep = std::max(lanes[i], best_sep);
+  }
+  return {best_sep, best};
+}
+#endif
+
 /// For every edge lane: the least projection of other's vertices on the normal, minus the edge's
 /// offset; then the greatest of those. Element-wise over the lanes (vectorized), no
 /// data-dependent branches (on random configurations a rotating-calipers walk, O(n + m), measured
@@ -173,16 +202,7 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
   }
   __m128 sv[kVectors];
   for (int k = 0; k < kVectors; ++k) sv[k] = _mm_sub_ps(least[k], _mm_loadu_ps(ref.off + 4 * k));
-  // Greatest lane by a max tree, then the lowest lane holding it (the scalar loop's tie rule).
-  __m128 m = sv[0];
-  for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, sv[k]);
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-  const float best_sep = _mm_cvtss_f32(m);
-  if (!(best_sep > -kHugeDistance)) return {-kHugeDistance, -1};  // no edges
-  unsigned mask = 0;
-  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(sv[k], m))) << (4 * k);
-  return {best_sep, std::countr_zero(mask)};
+  return first_max_lane(sv);
 #else
   float least[Lanes], sep[Lanes];
   const Vec2 v0 = other.v[0];
@@ -192,13 +212,7 @@ inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCo
     for (int i = 0; i < Lanes; ++i) least[i] = std::min(ref.nx[i] * v.x + ref.ny[i] * v.y, least[i]);
   }
   for (int i = 0; i < Lanes; ++i) sep[i] = least[i] - ref.off[i];
-  float best_sep = -kHugeDistance;
-  int best = -1;
-  for (int i = 0; i < Lanes; ++i) {
-    best = sep[i] > best_sep ? i : best;
-    best_sep = std::max(sep[i], best_sep);
-  }
-  return {best_sep, best};
+  return first_max_lane(sep);
 #endif
 }
 
@@ -551,15 +565,7 @@ inline PointAxis point_axis_lanes(const Shape& core, Rot q, Vec2 d) {
     _mm_store_ps(ny + 4 * k, wy);
     _mm_store_ps(along + 4 * k, _mm_sub_ps(_mm_mul_ps(wx, y), _mm_mul_ps(wy, x)));
   }
-  __m128 m = sv[0];
-  for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, sv[k]);
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-  const float best_sep = _mm_cvtss_f32(m);
-  if (!(best_sep > -kHugeDistance)) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
-  unsigned mask = 0;
-  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(sv[k], m))) << (4 * k);
-  const int best = std::countr_zero(mask);
+  const AxisSeparation best = first_max_lane(sv);
 #else
   float sep[Lanes];
   const float* lx = core.normal_lanes_x();
@@ -571,15 +577,11 @@ inline PointAxis point_axis_lanes(const Shape& core, Rot q, Vec2 d) {
     sep[i] = (nx[i] * d.x + ny[i] * d.y) - off[i];
     along[i] = nx[i] * d.y - ny[i] * d.x;
   }
-  float best_sep = -kHugeDistance;
-  int best = -1;
-  for (int i = 0; i < Lanes; ++i) {
-    best = sep[i] > best_sep ? i : best;
-    best_sep = std::max(sep[i], best_sep);
-  }
-  if (best < 0) return {-kHugeDistance, -1, {0, 1}, 0};
+  const AxisSeparation best = first_max_lane(sep);
 #endif
-  return {best_sep, best, {nx[best], ny[best]}, along[best]};
+  const int e = best.edge;
+  if (e < 0) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
+  return {best.separation, e, {nx[e], ny[e]}, along[e]};
 }
 
 PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, Rot q, Vec2 d, float scale, float clip_eps,

@@ -180,8 +180,9 @@ Shape Shape::from_core(const Vec2* points, int count, float radius) {
 void Shape::finish() {
   const int count = count_;
   const Vec2* points = vertices_;
-  // Unused slots repeat vertex 0, so queries may scan all kMaxPolygonVertices slots with a
-  // fixed trip count (vectorizable, no loop-exit mispredictions) without changing any minimum.
+  // Unused slots (and the extra one past them) repeat vertex 0, so queries may scan all the
+  // slots with a fixed trip count (vectorizable, no loop-exit mispredictions) without changing
+  // any minimum, and edge i always ends at slot i + 1.
   for (int i = count; i <= kMaxPolygonVertices; ++i) vertices_[i] = vertices_[0];
   for (int i = 0; i < kMaxPolygonVertices; ++i) {
     normal_x_[i] = 0;
