@@ -46,7 +46,7 @@ DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, con
   }
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
-  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.q, pp.d, scale, detail::kClipFraction * scale);
+  const detail::PointToCore r = detail::point_to_core(*pp.core, *pp.q, pp.d, scale, detail::kClipFraction * scale);
   const Vec2 n = r.normal;  // world, from the core to the point
   const Vec2 on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
   const float signed_distance = r.distance - a.radius() - b.radius();  // as collide() computes it

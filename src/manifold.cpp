@@ -196,7 +196,7 @@ Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, co
 Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
   const detail::PointPair pp = detail::point_pair(a, xa, b, xb);
   const float scale = detail::pair_scale(a, b);
-  const detail::PointToCore r = detail::point_to_core(*pp.core, pp.q, pp.d, scale, detail::kClipFraction * scale,
+  const detail::PointToCore r = detail::point_to_core(*pp.core, *pp.q, pp.d, scale, detail::kClipFraction * scale,
                                                       detail::stop_bound(margin, a.radius(), b.radius(), scale));
   if (r.feature == detail::kStoppedEarly) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
