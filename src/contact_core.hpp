@@ -14,33 +14,9 @@
 // For an origin inside, the greatest separation is minus the penetration depth.
 #pragma once
 
-#include <algorithm>
-#include <bit>
-#include <cmath>
-#include <cstring>
-#include <limits>
+#include "kernels.hpp"
 
-// x86-64 always has SSE2; elsewhere, or with PEBBLE_NO_SIMD (the sanitizer build defines it so
-// that the tests cover this path too), the scalar loops run. Both give identical results.
-#if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
-#include <emmintrin.h>
-#define PEBBLE_SSE 1
-#else
-#define PEBBLE_SSE 0
-#endif
-
-#include "pebble/manifold.hpp"
-#include "pebble/shape.hpp"
-
-// The hot helpers below are inlined into each query (GCC otherwise keeps some out of line, and the
-// call then spills their inputs and results through the stack: measured).
-#if defined(__GNUC__)
-#define PEBBLE_HOT_INLINE inline __attribute__((always_inline))
-#else
-#define PEBBLE_HOT_INLINE inline
-#endif
-
-namespace pebble::detail {
+namespace pebble::detail::PEBBLE_KERNEL_NS {
 
 /// is_valid(xa) && is_valid(xb) (math.hpp), both transforms checked at once: the same float
 /// operations lane by lane, so the answer is the same bit for bit, in about a third of the
@@ -52,6 +28,19 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
   float fa[4], fb[4];
   std::memcpy(fa, &xa, sizeof fa);
   std::memcpy(fb, &xb, sizeof fb);
+#if PEBBLE_KERNEL_AVX2
+  // Both transforms in one register: pa.x pa.y qa.c qa.s | pb.x pb.y qb.c qb.s. The position
+  // lanes are compared as |p|, the rotation lanes as |c*c + s*s - 1| (computed as below).
+  const __m256 t = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(fa)), _mm_loadu_ps(fb), 1);
+  const __m256 abs8 = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  const __m256 sq = _mm256_mul_ps(t, t);
+  const __m256 norm = _mm256_add_ps(sq, _mm256_permute_ps(sq, _MM_SHUFFLE(2, 3, 0, 1)));
+  const __m256 deviation8 = _mm256_and_ps(_mm256_sub_ps(norm, _mm256_set1_ps(1.0f)), abs8);
+  const __m256 value = _mm256_blend_ps(_mm256_and_ps(t, abs8), deviation8, 0xcc);
+  const __m256 limit = _mm256_setr_ps(kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance,
+                                      kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance);
+  return _mm256_movemask_ps(_mm256_cmp_ps(value, limit, _CMP_LE_OQ)) == 0xff;
+#else
   const __m128 a = _mm_loadu_ps(fa), b = _mm_loadu_ps(fb);
   const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
   const __m128 pos = _mm_movelh_ps(a, b);  // pa.x pa.y pb.x pb.y
@@ -62,6 +51,7 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
   const __m128 ok = _mm_and_ps(_mm_cmple_ps(_mm_and_ps(pos, abs_mask), _mm_set1_ps(kMaxWorldCoordinate)),
                                _mm_cmple_ps(deviation, _mm_set1_ps(kRotationTolerance)));
   return _mm_movemask_ps(ok) == 0xf;
+#endif
 #else
   return is_valid(xa) & is_valid(xb);
 #endif
@@ -141,22 +131,49 @@ struct AxisSeparation {
   int edge;          // -1 when ref has no edges
 };
 
+/// The lowest set bit of a lane mask known not to be 0 (std::countr_zero also handles 0, at a
+/// test and a conditional move on the chain).
+inline int first_set_lane(unsigned mask) {
+#if defined(__GNUC__)
+  return __builtin_ctz(mask);
+#else
+  return std::countr_zero(mask);
+#endif
+}
+
 /// The greatest of some edge lanes and the lowest lane holding it (ties go to the lower edge);
 /// {-huge, -1} when no lane exceeds -huge (no edges, or separations that are not numbers).
 #if PEBBLE_SSE
 template <int kVectors>
 inline AxisSeparation first_max_lane(const __m128 (&lanes)[kVectors]) {
-  // A max tree, then the lanes equal to the maximum (the scalar loop's tie rule).
+  // A max tree, then the lanes equal to the maximum (the scalar loop's tie rule). A max returns
+  // one of its operands, so `best` is some lane's value and the mask is not 0. (The tree's four
+  // results need not all equal `best` when some lanes are not numbers, which an invalid
+  // transform can cause before collide() checks it: hence the broadcast of `best` itself.)
   __m128 m = lanes[0];
   for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, lanes[k]);
   m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
   m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
   const float best = _mm_cvtss_f32(m);
   if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
+  const __m128 all_best = _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 0, 0, 0));
   unsigned mask = 0;
-  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(lanes[k], m))) << (4 * k);
-  return {best, std::countr_zero(mask)};
+  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(lanes[k], all_best))) << (4 * k);
+  return {best, first_set_lane(mask)};
 }
+#if PEBBLE_KERNEL_AVX2
+/// The same for 8 lanes in one register: the same max tree (low half against high half first,
+/// as lanes[0] against lanes[1] above), so the same answer.
+inline AxisSeparation first_max_lane(__m256 lanes) {
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(lanes), _mm256_extractf128_ps(lanes, 1));
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  const float best = _mm_cvtss_f32(m);
+  if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
+  const unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(lanes, _mm256_broadcastss_ps(m), _CMP_EQ_OQ)));
+  return {best, first_set_lane(mask)};
+}
+#endif
 #else
 template <int Lanes>
 inline AxisSeparation first_max_lane(const float (&lanes)[Lanes]) {
@@ -176,6 +193,21 @@ inline AxisSeparation first_max_lane(const float (&lanes)[Lanes]) {
 /// slower at these sizes: its loop exits mispredict).
 template <int Lanes>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
+#if PEBBLE_KERNEL_AVX2
+  if constexpr (Lanes == 8) {
+    // All 8 lanes in one register; otherwise as the 4-wide loop below.
+    const __m256 nx = _mm256_loadu_ps(ref.nx), ny = _mm256_loadu_ps(ref.ny);
+    __m256 least = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+    for (int j = 0; j < other.count; j += 2) {
+      const __m256 p0 = _mm256_add_ps(_mm256_mul_ps(nx, _mm256_set1_ps(other.v[j].x)),
+                                      _mm256_mul_ps(ny, _mm256_set1_ps(other.v[j].y)));
+      const __m256 p1 = _mm256_add_ps(_mm256_mul_ps(nx, _mm256_set1_ps(other.v[j + 1].x)),
+                                      _mm256_mul_ps(ny, _mm256_set1_ps(other.v[j + 1].y)));
+      least = _mm256_min_ps(least, _mm256_min_ps(p0, p1));
+    }
+    return first_max_lane(_mm256_sub_ps(least, _mm256_loadu_ps(ref.off)));
+  }
+#endif
 #if PEBBLE_SSE
   // The same operations as the scalar loop below, four lanes at a time (compilers keep the
   // scalar loop scalar: a float min is not IEEE-safe to vectorize without -ffast-math).
@@ -227,6 +259,17 @@ inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& ot
 /// normals are opposite, so the least is <= 0 and a tie at 0 goes to the lower, real lane.
 template <int Lanes>
 inline int incident_edge_lanes(const FramedCore& core, Vec2 n) {
+#if PEBBLE_KERNEL_AVX2
+  if constexpr (Lanes == 8) {
+    const __m256 d = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(core.nx), _mm256_set1_ps(n.x)),
+                                   _mm256_mul_ps(_mm256_loadu_ps(core.ny), _mm256_set1_ps(n.y)));
+    __m128 m = _mm_min_ps(_mm256_castps256_ps128(d), _mm256_extractf128_ps(d, 1));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    const unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(d, _mm256_set_m128(m, m), _CMP_EQ_OQ)));
+    return mask != 0 ? std::countr_zero(mask) : 0;
+  }
+#endif
 #if PEBBLE_SSE
   constexpr int kVectors = Lanes / 4;
   const __m128 x = _mm_set1_ps(n.x), y = _mm_set1_ps(n.y);
@@ -555,6 +598,25 @@ struct PointAxis {
 template <int Lanes>
 inline PointAxis point_axis_lanes(const Shape& core, const Rot& q, Vec2 d, float stop_above) {
   alignas(16) float nx[Lanes], ny[Lanes], along[Lanes];
+#if PEBBLE_KERNEL_AVX2
+  if constexpr (Lanes == 8) {
+    // All 8 lanes in one register; otherwise as the 4-wide code below.
+    const __m256 c = _mm256_set1_ps(q.c), s = _mm256_set1_ps(q.s), x = _mm256_set1_ps(d.x), y = _mm256_set1_ps(d.y);
+    const __m256 lx = _mm256_loadu_ps(core.normal_lanes_x()), ly = _mm256_loadu_ps(core.normal_lanes_y());
+    const __m256 wx = _mm256_sub_ps(_mm256_mul_ps(c, lx), _mm256_mul_ps(s, ly));
+    const __m256 wy = _mm256_add_ps(_mm256_mul_ps(s, lx), _mm256_mul_ps(c, ly));
+    const __m256 sv = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(wx, x), _mm256_mul_ps(wy, y)),
+                                    _mm256_loadu_ps(core.offset_lanes()));
+    _mm256_storeu_ps(nx, wx);
+    _mm256_storeu_ps(ny, wy);
+    _mm256_storeu_ps(along, _mm256_sub_ps(_mm256_mul_ps(wx, y), _mm256_mul_ps(wy, x)));
+    if (_mm256_movemask_ps(_mm256_cmp_ps(sv, _mm256_set1_ps(stop_above), _CMP_GT_OQ)) != 0) return {0, -2, {0, 1}, 0};
+    const AxisSeparation best = first_max_lane(sv);
+    const int e = best.edge;
+    if (e < 0) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
+    return {best.separation, e, {nx[e], ny[e]}, along[e]};
+  }
+#endif
 #if PEBBLE_SSE
   constexpr int kVectors = Lanes / 4;
   const __m128 c = _mm_set1_ps(q.c), s = _mm_set1_ps(q.s), x = _mm_set1_ps(d.x), y = _mm_set1_ps(d.y);
@@ -675,4 +737,4 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   return {point_is_a, &core, core.radius(), point.radius(), world, world - xc.p, &xc.q};
 }
 
-}  // namespace pebble::detail
+}  // namespace pebble::detail::PEBBLE_KERNEL_NS

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pebble/shape.hpp"
+#include "pebble/simd.hpp"
 
 namespace pebble {
 
@@ -18,7 +19,12 @@ struct DistanceResult {
 
 /// Exact signed distance between shape a at xa and shape b at xb. Invalid transforms give
 /// {kHugeDistance, {0,0}, {0,0}, {0,0}}.
-DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
+inline DistanceResult distance(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+  // Runs the kernel for the pair's core sizes in the copy in use (pebble/simd.hpp).
+  const detail::ContactKernels& k = detail::contact_kernels();
+  if (a.vertex_count() != 1 && b.vertex_count() != 1) return k.distance_generic(a, xa, b, xb);
+  return k.distance_point(a, xa, b, xb);
+}
 
 /// True when the shapes touch or overlap (distance <= 0); always agrees with distance() and with
 /// collide() at margin 0. False for invalid transforms.

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "pebble/shape.hpp"
+#include "pebble/simd.hpp"
 
 namespace pebble {
 
@@ -30,7 +31,15 @@ struct Manifold {
 /// separation is at most margin (speculative contacts when margin > 0). count > 0 exactly when
 /// distance(a, xa, b, xb).distance <= margin, and the least separation equals that distance.
 /// Invalid transforms give count 0.
-Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin = 0) noexcept;
+inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                        float margin = 0) noexcept {
+  // Runs the kernel for the pair's core sizes in the copy in use (pebble/simd.hpp).
+  const detail::ContactKernels& k = detail::contact_kernels();
+  const int na = a.vertex_count(), nb = b.vertex_count();
+  if (na != 1 && nb != 1) return k.collide_generic(a, xa, b, xb, margin);
+  if (na == 1 && nb == 1) return k.collide_circles(a, xa, b, xb, margin);
+  return k.collide_point_core(a, xa, b, xb, margin);
+}
 
 /// Feature ids: an id packs the feature of A in its low 16 bits and the feature of B in its
 /// high 16 bits. A feature is a core vertex index, or kEdgeFeature | edge index for a point

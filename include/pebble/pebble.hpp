@@ -9,3 +9,4 @@
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
 #include "pebble/primitives.hpp"
+#include "pebble/simd.hpp"

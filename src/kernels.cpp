@@ -1,0 +1,288 @@
+// The contact-query kernels: collide() and distance() for any pair of rounded convex shapes,
+// their generic paths and the circle fast paths. Compiled once for the build's target (this
+// file, namespace detail::base) and once for AVX2 (kernels_avx2.cpp, namespace detail::avx2);
+// kernels.hpp says why and how one is chosen.
+//
+// collide(): contact manifolds for any pair of rounded convex shapes, one generic path (seed 000,
+// "The rounded polygon algorithm"), with these departures from the seed (docs/contacts.md):
+//  - The seed's step 5 tests one vertex pair (deepest incident vertex against one reference
+//    endpoint). We take the closest points of the whole reference and incident edges, which are
+//    the exact closest points of the cores (contact_core.hpp), so no closer pair is missed and a
+//    corner-to-corner contact reports the true distance.
+//  - No NaN for parallel edges and no division by zero for coincident circle centres: clipping
+//    works on projections along the reference edge, and coincident points get a fixed normal.
+//  - Aligned edges closer than the margin give two points (Box2D's speculative path reports one):
+//    a corner exactly in line with the reference edge's end counts as on the edge.
+//  - count > 0 exactly when distance() <= margin: both use the same core distance.
+//
+// distance(): the signed distance of the cores minus both radii (the Minkowski difference of two
+// rounded shapes is the cores' difference grown by ra + rb, seed 002 "Minkowski difference";
+// seed 003 "Nearest distances and Minkowski sum"). The core distance comes from
+// contact_core.hpp, shared with collide() so that the two can never disagree.
+#include "kernels.hpp"
+
+#include "contact_core.hpp"
+
+namespace pebble::detail::PEBBLE_KERNEL_NS {
+namespace {
+
+
+constexpr uint32_t pack_id(uint32_t feature_a, uint32_t feature_b) { return (feature_a & 0xffffu) | (feature_b << 16); }
+
+Manifold empty_manifold() {
+  Manifold m{};
+  m.normal = {0, 0};
+  m.count = 0;
+  return m;
+}
+
+/// collide()'s input check, made only where a contact is about to be reported: every other way
+/// out returns the empty manifold that bad input gets anyway, so the check costs nothing on
+/// them, and the geometry before it is harmless on bad input (float arithmetic only; every lane
+/// or edge index is chosen by comparing numbers, and a separation that is not a number ends the
+/// query). Checking first measured 5-8% slower (bench/contacts_bench.cpp, docs/contacts.md).
+bool valid_input(const Transform& xa, const Transform& xb, float margin) {
+  return valid_pair(xa, xb) & std::isfinite(margin);
+}
+
+/// Moves a manifold built in `frame`'s coordinates to world, in place (a by-value copy of the
+/// manifold measured as a sixth of the generic path's time).
+void to_world(Manifold& m, const Transform& frame) {
+  m.normal = rotate(frame.q, m.normal);
+  for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(frame, m.points[i].point);
+}
+
+/// One contact midway between the surfaces along the cores' closest-point direction; d reads
+/// from A to B (ca, cb: the cores it was measured on, for the witness of overlapping cores).
+Manifold single_point(CoreDistance d, const FramedCore& ca, const FramedCore& cb, float ra, float rb, float separation,
+                      uint32_t id) {
+  if (d.overlapping) add_overlap_witness(d, ca, cb);
+  Manifold m = empty_manifold();
+  const Vec2 on_a = d.point_a + ra * d.normal;
+  const Vec2 on_b = d.point_b - rb * d.normal;
+  m.normal = d.normal;
+  m.count = 1;
+  m.points[0] = {0.5f * (on_a + on_b), separation, id};
+  return m;
+}
+
+/// The feature of the reference core that meets a single incident point: the reference edge,
+/// or one of its vertices when the cores are apart and the point lies clearly beyond that end
+/// (a rounded corner against a rounded corner, seed 000 step 5). u is the incident point's
+/// position along the reference edge, len the edge's length.
+uint32_t reference_feature(const FramedCore& ref, const CoreDistance& d, float u, float len, float eps) {
+  const int edge = d.query.ref_edge;
+  const SegmentClosest& c = d.closest;
+  const bool at_end = !d.overlapping && (c.s == 0 || c.s == 1);
+  if (at_end && (u < -eps || u > len + eps)) return uint32_t(edge_end_index(ref, edge, c.s == 0 ? 0 : 1));
+  return kEdgeFeature | uint32_t(edge);
+}
+
+/// A reference edge's start, unit direction and length.
+struct EdgeFrame {
+  Vec2 r1, r2, t;
+  float len;
+};
+
+EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
+  EdgeFrame e{};
+  edge_points(ref, edge, e.r1, e.r2);
+  // A counter-clockwise edge runs along its outward normal turned by +90 degrees.
+  e.t = left_perp(normal);
+  e.len = dot(e.r2 - e.r1, e.t);
+  return e;
+}
+
+constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
+
+/// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
+DistanceResult to_world(const CoreDistance& d, float ra, float rb, const Transform& frame) {
+  const Vec2 pa = d.point_a + ra * d.normal;
+  const Vec2 pb = d.point_b - rb * d.normal;
+  return {d.distance - ra - rb, rotate(frame.q, d.normal), transform_point(frame, pa), transform_point(frame, pb)};
+}
+
+}  // namespace
+
+PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  CoreStorage sb;
+  const FramedCore ca = view_core(a);
+  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
+  const float scale = pair_scale(a, b);
+  const float ra = a.radius(), rb = b.radius();
+  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, ra, rb, scale));
+  if (d.query.ref_edge == -2) return empty_manifold();
+  const float signed_distance = d.distance - ra - rb;  // exactly as distance() computes it
+  if (!(signed_distance <= margin)) return empty_manifold();
+  if (!valid_input(xa, xb, margin)) return empty_manifold();
+
+  const CoreQuery& q = d.query;
+  Manifold m = empty_manifold();
+  if (q.ref_edge < 0) {  // two points
+    m = single_point(d, ca, cb, ra, rb, signed_distance, 0);
+    to_world(m, xa);
+    return m;
+  }
+
+  const FramedCore& ref = q.flip ? cb : ca;
+  const FramedCore& inc = q.flip ? ca : cb;
+  const float r_ref = ref.radius, r_inc = inc.radius;
+  const Vec2 n = q.normal;  // from the reference core to the incident core
+  const EdgeFrame e = edge_frame(ref, q.ref_edge, n);
+  const float eps = kClipFraction * scale;
+  Vec2 i1, i2;
+  edge_points(inc, q.inc_edge, i1, i2);
+  const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
+  const Vec2 p[2] = {i1, i2};
+  auto pack = [&](uint32_t f_ref, uint32_t f_inc) { return q.flip ? pack_id(f_inc, f_ref) : pack_id(f_ref, f_inc); };
+
+  // Separated cores whose closest points are two vertices, the incident one clearly beyond the
+  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5).
+  const SegmentClosest& c = d.closest;
+  const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
+  const float u_closest = c.t == 0 ? u[0] : u[1];
+  if (inc.count == 1 || (vertex_pair && (u_closest < -eps || u_closest > e.len + eps))) {
+    const uint32_t f_ref = reference_feature(ref, d, u_closest, e.len, eps);
+    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, c.t == 0 ? 0 : 1));
+    m = single_point(d, ca, cb, ra, rb, signed_distance, pack(f_ref, f_inc));
+    to_world(m, xa);
+    return m;
+  }
+
+  // Clip the incident edge to the reference edge's side planes (seed 000, "Clipping edges"),
+  // then keep every clipped point within the margin.
+  m.normal = q.flip ? -n : n;
+  for (int k = 0; k < 2; ++k) {
+    const int o = 1 - k;
+    Vec2 point = p[k];
+    uint32_t f_ref = kEdgeFeature | uint32_t(q.ref_edge);
+    uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, k));
+    const float bound = u[k] < -eps ? 0.0f : (u[k] > e.len + eps ? e.len : u[k]);
+    if (bound != u[k]) {
+      // Outside a side plane: slide along the incident edge onto the plane, if the other end
+      // is on the inner side of it.
+      const bool other_inside = bound == 0.0f ? u[o] > 0.0f : u[o] < e.len;
+      if (!other_inside) continue;
+      const float lambda = (bound - u[k]) / (u[o] - u[k]);
+      point = p[k] + lambda * (p[o] - p[k]);
+      f_ref = uint32_t(edge_end_index(ref, q.ref_edge, bound == 0.0f ? 0 : 1));
+      f_inc = kEdgeFeature | uint32_t(q.inc_edge);
+    }
+    const float core_gap = dot(point - e.r1, n);
+    const float separation = core_gap - r_ref - r_inc;
+    if (separation > margin) continue;
+    m.points[m.count++] = {point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, pack(f_ref, f_inc)};
+  }
+  // Float noise clipped away the contact the distance says exists: report the witness.
+  if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
+  to_world(m, xa);
+  return m;
+}
+
+// Fast paths for a circle or point against anything: one contact at most, from the point's
+// distance to the other core (bench/contacts_bench.cpp measures them; tests check them against
+// collide_generic). Separate entry points, chosen by collide() (manifold.cpp), so that each
+// pays only for its own registers and stack frame.
+
+PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  const CirclePair c = circle_pair(a, xa, b, xb);
+  if (!(c.distance <= margin)) return empty_manifold();
+  if (!valid_input(xa, xb, margin)) return empty_manifold();
+  Manifold m = empty_manifold();
+  m.normal = c.normal;
+  m.count = 1;
+  m.points[0] = {0.5f * (c.on_a + c.on_b), c.distance, 0};
+  return m;
+}
+
+PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  const PointPair pp = point_pair(a, xa, b, xb);
+  const float scale = pair_scale(a, b);
+  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, kClipFraction * scale,
+                                      stop_bound(margin, a.radius(), b.radius(), scale));
+  if (r.feature == kStoppedEarly) return empty_manifold();
+  const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
+  if (!(signed_distance <= margin)) return empty_manifold();
+  if (!valid_input(xa, xb, margin)) return empty_manifold();
+  const Vec2 n = r.normal;  // world, from the core to the point
+  Manifold m = empty_manifold();
+  m.normal = pp.point_is_a ? -n : n;
+  m.count = 1;
+  // Midway between the core's surface point and the point's: world - (distance - rc + rp) / 2 * n.
+  m.points[0] = {pp.world - 0.5f * (r.distance - pp.core_radius + pp.point_radius) * n, signed_distance,
+                 pp.point_is_a ? pack_id(0, r.feature) : pack_id(r.feature, 0)};
+  return m;
+}
+
+
+PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+  if (!valid_pair(xa, xb)) return kNoDistance;
+  CoreStorage sb;
+  const FramedCore ca = view_core(a);
+  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
+  CoreDistance d = core_distance(ca, cb, pair_scale(a, b));
+  if (d.overlapping) add_overlap_witness(d, ca, cb);
+  return to_world(d, a.radius(), b.radius(), xa);
+}
+
+/// The fast path of distance(): a circle or point against anything (bench/contacts_bench.cpp
+/// measures it).
+PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+  if (!valid_pair(xa, xb)) return kNoDistance;
+  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+    const CirclePair c = circle_pair(a, xa, b, xb);
+    return {c.distance, c.normal, c.on_a, c.on_b};
+  }
+  const PointPair pp = point_pair(a, xa, b, xb);
+  const float scale = pair_scale(a, b);
+  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, kClipFraction * scale);
+  const Vec2 n = r.normal;  // world, from the core to the point
+  const Vec2 on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
+  const float signed_distance = r.distance - a.radius() - b.radius();  // as collide() computes it
+  return pp.point_is_a ? DistanceResult{signed_distance, -n, on_point, on_core}
+                       : DistanceResult{signed_distance, n, on_core, on_point};
+}
+
+// The entry points. GCC 12 can leave a function compiled for AVX2 with the upper halves of the
+// ymm registers still in use (seen: collide_generic after valid_pair's 256-bit check, on a path
+// its vzeroupper pass missed); the caller's SSE code then runs with a false dependency on every
+// instruction (capsule/capsule measured 96 ns instead of 62). So each AVX2 entry clears them
+// itself before it returns.
+#if PEBBLE_KERNEL_AVX2
+#define PEBBLE_LEAVE_AVX2() _mm256_zeroupper()
+#else
+#define PEBBLE_LEAVE_AVX2() static_cast<void>(0)
+#endif
+#define PEBBLE_COLLIDE_ENTRY(name)                                                                              \
+  Manifold name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept { \
+    const Manifold m = name##_body(a, xa, b, xb, margin);                                                        \
+    PEBBLE_LEAVE_AVX2();                                                                                         \
+    return m;                                                                                                    \
+  }
+#define PEBBLE_DISTANCE_ENTRY(name)                                                                      \
+  DistanceResult name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept { \
+    const DistanceResult d = name##_body(a, xa, b, xb);                                                  \
+    PEBBLE_LEAVE_AVX2();                                                                                 \
+    return d;                                                                                            \
+  }
+PEBBLE_COLLIDE_ENTRY(collide_generic)
+PEBBLE_COLLIDE_ENTRY(collide_circles)
+PEBBLE_COLLIDE_ENTRY(collide_point_core)
+PEBBLE_DISTANCE_ENTRY(distance_generic)
+PEBBLE_DISTANCE_ENTRY(distance_point)
+#undef PEBBLE_COLLIDE_ENTRY
+#undef PEBBLE_DISTANCE_ENTRY
+#undef PEBBLE_LEAVE_AVX2
+
+extern const Kernels kKernels;
+const Kernels kKernels{
+#if PEBBLE_KERNEL_AVX2
+    SimdPath::avx2,
+#elif PEBBLE_SSE
+    SimdPath::sse2,
+#else
+    SimdPath::scalar,
+#endif
+    &collide_generic, &collide_circles, &collide_point_core, &distance_generic, &distance_point};
+
+}  // namespace pebble::detail::PEBBLE_KERNEL_NS

@@ -1,0 +1,138 @@
+// pebble/simd.hpp: the contact queries give the same results, bit for bit, on every instruction
+// set the build and the CPU have (the base copy and the AVX2 copy of the kernels), so that a
+// simulation does not depend on the machine. The oracle tests (manifold_test, distance_test) run
+// on the path the library picks, and ctest runs them once more with PEBBLE_SIMD=sse2.
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <pebble/pebble.hpp>
+#include <pebble/simd.hpp>
+
+#include "contact_cases.hpp"
+
+namespace {
+
+using namespace contact_cases;
+using pebble::DistanceResult;
+using pebble::Manifold;
+using pebble::SimdPath;
+
+/// The paths this build and CPU have, the one in use first.
+std::vector<SimdPath> available_paths() {
+  const SimdPath start = pebble::simd_path();
+  std::vector<SimdPath> out{start};
+  for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+    if (p != start && pebble::detail::use_simd_path(p)) out.push_back(p);
+  }
+  pebble::detail::use_simd_path(start);
+  return out;
+}
+
+/// Restores the path in use when a test ends.
+struct PathGuard {
+  SimdPath saved = pebble::simd_path();
+  ~PathGuard() { pebble::detail::use_simd_path(saved); }
+};
+
+/// Everything the contact queries answer for one pair.
+struct Answers {
+  Manifold touching, speculative, generic;
+  DistanceResult distance, distance_generic;
+  bool overlap;
+};
+
+Answers answers(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+  Answers r{};
+  r.touching = pebble::collide(a, xa, b, xb);
+  r.speculative = pebble::collide(a, xa, b, xb, 0.1f);
+  r.generic = pebble::detail::collide_generic(a, xa, b, xb, 0.05f);
+  r.distance = pebble::distance(a, xa, b, xb);
+  r.distance_generic = pebble::detail::distance_generic(a, xa, b, xb);
+  r.overlap = pebble::overlap(a, xa, b, xb);
+  return r;
+}
+
+template <class T>
+bool same_bytes(const T& x, const T& y) {
+  // Every field is 4 bytes, so there is no padding and the bytes are the value.
+  static_assert(sizeof(Manifold) == 11 * 4 && sizeof(DistanceResult) == 7 * 4);
+  return std::memcmp(&x, &y, sizeof x) == 0;
+}
+
+bool same_bits(const Answers& x, const Answers& y) {
+  return same_bytes(x.touching, y.touching) && same_bytes(x.speculative, y.speculative) && same_bytes(x.generic, y.generic) &&
+         same_bytes(x.distance, y.distance) && same_bytes(x.distance_generic, y.distance_generic) && x.overlap == y.overlap;
+}
+
+/// Runs every query on every path and expects the same bytes; returns the number of pairs that
+/// differ (reporting the first few).
+int count_differences(const std::vector<SimdPath>& paths, const Shape& a, const Transform& xa, const Shape& b,
+                      const Transform& xb, const std::string& what, int& reported) {
+  pebble::detail::use_simd_path(paths[0]);
+  const Answers first = answers(a, xa, b, xb);
+  int differ = 0;
+  for (size_t i = 1; i < paths.size(); ++i) {
+    pebble::detail::use_simd_path(paths[i]);
+    const Answers other = answers(a, xa, b, xb);
+    if (!same_bits(first, other)) {
+      ++differ;
+      if (reported++ < 5) {
+        ADD_FAILURE() << pebble::simd_path_name(paths[0]) << " and " << pebble::simd_path_name(paths[i])
+                      << " differ on " << what;
+      }
+    }
+  }
+  return differ;
+}
+
+TEST(Simd, NamesAndSwitching) {
+  PathGuard guard;
+  EXPECT_STREQ(pebble::simd_path_name(SimdPath::scalar), "scalar");
+  EXPECT_STREQ(pebble::simd_path_name(SimdPath::sse2), "sse2");
+  EXPECT_STREQ(pebble::simd_path_name(SimdPath::avx2), "avx2");
+  for (SimdPath p : available_paths()) {
+    EXPECT_TRUE(pebble::detail::use_simd_path(p));
+    EXPECT_EQ(pebble::simd_path(), p);
+  }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(PEBBLE_NO_SIMD)
+  // An x86-64 build has SSE2, and AVX2 exactly when the CPU has it.
+  __builtin_cpu_init();
+  EXPECT_TRUE(pebble::detail::use_simd_path(SimdPath::sse2));
+  EXPECT_EQ(pebble::detail::use_simd_path(SimdPath::avx2), __builtin_cpu_supports("avx2") != 0);
+  EXPECT_FALSE(pebble::detail::use_simd_path(SimdPath::scalar));
+#endif
+}
+
+TEST(Simd, EveryPathGivesTheSameBits) {
+  PathGuard guard;
+  const std::vector<SimdPath> paths = available_paths();
+  if (paths.size() < 2) GTEST_SKIP() << "only " << pebble::simd_path_name(paths[0]) << " here";
+
+  std::vector<Pair> pairs;
+  std::mt19937 rng(20261121);
+  for (Kind ka : kAllKinds) {
+    for (Kind kb : kAllKinds) {
+      for (int i = 0; i < 40; ++i) pairs.push_back(random_pair(ka, kb, rng));
+    }
+  }
+  for (Pair& p : nearly_parallel_pairs(7, {0.0f, 1e-6f, 1e-3f}, {-0.01f, 0.0f, 1e-5f, 0.01f})) pairs.push_back(std::move(p));
+  for (Pair& p : containment_pairs(8, 4)) pairs.push_back(std::move(p));
+  for (Pair& p : zero_length_pairs(9, 10)) pairs.push_back(std::move(p));
+  for (Pair& p : touching_pairs()) pairs.push_back(std::move(p));
+  // Far coordinates and tiny shapes.
+  for (int i = 0; i < 200; ++i) {
+    pairs.push_back(random_pair(kAllKinds[i % 7], kAllKinds[(i / 7) % 7], rng, 1, {1e4f, -1e4f}));
+    pairs.push_back(random_pair(kAllKinds[i % 7], kAllKinds[(i / 7) % 7], rng, 0.01f));
+  }
+
+  int differ = 0, reported = 0;
+  for (const Pair& p : pairs) differ += count_differences(paths, p.a.shape, p.xa, p.b.shape, p.xb, describe(p), reported);
+  for_each_invalid_placement([&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
+    differ += count_differences(paths, a, xa, b, xb, "an invalid placement with " + lit(bad), reported);
+  });
+  EXPECT_EQ(differ, 0) << "of " << pairs.size() << " pairs";
+}
+
+}  // namespace
