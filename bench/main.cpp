@@ -127,9 +127,11 @@ void print_table(std::FILE* out, const std::map<std::string, Timing>& timings, b
     all_medians = all_medians && timing.is_median;
     if (timing.cpu_ns > 0) worst_wait = std::max(worst_wait, timing.real_ns / timing.cpu_ns);
   }
-  std::fprintf(out, "\n%s %s time per query, ns (%lld repetition%s); ratio < 1: pebble is faster\n\n",
+  std::fprintf(out, "\n%s %s time per query, ns (%lld repetition%s); ratio < 1: pebble is faster\n",
                all_medians ? "Median" : "Single-run", cpu_time ? "CPU" : "real", repetitions,
                repetitions == 1 ? "" : "s");
+  std::fprintf(out, "pebble's contact queries ran their %s copy (pebble/simd.hpp; PEBBLE_SIMD=sse2 picks SSE2)\n\n",
+               pebble::simd_path_name(pebble::simd_path()));
   std::fprintf(out, "| query | pebble ns | Box2D ns | ratio pebble/Box2D |\n");
   std::fprintf(out, "|---|---:|---:|---:|\n");
   for (const bench::Pair& pair : bench::pairs()) {
