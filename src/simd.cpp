@@ -39,7 +39,8 @@ const Kernels* choose_kernels() noexcept {
 
 // Dynamic initialization at load time; until it has run, queries use the base copy, which gives
 // the same results.
-[[maybe_unused]] const bool chosen_at_load = (active_contact_kernels.store(choose_kernels(), std::memory_order_relaxed), true);
+[[maybe_unused]] const bool chosen_at_load =
+    (active_contact_kernels.store(choose_kernels(), std::memory_order_relaxed), true);
 
 }  // namespace
 
