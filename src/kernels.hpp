@@ -3,7 +3,8 @@
 //
 // kernels.cpp holds the query code (collide, distance and their generic paths). It is compiled
 // once for the build's target, in namespace detail::base, and, on x86-64 with GCC or Clang,
-// once more by kernels_avx2.cpp for AVX2, in namespace detail::avx2. simd.cpp picks one table
+// once more by kernels_avx2.cpp for AVX2, in namespace detail::avx2. Where the base copy is
+// SSE2, kernels_scalar.cpp adds the portable scalar loops too (detail::scalar), for the tests. simd.cpp picks one table
 // of entry points (pebble/simd.hpp: ContactKernels) at load time; the inline collide() and
 // distance() of the public headers call through it.
 //
@@ -27,9 +28,21 @@
 #include "pebble/shape.hpp"
 #include "pebble/simd.hpp"
 
-// x86-64 always has SSE2; elsewhere, or with PEBBLE_NO_SIMD (the sanitizer build defines it so
-// that the tests cover this path too), the scalar loops run. All paths give identical results.
+// x86-64 always has SSE2: the base copy of the kernels uses it. Elsewhere, or with
+// PEBBLE_NO_SIMD, the base copy is the scalar loops. All copies give identical results.
 #if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#define PEBBLE_BASE_SSE 1
+#else
+#define PEBBLE_BASE_SSE 0
+#endif
+
+// kernels_scalar.cpp sets this before it includes this header: an SSE2 build also carries the
+// scalar copy, so that the tests (and the sanitizer build) compare every copy on one machine.
+#ifndef PEBBLE_KERNEL_SCALAR
+#define PEBBLE_KERNEL_SCALAR 0
+#endif
+
+#if PEBBLE_BASE_SSE && !PEBBLE_KERNEL_SCALAR
 #include <immintrin.h>
 #define PEBBLE_SSE 1
 #else
@@ -38,7 +51,7 @@
 
 // The AVX2 copy of the kernels: x86-64 with GCC or Clang, which can compile one file's
 // functions for another target than the rest.
-#if PEBBLE_SSE && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if PEBBLE_BASE_SSE && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PEBBLE_HAVE_AVX2_KERNELS 1
 #else
 #define PEBBLE_HAVE_AVX2_KERNELS 0
@@ -69,6 +82,11 @@ using Kernels = ContactKernels;
 namespace base {
 extern const Kernels kKernels;  // kernels.cpp: SSE2 on x86-64, else scalar
 }
+#if PEBBLE_BASE_SSE
+namespace scalar {
+extern const Kernels kKernels;  // kernels_scalar.cpp, beside an SSE2 base copy
+}
+#endif
 #if PEBBLE_HAVE_AVX2_KERNELS
 namespace avx2 {
 extern const Kernels kKernels;  // kernels_avx2.cpp

@@ -16,6 +16,9 @@ namespace {
 /// The copy for `path`, or nullptr when this build or CPU lacks it.
 const Kernels* kernels_for(SimdPath path) noexcept {
   if (path == base::kKernels.path) return &base::kKernels;
+#if PEBBLE_BASE_SSE
+  if (path == SimdPath::scalar) return &scalar::kKernels;
+#endif
 #if PEBBLE_HAVE_AVX2_KERNELS
   // __builtin_cpu_supports also checks that the OS saves the 256-bit registers. It may run
   // before the library's own CPU detection has run, hence __builtin_cpu_init first.

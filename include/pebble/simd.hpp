@@ -1,10 +1,11 @@
 // pebble/simd.hpp — which instruction set the contact queries run on.
 //
-// collide(), distance() and overlap() are compiled twice on x86-64 with GCC or Clang: for the
-// build's own target (SSE2) and for AVX2, whose 8-wide registers hold all the edge lanes of an
-// 8-gon at once. The AVX2 copy is chosen once, when the library loads, if the CPU and the OS
-// support it. Both copies do the same float operations in the same order (no fused
-// multiply-add), so they give the same results: a simulation does not change with the machine.
+// The kernels of collide(), distance() and overlap() are compiled more than once on x86-64 with
+// GCC or Clang: for the build's own target (SSE2), for AVX2, whose 8-wide registers hold all the
+// edge lanes of an 8-gon at once, and as the portable scalar loops that other CPUs run. The AVX2
+// copy is chosen once, when the library loads, if the CPU and the OS support it. All copies do
+// the same float operations in the same order (no fused multiply-add), so they give the same
+// results: a simulation does not change with the machine.
 #pragma once
 
 #include <atomic>
@@ -19,7 +20,7 @@ struct DistanceResult;
 
 /// An instruction set the contact queries can run on.
 enum class SimdPath : std::uint8_t {
-  scalar,  ///< plain C++ (not x86-64, or built with PEBBLE_NO_SIMD)
+  scalar,  ///< plain C++: the only copy off x86-64 or with PEBBLE_NO_SIMD; on x86-64, for tests
   sse2,    ///< 4-wide, every x86-64 CPU
   avx2,    ///< 8-wide, chosen at load time when the CPU and OS support it
 };
