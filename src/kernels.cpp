@@ -274,8 +274,8 @@ PEBBLE_DISTANCE_ENTRY(distance_point)
 #undef PEBBLE_DISTANCE_ENTRY
 #undef PEBBLE_LEAVE_AVX2
 
-extern const Kernels kKernels;
-const Kernels kKernels{
+extern const ContactKernels kKernels;
+const ContactKernels kKernels{
 #if PEBBLE_KERNEL_AVX2
     SimdPath::avx2,
 #elif PEBBLE_SSE

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -77,19 +76,17 @@
 
 namespace pebble::detail {
 
-using Kernels = ContactKernels;
-
 namespace base {
-extern const Kernels kKernels;  // kernels.cpp: SSE2 on x86-64, else scalar
+extern const ContactKernels kKernels;  // kernels.cpp: SSE2 on x86-64, else scalar
 }
 #if PEBBLE_BASE_SSE
 namespace scalar {
-extern const Kernels kKernels;  // kernels_scalar.cpp, beside an SSE2 base copy
+extern const ContactKernels kKernels;  // kernels_scalar.cpp, beside an SSE2 base copy
 }
 #endif
 #if PEBBLE_HAVE_AVX2_KERNELS
 namespace avx2 {
-extern const Kernels kKernels;  // kernels_avx2.cpp
+extern const ContactKernels kKernels;  // kernels_avx2.cpp
 }
 #endif
 

@@ -14,7 +14,7 @@ constinit std::atomic<const ContactKernels*> active_contact_kernels{&base::kKern
 namespace {
 
 /// The copy for `path`, or nullptr when this build or CPU lacks it.
-const Kernels* kernels_for(SimdPath path) noexcept {
+const ContactKernels* kernels_for(SimdPath path) noexcept {
   if (path == base::kKernels.path) return &base::kKernels;
 #if PEBBLE_BASE_SSE
   if (path == SimdPath::scalar) return &scalar::kKernels;
@@ -29,14 +29,14 @@ const Kernels* kernels_for(SimdPath path) noexcept {
 }
 
 /// The best path, or the one PEBBLE_SIMD names if this build and CPU have it.
-const Kernels* choose_kernels() noexcept {
+const ContactKernels* choose_kernels() noexcept {
   if (const char* wanted = std::getenv("PEBBLE_SIMD")) {
     for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
       if (std::strcmp(wanted, simd_path_name(p)) != 0) continue;
-      if (const Kernels* k = kernels_for(p)) return k;
+      if (const ContactKernels* k = kernels_for(p)) return k;
     }
   }
-  if (const Kernels* k = kernels_for(SimdPath::avx2)) return k;
+  if (const ContactKernels* k = kernels_for(SimdPath::avx2)) return k;
   return &base::kKernels;
 }
 
@@ -48,7 +48,7 @@ const Kernels* choose_kernels() noexcept {
 }  // namespace
 
 bool use_simd_path(SimdPath path) noexcept {
-  const Kernels* k = kernels_for(path);
+  const ContactKernels* k = kernels_for(path);
   if (k == nullptr) return false;
   active_contact_kernels.store(k, std::memory_order_relaxed);
   return true;
