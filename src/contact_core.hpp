@@ -141,6 +141,18 @@ inline int first_set_lane(unsigned mask) {
 #endif
 }
 
+#if PEBBLE_SSE
+/// The four lanes of m folded by max (kMax) or min in one fixed order; each lane of the result
+/// is that of all four when they are numbers. Every 4- and 8-lane reduction below ends with it,
+/// so the SSE2 and AVX2 copies reduce alike.
+template <bool kMax>
+inline __m128 fold4(__m128 m) {
+  const auto op = [](__m128 a, __m128 b) { return kMax ? _mm_max_ps(a, b) : _mm_min_ps(a, b); };
+  m = op(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  return op(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+}
+#endif
+
 /// The greatest of some edge lanes and the lowest lane holding it (ties go to the lower edge);
 /// {-huge, -1} when no lane exceeds -huge (no edges, or separations that are not numbers).
 #if PEBBLE_SSE
@@ -152,8 +164,7 @@ inline AxisSeparation first_max_lane(const __m128 (&lanes)[kVectors]) {
   // transform can cause before collide() checks it: hence the broadcast of `best` itself.)
   __m128 m = lanes[0];
   for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, lanes[k]);
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = fold4<true>(m);
   const float best = _mm_cvtss_f32(m);
   if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
   const __m128 all_best = _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 0, 0, 0));
@@ -166,8 +177,7 @@ inline AxisSeparation first_max_lane(const __m128 (&lanes)[kVectors]) {
 /// as lanes[0] against lanes[1] above), so the same answer.
 inline AxisSeparation first_max_lane(__m256 lanes) {
   __m128 m = _mm_max_ps(_mm256_castps256_ps128(lanes), _mm256_extractf128_ps(lanes, 1));
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  m = _mm_max_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = fold4<true>(m);
   const float best = _mm_cvtss_f32(m);
   if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
   const unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(lanes, _mm256_broadcastss_ps(m), _CMP_EQ_OQ)));
@@ -264,8 +274,7 @@ inline int incident_edge_lanes(const FramedCore& core, Vec2 n) {
     const __m256 d = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(core.nx), _mm256_set1_ps(n.x)),
                                    _mm256_mul_ps(_mm256_loadu_ps(core.ny), _mm256_set1_ps(n.y)));
     __m128 m = _mm_min_ps(_mm256_castps256_ps128(d), _mm256_extractf128_ps(d, 1));
-    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-    m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = fold4<false>(m);
     const unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(d, _mm256_set_m128(m, m), _CMP_EQ_OQ)));
     return mask != 0 ? std::countr_zero(mask) : 0;
   }
@@ -278,8 +287,7 @@ inline int incident_edge_lanes(const FramedCore& core, Vec2 n) {
     d[k] = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(core.nx + 4 * k), x), _mm_mul_ps(_mm_loadu_ps(core.ny + 4 * k), y));
   __m128 m = d[0];
   for (int k = 1; k < kVectors; ++k) m = _mm_min_ps(m, d[k]);
-  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = fold4<false>(m);
   unsigned mask = 0;
   for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(d[k], m))) << (4 * k);
   return mask != 0 ? std::countr_zero(mask) : 0;
