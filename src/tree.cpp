@@ -80,12 +80,7 @@ int AabbTree::slot_in_parent(std::int32_t node) const {
   return nodes_[std::size_t(nodes_[std::size_t(node)].parent)].child[0] == node ? 0 : 1;
 }
 
-float AabbTree::margin_for(const Aabb& box) const {
-  const Vec2 half = extents(box);
-  return std::max(0.0f, std::min(settings_.margin, settings_.margin_fraction * std::max(half.x, half.y)));
-}
-
-Aabb AabbTree::fatten(const Aabb& box, Vec2 displacement) const {
+inline Aabb AabbTree::fatten(const Aabb& box, Vec2 displacement) const {
   Aabb fat = inflate(box, margin_for(box));
   const Vec2 ahead = settings_.prediction * displacement;
   if (std::isfinite(ahead.x) && std::isfinite(ahead.y)) {
@@ -139,8 +134,18 @@ bool AabbTree::move_proxy(ProxyId id, const Aabb& box, Vec2 displacement) {
     const Aabb wanted = fatten(box, displacement);
     if (contains(inflate(wanted, kShrinkMargins * margin_for(box)), fat)) return false;
   }
-  remove_leaf(id);
-  insert_leaf(id, fatten(box, displacement));
+  const Aabb new_fat = fatten(box, displacement);
+  if (overlaps(new_fat, fat)) {
+    // A short move: the proxy keeps its place, its ancestors are refitted, and rotations on the
+    // way up repair the tree where the move made it worse (the refit-and-rotate update of Kopta et
+    // al. for animated scenes). No descent from the root, and the nodes touched are already warm.
+    const Proxy& p = proxies_[std::size_t(id)];
+    nodes_[std::size_t(p.node)].box[p.slot] = new_fat;
+    refit_up(p.node, true);
+  } else {
+    remove_leaf(id);
+    insert_leaf(id, new_fat);
+  }
   mark_moved(id);
   return true;
 }
@@ -253,8 +258,9 @@ void AabbTree::remove_leaf(ProxyId id) {
   refit_up(grandparent, false);
 }
 
-// Walks from node to the root: recomputes each node's height and its box in its parent's slot,
-// rotating on the way when asked (after insertion). Stops early on removal once nothing changes.
+// Walks from node toward the root: recomputes each node's height and its box in its parent's slot,
+// rotating on the way when asked (after insertion), and stops where neither changes: everything
+// above is then unchanged too.
 void AabbTree::refit_up(std::int32_t node, bool rotate_nodes) {
   while (node != kNullNode) {
     if (rotate_nodes) rotate(node);
@@ -267,7 +273,7 @@ void AabbTree::refit_up(std::int32_t node, bool rotate_nodes) {
       return;
     }
     Aabb& slot_box = nodes_[std::size_t(parent)].box[slot_in_parent(node)];
-    if (!rotate_nodes && height == n.height && slot_box == box) return;
+    if (height == n.height && slot_box == box) return;
     n.height = height;
     slot_box = box;
     node = parent;

@@ -10,3 +10,4 @@
 #include "pebble/manifold.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
+#include "pebble/tree.hpp"

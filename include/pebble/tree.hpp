@@ -166,11 +166,19 @@ private:
   };
 
   static bool is_leaf(std::int32_t child) { return child < 0; }
+  static void prefetch([[maybe_unused]] const void* address) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address);
+#endif
+  }
   static constexpr Aabb empty_box() { return {{kInf, kInf}, {-kInf, -kInf}}; }
 
   std::int32_t allocate_node();
   void free_node(std::int32_t node);
-  float margin_for(const Aabb& box) const;
+  float margin_for(const Aabb& box) const {
+    const Vec2 half = extents(box);
+    return std::max(0.0f, std::min(settings_.margin, settings_.margin_fraction * std::max(half.x, half.y)));
+  }
   Aabb fatten(const Aabb& box, Vec2 displacement) const;
   void insert_leaf(ProxyId id, const Aabb& fat);
   void remove_leaf(ProxyId id);
@@ -215,6 +223,7 @@ void AabbTree::query(const Aabb& box, F&& f) const {
         } else if (next == kNullNode) {
           next = c;
         } else {
+          prefetch(&nodes_[std::size_t(c)]);  // popped later: start loading it now
           stack[top++] = c;
         }
       }
