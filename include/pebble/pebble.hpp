@@ -12,3 +12,4 @@
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
 #include "pebble/tree.hpp"
+#include "pebble/world.hpp"

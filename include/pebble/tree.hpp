@@ -95,6 +95,9 @@ public:
   std::span<const ProxyId> moved() const { return moved_; }
   /// True when the proxy is in moved().
   bool was_moved(ProxyId id) const { return proxies_[std::size_t(id)].move_index >= 0; }
+  /// Puts a live proxy into moved() without changing its box (Box2D's TouchProxy): its pairs are
+  /// found again, e.g. after its collision filter changed.
+  void touch(ProxyId id) { mark_moved(id); }
   /// Empties moved().
   void clear_moved();
 
