@@ -95,6 +95,10 @@ public:
   std::span<const ProxyId> moved() const { return moved_; }
   /// True when the proxy is in moved().
   bool was_moved(ProxyId id) const { return proxies_[std::size_t(id)].move_index >= 0; }
+  /// Orders moved() along a Z-order curve over the tree's bounds (by the centres of the fat boxes),
+  /// so that queries made in that order visit the nodes of one region one after another and find
+  /// them in the cache. Deterministic; O(m log m) for m moved proxies.
+  void sort_moved();
   /// Puts a live proxy into moved() without changing its box (Box2D's TouchProxy): its pairs are
   /// found again, e.g. after its collision filter changed.
   void touch(ProxyId id) { mark_moved(id); }
@@ -103,8 +107,8 @@ public:
 
   /// Every pair of proxies whose fat boxes overlap (touching counts) and at least one of which is
   /// in moved(), each pair once, as f(a, b) with a < b; then clear_moved(). The pairs come in the
-  /// order of moved(), each proxy's partners in traversal order (the broadphase step of Box2D's
-  /// b2BroadPhase::UpdatePairs).
+  /// order of moved() after sort_moved(), each proxy's partners in traversal order (the broadphase
+  /// step of Box2D's b2BroadPhase::UpdatePairs).
   template <class F>
   void find_moved_pairs(F&& f);
 
@@ -197,6 +201,7 @@ private:
   std::vector<Node> nodes_;
   std::vector<Proxy> proxies_;
   std::vector<ProxyId> moved_;
+  std::vector<std::uint64_t> sort_keys_;  // sort_moved()'s scratch
   std::int32_t root_ = kNullNode;
   std::int32_t free_node_ = kNullNode;
   std::int32_t free_proxy_ = kNullProxy;
@@ -241,6 +246,7 @@ void AabbTree::query(const Aabb& box, F&& f) const {
 
 template <class F>
 void AabbTree::find_moved_pairs(F&& f) {
+  sort_moved();
   for (const ProxyId a : moved_) {
     query(fat_box(a), [&](ProxyId b) {
       // Both moved: the pair is reported from the larger id's query only.

@@ -270,21 +270,26 @@ public:
   }
 
 private:
+  struct Hot;
   struct Collider;
   struct Pair;
   struct PairSet;
   struct Scratch;
 
-  Collider* find(ColliderId id) noexcept;
-  const Collider* find(ColliderId id) const noexcept;
+  // The slot of a live collider of this world, or kNoSlot.
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
+  std::uint32_t slot_of(ColliderId id) const noexcept;
   ColliderId id_of(std::uint32_t index) const noexcept;
+  const AabbTree& tree_of(std::uint32_t index) const noexcept;
   void refresh_box(std::uint32_t index, Vec2 displacement);
+  void unlink_pair(std::uint32_t pair, int side);
+  void free_pair(std::uint32_t pair);
   void destroy_pairs(std::uint32_t index);
   void parallel_for(int count, void (*task)(int, void*), void* context);
   bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
   void find_pairs_chunk(int chunk);
   void collide_chunk(int chunk);
-  bool query_sees(const Collider& c, const QueryFilter& filter) const noexcept;
+  bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
   void cast_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
@@ -293,12 +298,13 @@ private:
 
   WorldSettings settings_;
   std::uint32_t serial_ = 0;
+  std::vector<Hot> hot_;
   std::vector<Collider> colliders_;
   std::uint32_t free_collider_ = 0xffffffffu;
   int live_ = 0;
   int fixed_count_ = 0;
   int fixed_changes_ = 0;  // fixed colliders added, moved or removed since the fixed tree's last rebuild
-  std::uint64_t step_ = 0;  // updates so far: a collider changed since the last update has changed_at == step_
+  std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one
   AabbTree moving_tree_;
   AabbTree fixed_tree_;
   std::vector<Pair> pairs_;
