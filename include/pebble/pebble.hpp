@@ -9,5 +9,6 @@
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
 #include "pebble/ray.hpp"
+#include "pebble/cast.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
