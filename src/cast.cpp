@@ -6,6 +6,12 @@
 //
 // time_of_impact(): seed 002's conservative advancement ("Continuous Angular/Linear", after
 // Mirtich and Coumans), driven by distance(); without rotation it is shape_cast().
+//
+// closest_approach(): seed 003's closest point of approach for any pair: the same ray against
+// the difference finds a touch; without one, the least distance of the moving point from the
+// difference is the least distance between a segment (its path) and a convex polygon, found
+// among the polygon's vertices projected on the path and the path's ends projected on the
+// polygon's edges.
 #include "pebble/cast.hpp"
 
 #include <algorithm>
@@ -213,6 +219,80 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
     d = distance(a, sweep_transform(sa, t), b, sweep_transform(sb, t));
     if (d.distance <= target + tolerance) return toi_at(ToiResult::State::hit, t, d);
   }
+}
+
+namespace {
+
+constexpr Approach kNoApproach{false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
+
+Approach approach_at(bool hit, float time, const DistanceResult& d) { return {hit, time, d.distance, d.point_a, d.point_b, d.normal}; }
+
+/// Two fractions of the path count as the same least distance when their distances differ by
+/// less than this fraction of the sizes involved (float rounding of the projections): the earlier
+/// one is taken, so that a path parallel to an edge gives the start of its closest stretch.
+constexpr float kApproachTieFraction = 1e-6f;
+
+/// The fraction of the segment from 0 to d (in the difference's frame) at which it is nearest
+/// the convex polygon (a point or segment too), which it does not meet: the nearest pair of two
+/// disjoint convex sets includes a vertex of one of them, so it is a vertex of the polygon
+/// projected on the path, or an end of the path projected on an edge.
+float nearest_fraction(const Difference& diff, Vec2 d) {
+  constexpr int kMost = cast_core::kMaxDifferenceVertices + 2;
+  float fraction[kMost], dist2[kMost];
+  int count = 0;
+  float scale = length(d);
+  const float dd = dot(d, d);
+  for (int k = 0; k < diff.count; ++k) {
+    const Vec2 c = diff.v[k];
+    scale = std::max(scale, std::fabs(c.x) + std::fabs(c.y));
+    const float t = std::clamp(dot(c, d) / dd, 0.0f, 1.0f);
+    fraction[count] = t;
+    dist2[count++] = distance_squared(t * d, c);
+  }
+  const int edges = diff.count == 1 ? 0 : (diff.count == 2 ? 1 : diff.count);  // a segment's two sides are one
+  for (const float t : {0.0f, 1.0f}) {
+    const Vec2 p = t * d;
+    float nearest = distance_squared(p, diff.v[0]);
+    for (int k = 0; k < edges; ++k) {
+      const Vec2 s = diff.v[k], e = diff.v[k + 1] - s;
+      const float len2 = dot(e, e);
+      const float u = len2 > 0 ? std::clamp(dot(p - s, e) / len2, 0.0f, 1.0f) : 0;
+      nearest = std::min(nearest, distance_squared(p, s + u * e));
+    }
+    fraction[count] = t;
+    dist2[count++] = nearest;
+  }
+  float least = dist2[0];
+  for (int i = 1; i < count; ++i) least = std::min(least, dist2[i]);
+  // The earliest fraction whose distance ties the least one.
+  const float tie = std::sqrt(least) + kApproachTieFraction * scale;
+  float best = 1;
+  for (int i = 0; i < count; ++i) {
+    if (std::sqrt(dist2[i]) <= tie) best = std::min(best, fraction[i]);
+  }
+  return best;
+}
+
+}  // namespace
+
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
+                          float horizon) noexcept {
+  if (!is_valid(xa) || !is_valid(xb) || !valid_motion(velocity_a) || !valid_motion(velocity_b) ||
+      !(horizon >= 0 && horizon <= kMaxWorldCoordinate)) {
+    return kNoApproach;
+  }
+  const DistanceResult start = distance(a, xa, b, xb);
+  if (start.distance <= 0) return approach_at(true, 0, start);
+  const Vec2 move_a = horizon * velocity_a, move_b = horizon * velocity_b;
+  const Vec2 d = inv_rotate(xa.q, move_b - move_a);
+  if (!(dot(d, d) > 0)) return approach_at(false, 0, start);
+  const PairInA pair(a, b, xa, xb);
+  const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
+  const bool touches = hit.kind != LocalHit::Kind::miss;
+  const float t = touches ? hit.t : nearest_fraction(pair.diff, d);
+  // Everything at that time from distance(), so that the answer is the distance's own.
+  const Transform xa_t{xa.p + t * move_a, xa.q}, xb_t{xb.p + t * move_b, xb.q};
+  return approach_at(touches, t * horizon, distance(a, xa_t, b, xb_t));
 }
 
 }  // namespace pebble

@@ -788,22 +788,199 @@ TEST(TimeOfImpact, TargetSeparationAndShortSteps) {
   expect_all(cases, [](const ToiCase& c) { return check_toi(c); }, "target and t_max");
 }
 
-TEST(TimeOfImpactStats, DISABLED_IterationsNeeded) {
-  for (int cap : {8, 16, 32, 64, 128, 256, 1024}) {
-    int failed = 0, total = 0;
-    for (const ToiCase& c : spinning_thin_boxes(43, 600)) {
-      pebble::ToiOptions o;
-      o.max_iterations = cap;
-      failed += pebble::time_of_impact(c.a.shape, c.sa, c.b.shape, c.sb, 1, o).state == State::failed;
-      ++total;
-    }
-    int failed_r = 0, total_r = 0;
-    for (const ToiCase& c : random_tois(41, 12, 3)) {
-      pebble::ToiOptions o;
-      o.max_iterations = cap;
-      failed_r += pebble::time_of_impact(c.a.shape, c.sa, c.b.shape, c.sb, 1, o).state == State::failed;
-      ++total_r;
-    }
-    std::printf("cap %4d: spinning %d/%d failed, random %d/%d failed\n", cap, failed, total, failed_r, total_r);
+// =============================================================================================
+// closest_approach() against the oracle: the signed distance over the linear motion is convex in
+// time, so its least value, the time of that value and the first touch are exact.
+
+namespace {
+
+using pebble::Approach;
+
+/// Shape a at xa with velocity va, shape b at xb with velocity vb, over [0, horizon].
+struct ApproachCase {
+  ShapeSpec a, b;
+  Transform xa, xb;
+  Vec2 va, vb;
+  float horizon = 1;
+};
+
+std::string describe(const ApproachCase& c) {
+  return "Shape a = " + c.a.maker + "; Transform xa = " + lit(c.xa) + "; Vec2 va = " + lit(c.va) + ";\n    Shape b = " + c.b.maker +
+         "; Transform xb = " + lit(c.xb) + "; Vec2 vb = " + lit(c.vb) + "; float horizon = " + lit(c.horizon) + ";";
+}
+
+Approach run(const ApproachCase& c) { return pebble::closest_approach(c.a.shape, c.xa, c.va, c.b.shape, c.xb, c.vb, c.horizon); }
+
+/// Everything the contract says about one closest approach, checked against the oracle.
+std::string check_approach(const ApproachCase& c) {
+  const Approach r = run(c);
+  std::ostringstream err;
+  err.precision(9);
+  if (!std::isfinite(r.time) || !std::isfinite(r.distance) || !pebble::is_finite(r.point_a) || !pebble::is_finite(r.point_b) ||
+      !pebble::is_finite(r.normal)) {
+    return "non-finite field; ";
   }
+  // The same motion as a cast over the horizon (fraction = time / horizon).
+  const CastCase cast{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0};
+  const CastOracle o(cast);
+  const real h = c.horizon;
+  const real t_early = o.track.first_at_or_below(o.tol), t_late = o.track.first_at_or_below(-o.tol);
+  const real start = o.track.at(0), least = o.track.least();
+  if (!(r.time >= 0 && r.time <= c.horizon)) err << "time " << r.time << " outside [0, horizon]; ";
+  const real s = h > 0 ? real(r.time) / h : 0;  // the fraction of the motion
+  const real at = o.track.at(s);
+  if (r.hit) {
+    if (t_early < 0) err << "hit, but the oracle stays " << double(least) << " apart; ";
+    const real latest = t_late >= 0 ? t_late : o.track.last_at_or_below(o.tol);
+    if (t_early >= 0 && (s < t_early - o.tol_t || s > latest + o.tol_t)) {
+      err << "touch at fraction " << double(s) << " outside the oracle's [" << double(t_early) << ", " << double(latest) << "]; ";
+    }
+    const real expected = start < 0 ? start : real(0);
+    if (std::fabs(r.distance - expected) > o.tol) err << "distance " << r.distance << " at the touch, not " << double(expected) << "; ";
+  } else {
+    if (t_late >= 0) err << "no hit, but the oracle overlaps by the tolerance at fraction " << double(t_late) << "; ";
+    if (std::fabs(r.distance - least) > o.tol) err << "distance " << r.distance << ", the oracle's least is " << double(least) << "; ";
+    if (at > least + o.tol) err << "the distance at the reported time is " << double(at) << ", not least (" << double(least) << "); ";
+  }
+  if (std::fabs(r.distance - at) > o.tol) err << "distance " << r.distance << " is not the oracle's " << double(at) << " at that time; ";
+  // The witnesses and normal at that time.
+  const oracle::RShape wa = o.a_at(s), wb = o.b_at(s);
+  Tolerance tol = tolerance_for(wa, wb);
+  tol.length = std::max(tol.length, o.tol);
+  const oracle::DistanceAnswer ans = oracle::distance(wa, wb, tol.length, tol.conditioning);
+  check_normal(err, r.normal, wa, wb, ans, tol);
+  const V pa = v(r.point_a), pb = v(r.point_b);
+  const real slack = tol.length + tol.angle * 2 * std::max(oracle::half_diameter(wa), oracle::half_diameter(wb));
+  if (std::fabs(oracle::signed_distance_to_surface(wa, pa)) > slack) err << "point_a off A's surface; ";
+  if (std::fabs(oracle::signed_distance_to_surface(wb, pb)) > slack) err << "point_b off B's surface; ";
+  if (oracle::length(pb - pa - real(r.distance) * v(r.normal)) > slack) err << "point_b - point_a != normal * distance; ";
+  return err.str();
+}
+
+/// Random approaches: B placed `gap` from A; velocities toward each other, sideways or apart,
+/// over a horizon of 0.3 to 3.
+ApproachCase random_approach(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origin, float gap_lo, float gap_hi) {
+  CastCase c = random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi);
+  const float horizon = uniform(rng, 0.3f, 3);
+  Vec2 vb = (1 / horizon) * c.tb, va = (1 / horizon) * c.ta;
+  switch (rng() % 6) {
+    case 0: vb = -1.0f * vb; break;                          // apart
+    case 1: vb = pebble::left_perp(vb); break;               // sideways
+    case 2: va = vb; break;                                  // no relative motion
+    default: break;                                          // toward
+  }
+  return {std::move(c.a), std::move(c.b), c.xa, c.xb, va, vb, horizon};
+}
+
+std::vector<ApproachCase> random_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
+                                            float gap_hi = 2) {
+  std::mt19937 rng(seed);
+  std::vector<ApproachCase> out;
+  for (Kind ka : kAllKinds) {
+    for (Kind kb : kAllKinds) {
+      for (int i = 0; i < per_pair; ++i) out.push_back(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(ClosestApproach, MatchesOracleForEveryKindPair) {
+  expect_all(random_approaches(61, 40), check_approach, "random approaches");
+}
+
+TEST(ClosestApproach, MatchesOracleWhenStartingInContact) {
+  expect_all(random_approaches(62, 10, 1, {}, -0.5f, 0.0f), check_approach, "starting in contact");
+}
+
+TEST(ClosestApproach, MatchesOracleForGrazingAndParallelMotions) {
+  std::vector<ApproachCase> cases;
+  for (const CastCase& c : grazing_casts(63, 3)) cases.push_back({c.a, c.b, c.xa, c.xb, c.ta, c.tb, 1});
+  for (const CastCase& c : parallel_casts(64, 6)) cases.push_back({c.a, c.b, c.xa, c.xb, 0.5f * c.ta, 0.5f * c.tb, 2});
+  expect_all(cases, check_approach, "grazing and parallel");
+}
+
+TEST(ClosestApproach, MatchesOracleForTinyAndFarShapes) {
+  expect_all(random_approaches(65, 10, 0.01f), check_approach, "size 0.01");
+  expect_all(random_approaches(66, 10, 1, {-1e4f, 1e4f}), check_approach, "coordinates 1e4");
+}
+
+// Seed 003's reference code gets three things wrong; these pin them down.
+TEST(ClosestApproach, ShapesMovingApartAreClosestAtTheStartWithoutAHit) {
+  const Approach r = pebble::closest_approach(Shape::circle(1), kId, {-1, 0}, Shape::circle(1), Transform{{3, 0}, Rot::identity()}, {1, 0}, 5);
+  EXPECT_FALSE(r.hit);
+  EXPECT_EQ(r.time, 0.0f);
+  EXPECT_NEAR(r.distance, 1, 1e-6f);
+  const Approach box = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{3, 0.5f}, Rot::identity()}, {2, 1}, 1);
+  EXPECT_FALSE(box.hit);
+  EXPECT_EQ(box.time, 0.0f);
+}
+
+TEST(ClosestApproach, HeadOnThroughAVertexWhereTwoEdgesMeetHits) {
+  // Boxes corner to corner along the diagonal: the motion goes exactly through the vertex of the
+  // Minkowski difference where its two edges meet. Sharp, rounded, and a point onto a corner.
+  for (const float r : {0.0f, 0.25f}) {
+    const Shape box = r > 0 ? Shape::rounded_box(1, 1, r) : Shape::box(1, 1);
+    const Approach a = pebble::closest_approach(box, kId, {0, 0}, box, Transform{{4, 4}, Rot::identity()}, {-1, -1}, 4);
+    EXPECT_TRUE(a.hit) << r;
+    const float expected = r > 0 ? 4 - (2 - 2 * r + 2 * r / std::sqrt(2.0f)) : 2;  // centres sqrt2 (core gap + 2r) apart
+    EXPECT_NEAR(a.time, expected, 1e-5f) << r;
+    EXPECT_NEAR(a.distance, 0, 1e-5f) << r;
+  }
+  const Approach p = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::circle(0, {0, 0}), Transform{{3, 3}, Rot::identity()}, {-1, -1}, 4);
+  EXPECT_TRUE(p.hit);
+  EXPECT_NEAR(p.time, 2, 1e-6f);
+}
+
+TEST(ClosestApproach, ZeroRadiiMeetingExactlyHit) {
+  // Two points on a collision course (a double root of seed 003's quadratic), and two sharp
+  // segments crossing.
+  const Shape point = Shape::circle(0);
+  const Approach p = pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0}, Rot::identity()}, {-1, 1}, 3);
+  EXPECT_TRUE(p.hit);
+  EXPECT_EQ(p.time, 2.0f);
+  EXPECT_EQ(p.distance, 0.0f);
+  const Approach miss = pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0.5f}, Rot::identity()}, {-1, 1}, 3);
+  EXPECT_FALSE(miss.hit);
+  EXPECT_NEAR(miss.time, 2, 1e-6f);
+  EXPECT_NEAR(miss.distance, 0.5f, 1e-6f);
+  const Shape seg = Shape::segment({-1, 0}, {1, 0});
+  const Approach cross = pebble::closest_approach(seg, kId, {0, 0}, Shape::segment({0, -1}, {0, 1}), Transform{{0, 3}, Rot::identity()}, {0, -1}, 5);
+  EXPECT_TRUE(cross.hit);
+  EXPECT_EQ(cross.time, 2.0f);
+}
+
+TEST(ClosestApproach, CrowdsPassingCircles) {
+  // Seed 003's use: two agents (discs of radius 0.3) crossing paths at right angles, one a
+  // second behind the other. Their centres are (4 - t, t - 5) apart, least at t = 4.5: 0.5 sqrt 2
+  // apart, less both radii. 0.2 s closer, they collide.
+  const Shape agent = Shape::circle(0.3f);
+  const Approach r = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent, Transform{{0, -5}, Rot::identity()},
+                                              {0, 1}, 10);
+  EXPECT_FALSE(r.hit);
+  EXPECT_NEAR(r.time, 4.5f, 1e-5f);
+  EXPECT_NEAR(r.distance, 0.5f * std::sqrt(2.0f) - 0.6f, 1e-5f);
+  const Approach close = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent,
+                                                  Transform{{0, -4.8f}, Rot::identity()}, {0, 1}, 10);
+  EXPECT_TRUE(close.hit);
+  EXPECT_LT(close.time, 4.4f);
+  EXPECT_NEAR(close.distance, 0, 1e-5f);
+}
+
+TEST(ClosestApproach, InvalidInputGivesTheEmptyResult) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  auto empty = [](const Approach& r) {
+    return !r.hit && r.time == 0 && r.distance == pebble::kHugeDistance && r.point_a == Vec2{} && r.point_b == Vec2{} && r.normal == Vec2{};
+  };
+  for_each_invalid_placement([&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
+    EXPECT_TRUE(empty(pebble::closest_approach(a, xa, {1, 0}, b, xb, {-1, 0}, 1))) << lit(bad);
+  });
+  const Shape box = Shape::box(1, 1);
+  const Transform at{{3, 0}, Rot::identity()};
+  for (const Vec2 bad : {Vec2{nan, 0}, Vec2{0, inf}, Vec2{1e30f, 0}}) {
+    EXPECT_TRUE(empty(pebble::closest_approach(box, kId, bad, box, at, {0, 0}, 1)));
+    EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, bad, 1)));
+  }
+  for (const float bad : {-1.0f, nan, inf}) EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, {-1, 0}, bad)));
 }

@@ -87,4 +87,24 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
 ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max,
                          const ToiOptions& options) noexcept;
 
+/// The answer of closest_approach(), world space.
+struct Approach {
+  bool hit;      ///< the shapes touch or overlap at some time in [0, horizon]
+  float time;    ///< hit: the first time they touch (0 when they start so); else the time of least distance
+  float distance;  ///< signed distance at that time: 0 at a touch (to rounding), < 0 when starting overlapped
+  Vec2 point_a;  ///< on A's surface at that time
+  Vec2 point_b;  ///< on B's surface at that time; point_b - point_a = normal * distance
+  Vec2 normal;   ///< unit, from A to B
+};
+
+/// How close shape a (at xa, moving at velocity_a) and shape b (at xb, velocity_b) come over
+/// the times [0, horizon], world space (seed 003's closest point of approach, for any pair of
+/// shapes): the first time they touch, or the time of least distance when they never do, with
+/// the distance and witness points at that time. Shapes moving apart have their closest
+/// approach at time 0; the earliest time is given when the distance stays least for a while.
+/// Invalid input (non-finite or absurd transforms or velocities, horizon not finite and >= 0):
+/// {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}}.
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
+                          float horizon) noexcept;
+
 }  // namespace pebble
