@@ -677,16 +677,18 @@ bool CollisionWorld::query_sees(std::uint32_t index, const QueryFilter& filter) 
   return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor);
 }
 
-void CollisionWorld::cast_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                               detail::CallbackRef<float(const RayResult&)> on_hit) const {
-  if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
+// The swept-box traversal of both trees that every cast shares: cast_one(index) casts against one
+// collider the filter passes; hits before the current end of the sweep go to on_hit, whose answer
+// ignores (< 0), stops (0) or shortens the sweep.
+void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
+                           detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+                           detail::CallbackRef<float(const RayResult&)> on_hit) const {
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    max_fraction = tree->cast_box(ray.origin, {radius, radius}, ray.translation, max_fraction, [&](ProxyId p, float current) {
+    max_fraction = tree->cast_box(ray.origin, half_extents, ray.translation, max_fraction, [&](ProxyId p, float current) {
       const std::uint32_t index = std::uint32_t(tree->user_data(p));
       if (!query_sees(index, filter)) return current;
-      const Collider& c = colliders_[index];
-      const CastHit hit = radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
+      const CastHit hit = cast_one(index);
       if (!hit.hit || hit.fraction > current) return current;
       const float answer = on_hit(RayResult{id_of(index), hit});
       if (answer < 0) return current;
@@ -696,13 +698,39 @@ void CollisionWorld::cast_impl(const Ray& ray, float radius, const QueryFilter& 
   }
 }
 
+void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
+                              detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
+  const auto cast_one = [&](std::uint32_t index) {
+    const Collider& c = colliders_[index];
+    return radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
+  };
+  sweep(ray, {radius, radius}, filter, cast_one, on_hit);
+}
+
+void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                                     const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  if (!is_valid(xf) || !is_valid_point(translation)) return;
+  const float target = options.target_separation;
+  if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
+  // The shape's box, grown by the target (shapes that far apart count as touching) and the slacks.
+  const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
+  const auto cast_one = [&](std::uint32_t index) {
+    const Collider& c = colliders_[index];
+    CastHit hit = pebble::shape_cast(shape, xf, translation, c.shape, c.xf, Vec2{}, options);
+    hit.normal = -hit.normal;  // the collider's outward normal, as for rays
+    return hit;
+  };
+  sweep(Ray{center(box), translation}, extents(box), filter, cast_one, on_hit);
+}
+
 std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
   std::optional<RayResult> best;
   const auto closest = [&](const RayResult& r) {
     best = r;
     return r.hit.fraction;
   };
-  cast_impl(ray, 0, filter, closest);
+  ray_impl(ray, 0, filter, closest);
   return best;
 }
 
@@ -712,7 +740,18 @@ std::optional<RayResult> CollisionWorld::cast_circle(const Ray& ray, float radiu
     best = r;
     return r.hit.fraction;
   };
-  cast_impl(ray, radius, filter, closest);
+  ray_impl(ray, radius, filter, closest);
+  return best;
+}
+
+std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                                    const QueryFilter& filter, const ShapeCastOptions& options) const {
+  std::optional<RayResult> best;
+  const auto closest = [&](const RayResult& r) {
+    best = r;
+    return r.hit.fraction;
+  };
+  shape_cast_impl(shape, xf, translation, filter, options, closest);
   return best;
 }
 

@@ -7,6 +7,7 @@
 // ids refused; hand-made cases for filters, sensors, fixed colliders, margins and bad input.
 #include <gtest/gtest.h>
 
+#include <pebble/cast.hpp>
 #include <pebble/mass.hpp>
 #include <pebble/point.hpp>
 #include <pebble/world.hpp>
@@ -187,6 +188,34 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
   // Overlap and distance with a shape.
   const Shape probe = random_shape(rng, float(rng.log_uniform(0.05, 3)));
   const Transform at = random_transform(rng, span);
+
+  // Shape casts (with and without a target separation): the closest, and all hits.
+  const Vec2 motion{float(rng.uniform(-span, span)) / 2, float(rng.uniform(-span, span)) / 2};
+  for (const float target : {0.0f, float(rng.uniform(0, 0.3))}) {
+    const ShapeCastOptions options{target};
+    std::optional<float> best;
+    std::set<ColliderId, IdLess> all;
+    for (const auto& [id, e] : ref.live) {
+      if (!sees(e, filter)) continue;
+      const CastHit h = shape_cast(probe, at, motion, e.shape, e.xf, {}, options);
+      if (!h.hit) continue;
+      all.insert(id);
+      if (!best || h.fraction < *best) best = h.fraction;
+    }
+    const std::optional<RayResult> got = world.cast_shape(probe, at, motion, filter, options);
+    ASSERT_EQ(got.has_value(), best.has_value()) << "target " << target;
+    if (got) {
+      EXPECT_EQ(got->hit.fraction, *best);
+      const Entry& e = ref.live.at(got->id);
+      const CastHit again = shape_cast(probe, at, motion, e.shape, e.xf, {}, options);
+      EXPECT_EQ(again.fraction, got->hit.fraction);
+      EXPECT_EQ(again.point, got->hit.point);
+      EXPECT_EQ(-again.normal, got->hit.normal);
+    }
+    std::set<ColliderId, IdLess> seen;
+    world.cast_shape(probe, at, motion, [&](const RayResult& r) { return seen.insert(r.id).second ? 1.0f : -1.0f; }, filter, options);
+    EXPECT_EQ(seen, all) << "target " << target;
+  }
   for (const float d : {0.0f, float(rng.uniform(0, 2))}) {
     std::set<ColliderId, IdLess> want, got;
     for (const auto& [id, e] : ref.live)

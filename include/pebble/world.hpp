@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "pebble/cast.hpp"
 #include "pebble/constants.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
@@ -234,7 +235,7 @@ public:
   template <class F>
     requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_ray(const Ray& ray, F&& on_hit, const QueryFilter& filter = {}) const {
-    cast_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    ray_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
   /// The closest hit of a disc of the given radius whose centre moves along the ray (seed 000:
   /// the ray against the colliders grown by radius, the tree's boxes grown too).
@@ -243,7 +244,21 @@ public:
   template <class F>
     requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_circle(const Ray& ray, float radius, F&& on_hit, const QueryFilter& filter = {}) const {
-    cast_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    ray_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+  }
+  /// The closest hit of `shape` placed at xf and moved by `translation` (the colliders stay where
+  /// they are): shape_cast() on each candidate, the tree's boxes swept by the shape's box. In the
+  /// result, hit.normal is the collider's outward surface normal (shape_cast()'s normal from the
+  /// moving shape to the collider, negated, as for rays) and hit.point where they touch at that
+  /// time. A shape that starts within options.target_separation of a collider hits it at fraction 0.
+  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter = {},
+                                      const ShapeCastOptions& options = {}) const;
+  /// Every hit of the shape cast, as cast_ray(ray, on_hit, filter) does for rays.
+  template <class F>
+    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  void cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, F&& on_hit, const QueryFilter& filter = {},
+                  const ShapeCastOptions& options = {}) const {
+    shape_cast_impl(shape, xf, translation, filter, options, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
 
   /// Calls on_hit(ColliderId) -> bool for every collider (passing the filter) that overlaps the
@@ -290,7 +305,11 @@ private:
   void find_pairs_chunk(int chunk);
   void collide_chunk(int chunk);
   bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
-  void cast_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter, detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+             detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void ray_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                       const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
