@@ -12,6 +12,14 @@
 
 #include "pebble/math.hpp"
 
+// x86-64 always has SSE2: the box tests of query() use it there (PEBBLE_NO_SIMD asks for plain C++).
+#if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#include <emmintrin.h>
+#define PEBBLE_TREE_SSE 1
+#else
+#define PEBBLE_TREE_SSE 0
+#endif
+
 namespace pebble {
 
 /// Handle of a proxy in an AabbTree: an index into its proxy table, stable while the proxy lives
@@ -218,22 +226,35 @@ void AabbTree::query(const Aabb& box, F&& f) const {
   std::int32_t stack[kMaxTreeHeight + 1];
   int top = 0;
   std::int32_t node = root_;
+#if PEBBLE_TREE_SSE
+  // b overlaps box when (b.lower, -b.upper) <= (box.upper, -box.lower) in all four lanes.
+  const __m128 limit = _mm_setr_ps(box.upper.x, box.upper.y, -box.lower.x, -box.lower.y);
+  const __m128 flip = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
+#endif
   for (;;) {
     const Node& n = nodes_[std::size_t(node)];
-    std::int32_t next = kNullNode;
+#if PEBBLE_TREE_SSE
+    const int hit = (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[0].lower.x), flip), limit)) == 0xf) |
+                    (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[1].lower.x), flip), limit)) == 0xf) << 1;
+#else
+    int hit = 0;
     for (int k = 0; k < 2; ++k) {
       const Aabb& b = n.box[k];
       // & rather than &&: four compares and one branch.
-      if ((b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) & (box.lower.y <= b.upper.y)) {
-        const std::int32_t c = n.child[k];
-        if (is_leaf(c)) {
-          if (c != kEmptySlot && !f(ProxyId(~c))) return;
-        } else if (next == kNullNode) {
-          next = c;
-        } else {
-          prefetch(&nodes_[std::size_t(c)]);  // popped later: start loading it now
-          stack[top++] = c;
-        }
+      hit |= int((b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) & (box.lower.y <= b.upper.y)) << k;
+    }
+#endif
+    std::int32_t next = kNullNode;
+    for (int k = 0; k < 2; ++k) {
+      if ((hit >> k & 1) == 0) continue;
+      const std::int32_t c = n.child[k];
+      if (is_leaf(c)) {
+        if (c != kEmptySlot && !f(ProxyId(~c))) return;
+      } else if (next == kNullNode) {
+        next = c;
+      } else {
+        prefetch(&nodes_[std::size_t(c)]);  // popped later: start loading it now
+        stack[top++] = c;
       }
     }
     if (next == kNullNode) {
