@@ -35,6 +35,7 @@ constexpr int kScale = 1;
 #endif
 
 constexpr float kPi = 3.14159265358979f;
+constexpr std::uint32_t kNone32 = 0xffffffffu;
 
 // ---------------------------------------------------------------------------------------------
 // Random colliders.
@@ -312,6 +313,9 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
         }
         ASSERT_TRUE(world.set_transform(id, e.xf));
       }
+      // The trees and the pair lists stay consistent after every single change (checked over the
+      // first steps: validate() is O(n)).
+      if (check && step < 2) ASSERT_TRUE(world.validate()) << "step " << step << " change " << k;
     }
     world.update();
     if (recording) {
@@ -721,4 +725,49 @@ TEST(CollisionWorld, FarCoordinatesAndTinyShapes) {
   const auto hit = world.cast_ray({{9999, 10000}, {2, 0}});
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->id, a);
+}
+
+TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
+  test_random::Rng rng(31);
+  CollisionWorld world;
+  for (int i = 0; i < 3000 / kScale; ++i) {
+    ColliderOptions options;
+    options.fixed = rng.chance(0.5);
+    world.add(random_shape(rng, float(rng.log_uniform(0.1, 1.5))), random_transform(rng, 60), options);
+  }
+  world.update();
+  struct Query {
+    Ray ray;
+    Shape shape;
+    Transform xf;
+  };
+  std::vector<Query> queries;
+  for (int i = 0; i < 300; ++i) {
+    queries.push_back({{{float(rng.uniform(-60, 60)), float(rng.uniform(-60, 60))}, {float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))}},
+                       random_shape(rng, 1),
+                       random_transform(rng, 60)});
+  }
+  // One answer per query: the closest ray hit, the closest shape cast and the overlap count.
+  const auto answer = [&](const Query& q) {
+    const auto ray = world.cast_ray(q.ray);
+    const auto cast = world.cast_shape(q.shape, q.xf, q.ray.translation);
+    int overlaps = 0;
+    world.within_distance(q.shape, q.xf, 0.5f, [&](ColliderId) { ++overlaps; return true; });
+    return std::tuple(ray ? ray->id.index : kNone32, ray ? ray->hit.fraction : 2.0f, cast ? cast->id.index : kNone32,
+                      cast ? cast->hit.fraction : 2.0f, overlaps);
+  };
+  std::vector<decltype(answer(queries[0]))> serial;
+  for (const Query& q : queries) serial.push_back(answer(q));
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const std::size_t k = (i * 7 + std::size_t(t) * 13) % queries.size();  // each thread its own order
+        if (answer(queries[k]) != serial[k]) ++mismatches[std::size_t(t)];
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
