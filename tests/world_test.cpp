@@ -315,7 +315,9 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
       }
       // The trees and the pair lists stay consistent after every single change (checked over the
       // first steps: validate() is O(n)).
-      if (check && step < 2) ASSERT_TRUE(world.validate()) << "step " << step << " change " << k;
+      if (check && step < 2) {
+        ASSERT_TRUE(world.validate()) << "step " << step << " change " << k;
+      }
     }
     world.update();
     if (recording) {
