@@ -85,7 +85,7 @@ public:
   bool move_proxy(ProxyId id, const Aabb& box, Vec2 displacement = {});
 
   /// The fat box of a live proxy (world frame).
-  Aabb fat_box(ProxyId id) const { const Proxy& p = proxies_[std::size_t(id)]; return nodes_[std::size_t(p.node)].box[p.slot]; }
+  Aabb fat_box(ProxyId id) const { return proxies_[std::size_t(id)].fat; }
   /// The user value given to create_proxy().
   std::uint64_t user_data(ProxyId id) const { return proxies_[std::size_t(id)].user_data; }
   void set_user_data(ProxyId id, std::uint64_t value) { proxies_[std::size_t(id)].user_data = value; }
@@ -173,7 +173,10 @@ private:
     std::int32_t height;  // 1 + the larger child height; a proxy has height 0
     std::int32_t next_free;
   };
+  // The fat box is also in the proxy, so that a move that stays inside it, fat_box() and the pair
+  // finding read the proxy alone (one cache miss fewer per proxy in a large tree).
   struct Proxy {
+    Aabb fat;                 // a copy of its slot's box
     std::int32_t node;        // the node holding it, kFreeProxy when free
     std::int32_t slot;        // its slot in that node; the next free proxy when free
     std::int32_t move_index;  // its index in moved_, or -1
