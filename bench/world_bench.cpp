@@ -34,6 +34,16 @@ struct MovingScene {
     box = {p - half[i], p + half[i]};
     displacement = t > 0 && t <= period ? velocity[i] : -velocity[i];
   }
+  /// Calls f(i, box, displacement) for every object at frame f.
+  template <class F>
+  void each(std::int64_t frame, F f) const {
+    for (std::size_t i = 0; i < size(); ++i) {
+      pebble::Aabb box;
+      pebble::Vec2 d;
+      at(i, frame, box, d);
+      f(i, box, d);
+    }
+  }
 };
 
 /// n boxes of half extents in [0.1, 0.5] in a square holding about 0.2 of box area per unit area,
@@ -87,12 +97,7 @@ struct PebbleBroadphase {
 
   explicit PebbleBroadphase(const MovingScene& s) : scene(s) {
     ids.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      s.at(i, 0, box, d);
-      ids.push_back(tree.create_proxy(box, i));
-    }
+    s.each(0, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) { ids.push_back(tree.create_proxy(box, i)); });
     tree.find_moved_pairs([](pebble::ProxyId, pebble::ProxyId) {});
     for (int i = 0; i < kWarmUpSteps; ++i) step_untimed();
   }
@@ -104,13 +109,7 @@ struct PebbleBroadphase {
 
   /// One step; returns the number of pairs reported.
   std::int64_t step(std::int64_t& reinserted) {
-    ++frame;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      scene.at(i, frame, box, d);
-      tree.move_proxy(ids[i], box, d);
-    }
+    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2 d) { tree.move_proxy(ids[i], box, d); });
     reinserted = std::int64_t(tree.moved().size());
     std::int64_t pairs = 0;
     tree.find_moved_pairs([&](pebble::ProxyId, pebble::ProxyId) { ++pairs; });
@@ -144,12 +143,9 @@ struct Box2dBroadphase {
 
   explicit Box2dBroadphase(const MovingScene& s) : scene(s) {
     ids.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      s.at(i, 0, box, d);
+    s.each(0, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) {
       ids.push_back(broadphase.CreateProxy(to_b2(box), reinterpret_cast<void*>(i)));
-    }
+    });
     Counter counter;
     broadphase.UpdatePairs(&counter);
     for (int i = 0; i < kWarmUpSteps; ++i) {
@@ -159,13 +155,9 @@ struct Box2dBroadphase {
   }
 
   std::int64_t step(std::int64_t& reinserted) {
-    ++frame;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      scene.at(i, frame, box, d);
+    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2 d) {
       broadphase.MoveProxy(ids[i], to_b2(box), bench::to_b2(d));
-    }
+    });
     reinserted = -1;  // b2BroadPhase does not say
     Counter counter;
     broadphase.UpdatePairs(&counter);
@@ -246,15 +238,12 @@ struct WorldScene {
 
   WorldScene(const MovingScene& s, int threads) : scene(s), world(settings(threads)) {
     ids.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      s.at(i, 0, box, d);
+    s.each(0, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) {
       const pebble::Vec2 half = pebble::extents(box);
       // Circles where the scene's boxes are square, boxes elsewhere.
       const pebble::Shape shape = half.x == half.y ? pebble::Shape::circle(half.x) : pebble::Shape::box(half.x, half.y);
       ids.push_back(world.add(shape, {pebble::center(box), pebble::Rot::identity()}, i));
-    }
+    });
     world.update();
     for (int i = 0; i < kWarmUpSteps; ++i) step();
   }
@@ -266,13 +255,9 @@ struct WorldScene {
   }
 
   void step() {
-    ++frame;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      scene.at(i, frame, box, d);
+    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) {
       world.set_transform(ids[i], {pebble::center(box), pebble::Rot::identity()});
-    }
+    });
     world.update();
   }
 };

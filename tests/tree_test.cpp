@@ -54,11 +54,7 @@ using oracle::real;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kScale = 4;  // the sanitizer build runs a quarter of the random operations
-#else
-constexpr int kScale = 1;
-#endif
+constexpr int kScale = test_random::kSanitizerScale;
 
 oracle::Box to_oracle(const Aabb& b) { return {b.lower.x, b.lower.y, b.upper.x, b.upper.y}; }
 

@@ -40,10 +40,11 @@ inline constexpr int kMaxTreeHeight = 96;
 struct TreeSettings {
   /// Added on every side of the box, world units (Box2D 2.4.1 uses 0.1 m)...
   float margin = 0.1f;
-  /// ...but at most this fraction of the box's larger half extent, so that small objects do not
-  /// get fat boxes many times their size (the margin of 0.1 then dominates and finds pairs
-  /// between objects far apart). 0 gives no margin at all.
-  float margin_fraction = 0.5f;
+  /// ...but at most this many times the box's larger half extent, so that tiny objects do not get
+  /// fat boxes many times their size (which would pair them with everything within 0.1). Larger
+  /// margins mean fewer reinsertions, and a reinsertion costs far more than a few extra pairs, so
+  /// the cap only bites below a size of 0.1. 0 gives no margin at all.
+  float margin_fraction = 2.0f;
   /// The fat box also reaches this many times the displacement given to move_proxy() ahead
   /// along that displacement, a prediction of where the proxy goes next (Box2D 2.4.1 uses 4).
   float prediction = 2.0f;
