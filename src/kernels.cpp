@@ -93,6 +93,40 @@ EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
   return e;
 }
 
+/// The incident edge seen from the reference edge, for clipping (collide_generic_body).
+struct IncidentEdge {
+  Vec2 p[2];         // core ends, in the frame of the cores
+  float u[2], h[2];  // their positions along the reference edge from its start, and their heights
+                     // above the reference core's edge
+  Vec2 shift;        // from the core edge to the outer edge: r_inc times the edge's outward normal
+  float shift_u, shift_h;  // its components along the reference edge and along the normal
+  float r;           // r_inc
+  int w;             // the deeper end: the incident core's supporting vertex along -normal
+};
+
+/// A point of the incident surface over the reference edge.
+struct ClipPoint {
+  bool valid;
+  float u;       // position along the reference edge from its start
+  float height;  // above the reference core's edge (minus r_ref: the separation)
+  Vec2 on_inc;   // on the incident surface, in the frame of the cores
+};
+
+/// The incident surface's lowest point on the side plane u = plane: on w's corner circle where
+/// the circle crosses the plane (between w's lowest point and the outer edge's end), else on the
+/// outer edge; invalid when neither reaches the plane.
+ClipPoint on_side_plane(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, float plane) {
+  const int w = ie.w, o = 1 - w;
+  const float uo_w = ie.u[w] + ie.shift_u, uo_o = ie.u[o] + ie.shift_u;
+  if (ie.r > 0 && (plane - ie.u[w]) * (plane - uo_w) <= 0) {
+    const float along = plane - ie.u[w], down = std::sqrt(std::max(ie.r * ie.r - along * along, 0.0f));
+    return {true, plane, ie.h[w] - down, ie.p[w] + along * e.t - down * n};
+  }
+  if ((plane - uo_w) * (plane - uo_o) > 0) return {false, plane, 0, {}};
+  const float lambda = uo_o != uo_w ? (plane - uo_w) / (uo_o - uo_w) : 0.0f;
+  return {true, plane, ie.h[w] + ie.shift_h + lambda * (ie.h[o] - ie.h[w]), ie.p[w] + ie.shift + lambda * (ie.p[o] - ie.p[w])};
+}
+
 constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 /// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
@@ -133,7 +167,6 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   Vec2 i1, i2;
   edge_points(inc, q.inc_edge, i1, i2);
   const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
-  const Vec2 p[2] = {i1, i2};
   auto pack = [&](uint32_t f_ref, uint32_t f_inc) { return q.flip ? pack_id(f_inc, f_ref) : pack_id(f_ref, f_inc); };
 
   // Separated cores whose closest points are two vertices, the incident one clearly beyond the
@@ -149,29 +182,55 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
     return m;
   }
 
-  // Clip the incident edge to the reference edge's side planes (seed 000, "Clipping edges"),
-  // then keep every clipped point within the margin.
+  // Clip the incident shape's OUTER edge (its core edge moved out by r_inc along its own normal)
+  // to the reference edge's side planes (seed 000, "Clipping edges", on "the outer edges of each
+  // shape"), so that every point lies on the incident surface and its separation is its height
+  // above the reference shape's outer edge (docs/contacts.md, "The manifold"):
+  //  - the deeper end w, while it lies over the reference edge, gives its corner circle's lowest
+  //    point w - r_inc n: the deepest point of the incident surface (its separation is the
+  //    distance);
+  //  - the other end, while over the reference edge, gives the outer edge's end (its own corner
+  //    circle's lowest point lies inside the incident shape when the edge is tilted);
+  //  - an end beyond a side plane gives the incident surface's point on that plane
+  //    (on_side_plane), as the reference vertex there against the incident edge, whether that
+  //    point is on the edge or on w's corner circle, so that the id does not change where the
+  //    two meet.
   m.normal = q.flip ? -n : n;
+  IncidentEdge ie;
+  ie.p[0] = i1;
+  ie.p[1] = i2;
+  ie.u[0] = u[0];
+  ie.u[1] = u[1];
+  ie.h[0] = dot(i1 - e.r1, n);
+  ie.h[1] = dot(i2 - e.r1, n);
+  ie.shift = r_inc * inc.normal(q.inc_edge);
+  ie.shift_u = dot(ie.shift, e.t);
+  ie.shift_h = dot(ie.shift, n);
+  ie.r = r_inc;
+  ie.w = ie.h[0] <= ie.h[1] ? 0 : 1;
+  const int w = ie.w;
+  ClipPoint cp[2];
+  uint32_t f_ref[2], f_inc[2];
   for (int k = 0; k < 2; ++k) {
-    const int o = 1 - k;
-    Vec2 point = p[k];
-    uint32_t f_ref = kEdgeFeature | uint32_t(q.ref_edge);
-    uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, k));
-    const float bound = u[k] < -eps ? 0.0f : (u[k] > e.len + eps ? e.len : u[k]);
-    if (bound != u[k]) {
-      // Outside a side plane: slide along the incident edge onto the plane, if the other end
-      // is on the inner side of it.
-      const bool other_inside = bound == 0.0f ? u[o] > 0.0f : u[o] < e.len;
-      if (!other_inside) continue;
-      const float lambda = (bound - u[k]) / (u[o] - u[k]);
-      point = p[k] + lambda * (p[o] - p[k]);
-      f_ref = uint32_t(edge_end_index(ref, q.ref_edge, bound == 0.0f ? 0 : 1));
-      f_inc = kEdgeFeature | uint32_t(q.inc_edge);
+    const float at = k == w ? ie.u[k] : ie.u[k] + ie.shift_u;  // w's lowest point, or the outer end
+    if (at >= -eps && at <= e.len + eps) {
+      cp[k] = k == w ? ClipPoint{true, at, ie.h[k] - r_inc, ie.p[k] - r_inc * n}
+                     : ClipPoint{true, at, ie.h[k] + ie.shift_h, ie.p[k] + ie.shift};
+      f_ref[k] = kEdgeFeature | uint32_t(q.ref_edge);
+      f_inc[k] = uint32_t(edge_end_index(inc, q.inc_edge, k));
+    } else {
+      const bool at_start = at < -eps;
+      cp[k] = on_side_plane(ie, e, n, at_start ? 0.0f : e.len);
+      f_ref[k] = uint32_t(edge_end_index(ref, q.ref_edge, at_start ? 0 : 1));
+      f_inc[k] = kEdgeFeature | uint32_t(q.inc_edge);
     }
-    const float core_gap = dot(point - e.r1, n);
-    const float separation = core_gap - r_ref - r_inc;
-    if (separation > margin) continue;
-    m.points[m.count++] = {point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, pack(f_ref, f_inc)};
+  }
+  // Both ends at one place (a corner on a side plane, or both ends on the same plane): w's only.
+  if (cp[0].valid && cp[1].valid && std::fabs(cp[0].u - cp[1].u) <= eps) cp[1 - w].valid = false;
+  for (int k = 0; k < 2; ++k) {
+    const float separation = cp[k].height - r_ref;
+    if (!cp[k].valid || separation > margin) continue;
+    m.points[m.count++] = {cp[k].on_inc - 0.5f * separation * n, separation, pack(f_ref[k], f_inc[k])};
   }
   // Float noise clipped away the contact the distance says exists: report the witness.
   if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
