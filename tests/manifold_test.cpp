@@ -534,6 +534,144 @@ TEST(Collide, CornerToCornerReportsTheTrueDistance) {
   EXPECT_NEAR(r.points[0].separation, core_gap - 0.5f, 1e-6f);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Exact alignments and equalities, where the tolerances act (random cases never land on them).
+
+/// Whether two points of a manifold stand at one place.
+bool coincident_points(const Manifold& m) {
+  return m.count == 2 && pebble::length(m.points[0].point - m.points[1].point) <= 1e-6f;
+}
+
+TEST(Collide, IntegerBoxesStackedGiveExactCounts) {
+  // Unit boxes (half extents 1) on integer coordinates: B on top of A offset by 0, by half a
+  // width and by a whole width (corner on corner), with gaps of 0 and of exactly the margin, in
+  // the four axis-aligned frames. The answers are exact in float.
+  const Shape box = Shape::box(1, 1);
+  const float margin = 0.25f;
+  const Rot quarter[] = {Rot{1, 0}, Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}};
+  for (const Rot& q : quarter) {
+    const Transform frame{{3, -5}, q};
+    for (const float dx : {0.0f, 1.0f, -1.0f, 2.0f, -2.0f}) {
+      for (const float gap : {0.0f, margin}) {
+        const Transform xb = pebble::mul(frame, Transform{{dx, 2 + gap}, Rot::identity()});
+        const Manifold m = pebble::collide(box, frame, box, xb, margin);
+        const std::string where = "dx " + lit(dx) + " gap " + lit(gap) + " frame " + lit(frame) + ": " + show(m);
+        // A corner on a corner (dx = +-2) is one contact, any overlap of the faces two.
+        const int want = std::fabs(dx) == 2 ? 1 : 2;
+        ASSERT_EQ(m.count, want) << where;
+        EXPECT_FALSE(coincident_points(m)) << where;
+        if (m.count == 2) EXPECT_NE(m.points[0].id, m.points[1].id) << where;
+        // Corner on corner touching (gap 0): any direction between the two faces' normals is right.
+        const Vec2 up = pebble::rotate(q, Vec2{0, 1}), side = pebble::rotate(q, Vec2{dx > 0 ? 1.0f : -1.0f, 0});
+        if (want == 2 || gap > 0) {
+          EXPECT_LT(pebble::length(m.normal - up), 1e-6f) << where;
+        } else {
+          EXPECT_NEAR(pebble::length(m.normal), 1, 1e-6f) << where;
+          EXPECT_GE(pebble::dot(m.normal, up), -1e-6f) << where;
+          EXPECT_GE(pebble::dot(m.normal, side), -1e-6f) << where;
+        }
+        for (int i = 0; i < m.count; ++i) {
+          EXPECT_EQ(m.points[i].separation, gap) << where;
+          const Vec2 local = pebble::inv_transform_point(frame, m.points[i].point);
+          EXPECT_NEAR(local.y, 1 + gap / 2, 1e-6f) << where;
+          // The ends of the shared stretch [max(-1, dx - 1), min(1, dx + 1)].
+          const float lo = std::max(-1.0f, dx - 1), hi = std::min(1.0f, dx + 1);
+          EXPECT_TRUE(std::fabs(local.x - lo) <= 1e-6f || std::fabs(local.x - hi) <= 1e-6f) << where;
+        }
+        // The other order gives the same contacts, flipped.
+        const Manifold r = pebble::collide(box, xb, box, frame, margin);
+        EXPECT_EQ(r.count, want) << where;
+        EXPECT_FALSE(coincident_points(r)) << where;
+      }
+      // Just beyond the margin: nothing.
+      const Transform far = pebble::mul(frame, Transform{{dx, 2 + 2 * margin}, Rot::identity()});
+      EXPECT_EQ(pebble::collide(box, frame, box, far, margin).count, 0) << "dx " << dx;
+    }
+    // Diagonal neighbours touching corner to corner: one point, separation 0.
+    const Manifold corner = pebble::collide(box, frame, box, pebble::mul(frame, Transform{{2, 2}, Rot::identity()}), 0);
+    ASSERT_EQ(corner.count, 1) << show(corner);
+    EXPECT_EQ(corner.points[0].separation, 0.0f);
+  }
+}
+
+TEST(Collide, AMarginEqualToTheDistanceCountsAsContact) {
+  // count > 0 exactly when distance() <= margin, also at the equality and one float step to
+  // either side of it, on every kind pair (near contact, overlapping and apart).
+  std::mt19937 rng(42);
+  int failures = 0, tested = 0;
+  for (Kind ka : kAllKinds) {
+    for (Kind kb : kAllKinds) {
+      for (int i = 0; i < 30; ++i) {
+        const Pair p = random_pair(ka, kb, rng);
+        const float d = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb).distance;
+        if (!(std::fabs(d) < 1e30f)) continue;
+        ++tested;
+        const float below = std::nextafter(d, -1e30f), above = std::nextafter(d, 1e30f);
+        const int at = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, d).count;
+        const int up = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, above).count;
+        const int down = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, below).count;
+        // The generic path against the generic distance (the fast paths of a circle may round the
+        // distance differently, by an ulp).
+        const float dg = pebble::detail::distance_generic(p.a.shape, p.xa, p.b.shape, p.xb).distance;
+        const int generic_at = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, dg).count;
+        const int generic_down = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, std::nextafter(dg, -1e30f)).count;
+        if ((at == 0 || up == 0 || down != 0 || generic_at == 0 || generic_down != 0) && ++failures <= max_reports()) {
+          ADD_FAILURE() << "margin = distance " << lit(d) << ": count " << at << ", one step above " << up << ", one step below "
+                        << down << ", generic at its distance " << generic_at << ", one step below " << generic_down << "\n    "
+                        << contact_cases::describe(p);
+        }
+      }
+    }
+  }
+  EXPECT_GT(tested, 1400);
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, AlignedBoxesNudgedAlongTheEdgeKeepBothPointsAndTheirIds) {
+  // Equal boxes in a column, B nudged sideways by 1e-7 to 5e-6 of the size (inside the clip
+  // tolerance of 1e-5): still two points, the same ids as unnudged, none at one place; sharp and
+  // rounded, resting and apart within the margin.
+  for (const float corner : {0.0f, 0.1f}) {
+    const Shape box = corner > 0 ? Shape::rounded_box(0.5f, 0.5f, corner) : Shape::box(0.5f, 0.5f);
+    const float size = box.extent();
+    for (const float gap : {-0.002f, 0.0f, 0.01f}) {
+      const Transform xa{{10, 20}, Rot::from_angle(0.3f)};
+      auto at = [&](float dx) { return pebble::mul(xa, Transform{{dx, 1 + gap}, Rot::identity()}); };
+      const Manifold base = pebble::collide(box, xa, box, at(0), 0.02f);
+      ASSERT_EQ(base.count, 2) << show(base);
+      for (const float fraction : {1e-7f, 1e-6f, 5e-6f, -1e-7f, -1e-6f, -5e-6f}) {
+        const Manifold m = pebble::collide(box, xa, box, at(fraction * size), 0.02f);
+        const std::string where = "corner " + lit(corner) + " gap " + lit(gap) + " nudge " + lit(fraction) + ": " + show(m) + " base " + show(base);
+        ASSERT_EQ(m.count, 2) << where;
+        EXPECT_FALSE(coincident_points(m)) << where;
+        EXPECT_TRUE(same_points(m, base, 1e-4L, true)) << where;
+      }
+    }
+  }
+}
+
+TEST(Collide, BetweenExactlyParallelFacesTheFirstShapesFaceIsTheReference) {
+  // Equal separations on both faces' axes: the first argument's face is the reference, so its
+  // feature in each id is its face (kEdgeFeature | edge) or one of its vertices, and the normal
+  // is its face normal exactly, in either order.
+  const Shape a = Shape::box(1, 0.5f), b = Shape::box(0.5f, 0.25f);
+  const Transform xa{{1, 2}, Rot::from_angle(0.5f)};
+  const Transform xb = pebble::mul(xa, Transform{{0.25f, 0.75f - 0.001f}, Rot::identity()});  // B on A's top face
+  const Manifold ab = pebble::collide(a, xa, b, xb, 0.01f);
+  ASSERT_EQ(ab.count, 2) << show(ab);
+  EXPECT_LT(pebble::length(ab.normal - pebble::rotate(xa.q, Vec2{0, 1})), 1e-6f) << show(ab);
+  for (const ContactPoint& c : ab.points) EXPECT_EQ(c.id & 0xffffu, pebble::kEdgeFeature | 2u) << show(ab);  // A's top edge
+  const Manifold ba = pebble::collide(b, xb, a, xa, 0.01f);
+  ASSERT_EQ(ba.count, 2) << show(ba);
+  EXPECT_LT(pebble::length(ba.normal - pebble::rotate(xa.q, Vec2{0, -1})), 1e-6f) << show(ba);
+  // B's bottom face is the reference now: B's feature of each id is its bottom edge (edge 0) or
+  // one of that edge's vertices.
+  for (const ContactPoint& c : ba.points) {
+    const uint32_t fb = c.id & 0xffffu;
+    EXPECT_TRUE(fb == (pebble::kEdgeFeature | 0u) || fb == 0u || fb == 1u) << show(ba);
+  }
+}
+
 TEST(Collide, CirclesGiveOnePointOnTheLineOfCentres) {
   const Shape a = Shape::circle(1), b = Shape::circle(0.5f, {0.25f, 0});
   const Manifold m = pebble::collide(a, Transform{{1, 1}, Rot::identity()}, b, Transform{{1, 2.5f}, Rot::from_angle(1.5707964f)}, 0.3f);
