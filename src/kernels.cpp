@@ -93,71 +93,83 @@ EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
   return e;
 }
 
-/// The incident edge seen from the reference edge, for clipping (collide_generic_body).
+/// c ? a : b without a branch (compilers turn the conditional operator on floats into a branch,
+/// which mispredicts where c is random from call to call, as which end is deeper is). Bitwise,
+/// so every copy of the kernels gives the same bits.
+PEBBLE_HOT_INLINE float select(bool c, float a, float b) {
+  const uint32_t mask = 0u - uint32_t(c);
+  return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
+}
+
+/// The incident edge in the reference edge's coordinates (collide_generic_body): positions u
+/// along the reference edge from its start, heights h above its core edge. A point (u, h) is
+/// r1 + u t + h n; scalars only, so that clipping keeps few values live.
 struct IncidentEdge {
-  Vec2 p[2];         // core ends, in the frame of the cores
-  float u[2], h[2];  // their positions along the reference edge from its start, and their heights
-                     // above the reference core's edge
-  Vec2 shift;        // from the core edge to the outer edge: r_inc times the edge's outward normal
-  float shift_u, shift_h;  // its components along the reference edge and along the normal
-  float r;           // r_inc
-  int w;             // the deeper end: the incident core's supporting vertex along -normal
+  float u1, h1, u2, h2;  // the core ends
+  float shift_u, shift_h;  // core edge to outer edge: r_inc times the incident edge's normal
+  float r;               // r_inc
+  bool first_deeper;     // end 1 is the deeper end w (the incident core's supporting vertex along -n)
 };
 
-/// A point of the incident surface over the reference edge.
+/// A point of the incident surface over the reference edge, in those coordinates.
 struct ClipPoint {
   bool valid;
-  float u;       // position along the reference edge from its start
-  float height;  // above the reference core's edge (minus r_ref: the separation)
-  Vec2 on_inc;   // on the incident surface, in the frame of the cores
+  float u, h;
 };
+
+/// The lower crossing of a corner circle (radius r, lowest point at (u_c, h_c - r)) with the
+/// side plane u = plane. Out of line: rare (a rounded corner hanging over a side plane).
+[[gnu::noinline]] ClipPoint arc_on_plane(float u_c, float h_c, float r, float plane) {
+  const float along = plane - u_c;
+  return {true, plane, h_c - std::sqrt(std::max(r * r - along * along, 0.0f))};
+}
 
 /// The incident surface's lowest point on the side plane u = plane: on w's corner circle where
 /// the circle crosses the plane (between w's lowest point and the outer edge's end), else on the
 /// outer edge; invalid when neither reaches the plane.
-ClipPoint on_side_plane(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, float plane) {
-  const int w = ie.w, o = 1 - w;
-  const float uo_w = ie.u[w] + ie.shift_u, uo_o = ie.u[o] + ie.shift_u;
-  if (ie.r > 0 && (plane - ie.u[w]) * (plane - uo_w) <= 0) {
-    const float along = plane - ie.u[w], down = std::sqrt(std::max(ie.r * ie.r - along * along, 0.0f));
-    return {true, plane, ie.h[w] - down, ie.p[w] + along * e.t - down * n};
-  }
-  if ((plane - uo_w) * (plane - uo_o) > 0) return {false, plane, 0, {}};
-  const float lambda = uo_o != uo_w ? (plane - uo_w) / (uo_o - uo_w) : 0.0f;
-  return {true, plane, ie.h[w] + ie.shift_h + lambda * (ie.h[o] - ie.h[w]), ie.p[w] + ie.shift + lambda * (ie.p[o] - ie.p[w])};
+PEBBLE_HOT_INLINE ClipPoint on_side_plane(const IncidentEdge& ie, float plane) {
+  const bool f = ie.first_deeper;
+  const float uw = select(f, ie.u1, ie.u2), uo = select(f, ie.u2, ie.u1), hw = select(f, ie.h1, ie.h2), ho = select(f, ie.h2, ie.h1);
+  const float outer_w = uw + ie.shift_u, outer_o = uo + ie.shift_u;
+  if (ie.r > 0 && (plane - uw) * (plane - outer_w) <= 0) return arc_on_plane(uw, hw, ie.r, plane);
+  if ((plane - outer_w) * (plane - outer_o) > 0) return {false, plane, 0};
+  const float lambda = outer_o != outer_w ? (plane - outer_w) / (outer_o - outer_w) : 0.0f;
+  return {true, plane, hw + ie.shift_h + lambda * (ho - hw)};
 }
 
-/// The point of the incident surface that stands for end k of the incident edge: w's corner
-/// circle's lowest point w - r n while w's core vertex lies over the reference edge; the other
-/// end's outer end while that lies over it (its corner circle's lowest point lies inside the
-/// incident shape when the edge is tilted); else the surface's point on the side plane beyond.
-ClipPoint end_point(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, int k, float eps) {
-  const float at = k == ie.w ? ie.u[k] : ie.u[k] + ie.shift_u;
-  if (at < -eps || at > e.len + eps) return on_side_plane(ie, e, n, at < -eps ? 0.0f : e.len);
-  if (k == ie.w) return {true, at, ie.h[k] - ie.r, ie.p[k] - ie.r * n};
-  return {true, at, ie.h[k] + ie.shift_h, ie.p[k] + ie.shift};
+/// The point of the incident surface that stands for an end of the incident edge (its core
+/// vertex at (u, h)): for the deeper end, its corner circle's lowest point (u, h - r), the
+/// deepest point of the incident surface; for the other end, the outer edge's end (its own corner
+/// circle's lowest point lies inside the incident shape when the edge is tilted); either while it
+/// lies over the reference edge (len long, eps of slack), else the surface's point on the side
+/// plane beyond.
+PEBBLE_HOT_INLINE ClipPoint end_point(const IncidentEdge& ie, float u, float h, bool deeper, float len, float eps) {
+  const float at = u + select(deeper, 0.0f, ie.shift_u);
+  if (at < -eps || at > len + eps) return on_side_plane(ie, at < -eps ? 0.0f : len);
+  return {true, at, h + select(deeper, -ie.r, ie.shift_h)};
 }
 
-/// Adds end k of the incident edge to a one-point corner manifold m (frame coordinates, normal
-/// from A to B) when the surface point standing for it lies over the reference edge: its
-/// separation is measured along m's normal, from that point back to the reference shape's outer
-/// edge, so that p -/+ s/2 n still lie on the two surfaces. The pair is then a face contact whose
-/// end lies past the corner, and both points take the ids a clipped face contact gives them
-/// (corner_id, far_id), whether or not the far point is within the margin, so that the ids depend
-/// neither on the margin nor on the corner moving back over the edge.
-void add_far_end(Manifold& m, const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, bool flip, int k, float r_ref, float margin,
+/// Adds an end of the incident edge (its point cp) to a one-point corner manifold m (frame
+/// coordinates, normal from A to B) when that point lies over the reference edge: its separation
+/// is measured along m's normal, from the point back to the reference shape's outer edge (r_ref
+/// above the core edge), so that p -/+ s/2 n still lie on the two surfaces. The pair is then a
+/// face contact whose end lies past the corner, and both points take the ids a clipped face
+/// contact gives them (corner_id, far_id), whether or not the far point is within the margin, so
+/// that the ids depend neither on the margin nor on the corner moving back over the edge.
+/// `first`: the far end comes first in the incident edge's order.
+void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool flip, bool first, float r_ref, float margin,
                  float eps, uint32_t corner_id, uint32_t far_id) {
-  const ClipPoint cp = end_point(ie, e, n, k, eps);
   const Vec2 along = flip ? -m.normal : m.normal;  // from the reference core to the incident core
   const float cosine = dot(along, n);
   if (!cp.valid || !(cosine > 0.5f) || far_id == corner_id) return;
-  const float separation = (cp.height - r_ref) / cosine;
+  const float separation = (cp.h - r_ref) / cosine;
   const float foot = cp.u - separation * dot(along, e.t);  // where it meets the reference edge
   if (!(foot >= -eps && foot <= e.len + eps)) return;
   m.points[0].id = corner_id;
   if (separation > margin) return;
-  m.points[m.count++] = {cp.on_inc - 0.5f * separation * along, separation, far_id};
-  if (k == 0) std::swap(m.points[0], m.points[1]);  // in the incident edge's order, as clipped points
+  const Vec2 on_inc = e.r1 + cp.u * e.t + cp.h * n;
+  m.points[m.count++] = {on_inc - 0.5f * separation * along, separation, far_id};
+  if (first) std::swap(m.points[0], m.points[1]);
 }
 
 constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
@@ -200,22 +212,24 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   Vec2 i1, i2;
   edge_points(inc, q.inc_edge, i1, i2);
   const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
-  auto pack = [&](uint32_t f_ref, uint32_t f_inc) { return q.flip ? pack_id(f_inc, f_ref) : pack_id(f_ref, f_inc); };
+  // A's feature in the low half, B's in the high half: the reference's feature first, the halves
+  // swapped by a rotation when the reference is B (a branch on flip, which is random from call to
+  // call, measured as a misprediction every other call).
+  const int ref_rotation = q.flip ? 16 : 0;
+  auto pack = [=](uint32_t f_ref, uint32_t f_inc) { return std::rotl(pack_id(f_ref, f_inc), ref_rotation); };
   const uint32_t ref_face = kEdgeFeature | uint32_t(q.ref_edge);
 
-  // The incident edge seen from the reference edge.
+  // The incident edge in the reference edge's coordinates; its deeper end is i1 on ties.
+  const Vec2 shift = r_inc * inc.normal(q.inc_edge);
   IncidentEdge ie;
-  ie.p[0] = i1;
-  ie.p[1] = i2;
-  ie.u[0] = u[0];
-  ie.u[1] = u[1];
-  ie.h[0] = dot(i1 - e.r1, n);
-  ie.h[1] = dot(i2 - e.r1, n);
-  ie.shift = r_inc * inc.normal(q.inc_edge);
-  ie.shift_u = dot(ie.shift, e.t);
-  ie.shift_h = dot(ie.shift, n);
+  ie.u1 = u[0];
+  ie.u2 = u[1];
+  ie.h1 = dot(i1 - e.r1, n);
+  ie.h2 = dot(i2 - e.r1, n);
+  ie.shift_u = dot(shift, e.t);
+  ie.shift_h = dot(shift, n);
   ie.r = r_inc;
-  ie.w = ie.h[0] <= ie.h[1] ? 0 : 1;
+  ie.first_deeper = ie.h1 <= ie.h2;
   // Feature ids keep the meaning they have for the core edges: an end whose CORE vertex lies over
   // the reference edge keeps its vertex, else it is the reference vertex at that side plane
   // against the incident edge. (Where two rounded corners stand in line, a tilt moves the outer
@@ -236,11 +250,16 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   const SegmentClosest& c = d.closest;
   const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
   const int closest_end = c.t == 0 ? 0 : 1;
-  if (inc.count == 1 || (vertex_pair && (u[closest_end] < -eps || u[closest_end] > e.len + eps))) {
-    const uint32_t f_ref = reference_feature(ref, d, u[closest_end], e.len, eps);
+  if (inc.count == 1 || (vertex_pair && (u[closest_end] < -eps || u[closest_end] > len + eps))) {
+    const uint32_t f_ref = reference_feature(ref, d, u[closest_end], len, eps);
     const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, closest_end));
     m = single_point(d, ca, cb, ra, rb, signed_distance, pack(f_ref, f_inc));
-    if (inc.count > 1) add_far_end(m, ie, e, n, q.flip, 1 - closest_end, r_ref, margin, eps, end_id(closest_end), end_id(1 - closest_end));
+    if (inc.count > 1) {
+      const int far = 1 - closest_end;
+      const ClipPoint cp = far == 0 ? end_point(ie, ie.u1, ie.h1, ie.first_deeper, len, eps)
+                                    : end_point(ie, ie.u2, ie.h2, !ie.first_deeper, len, eps);
+      add_far_end(m, cp, e, n, q.flip, far == 0, r_ref, margin, eps, end_id(closest_end), end_id(far));
+    }
     to_world(m, xa);
     return m;
   }
@@ -250,15 +269,16 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   // of each shape"): every point lies on the incident surface (end_point) and its separation is
   // its height above the reference shape's outer edge (docs/contacts.md, "The manifold").
   m.normal = q.flip ? -n : n;
-  ClipPoint cp[2] = {end_point(ie, e, n, 0, eps), end_point(ie, e, n, 1, eps)};
+  ClipPoint cp[2] = {end_point(ie, ie.u1, ie.h1, ie.first_deeper, len, eps), end_point(ie, ie.u2, ie.h2, !ie.first_deeper, len, eps)};
   const uint32_t id[2] = {end_id(0), end_id(1)};
   // Both ends at one place (a corner on a side plane, or both ends on the same plane), or named
   // alike: the deeper end's only.
-  if (cp[0].valid && cp[1].valid && (std::fabs(cp[0].u - cp[1].u) <= eps || id[0] == id[1])) cp[1 - ie.w].valid = false;
+  if (cp[0].valid && cp[1].valid && (std::fabs(cp[0].u - cp[1].u) <= eps || id[0] == id[1])) cp[ie.first_deeper ? 1 : 0].valid = false;
   for (int k = 0; k < 2; ++k) {
-    const float separation = cp[k].height - r_ref;
+    const float separation = cp[k].h - r_ref;
     if (!cp[k].valid || separation > margin) continue;
-    m.points[m.count++] = {cp[k].on_inc - 0.5f * separation * n, separation, id[k]};
+    // Midway between the surfaces: half the separation below the incident surface's point.
+    m.points[m.count++] = {e.r1 + cp[k].u * e.t + (0.5f * (cp[k].h + r_ref)) * n, separation, id[k]};
   }
   // Float noise clipped away the contact the distance says exists: report the witness.
   if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
