@@ -560,7 +560,9 @@ TEST(Collide, IntegerBoxesStackedGiveExactCounts) {
         const int want = std::fabs(dx) == 2 ? 1 : 2;
         ASSERT_EQ(m.count, want) << where;
         EXPECT_FALSE(coincident_points(m)) << where;
-        if (m.count == 2) EXPECT_NE(m.points[0].id, m.points[1].id) << where;
+        if (m.count == 2) {
+          EXPECT_NE(m.points[0].id, m.points[1].id) << where;
+        }
         // Corner on corner touching (gap 0): any direction between the two faces' normals is right.
         const Vec2 up = pebble::rotate(q, Vec2{0, 1}), side = pebble::rotate(q, Vec2{dx > 0 ? 1.0f : -1.0f, 0});
         if (want == 2 || gap > 0) {
