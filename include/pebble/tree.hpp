@@ -4,6 +4,8 @@
 // (seed 000: a circle cast is a ray cast against the nodes grown by the circle's radius).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -69,7 +71,8 @@ struct TreeStats {
 /// create, move and destroy allocate only when an array grows.
 ///
 /// Every box of the tree contains the boxes below it. Queries are const and read only, so any
-/// number of threads may query one tree at once while nobody changes it.
+/// number of threads may query one tree at once while nobody changes it. A tree is a plain value:
+/// copies are independent trees with the same proxy ids.
 class AabbTree {
 public:
   explicit AabbTree(const TreeSettings& settings = {});
@@ -157,6 +160,7 @@ public:
   TreeStats stats() const;
   /// The root's box (the union of all fat boxes), or the empty box {{0,0},{0,0}} when empty.
   Aabb bounds() const;
+  /// The settings given at construction.
   const TreeSettings& settings() const { return settings_; }
 
 private:
