@@ -91,7 +91,8 @@ inline Aabb AabbTree::fatten(const Aabb& box, Vec2 displacement) const {
   return fat;
 }
 
-ProxyId AabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
+ProxyId AabbTree::create_proxy(const Aabb& given, std::uint64_t user_data) {
+  const Aabb box = is_valid(given) ? given : Aabb{};
   ProxyId id;
   if (free_proxy_ != kNullProxy) {
     id = free_proxy_;
@@ -126,8 +127,9 @@ void AabbTree::destroy_proxy(ProxyId id) {
   --proxy_count_;
 }
 
-bool AabbTree::move_proxy(ProxyId id, const Aabb& box, Vec2 displacement) {
+bool AabbTree::move_proxy(ProxyId id, const Aabb& given, Vec2 displacement) {
   assert(is_proxy(id));
+  const Aabb box = is_valid(given) ? given : Aabb{};
   const Aabb fat = fat_box(id);
   if (contains(fat, box)) {
     // Still inside: keep the fat box unless it reaches beyond a new one grown by kShrinkMargins

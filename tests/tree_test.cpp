@@ -379,6 +379,21 @@ TEST(AabbTree, BadSweepInputReportsNothing) {
   EXPECT_EQ(calls, 0);
 }
 
+TEST(AabbTree, InvalidBoxesBecomeThePointAtTheOrigin) {
+  AabbTree tree;
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const ProxyId good = tree.create_proxy({{5, 5}, {6, 6}});
+  const ProxyId bad = tree.create_proxy({{nan, 0}, {1, 1}});
+  EXPECT_TRUE(tree.validate());
+  EXPECT_TRUE(contains(tree.fat_box(bad), Vec2{0, 0}));
+  EXPECT_TRUE(tree.move_proxy(good, {{1, 1}, {0, 0}}, {inf, 0}));  // inverted box, infinite displacement
+  EXPECT_TRUE(tree.validate());
+  EXPECT_TRUE(is_valid(tree.fat_box(good)));
+  EXPECT_TRUE(contains(tree.fat_box(good), Vec2{0, 0}));
+  EXPECT_FALSE(tree.move_proxy(bad, {{-inf, -inf}, {inf, inf}}));  // the origin again: still inside
+  EXPECT_TRUE(is_valid(tree.bounds()));
+}
+
 TEST(AabbTree, FatBoxesFollowTheSettings) {
   AabbTree tree(TreeSettings{0.1f, 0.5f, 2.0f});
   // Large box: the full margin of 0.1.

@@ -78,14 +78,16 @@ public:
   explicit AabbTree(const TreeSettings& settings = {});
 
   /// Adds a proxy whose fat box is `box` fattened by the settings (see TreeSettings) and returns
-  /// its id. The proxy counts as moved (see moved()).
+  /// its id. The proxy counts as moved (see moved()). A box that is not valid (is_valid: finite,
+  /// lower <= upper) is taken as the point {0, 0}, so that it cannot spoil the tree's boxes.
   ProxyId create_proxy(const Aabb& box, std::uint64_t user_data = 0);
   /// Removes a live proxy; its id may be reused by a later create_proxy().
   void destroy_proxy(ProxyId id);
   /// Tells the tree that proxy id now has the box `box`, having moved by `displacement` since the
   /// last call. When the box still lies inside the fat box (and the fat box is not far larger than
   /// needed), nothing changes and the call returns false. Otherwise the proxy gets a new fat box,
-  /// is reinserted, counts as moved, and the call returns true.
+  /// is reinserted, counts as moved, and the call returns true. An invalid box is taken as the
+  /// point {0, 0}, a non-finite displacement as none.
   bool move_proxy(ProxyId id, const Aabb& box, Vec2 displacement = {});
 
   /// The fat box of a live proxy (world frame).
