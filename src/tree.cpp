@@ -146,6 +146,8 @@ bool AabbTree::move_proxy(ProxyId id, const Aabb& given, Vec2 displacement) {
     nodes_[std::size_t(p.node)].box[p.slot] = new_fat;
     p.fat = new_fat;
     refit_up(p.node, true);
+    // Rotations choose by area, not height: keep the traversal stacks' bound.
+    if (nodes_[std::size_t(root_)].height > kMaxTreeHeight) rebuild();
   } else {
     remove_leaf(id);
     insert_leaf(id, new_fat);
