@@ -316,6 +316,8 @@ private:
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  template <class Accept>
+  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept, detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
   WorldSettings settings_;
