@@ -44,7 +44,8 @@ struct Sweep {
 };
 
 /// The shape's transform at time t in [0, 1] of the sweep: angle a0 + t (a1 - a0), rotation
-/// centre at c0 + t (c1 - c0).
+/// centre at c0 + t (c1 - c0). (The rotation is a0's composed with the turn by t (a1 - a0), which
+/// keeps float precision when the angles are large.)
 Transform sweep_transform(const Sweep& sweep, float t) noexcept;
 
 /// The answer of time_of_impact(), world space.
