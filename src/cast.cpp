@@ -148,6 +148,7 @@ namespace {
 /// quarter of a time of impact.
 Rot turn(float angle) {
   const double quarters = double(angle) * (2 / 3.14159265358979323846);
+  if (!(std::fabs(quarters) < 1e15)) return Rot::from_angle(angle);  // absurd or not a number
   const double k = double(static_cast<long long>(quarters + (quarters >= 0 ? 0.5 : -0.5)));  // nearest, inline
   const float r = float(double(angle) - k * (3.14159265358979323846 / 2)), r2 = r * r;
   const float sin_r = r * (1 + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
@@ -183,9 +184,11 @@ Transform sweep_transform(const Sweep& sweep, float t) noexcept { return SweepFr
 
 namespace {
 
+/// Finite positions within kMaxWorldCoordinate, and angles within that many radians too (turn()
+/// rounds a quarter-turn count to an integer).
 bool valid_sweep(const Sweep& s) {
-  return is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) && std::isfinite(s.a0) &&
-         std::isfinite(s.a1);
+  return is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) && std::fabs(s.a0) <= kMaxWorldCoordinate &&
+         std::fabs(s.a1) <= kMaxWorldCoordinate;
 }
 
 /// The largest distance of a point of the shape (radius included) from a point of its frame.

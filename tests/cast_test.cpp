@@ -984,3 +984,82 @@ TEST(ClosestApproach, InvalidInputGivesTheEmptyResult) {
   }
   for (const float bad : {-1.0f, nan, inf}) EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, {-1, 0}, bad)));
 }
+
+TEST(SweepTransform, FollowsTheSweepToFloatPrecision) {
+  // The rotation at t is the start angle's composed with the turn t (a1 - a0); the oracle turns
+  // by a0 + t (a1 - a0) in long double. Angles up to a thousand radians, turns up to forty.
+  std::mt19937 rng(71);
+  for (int i = 0; i < 20000; ++i) {
+    const float a0 = uniform(rng, -1000, 1000) * (i % 4 == 0 ? 1.0f : 0.003f);
+    const float a1 = a0 + uniform(rng, -40, 40) * (i % 3 == 0 ? 1.0f : 0.02f);
+    const Sweep s{{uniform(rng, -1, 1), uniform(rng, -1, 1)}, {uniform(rng, -5, 5), uniform(rng, -5, 5)}, {uniform(rng, -5, 5), uniform(rng, -5, 5)}, a0, a1};
+    const float t = i % 10 == 0 ? 1.0f : uniform(rng, 0, 1);
+    const Transform x = pebble::sweep_transform(s, t);
+    const real angle = real(a0) + real(t) * (real(a1) - real(a0));
+    // Float rounding of a0's cosine and sine, and of t (a1 - a0) (an ulp of the turn).
+    const real slack = 4e-7L + 2 * real(FLT_EPSILON) * std::fabs(real(t) * (real(a1) - real(a0)));
+    ASSERT_NEAR(x.q.c, double(std::cos(angle)), double(slack)) << a0 << " " << a1 << " " << t;
+    ASSERT_NEAR(x.q.s, double(std::sin(angle)), double(slack)) << a0 << " " << a1 << " " << t;
+    // The rotation centre follows the line from c0 to c1.
+    const Vec2 centre = pebble::transform_point(x, s.local_center);
+    ASSERT_NEAR(centre.x, s.c0.x + t * (s.c1.x - s.c0.x), 1e-5);
+    ASSERT_NEAR(centre.y, s.c0.y + t * (s.c1.y - s.c0.y), 1e-5);
+  }
+  // Absurd angles stay defined (what the standard functions give).
+  EXPECT_TRUE(pebble::is_finite(pebble::sweep_transform(Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 1e30f}, 0.5f).p));
+  // At the ends, the sweep's own poses.
+  const Sweep s{{0.5f, 0}, {1, 2}, {3, 4}, 0.25f, 1.75f};
+  EXPECT_EQ(pebble::sweep_transform(s, 0).q, Rot::from_angle(0.25f));
+  EXPECT_NEAR(pebble::sweep_transform(s, 1).q.c, Rot::from_angle(1.75f).c, 2e-7);
+  EXPECT_NEAR(pebble::sweep_transform(s, 1).q.s, Rot::from_angle(1.75f).s, 2e-7);
+}
+
+TEST(TimeOfImpact, InvalidInputFailsAtZero) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const Shape box = Shape::box(1, 1);
+  const Sweep good{{0, 0}, {0, 0}, {0, 0}, 0, 0}, moving{{0, 0}, {4, 0}, {0, 0}, 0, 1};
+  auto invalid = [](const ToiResult& r) {
+    return r.state == State::failed && r.fraction == 0 && r.point == Vec2{} && r.normal == Vec2{};
+  };
+  for (const Sweep bad : {Sweep{{nan, 0}, {0, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {inf, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {0, 0}, {1e30f, 0}, 0, 0},
+                          Sweep{{0, 0}, {0, 0}, {0, 0}, nan, 0}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, inf}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 1e30f}}) {
+    EXPECT_TRUE(invalid(pebble::time_of_impact(box, bad, box, moving)));
+    EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, bad)));
+  }
+  for (const float t_max : {-0.5f, 1.5f, nan}) EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, t_max)));
+  pebble::ToiOptions o;
+  o.target_separation = -1;
+  EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, 1, o)));
+  o = {};
+  o.max_iterations = 0;
+  EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, 1, o)));
+}
+
+TEST(TimeOfImpact, HandWorkedStates) {
+  const Shape box = Shape::box(1, 1);
+  const Sweep still{{0, 0}, {0, 0}, {0, 0}, 0, 0};
+  // B (a unit box at x = 4) slides left by 4, not turning: faces meet at 0.5 (exact path).
+  const ToiResult slide = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 0});
+  EXPECT_EQ(slide.state, State::hit);
+  EXPECT_NEAR(slide.fraction, 0.5f, 1e-6f);
+  EXPECT_NEAR(slide.normal.x, 1, 1e-6f);
+  // The same while turning by a quarter turn: the corners reach first, earlier than 0.5.
+  const ToiResult turning = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 1.5707963f});
+  EXPECT_EQ(turning.state, State::hit);
+  EXPECT_LT(turning.fraction, 0.5f);
+  // Overlapping at the start; moving away; stopping short; within a short t_max.
+  EXPECT_EQ(pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {1.5f, 0}, {4, 0}, 0, 0}).state, State::overlapped);
+  EXPECT_EQ(pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {8, 0}, 0, 3}).state, State::separated);
+  const ToiResult short_of = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {3, 0}, 0, 0.5f});
+  EXPECT_EQ(short_of.state, State::separated);
+  EXPECT_EQ(short_of.fraction, 1.0f);
+  const ToiResult early = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 0}, 0.25f);
+  EXPECT_EQ(early.state, State::separated);
+  EXPECT_EQ(early.fraction, 0.25f);
+  // A target separation of 0.25 stops there: 1.75 of the 2 closed, at 0.4375.
+  pebble::ToiOptions o;
+  o.target_separation = 0.25f;
+  const ToiResult gap = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 0}, 1, o);
+  EXPECT_EQ(gap.state, State::hit);
+  EXPECT_NEAR(gap.fraction, 0.4375f, 1e-6f);
+}
