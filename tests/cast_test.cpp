@@ -1063,3 +1063,67 @@ TEST(TimeOfImpact, HandWorkedStates) {
   EXPECT_EQ(gap.state, State::hit);
   EXPECT_NEAR(gap.fraction, 0.4375f, 1e-6f);
 }
+
+// =============================================================================================
+// Measured accuracy, for docs/casts.md (prints; asserts nothing beyond the checks above):
+//   ./build/release/tests/cast_test --gtest_also_run_disabled_tests --gtest_filter='*Accuracy*'
+
+TEST(CastAccuracy, DISABLED_Report) {
+  // Shape casts: the oracle's distance at the reported fraction (0 for a contact), over the
+  // smaller shape's size; the normal's angle from the oracle's where unique.
+  {
+    real worst_gap = 0, worst_angle = 0;
+    int hits = 0, cases = 0;
+    for (const CastCase& c : random_casts(1, 60)) {
+      const CastHit h = run(c);
+      ++cases;
+      if (!h.hit || h.fraction == 0) continue;
+      ++hits;
+      const CastOracle o(c);
+      const oracle::RShape wa = o.a_at(h.fraction), wb = o.b_at(h.fraction);
+      const real size = std::min(oracle::half_diameter(wa), oracle::half_diameter(wb));
+      const oracle::DistanceAnswer at = oracle::distance(wa, wb, 1e-9L * size, 1e-9L * size);
+      worst_gap = std::max(worst_gap, std::fabs(at.distance) / size);
+      if (at.normal_unique) worst_angle = std::max(worst_angle, angle_between(v(h.normal), at.normal));
+    }
+    std::printf("shape_cast: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
+                hits, cases, double(worst_gap), double(worst_angle));
+  }
+  // Time of impact: how far apart the oracle finds the shapes at a hit (over the tolerance), and
+  // how early the hit is (the oracle's first touch minus the fraction).
+  {
+    real worst_gap = 0, worst_early = 0;
+    int hits = 0, cases = 0;
+    for (const std::vector<ToiCase>& set : {random_tois(41, 12, 3), spinning_thin_boxes(43, 600)}) {
+      for (const ToiCase& c : set) {
+        const ToiResult r = run(c);
+        ++cases;
+        if (r.state != State::hit || r.fraction == 0) continue;
+        ++hits;
+        const auto [ca, ma] = oracle_motion(c.a, c.sa);
+        const auto [cb, mb] = oracle_motion(c.b, c.sb);
+        const real d = oracle::moving_distance(ca, ma, cb, mb, r.fraction);
+        worst_gap = std::max(worst_gap, d / default_tolerance(c));
+        const oracle::FirstTouch touch = oracle::first_time_at_or_below(ca, ma, cb, mb, 0, 1);
+        if (touch.certain >= 0) worst_early = std::max(worst_early, touch.certain - real(r.fraction));
+      }
+    }
+    std::printf("time_of_impact: %d of %d sweeps hit; worst distance at a hit %.2f x the tolerance; earliest hit %.2e before the first touch\n",
+                hits, cases, double(worst_gap), double(worst_early));
+  }
+  // Closest approach: |distance - oracle| over size.
+  {
+    real worst = 0;
+    int cases = 0;
+    for (const ApproachCase& c : random_approaches(61, 40)) {
+      const Approach r = run(c);
+      const CastCase cast{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0};
+      const CastOracle o(cast);
+      const real size = std::min(oracle::half_diameter(o.wa), oracle::half_diameter(o.wb));
+      const real expected = r.hit ? std::min(o.track.at(0), real(0)) : o.track.least();
+      worst = std::max(worst, std::fabs(r.distance - expected) / size);
+      ++cases;
+    }
+    std::printf("closest_approach: %d random approaches; worst |distance - oracle| / size %.2e\n", cases, double(worst));
+  }
+}

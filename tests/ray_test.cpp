@@ -713,3 +713,31 @@ TEST(Raycast, HugeButValidCoordinatesStayFinite) {
     }
   }
 }
+
+// Measured accuracy, for docs/casts.md (prints; asserts nothing beyond the checks above):
+//   ./build/release/tests/ray_test --gtest_also_run_disabled_tests --gtest_filter='*Accuracy*'
+TEST(RayAccuracy, DISABLED_Report) {
+  for (const bool circles : {false, true}) {
+    real worst_gap = 0, worst_angle = 0;
+    int hits = 0, cases = 0;
+    for (const RayCase& c : random_rays(1, 400, 1, {}, circles)) {
+      const CastHit h = run(c);
+      ++cases;
+      if (!h.hit || h.fraction == 0) continue;
+      ++hits;
+      const oracle::RShape ws = world(c.shape, c.xf);
+      const oracle::RoundedHull grown(ws.core, ws.radius + c.radius);
+      const V centre = v(c.ray.origin) + real(h.fraction) * v(c.ray.translation);
+      const real size = oracle::half_diameter(ws) + c.radius;
+      worst_gap = std::max(worst_gap, std::fabs(grown.signed_distance(centre)) / size);
+      // The true normal: for a disc, from the core point nearest its centre toward the centre
+      // (unique); for a ray, the surface's at the point where it is unique.
+      bool unique = true;
+      const V expected = circles ? oracle::normalize(centre - oracle::project_to_core(ws, centre).closest)
+                                 : oracle::surface_normal(ws, v(h.point), v(c.ray.origin), 1e-6L * size, &unique);
+      if (unique) worst_angle = std::max(worst_angle, angle_between(v(h.normal), expected));
+    }
+    std::printf("%s: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
+                circles ? "circle cast" : "raycast", hits, cases, double(worst_gap), double(worst_angle));
+  }
+}
