@@ -3,8 +3,8 @@
 // time_of_impact against b2TimeOfImpact (alone, and followed by the b2Distance that gives what
 // pebble returns: the contact point and normal), and closest_approach against b2ShapeCast plus
 // b2Distance. Every ray and cast starts with the shapes apart (Box2D reports no hit from inside
-// or from an initial overlap), aimed so that about two in three hit. Pairs are placed by
-// bench_common.hpp's brute-force signed distance, never by the code under test.
+// or from an initial overlap): about two rays in three hit, nine casts in ten. Pairs are placed
+// by bench_common.hpp's brute-force signed distance, never by the code under test.
 #include <box2d/b2_time_of_impact.h>
 
 #include "bench_common.hpp"
@@ -66,13 +66,15 @@ const auto& circle_rays() {
   return cases;
 }
 
-/// The share of cases that hit, and the mean fraction of the hits: equal on both sides when both
-/// answered the same questions.
-template <class Cases, class Query>
-void hit_counters(benchmark::State& state, const Cases& cases, Query query) {
+/// Times query on the cases (run_cases), then reports the share of cases that hit and the mean
+/// fraction of the hits, read from each result by hit_of as (hit, fraction): equal on both sides
+/// when both answered the same questions.
+template <class Cases, class Query, class HitOf>
+void run_casts(benchmark::State& state, const Cases& cases, Query query, HitOf hit_of) {
+  run_cases(state, cases, query);
   double hits = 0, fractions = 0;
   for (const auto& c : cases) {
-    const auto [hit, fraction] = query(c);
+    const auto [hit, fraction] = hit_of(query(c));
     hits += hit ? 1 : 0;
     fractions += hit ? static_cast<double>(fraction) : 0;
   }
@@ -80,17 +82,15 @@ void hit_counters(benchmark::State& state, const Cases& cases, Query query) {
   state.counters["fraction"] = hits > 0 ? fractions / hits : 0;
 }
 
+/// (hit, fraction) of pebble's CastHit.
+inline std::pair<bool, float> cast_hit(const pebble::CastHit& h) { return {h.hit, h.fraction}; }
+
 // ---------------------------------------------------------------------------------------------
 // Ray casts.
 
 template <class Cases>
 void raycast_pebble(benchmark::State& state, const Cases& cases) {
-  auto query = [](const auto& c) { return pebble::raycast(c.shape, c.xf, c.ray); };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const pebble::CastHit h = query(c);
-    return std::pair{h.hit, h.fraction};
-  });
+  run_casts(state, cases, [](const auto& c) { return pebble::raycast(c.shape, c.xf, c.ray); }, cast_hit);
 }
 
 /// b2Shape::RayCast as a user calls it on a fixture's shape: the output, the input, the body
@@ -102,13 +102,9 @@ void raycast_box2d(benchmark::State& state, const Cases& cases) {
     output.fraction = 1;
     output.normal.SetZero();
     const bool hit = c.b2_shape.RayCast(&output, c.b2_input, c.b2_xf, 0);
-    return std::pair{hit, output};
-  };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const auto [hit, output] = query(c);
     return std::pair{hit, output.fraction};
-  });
+  };
+  run_casts(state, cases, query, [](std::pair<bool, float> r) { return r; });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,8 +132,9 @@ b2Sweep to_b2(const pebble::Sweep& s) {
   return out;
 }
 
-/// kCaseCount pairs apart by (0.02 to 1) x the smaller extent, B moving back toward A by 0.7 to
-/// 2.5 times (gap + its extent) with a sideways offset of up to one extent, turning by up to
+/// kCaseCount pairs apart by (0.02 to 1) x half the smaller extent (pairs a broadphase finds near
+/// contact), B moving back toward A by 0.3 to 2 times the distance between their centroids with a
+/// sideways offset of up to two of its extents (about nine casts in ten hit), turning by up to
 /// `spin` radians over the step (A by up to half that).
 template <class MakeA, class MakeB>
 auto make_motion_cases(std::uint32_t seed, MakeA make_a, MakeB make_b, float spin) {
@@ -150,13 +147,11 @@ auto make_motion_cases(std::uint32_t seed, MakeA make_a, MakeB make_b, float spi
   for (const auto& p : pairs) {
     const pebble::Vec2 ca = pebble::transform_point(p.xa, p.pa.core_centroid()), cb = pebble::transform_point(p.xb, p.pb.core_centroid());
     const pebble::Vec2 dir = pebble::normalize(cb - ca);
-    const float reach = (pebble::distance(ca, cb)) * uniform(rng, 0.7f, 2.5f);
-    const pebble::Vec2 translation = -reach * dir + uniform(rng, -1, 1) * p.pb.extent() * pebble::left_perp(dir);
+    const float reach = (pebble::distance(ca, cb)) * uniform(rng, 0.3f, 2);
+    const pebble::Vec2 translation = -reach * dir + uniform(rng, -2, 2) * p.pb.extent() * pebble::left_perp(dir);
     const float angle_a = p.xa.q.angle(), angle_b = p.xb.q.angle();
     const pebble::Sweep sa{{0, 0}, p.xa.p, p.xa.p, angle_a, angle_a + 0.5f * uniform(rng, -spin, spin)};
     const pebble::Sweep sb{{0, 0}, p.xb.p, p.xb.p + translation, angle_b, angle_b + uniform(rng, -spin, spin)};
-    // Both libraries get the transforms the sweeps give at t = 0 (from the angle, as each
-    // library's sweep computes them).
     out.push_back({p, translation, sa, sb, to_b2(sa), to_b2(sb)});
   }
   return out;
@@ -179,36 +174,48 @@ const auto& circle_octagon_motion() {
   return cases;
 }
 
+/// b2ShapeCast as a user calls it: a proxy per shape, A at rest, B translated. (It stops a linear
+/// slop short of contact; pebble's shape_cast() does the same work for a target separation.)
+template <class Case>
+std::pair<bool, b2ShapeCastOutput> box2d_shape_cast(const Case& c, b2ShapeCastInput& input) {
+  input.proxyA.Set(&c.pair.ba, 0);
+  input.proxyB.Set(&c.pair.bb, 0);
+  input.transformA = c.pair.bxa;
+  input.transformB = c.pair.bxb;
+  input.translationB = to_b2(c.translation_b);
+  b2ShapeCastOutput output;
+  const bool hit = b2ShapeCast(&output, &input);
+  return {hit, output};
+}
+
+/// b2Distance at the given transforms, as a user calls it: a cold cache, radii included.
+inline b2DistanceOutput box2d_distance(const b2DistanceProxy& a, const b2Transform& xa, const b2DistanceProxy& b, const b2Transform& xb) {
+  b2DistanceInput input;
+  input.proxyA = a;
+  input.proxyB = b;
+  input.transformA = xa;
+  input.transformB = xb;
+  input.useRadii = true;
+  b2SimplexCache cache;
+  cache.count = 0;
+  b2DistanceOutput output;
+  b2Distance(&output, &cache, &input);
+  return output;
+}
+
 template <class Cases>
 void shape_cast_pebble(benchmark::State& state, const Cases& cases) {
   auto query = [](const auto& c) { return pebble::shape_cast(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b); };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const pebble::CastHit h = query(c);
-    return std::pair{h.hit, h.fraction};
-  });
+  run_casts(state, cases, query, cast_hit);
 }
 
-/// b2ShapeCast as a user calls it: a proxy per shape, B translated. (It stops a linear slop
-/// short of contact; pebble's shape_cast() does the same work for a target separation.)
 template <class Cases>
 void shape_cast_box2d(benchmark::State& state, const Cases& cases) {
   auto query = [](const auto& c) {
     b2ShapeCastInput input;
-    input.proxyA.Set(&c.pair.ba, 0);
-    input.proxyB.Set(&c.pair.bb, 0);
-    input.transformA = c.pair.bxa;
-    input.transformB = c.pair.bxb;
-    input.translationB = to_b2(c.translation_b);
-    b2ShapeCastOutput output;
-    const bool hit = b2ShapeCast(&output, &input);
-    return std::pair{hit, output};
+    return box2d_shape_cast(c, input);
   };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const auto [hit, output] = query(c);
-    return std::pair{hit, output.lambda};
-  });
+  run_casts(state, cases, query, [](const auto& r) { return std::pair{r.first, r.second.lambda}; });
 }
 
 template <class Cases>
@@ -217,11 +224,7 @@ void toi_pebble(benchmark::State& state, const Cases& cases) {
   pebble::ToiOptions options;
   options.target_separation = pebble::kLinearSlop;
   auto query = [options](const auto& c) { return pebble::time_of_impact(c.pair.pa, c.sweep_a, c.pair.pb, c.sweep_b, 1, options); };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const pebble::ToiResult r = query(c);
-    return std::pair{r.state == pebble::ToiResult::State::hit, r.fraction};
-  });
+  run_casts(state, cases, query, [](const pebble::ToiResult& r) { return std::pair{r.state == pebble::ToiResult::State::hit, r.fraction}; });
 }
 
 /// b2TimeOfImpact as b2World::SolveTOI calls it; with_distance adds the b2Distance at the time
@@ -239,35 +242,20 @@ void toi_box2d(benchmark::State& state, const Cases& cases, bool with_distance) 
     b2TimeOfImpact(&output, &input);
     b2DistanceOutput contact{};
     if (with_distance && output.state == b2TOIOutput::e_touching) {
-      b2DistanceInput d;
-      d.proxyA = input.proxyA;
-      d.proxyB = input.proxyB;
-      c.b2_sweep_a.GetTransform(&d.transformA, output.t);
-      c.b2_sweep_b.GetTransform(&d.transformB, output.t);
-      d.useRadii = true;
-      b2SimplexCache cache;
-      cache.count = 0;
-      b2Distance(&contact, &cache, &d);
+      b2Transform xa, xb;
+      c.b2_sweep_a.GetTransform(&xa, output.t);
+      c.b2_sweep_b.GetTransform(&xb, output.t);
+      contact = box2d_distance(input.proxyA, xa, input.proxyB, xb);
     }
     return std::pair{output, contact};
   };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const auto [output, contact] = query(c);
-    return std::pair{output.state == b2TOIOutput::e_touching, output.t};
-  });
+  run_casts(state, cases, query, [](const auto& r) { return std::pair{r.first.state == b2TOIOutput::e_touching, r.first.t}; });
 }
 
 template <class Cases>
 void approach_pebble(benchmark::State& state, const Cases& cases) {
-  auto query = [](const auto& c) {
-    return pebble::closest_approach(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b, 1);
-  };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, [&](const auto& c) {
-    const pebble::Approach a = query(c);
-    return std::pair{a.hit, a.time};
-  });
+  auto query = [](const auto& c) { return pebble::closest_approach(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b, 1); };
+  run_casts(state, cases, query, [](const pebble::Approach& a) { return std::pair{a.hit, a.time}; });
 }
 
 /// What a Box2D user calls for a closest approach: b2ShapeCast for a touch, then b2Distance at
@@ -276,28 +264,13 @@ template <class Cases>
 void approach_box2d(benchmark::State& state, const Cases& cases) {
   auto query = [](const auto& c) {
     b2ShapeCastInput input;
-    input.proxyA.Set(&c.pair.ba, 0);
-    input.proxyB.Set(&c.pair.bb, 0);
-    input.transformA = c.pair.bxa;
-    input.transformB = c.pair.bxb;
-    input.translationB = to_b2(c.translation_b);
-    b2ShapeCastOutput cast;
-    const bool hit = b2ShapeCast(&cast, &input);
-    b2DistanceInput d;
-    d.proxyA = input.proxyA;
-    d.proxyB = input.proxyB;
-    d.transformA = input.transformA;
-    d.transformB = input.transformB;
-    d.transformB.p += (hit ? cast.lambda : 1.0f) * input.translationB;
-    d.useRadii = true;
-    b2SimplexCache cache;
-    cache.count = 0;
-    b2DistanceOutput output;
-    b2Distance(&output, &cache, &d);
-    return std::pair{hit, hit ? cast.lambda : output.distance};
+    const auto [hit, cast] = box2d_shape_cast(c, input);
+    b2Transform xb = input.transformB;
+    xb.p += (hit ? cast.lambda : 1.0f) * input.translationB;
+    const b2DistanceOutput d = box2d_distance(input.proxyA, input.transformA, input.proxyB, xb);
+    return std::pair{hit, hit ? cast.lambda : d.distance};
   };
-  run_cases(state, cases, query);
-  hit_counters(state, cases, query);
+  run_casts(state, cases, query, [](std::pair<bool, float> r) { return r; });
 }
 
 }  // namespace

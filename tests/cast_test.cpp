@@ -13,21 +13,15 @@
 #include <pebble/cast.hpp>
 #include <pebble/distance.hpp>
 
-#include "contact_cases.hpp"
+#include "cast_cases.hpp"
 #include "oracle/cast.hpp"
 
-using namespace contact_cases;
+using namespace cast_cases;
 using pebble::CastHit;
 
 namespace {
 
 const Transform kId = Transform::identity();
-
-bool finite(const CastHit& h) {
-  return std::isfinite(h.fraction) && pebble::is_finite(h.point) && pebble::is_finite(h.normal);
-}
-
-bool is_no_hit(const CastHit& h) { return !h.hit && h.fraction == 1 && h.point == Vec2{} && h.normal == Vec2{}; }
 
 oracle::RShape moved(oracle::RShape s, V by) {
   for (V& p : s.core) p = p + by;
@@ -132,13 +126,6 @@ std::string check_cast(const CastCase& c) {
 // ---------------------------------------------------------------------------------------------
 // Case families.
 
-V perpendicular(V u) { return {-u.y, u.x}; }
-
-Transform random_pose(std::mt19937& rng, float size, Vec2 origin) {
-  return {{origin.x + uniform(rng, -2, 2) * size, origin.y + uniform(rng, -2, 2) * size},
-          Rot::from_angle(uniform(rng, -3.14159265f, 3.14159265f))};
-}
-
 /// Random casts of a kind pair: B placed `gap` from A along a random direction, then moved back
 /// toward A (aimed off centre by up to 1.5 sizes, over 0.3 to 3 times the distance), A moving a
 /// little or not at all. gap < 0 starts them overlapping.
@@ -159,69 +146,43 @@ CastCase random_cast(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origi
 
 std::vector<CastCase> random_casts(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                    float gap_hi = 2) {
-  std::mt19937 rng(seed);
-  std::vector<CastCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) out.push_back(random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi));
-    }
-  }
-  return out;
+  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<CastCase>(random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi));
+  });
 }
 
 /// Grazing casts: the relative motion is shifted sideways to where it just touches (found by
 /// bisection on the oracle's least distance over the motion), then by nothing or a hair either
 /// way.
 std::vector<CastCase> grazing_casts(unsigned seed, int per_pair) {
-  std::mt19937 rng(seed);
-  std::vector<CastCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) {
-        CastCase c = random_cast(ka, kb, rng, 1, {}, 0.3f, 2);
-        const V rel = v(c.tb) - v(c.ta);
-        const V side = oracle::normalize(perpendicular(rel));
-        auto least = [&](real shift) {
-          CastCase s = c;
-          s.xb.p = Vec2{float(c.xb.p.x + shift * side.x), float(c.xb.p.y + shift * side.y)};
-          return CastOracle(s).track.least();
-        };
-        // From a shift that hits (0, usually) outward to one that misses; keep the side that starts apart.
-        real hit = 0, miss = 4;
-        if (least(hit) > 0 || least(miss) <= 0) continue;
-        for (int k = 0; k < 60; ++k) {
-          const real mid = (hit + miss) / 2;
-          (least(mid) <= 0 ? hit : miss) = mid;
-        }
-        const real shift = miss + std::array<real, 3>{0, 1e-5L, -1e-5L}[rng() % 3];
-        c.xb.p = Vec2{float(c.xb.p.x + shift * side.x), float(c.xb.p.y + shift * side.y)};
-        out.push_back(std::move(c));
-      }
-    }
-  }
-  return out;
+  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) -> std::optional<CastCase> {
+    CastCase c = random_cast(ka, kb, rng, 1, {}, 0.3f, 2);
+    const V side = oracle::normalize(perpendicular(v(c.tb) - v(c.ta)));
+    auto shifted = [&](real shift) {
+      CastCase s = c;
+      s.xb.p = Vec2{float(c.xb.p.x + shift * side.x), float(c.xb.p.y + shift * side.y)};
+      return s;
+    };
+    // From a shift that touches (0, usually) outward to one that misses.
+    const std::optional<real> edge = edge_of_contact([&](real shift) { return CastOracle(shifted(shift)).track.least() <= 0; }, 0, 4, 60);
+    if (!edge) return std::nullopt;
+    return shifted(*edge + hair(rng));
+  });
 }
 
 /// Casts whose edges are parallel to rounding: B turned exactly like A, or a quarter or half turn
 /// from it (c and s swapped and negated exactly), so that boxes and their kin meet face to face.
 std::vector<CastCase> parallel_casts(unsigned seed, int per_pair) {
-  std::mt19937 rng(seed);
-  std::vector<CastCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) {
-        CastCase c = random_cast(ka, kb, rng, 1, {}, 0.05f, 2);
-        const Rot q = c.xa.q;
-        const Rot turns[] = {q, Rot{-q.s, q.c}, Rot{-q.c, -q.s}, Rot{q.s, -q.c}};
-        const Rot qb = turns[rng() % 4];
-        // Keep B's centre where it was.
-        const Vec2 centre = pebble::transform_point(c.xb, c.b.shape.core_centroid());
-        c.xb = Transform{centre - pebble::rotate(qb, c.b.shape.core_centroid()), qb};
-        out.push_back(std::move(c));
-      }
-    }
-  }
-  return out;
+  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    CastCase c = random_cast(ka, kb, rng, 1, {}, 0.05f, 2);
+    const Rot q = c.xa.q;
+    const Rot turns[] = {q, Rot{-q.s, q.c}, Rot{-q.c, -q.s}, Rot{q.s, -q.c}};
+    const Rot qb = turns[rng() % 4];
+    // Keep B's centre where it was.
+    const Vec2 centre = pebble::transform_point(c.xb, c.b.shape.core_centroid());
+    c.xb = Transform{centre - pebble::rotate(qb, c.b.shape.core_centroid()), qb};
+    return std::optional<CastCase>(std::move(c));
+  });
 }
 
 }  // namespace
@@ -643,14 +604,9 @@ ToiCase random_toi(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origin,
 
 std::vector<ToiCase> random_tois(unsigned seed, int per_pair, float spin, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                  float gap_hi = 2) {
-  std::mt19937 rng(seed);
-  std::vector<ToiCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) out.push_back(random_toi(ka, kb, rng, size, origin, gap_lo, gap_hi, spin));
-    }
-  }
-  return out;
+  return every_kind_pair<ToiCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<ToiCase>(random_toi(ka, kb, rng, size, origin, gap_lo, gap_hi, spin));
+  });
 }
 
 /// Thin boxes (aspect 25 to 100) spinning at 10 to 60 radians per step, flying past or into
@@ -682,38 +638,27 @@ std::vector<ToiCase> spinning_thin_boxes(unsigned seed, int count) {
 /// touch possible (bisection on the shift between a hitting and a missing one), then by nothing
 /// or a hair either way: contacts that last an instant, or nearly happen.
 std::vector<ToiCase> grazing_tois(unsigned seed, int per_pair) {
-  std::mt19937 rng(seed);
-  std::vector<ToiCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) {
-        ToiCase c = random_toi(ka, kb, rng, 1, {}, 0.3f, 2, 2);
-        const V rel = v(c.sb.c1 - c.sb.c0) - v(c.sa.c1 - c.sa.c0);
-        const V side = oracle::normalize(perpendicular(rel));
-        auto shifted = [&](real shift) {
-          ToiCase s = c;
-          const Vec2 by{float(shift * side.x), float(shift * side.y)};
-          s.sb.c0 = s.sb.c0 + by;
-          s.sb.c1 = s.sb.c1 + by;
-          return s;
-        };
-        auto touches = [&](real shift) {
-          const ToiCase s = shifted(shift);
-          const auto [ca, ma] = oracle_motion(s.a, s.sa);
-          const auto [cb, mb] = oracle_motion(s.b, s.sb);
-          return oracle::first_time_at_or_below(ca, ma, cb, mb, 0, 1, 1e-6L).possible >= 0;
-        };
-        real hit = 0, miss = 5;
-        if (!touches(hit) || touches(miss)) continue;
-        for (int k = 0; k < 22; ++k) {  // to about 1e-6, below the hair added next
-          const real mid = (hit + miss) / 2;
-          (touches(mid) ? hit : miss) = mid;
-        }
-        out.push_back(shifted(miss + std::array<real, 3>{0, 1e-5L, -1e-5L}[rng() % 3]));
-      }
-    }
-  }
-  return out;
+  return every_kind_pair<ToiCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) -> std::optional<ToiCase> {
+    ToiCase c = random_toi(ka, kb, rng, 1, {}, 0.3f, 2, 2);
+    const V side = oracle::normalize(perpendicular(v(c.sb.c1 - c.sb.c0) - v(c.sa.c1 - c.sa.c0)));
+    auto shifted = [&](real shift) {
+      ToiCase s = c;
+      const Vec2 by{float(shift * side.x), float(shift * side.y)};
+      s.sb.c0 = s.sb.c0 + by;
+      s.sb.c1 = s.sb.c1 + by;
+      return s;
+    };
+    auto touches = [&](real shift) {
+      const ToiCase s = shifted(shift);
+      const auto [ca, ma] = oracle_motion(s.a, s.sa);
+      const auto [cb, mb] = oracle_motion(s.b, s.sb);
+      return oracle::first_time_at_or_below(ca, ma, cb, mb, 0, 1, 1e-6L).possible >= 0;
+    };
+    // To about 1e-6, below the hair added next.
+    const std::optional<real> edge = edge_of_contact(touches, 0, 5, 22);
+    if (!edge) return std::nullopt;
+    return shifted(*edge + hair(rng));
+  });
 }
 
 }  // namespace
@@ -874,14 +819,9 @@ ApproachCase random_approach(Kind ka, Kind kb, std::mt19937& rng, float size, Ve
 
 std::vector<ApproachCase> random_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                             float gap_hi = 2) {
-  std::mt19937 rng(seed);
-  std::vector<ApproachCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) out.push_back(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
-    }
-  }
-  return out;
+  return every_kind_pair<ApproachCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<ApproachCase>(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
+  });
 }
 
 }  // namespace
