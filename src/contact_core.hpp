@@ -362,6 +362,30 @@ struct CoreQuery {
 /// (warm-started ids depend on it) and is far below the accuracy bound.
 inline constexpr float kAxisPreference = 2e-5f;
 
+/// The preference when A's best face and B's best face are nearly parallel (their normals
+/// opposite within kParallelFaceSine): the resting contact of a stack. There the two separations
+/// differ by about the tilt times the sideways offset of the faces, and they cross as the tilt
+/// changes sign, so a small preference lets the reference (and with it every feature id) flip
+/// back and forth under jitter (issue 11: 0.1 to 0.6% of resting points did, at 2e-5). At 4e-4
+/// of the smaller shape's size (a unit box pyramid keeps A's face for tilts up to about 5e-4 rad)
+/// the separation stays within the contract's 1e-3 of the size (Shape::extent() is at most twice
+/// the half diameter the contract measures size by), and the normal within the faces' tilt.
+inline constexpr float kParallelFacePreference = 4e-4f;
+/// Faces whose normals are opposite within this sine of the angle count as nearly parallel for
+/// kParallelFacePreference: well above the jitter of a resting stack (about 1e-4 rad), well below
+/// the angle at which a tilted face stops resting on the other.
+inline constexpr float kParallelFaceSine = 9.5e-4f;
+
+/// Whether B's best axis is the reference rather than A's (kAxisPreference, kParallelFacePreference).
+inline bool prefer_b(const FramedCore& a, const FramedCore& b, const AxisSeparation& sa, const AxisSeparation& sb, float scale) {
+  if (!(sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale))) return false;
+  if (sa.edge < 0 || sb.separation > sa.separation + kParallelFacePreference * scale) return true;
+  // A near tie between two faces: keep A's when they are nearly parallel (cross of the two normals
+  // small, dot negative), so that a resting contact keeps its reference and its ids.
+  const Vec2 na = a.normal(sa.edge), nb = b.normal(sb.edge);
+  return !(dot(na, nb) < 0 && std::fabs(cross(na, nb)) <= kParallelFaceSine);
+}
+
 inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
   CoreQuery q{};
   const AxisSeparation sa = max_separation(a, b);
@@ -384,7 +408,7 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
     q.normal = {0, 1};
     return q;
   }
-  const bool use_b = sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale);
+  const bool use_b = prefer_b(a, b, sa, sb, scale);
   // The preference picks the reference edge only; the separation is always the greatest, so
   // the preference never turns a separated pair into an overlapping one.
   q.separation = std::max(sa.separation, sb.separation);
@@ -399,6 +423,67 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
     q.normal = a.normal(sa.edge);
     q.inc_edge = incident_edge(b, q.normal);
   }
+  return q;
+}
+
+/// B's 2-vertex core moved by xf, as frame_core() moves it (the same float operations, so the same
+/// bits) but only its two real lanes: for query_segments().
+inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage& storage) {
+  const Vec2* vs = s.padded_vertices();
+  const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+  for (int i = 0; i < 2; ++i) {
+    storage.v[i] = {(c * vs[i].x + (-sn) * vs[i].y) + px, (c * vs[i].y + sn * vs[i].x) + py};
+    const float x = c * s.normal_lanes_x()[i] - sn * s.normal_lanes_y()[i], y = sn * s.normal_lanes_x()[i] + c * s.normal_lanes_y()[i];
+    storage.nx[i] = x;
+    storage.ny[i] = y;
+    storage.off[i] = s.offset_lanes()[i] + (x * px + y * py);
+  }
+  storage.v[2] = storage.v[0];
+  return {storage.v, storage.nx, storage.ny, storage.off, 2, 2, s.radius()};
+}
+
+/// query_cores() for two 2-vertex cores (segments, capsules): the same float operations and the
+/// same rules on the two real edge lanes of each core, without the padded ones and the generic
+/// scans, so the same answer bit for bit (tests/simd_test.cpp compares them).
+PEBBLE_HOT_INLINE CoreQuery query_segments(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
+  // Separation of `other`'s two vertices from ref's edge plane i: max_separation_lanes' least
+  // projection (min keeps the first of equal values, as _mm_min_ps does) minus the offset.
+  const auto lane = [](const FramedCore& ref, const FramedCore& other, int i) {
+    const float p0 = ref.nx[i] * other.v[0].x + ref.ny[i] * other.v[0].y;
+    const float p1 = ref.nx[i] * other.v[1].x + ref.ny[i] * other.v[1].y;
+    return (p0 < p1 ? p0 : p1) - ref.off[i];
+  };
+  // first_max_lane over two lanes: the greater (the second of equal values, as its max tree
+  // keeps), the lower lane holding it.
+  const auto best = [](float s0, float s1) {
+    const float m = s0 > s1 ? s0 : s1;
+    if (!(m > -kHugeDistance)) return AxisSeparation{-kHugeDistance, -1};
+    return AxisSeparation{m, s0 == m ? 0 : 1};
+  };
+  CoreQuery q{};
+  const AxisSeparation sa = best(lane(a, b, 0), lane(a, b, 1));
+  if (sa.separation > stop_above) {
+    q.separation = sa.separation;
+    q.ref_edge = -2;
+    return q;
+  }
+  const AxisSeparation sb = best(lane(b, a, 0), lane(b, a, 1));
+  if (sb.separation > stop_above) {
+    q.separation = sb.separation;
+    q.ref_edge = -2;
+    return q;
+  }
+  if (sa.edge < 0 || sb.edge < 0) return query_cores(a, b, scale, stop_above);  // not numbers: the generic rules
+  const bool use_b = prefer_b(a, b, sa, sb, scale);
+  q.separation = std::max(sa.separation, sb.separation);
+  const FramedCore& ref = use_b ? b : a;
+  const FramedCore& inc = use_b ? a : b;
+  q.ref_edge = use_b ? sb.edge : sa.edge;
+  q.flip = use_b;
+  q.normal = ref.normal(q.ref_edge);
+  // incident_edge(): the lane most anti-parallel to the normal, the lower on ties.
+  const float d0 = inc.nx[0] * q.normal.x + inc.ny[0] * q.normal.y, d1 = inc.nx[1] * q.normal.x + inc.ny[1] * q.normal.y;
+  q.inc_edge = d1 < d0 ? 1 : 0;
   return q;
 }
 
@@ -444,27 +529,13 @@ inline constexpr float kClipFraction = 1e-5f;
 /// closest-points path, which is exact for touching and for degenerate (collinear) cores.
 inline constexpr float kOverlapFraction = 1e-6f;
 
-/// stop_above: when an axis separates the cores by more than this, return at once with
-/// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
-PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
-                                  float stop_above = kHugeDistance) {
-  // Every path sets every field it returns; no blanket zeroing (measured as a rep stos).
+/// The rest of core_distance() once the axes are searched (query_cores, or query_segments for
+/// two segments): the overlap depth or the closest features of the reference and incident edges.
+PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale) {
   CoreDistance out;
   out.overlapping = false;
   out.closest = {0, 0, {}, {}, 0};
   out.over_lo = out.over_hi = 0;
-  if (a.edges == 0 && b.edges == 0) {
-    // Two points: the only axis is the line through them.
-    const Vec2 d = b.v[0] - a.v[0];
-    const float len = length(d);
-    out.distance = len;
-    out.normal = len > 0 ? d / len : Vec2{0, 1};
-    out.point_a = a.v[0];
-    out.point_b = b.v[0];
-    out.query = {0, -1, 0, false, out.normal};
-    return out;
-  }
-  const CoreQuery q = query_cores(a, b, scale, stop_above);
   out.query = q;
   if (q.ref_edge == -2) {
     out.distance = q.separation;
@@ -550,6 +621,30 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
   return out;
+}
+
+
+/// stop_above: when an axis separates the cores by more than this, return at once with
+/// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
+PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
+                                  float stop_above = kHugeDistance) {
+  // Every path sets every field it returns; no blanket zeroing (measured as a rep stos).
+  CoreDistance out;
+  out.overlapping = false;
+  out.closest = {0, 0, {}, {}, 0};
+  out.over_lo = out.over_hi = 0;
+  if (a.edges == 0 && b.edges == 0) {
+    // Two points: the only axis is the line through them.
+    const Vec2 d = b.v[0] - a.v[0];
+    const float len = length(d);
+    out.distance = len;
+    out.normal = len > 0 ? d / len : Vec2{0, 1};
+    out.point_a = a.v[0];
+    out.point_b = b.v[0];
+    out.query = {0, -1, 0, false, out.normal};
+    return out;
+  }
+  return closest_features(a, b, query_cores(a, b, scale, stop_above), scale);
 }
 
 /// For overlapping cores (d.overlapping), the witness points: the deepest point of the incident

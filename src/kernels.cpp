@@ -93,6 +93,104 @@ EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
   return e;
 }
 
+/// c ? a : b without a branch (compilers turn the conditional operator on floats into a branch,
+/// which mispredicts where c is random from call to call, as which end is deeper is). Bitwise,
+/// so every copy of the kernels gives the same bits.
+PEBBLE_HOT_INLINE float select(bool c, float a, float b) {
+  const uint32_t mask = 0u - uint32_t(c);
+  return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
+}
+
+/// The incident edge in the reference edge's coordinates (collide_generic_body): positions u
+/// along the reference edge from its start, heights h above its core edge. A point (u, h) is
+/// r1 + u t + h n; scalars only, so that clipping keeps few values live.
+struct IncidentEdge {
+  float u1, h1, u2, h2;  // the core ends
+  float shift_u, shift_h;  // core edge to outer edge: r_inc times the incident edge's normal
+  float r;               // r_inc
+  bool first_deeper;     // end 1 is the deeper end w (the incident core's supporting vertex along -n)
+};
+
+/// A point of the incident surface over the reference edge, in those coordinates.
+struct ClipPoint {
+  bool valid;
+  float u, h;
+};
+
+/// The lower crossing of a corner circle (radius r, lowest point at (u_c, h_c - r)) with the
+/// side plane u = plane. Out of line: rare (a rounded corner hanging over a side plane).
+[[gnu::noinline]] ClipPoint arc_on_plane(float u_c, float h_c, float r, float plane) {
+  const float along = plane - u_c;
+  return {true, plane, h_c - std::sqrt(std::max(r * r - along * along, 0.0f))};
+}
+
+/// The incident surface's lowest point on the side plane u = plane: on w's corner circle where
+/// the circle crosses the plane (between w's lowest point and the outer edge's end), else on the
+/// outer edge; invalid when neither reaches the plane.
+template <bool kRounded>
+PEBBLE_HOT_INLINE ClipPoint on_side_plane(const IncidentEdge& ie, float plane) {
+  const bool f = ie.first_deeper;
+  const float uw = select(f, ie.u1, ie.u2), uo = select(f, ie.u2, ie.u1), hw = select(f, ie.h1, ie.h2), ho = select(f, ie.h2, ie.h1);
+  const float outer_w = uw + ie.shift_u, outer_o = uo + ie.shift_u;
+  if (kRounded && (plane - uw) * (plane - outer_w) <= 0) return arc_on_plane(uw, hw, ie.r, plane);
+  if ((plane - outer_w) * (plane - outer_o) > 0) return {false, plane, 0};
+  const float lambda = outer_o != outer_w ? (plane - outer_w) / (outer_o - outer_w) : 0.0f;
+  return {true, plane, hw + ie.shift_h + lambda * (ho - hw)};
+}
+
+/// The point of the incident surface that stands for an end of the incident edge (its core
+/// vertex at (u, h)): for the deeper end, its corner circle's lowest point (u, h - r), the
+/// deepest point of the incident surface; for the other end, the outer edge's end (its own corner
+/// circle's lowest point lies inside the incident shape when the edge is tilted); either while it
+/// lies over the reference edge (len long, eps of slack), else the surface's point on the side
+/// plane beyond. kRounded: r_inc > 0 (compiled without the outer edge's arithmetic when not).
+template <bool kRounded>
+PEBBLE_HOT_INLINE ClipPoint end_point(const IncidentEdge& ie, float u, float h, bool deeper, float len, float eps) {
+  const float at = kRounded ? u + select(deeper, 0.0f, ie.shift_u) : u;
+  if (at < -eps || at > len + eps) return on_side_plane<kRounded>(ie, at < -eps ? 0.0f : len);
+  return {true, at, kRounded ? h + select(deeper, -ie.r, ie.shift_h) : h};
+}
+
+/// The clipped points of the incident surface (end_point), within the margin, into m (frame
+/// coordinates, reference normal n), each midway between the surfaces: half its separation below
+/// the incident surface. Both ends at one place (a corner on a side plane, or both ends on the
+/// same plane), or named alike: the deeper end's only.
+template <bool kRounded>
+PEBBLE_HOT_INLINE void clip_points(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, float r_ref, float margin, float eps,
+                                   const uint32_t (&id)[2], Manifold& m) {
+  ClipPoint cp[2] = {end_point<kRounded>(ie, ie.u1, ie.h1, ie.first_deeper, e.len, eps),
+                     end_point<kRounded>(ie, ie.u2, ie.h2, !ie.first_deeper, e.len, eps)};
+  if (cp[0].valid && cp[1].valid && (std::fabs(cp[0].u - cp[1].u) <= eps || id[0] == id[1])) cp[ie.first_deeper ? 1 : 0].valid = false;
+  for (int k = 0; k < 2; ++k) {
+    const float separation = cp[k].h - r_ref;
+    if (!cp[k].valid || separation > margin) continue;
+    m.points[m.count++] = {e.r1 + cp[k].u * e.t + (0.5f * (cp[k].h + r_ref)) * n, separation, id[k]};
+  }
+}
+
+/// Adds an end of the incident edge (its point cp) to a one-point corner manifold m (frame
+/// coordinates, normal from A to B) when that point lies over the reference edge: its separation
+/// is measured along m's normal, from the point back to the reference shape's outer edge (r_ref
+/// above the core edge), so that p -/+ s/2 n still lie on the two surfaces. The pair is then a
+/// face contact whose end lies past the corner, and both points take the ids a clipped face
+/// contact gives them (corner_id, far_id), whether or not the far point is within the margin, so
+/// that the ids depend neither on the margin nor on the corner moving back over the edge.
+/// `first`: the far end comes first in the incident edge's order.
+void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool flip, bool first, float r_ref, float margin,
+                 float eps, uint32_t corner_id, uint32_t far_id) {
+  const Vec2 along = flip ? -m.normal : m.normal;  // from the reference core to the incident core
+  const float cosine = dot(along, n);
+  if (!cp.valid || !(cosine > 0.5f) || far_id == corner_id) return;
+  const float separation = (cp.h - r_ref) / cosine;
+  const float foot = cp.u - separation * dot(along, e.t);  // where it meets the reference edge
+  if (!(foot >= -eps && foot <= e.len + eps)) return;
+  m.points[0].id = corner_id;
+  if (separation > margin) return;
+  const Vec2 on_inc = e.r1 + cp.u * e.t + cp.h * n;
+  m.points[m.count++] = {on_inc - 0.5f * separation * along, separation, far_id};
+  if (first) std::swap(m.points[0], m.points[1]);
+}
+
 constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 /// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
@@ -104,13 +202,11 @@ DistanceResult to_world(const CoreDistance& d, float ra, float rb, const Transfo
 
 }  // namespace
 
-PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
-  CoreStorage sb;
-  const FramedCore ca = view_core(a);
-  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
-  const float scale = pair_scale(a, b);
-  const float ra = a.radius(), rb = b.radius();
-  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, ra, rb, scale));
+/// The manifold of two cores in A's frame (ca, cb) once their distance d is known: what
+/// collide_generic and collide_capsules share.
+PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const FramedCore& cb, const CoreDistance& d, float scale,
+                                               const Transform& xa, const Transform& xb, float margin) {
+  const float ra = ca.radius, rb = cb.radius;
   if (d.query.ref_edge == -2) return empty_manifold();
   const float signed_distance = d.distance - ra - rb;  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
@@ -133,50 +229,95 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   Vec2 i1, i2;
   edge_points(inc, q.inc_edge, i1, i2);
   const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
-  const Vec2 p[2] = {i1, i2};
-  auto pack = [&](uint32_t f_ref, uint32_t f_inc) { return q.flip ? pack_id(f_inc, f_ref) : pack_id(f_ref, f_inc); };
+  // A's feature in the low half, B's in the high half: the reference's feature first, the halves
+  // swapped by a rotation when the reference is B (a branch on flip, which is random from call to
+  // call, measured as a misprediction every other call).
+  const int ref_rotation = q.flip ? 16 : 0;
+  auto pack = [=](uint32_t f_ref, uint32_t f_inc) { return std::rotl(pack_id(f_ref, f_inc), ref_rotation); };
+  const uint32_t ref_face = kEdgeFeature | uint32_t(q.ref_edge);
+
+  // The incident edge in the reference edge's coordinates; its deeper end is i1 on ties.
+  const Vec2 shift = r_inc * inc.normal(q.inc_edge);
+  IncidentEdge ie;
+  ie.u1 = u[0];
+  ie.u2 = u[1];
+  ie.h1 = dot(i1 - e.r1, n);
+  ie.h2 = dot(i2 - e.r1, n);
+  ie.shift_u = dot(shift, e.t);
+  ie.shift_h = dot(shift, n);
+  ie.r = r_inc;
+  ie.first_deeper = ie.h1 <= ie.h2;
+  // Feature ids keep the meaning they have for the core edges: an end whose CORE vertex lies over
+  // the reference edge keeps its vertex, else it is the reference vertex at that side plane
+  // against the incident edge. (Where two rounded corners stand in line, a tilt moves the outer
+  // end across the plane by r_inc sin(tilt) while the core vertex stays put: the ids must not
+  // follow.)
+  const float len = e.len;
+  const auto end_id = [&](int k) {
+    if (u[k] >= -eps && u[k] <= len + eps) return pack(ref_face, uint32_t(edge_end_index(inc, q.inc_edge, k)));
+    return pack(uint32_t(edge_end_index(ref, q.ref_edge, u[k] < -eps ? 0 : 1)), kEdgeFeature | uint32_t(q.inc_edge));
+  };
 
   // Separated cores whose closest points are two vertices, the incident one clearly beyond the
-  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5).
+  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5), one point
+  // on the line between the two vertices, along that line's direction. When the incident edge's
+  // other end still lies over the reference edge (rounded boxes stacked with a corner just past
+  // the corner below), that end is a second point, measured along the same direction: a stack
+  // keeps two supports however its corners line up.
   const SegmentClosest& c = d.closest;
   const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
-  const float u_closest = c.t == 0 ? u[0] : u[1];
-  if (inc.count == 1 || (vertex_pair && (u_closest < -eps || u_closest > e.len + eps))) {
-    const uint32_t f_ref = reference_feature(ref, d, u_closest, e.len, eps);
-    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, c.t == 0 ? 0 : 1));
+  const int closest_end = c.t == 0 ? 0 : 1;
+  if (inc.count == 1 || (vertex_pair && (u[closest_end] < -eps || u[closest_end] > len + eps))) {
+    const uint32_t f_ref = reference_feature(ref, d, u[closest_end], len, eps);
+    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, closest_end));
     m = single_point(d, ca, cb, ra, rb, signed_distance, pack(f_ref, f_inc));
+    if (inc.count > 1) {
+      const int far = 1 - closest_end;
+      const ClipPoint cp = far == 0 ? end_point<true>(ie, ie.u1, ie.h1, ie.first_deeper, len, eps)
+                                    : end_point<true>(ie, ie.u2, ie.h2, !ie.first_deeper, len, eps);
+      add_far_end(m, cp, e, n, q.flip, far == 0, r_ref, margin, eps, end_id(closest_end), end_id(far));
+    }
     to_world(m, xa);
     return m;
   }
 
-  // Clip the incident edge to the reference edge's side planes (seed 000, "Clipping edges"),
-  // then keep every clipped point within the margin.
+  // Otherwise clip the incident shape's OUTER edge (its core edge moved out by r_inc along its own
+  // normal) to the reference edge's side planes (seed 000, "Clipping edges", on "the outer edges
+  // of each shape"): every point lies on the incident surface (end_point) and its separation is
+  // its height above the reference shape's outer edge (docs/contacts.md, "The manifold").
   m.normal = q.flip ? -n : n;
-  for (int k = 0; k < 2; ++k) {
-    const int o = 1 - k;
-    Vec2 point = p[k];
-    uint32_t f_ref = kEdgeFeature | uint32_t(q.ref_edge);
-    uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, k));
-    const float bound = u[k] < -eps ? 0.0f : (u[k] > e.len + eps ? e.len : u[k]);
-    if (bound != u[k]) {
-      // Outside a side plane: slide along the incident edge onto the plane, if the other end
-      // is on the inner side of it.
-      const bool other_inside = bound == 0.0f ? u[o] > 0.0f : u[o] < e.len;
-      if (!other_inside) continue;
-      const float lambda = (bound - u[k]) / (u[o] - u[k]);
-      point = p[k] + lambda * (p[o] - p[k]);
-      f_ref = uint32_t(edge_end_index(ref, q.ref_edge, bound == 0.0f ? 0 : 1));
-      f_inc = kEdgeFeature | uint32_t(q.inc_edge);
-    }
-    const float core_gap = dot(point - e.r1, n);
-    const float separation = core_gap - r_ref - r_inc;
-    if (separation > margin) continue;
-    m.points[m.count++] = {point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, pack(f_ref, f_inc)};
+  const uint32_t id[2] = {end_id(0), end_id(1)};
+  if (r_inc > 0) {
+    clip_points<true>(ie, e, n, r_ref, margin, eps, id, m);
+  } else {
+    clip_points<false>(ie, e, n, r_ref, margin, eps, id, m);
   }
   // Float noise clipped away the contact the distance says exists: report the witness.
   if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
   to_world(m, xa);
   return m;
+}
+
+PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  CoreStorage sb;
+  const FramedCore ca = view_core(a);
+  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
+  const float scale = pair_scale(a, b);
+  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, a.radius(), b.radius(), scale));
+  return manifold_from_cores(ca, cb, d, scale, xa, xb, margin);
+}
+
+// Two capsules or segments (2-vertex cores): the generic algorithm with its axis search written
+// for two edges each (query_segments), which gives the same answer bit for bit; the rest is
+// shared. About twice as fast as the generic path on capsule pairs (bench/contacts_bench.cpp).
+PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  CoreStorage sb;
+  const FramedCore ca = view_core(a);
+  const FramedCore cb = frame_segment(b, inv_mul(xa, xb), sb);
+  const float scale = pair_scale(a, b);
+  const CoreQuery q = query_segments(ca, cb, scale, stop_bound(margin, a.radius(), b.radius(), scale));
+  if (q.ref_edge == -2) return empty_manifold();
+  return manifold_from_cores(ca, cb, closest_features(ca, cb, q, scale), scale, xa, xb, margin);
 }
 
 // Fast paths for a circle or point against anything: one contact at most, from the point's
@@ -266,6 +407,7 @@ PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Trans
     return d;                                                                                            \
   }
 PEBBLE_COLLIDE_ENTRY(collide_generic)
+PEBBLE_COLLIDE_ENTRY(collide_capsules)
 PEBBLE_COLLIDE_ENTRY(collide_circles)
 PEBBLE_COLLIDE_ENTRY(collide_point_core)
 PEBBLE_DISTANCE_ENTRY(distance_generic)
@@ -283,6 +425,6 @@ const ContactKernels kKernels{
 #else
     SimdPath::scalar,
 #endif
-    &collide_generic, &collide_circles, &collide_point_core, &distance_generic, &distance_point};
+    &collide_generic, &collide_capsules, &collide_circles, &collide_point_core, &distance_generic, &distance_point};
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS

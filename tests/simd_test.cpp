@@ -135,4 +135,49 @@ TEST(Simd, EveryPathGivesTheSameBits) {
   EXPECT_EQ(differ, 0) << "of " << pairs.size() << " pairs";
 }
 
+TEST(Simd, TheCapsulePathGivesTheGenericPathsBits) {
+  // collide() runs two 2-vertex cores (capsules, segments, rounded boxes whose core is a segment)
+  // through a path whose axis search is written for two edges; it must give collide_generic()'s
+  // bytes, on every path, at every margin, for valid and invalid placements.
+  PathGuard guard;
+  std::vector<Pair> pairs;
+  std::mt19937 rng(20261122);
+  for (Kind ka : {Kind::capsule, Kind::segment}) {
+    for (Kind kb : {Kind::capsule, Kind::segment}) {
+      for (int i = 0; i < 300; ++i) pairs.push_back(random_pair(ka, kb, rng));
+      for (int i = 0; i < 50; ++i) pairs.push_back(random_pair(ka, kb, rng, 0.01f));
+      for (int i = 0; i < 50; ++i) pairs.push_back(random_pair(ka, kb, rng, 1, {1e4f, -1e4f}));
+    }
+  }
+  for (Pair& p : nearly_parallel_pairs(10, {0.0f, 1e-6f, 1e-3f, 0.1f}, {-0.2f, -0.01f, 0.0f, 1e-5f, 0.01f})) {
+    if (p.a.shape.vertex_count() == 2 && p.b.shape.vertex_count() == 2) pairs.push_back(std::move(p));
+  }
+  // Crossing, collinear, touching end to end, and parallel overlapping cores.
+  const Transform id = Transform::identity();
+  for (const float r : {0.0f, 0.25f}) {
+    const Shape s = Shape::capsule({-1, 0}, {1, 0}, r);
+    for (const Transform& xb : {Transform{{0, 0}, Rot::from_angle(1.2f)}, Transform{{2, 0}, Rot::identity()}, Transform{{1.5f, 0}, Rot::identity()},
+                                Transform{{0.5f, 0.1f}, Rot::identity()}, Transform{{0, 0}, Rot::identity()}, Transform{{0, 0.5f}, Rot{-1, 0}}}) {
+      pairs.push_back({make_capsule({-1, 0}, {1, 0}, r), make_capsule({-1, 0}, {1, 0}, 0.1f), id, xb});
+    }
+    (void)s;
+  }
+  int differ = 0;
+  for (SimdPath path : available_paths()) {
+    pebble::detail::use_simd_path(path);
+    for (const Pair& p : pairs) {
+      for (const float margin : {0.0f, 0.05f, 1.0f}) {
+        const Manifold fast = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+        const Manifold slow = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+        if (!same_bytes(fast, slow) && ++differ <= 5) ADD_FAILURE() << pebble::simd_path_name(path) << " margin " << margin << ": " << describe(p);
+      }
+    }
+    for_each_invalid_placement([&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform&) {
+      if (a.vertex_count() != 2 || b.vertex_count() != 2) return;
+      if (!same_bytes(pebble::collide(a, xa, b, xb, 0.1f), pebble::detail::collide_generic(a, xa, b, xb, 0.1f))) ++differ;
+    });
+  }
+  EXPECT_EQ(differ, 0) << "of " << pairs.size() << " pairs";
+}
+
 }  // namespace

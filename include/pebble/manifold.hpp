@@ -36,7 +36,7 @@ inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, con
   // Runs the kernel for the pair's core sizes in the copy in use (pebble/simd.hpp).
   const detail::ContactKernels& k = detail::contact_kernels();
   const int na = a.vertex_count(), nb = b.vertex_count();
-  if (na != 1 && nb != 1) return k.collide_generic(a, xa, b, xb, margin);
+  if (na != 1 && nb != 1) return na == 2 && nb == 2 ? k.collide_capsules(a, xa, b, xb, margin) : k.collide_generic(a, xa, b, xb, margin);
   if (na == 1 && nb == 1) return k.collide_circles(a, xa, b, xb, margin);
   return k.collide_point_core(a, xa, b, xb, margin);
 }

@@ -44,6 +44,7 @@ struct ContactKernels {
   using Distance = DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
   SimdPath path;
   Collide collide_generic;     ///< any pair (the one generic algorithm)
+  Collide collide_capsules;    ///< two 2-vertex cores (capsules, segments)
   Collide collide_circles;     ///< two 1-vertex cores
   Collide collide_point_core;  ///< exactly one 1-vertex core
   Distance distance_generic;   ///< any pair
