@@ -665,7 +665,7 @@ std::vector<ToiCase> grazing_tois(unsigned seed, int per_pair) {
 
 TEST(TimeOfImpact, MatchesOracleForEveryKindPair) {
   ToiStats stats;
-  expect_all(random_tois(41, 12, 3), [&](const ToiCase& c) { return check_toi(c, &stats); }, "random sweeps");
+  expect_all(random_tois(41, 24, 3), [&](const ToiCase& c) { return check_toi(c, &stats); }, "random sweeps");
   EXPECT_GT(stats.hits, 200);
   EXPECT_GT(stats.separated, 50);
   EXPECT_LE(stats.failed, 2) << "a random sweep should converge within the iteration cap";
@@ -1034,7 +1034,7 @@ TEST(CastAccuracy, DISABLED_Report) {
   {
     real worst_gap = 0, worst_early = 0;
     int hits = 0, cases = 0;
-    for (const std::vector<ToiCase>& set : {random_tois(41, 12, 3), spinning_thin_boxes(43, 600)}) {
+    for (const std::vector<ToiCase>& set : {random_tois(41, 24, 3), spinning_thin_boxes(43, 600)}) {
       for (const ToiCase& c : set) {
         const ToiResult r = run(c);
         ++cases;
