@@ -8,5 +8,7 @@
 #include "pebble/point.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
+#include "pebble/ray.hpp"
+#include "pebble/cast.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
