@@ -1,6 +1,8 @@
 // The O(n^2) pair source: every pair of boxes, then collide() where they overlap.
 #include "sandbox/pair_source.hpp"
 
+#include <stdexcept>
+
 #include <pebble/mass.hpp>
 
 namespace pebble::sandbox {
@@ -27,5 +29,7 @@ void BruteForcePairs::find_contacts(float margin, std::vector<BodyContact>& out)
     }
   }
 }
+
+std::unique_ptr<PairSource> make_pair_source() { return std::make_unique<BruteForcePairs>(); }
 
 }  // namespace pebble::sandbox

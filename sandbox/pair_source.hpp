@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <pebble/manifold.hpp>
@@ -49,5 +50,8 @@ private:
   std::vector<Entry> entries_;
   std::vector<Aabb> boxes_;  // scratch, one per entry
 };
+
+/// The pair source the demo runs on: the fastest one available.
+std::unique_ptr<PairSource> make_pair_source();
 
 }  // namespace pebble::sandbox

@@ -1,0 +1,31 @@
+// tools/query.hpp — runs a scene's queries and turns the answers into JSON (`pebble query`), or
+// hands them to the renderer (`pebble render`). Every field is world space, normals from A to B.
+#pragma once
+
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/scene_file.hpp"
+
+namespace pebble::tools {
+
+/// One query's answer, beside the query itself.
+struct ContainsAnswer { bool inside; };
+struct OverlapAnswer { bool overlap; };
+using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb>;
+
+/// The answers of scene.queries, in order. Throws InputError for a query the library refuses
+/// (a density whose mass overflows).
+std::vector<Answer> run_queries(const Scene& scene);
+
+/// The document `pebble query` prints: {"results": [{"type": ..., the query's objects, "result":
+/// the answer's fields}, ...]}, keys in that order. Floats are written with the fewest digits
+/// that read back as the same float.
+nlohmann::ordered_json results_json(const Scene& scene, const std::vector<Answer>& answers);
+
+/// JSON text with one member per line and short arrays of numbers ([x, y]) on one line.
+std::string pretty(const nlohmann::ordered_json& value);
+
+}  // namespace pebble::tools
