@@ -8,5 +8,6 @@
 #include "pebble/point.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
+#include "pebble/ray.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
