@@ -108,11 +108,16 @@ const char* kScene = R"({
     {"type": "project_point", "object": "box", "point": [2, 0]},
     {"type": "contains", "object": "box", "point": [0.5, 0.2]},
     {"type": "mass", "object": "box", "density": 2},
-    {"type": "bounds", "object": "ball"}
+    {"type": "bounds", "object": "ball"},
+    {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0]},
+    {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5},
+    {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0]}
   ]
 })";
 
-// The answers worked out by hand: the box's top face is y = 0.5, the ball's bottom y = 0.4.
+// The answers worked out by hand: the box's top face is y = 0.5, the ball's bottom y = 0.4; the
+// rays along y = 0 meet the box's left face x = -1 (the circle of radius 0.5 when its centre is at
+// x = -1.5); the ray along y = 2 passes above it.
 const char* kExpected = R"({"results": [
   {"type": "collide", "a": "box", "b": "ball", "margin": 0.01,
    "result": {"count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}},
@@ -123,7 +128,13 @@ const char* kExpected = R"({"results": [
    "result": {"closest": [1, 0], "normal": [1, 0], "distance": 1, "inside": false}},
   {"type": "contains", "object": "box", "point": [0.5, 0.2], "result": {"inside": true}},
   {"type": "mass", "object": "box", "density": 2, "result": {"mass": 4, "center": [0, 0], "inertia": 1.6666667}},
-  {"type": "bounds", "object": "ball", "result": {"lower": [-0.5, 0.4], "upper": [0.5, 1.4]}}
+  {"type": "bounds", "object": "ball", "result": {"lower": [-0.5, 0.4], "upper": [0.5, 1.4]}},
+  {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0,
+   "result": {"hit": true, "fraction": 0.5, "point": [-1, 0], "normal": [-1, 0]}},
+  {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5,
+   "result": {"hit": true, "fraction": 0.375, "point": [-1, 0], "normal": [-1, 0]}},
+  {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0], "radius": 0,
+   "result": {"hit": false, "fraction": 1, "point": [0, 0], "normal": [0, 0]}}
 ]})";
 
 json expected_results(const json& got) {
@@ -180,7 +191,7 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/example.json'");
   ASSERT_EQ(r.code, 0) << r.err;
   const json got = json::parse(r.out);
-  ASSERT_EQ(got["results"].size(), 7u);
+  ASSERT_EQ(got["results"].size(), 9u);
   EXPECT_EQ(got["results"][0]["result"]["count"], 1);
   EXPECT_EQ(got["results"][4]["result"]["inside"], true);
 }

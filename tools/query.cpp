@@ -59,6 +59,7 @@ std::vector<Answer> run_queries(const Scene& scene) {
               }
             },
             [&](const BoundsQuery& q) -> Answer { return bounds(at(q.object).shape, at(q.object).xf); },
+            [&](const RaycastQuery& q) -> Answer { return raycast(at(q.object).shape, at(q.object).xf, q.ray, q.radius); },
         },
         scene.queries[qi]));
   }
@@ -82,6 +83,12 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
                    [&](const ContainsQuery& q) { r["object"] = name(q.object), r["point"] = point(q.point); },
                    [&](const MassQuery& q) { r["object"] = name(q.object), r["density"] = number(q.density); },
                    [&](const BoundsQuery& q) { r["object"] = name(q.object); },
+                   [&](const RaycastQuery& q) {
+                     r["object"] = name(q.object);
+                     r["origin"] = point(q.ray.origin);
+                     r["translation"] = point(q.ray.translation);
+                     r["radius"] = number(q.radius);
+                   },
                },
                scene.queries[i]);
     json answer = std::visit(
@@ -101,6 +108,9 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
               return json{{"mass", number(m.mass)}, {"center", point(m.center)}, {"inertia", number(m.inertia)}};
             },
             [](const Aabb& b) { return json{{"lower", point(b.lower)}, {"upper", point(b.upper)}}; },
+            [](const CastHit& h) {
+              return json{{"hit", h.hit}, {"fraction", number(h.fraction)}, {"point", point(h.point)}, {"normal", point(h.normal)}};
+            },
         },
         answers[i]);
     r["result"] = answer;

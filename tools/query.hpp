@@ -14,7 +14,8 @@ namespace pebble::tools {
 /// One query's answer, beside the query itself.
 struct ContainsAnswer { bool inside; };
 struct OverlapAnswer { bool overlap; };
-using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb>;
+using Answer =
+    std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb, CastHit>;
 
 /// The answers of scene.queries, in order. Throws InputError for a query the library refuses
 /// (a density whose mass overflows).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <numbers>
 #include <set>
 #include <string_view>
 
@@ -42,6 +43,13 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
   }
   for (size_t i = 0; i < scene.queries.size(); ++i) {
     std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
+                          [&](const RaycastQuery& q) {
+                            // The ray's ends, and the cast circle around them.
+                            for (const Vec2 end : {q.ray.origin, q.ray.origin + q.ray.translation}) {
+                              add(end - Vec2{q.radius, q.radius});
+                              add(end + Vec2{q.radius, q.radius});
+                            }
+                          },
                           [](const auto&) {}},
                scene.queries[i]);
   }
@@ -99,7 +107,7 @@ std::string format(const char* f, double v) {
 }
 
 /// What the legend explains: one entry per kind of mark the picture shows.
-enum class Mark { contact, speculative, normal, closest, projection, inside, outside, center, box };
+enum class Mark { contact, speculative, normal, closest, projection, inside, outside, center, box, ray, hit, circle_cast };
 
 void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::vector<Answer>& answers, std::set<Mark>& marks) {
   for (size_t i = 0; i < answers.size(); ++i) {
@@ -156,6 +164,36 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               cairo_set_dash(cr, nullptr, 0, 0);
               marks.insert(Mark::box);
             },
+            [&](const CastHit& h) {
+              const RaycastQuery& q = std::get<RaycastQuery>(query);
+              const Vec2 end = q.ray.origin + q.ray.translation;
+              const Vec2 stop = h.hit ? q.ray.origin + h.fraction * q.ray.translation : end;
+              // Solid up to the hit, dashed beyond it.
+              set_color(cr, colors::ray);
+              cairo_set_line_width(cr, 2);
+              cairo_move_to(cr, view.px(q.ray.origin.x), view.py(q.ray.origin.y));
+              cairo_line_to(cr, view.px(stop.x), view.py(stop.y));
+              cairo_stroke(cr);
+              if (h.hit) dashed_line(cr, view, stop, end, colors::ray);
+              draw_arrow(cr, view, end - 1e-3f * q.ray.translation, q.ray.translation, 0.01, colors::ray, 2);
+              draw_dot(cr, view, q.ray.origin, 3, colors::ray);
+              marks.insert(Mark::ray);
+              if (q.radius > 0) {
+                // The cast circle where it starts (faint) and where it touches.
+                for (const Vec2 c : {q.ray.origin, stop}) {
+                  cairo_new_sub_path(cr);
+                  cairo_arc(cr, view.px(c.x), view.py(c.y), view.scale * q.radius, 0, 2 * std::numbers::pi);
+                  set_color(cr, colors::ray, c == stop ? 1.0 : 0.35);
+                  cairo_set_line_width(cr, 1.5);
+                  cairo_stroke(cr);
+                }
+                marks.insert(Mark::circle_cast);
+              }
+              if (!h.hit) return;
+              if (h.normal != Vec2{}) draw_arrow(cr, view, h.point, h.normal, kNormalPx, colors::hit, 2);
+              draw_dot(cr, view, h.point, 4.5, colors::hit);
+              marks.insert(Mark::hit);
+            },
             [](const OverlapAnswer&) {},
         },
         answers[i]);
@@ -185,6 +223,25 @@ void draw_mark(cairo_t* cr, Mark mark, double x, double y) {
       draw_dot(cr, pixel, at(x + 10, y), 5, colors::text, true);
       cross_marker(cr, pixel, at(x + 10, y), colors::text);
       break;
+    case Mark::ray:
+      set_color(cr, colors::ray);
+      cairo_set_line_width(cr, 2);
+      cairo_move_to(cr, x, y);
+      cairo_line_to(cr, x + 12, y);
+      cairo_stroke(cr);
+      dashed_line(cr, pixel, at(x + 12, y), at(x + 22, y), colors::ray);
+      break;
+    case Mark::hit:
+      draw_arrow(cr, pixel, at(x + 4, y), {1, 0}, 18, colors::hit, 2);
+      draw_dot(cr, pixel, at(x + 4, y), 4.5, colors::hit);
+      break;
+    case Mark::circle_cast:
+      cairo_new_sub_path(cr);
+      cairo_arc(cr, x + 11, y, 6.5, 0, 2 * std::numbers::pi);
+      set_color(cr, colors::ray);
+      cairo_set_line_width(cr, 1.5);
+      cairo_stroke(cr);
+      break;
     case Mark::box: {
       const double dash[] = {3, 3};
       cairo_set_dash(cr, dash, 2, 0);
@@ -209,6 +266,9 @@ const char* mark_text(Mark mark) {
     case Mark::outside: return "point outside (contains)";
     case Mark::center: return "centre of mass";
     case Mark::box: return "bounding box";
+    case Mark::ray: return "ray (dashed past the hit)";
+    case Mark::hit: return "ray hit and surface normal";
+    case Mark::circle_cast: return "cast circle at start and at hit";
   }
   return "";
 }
@@ -256,7 +316,7 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
   const double plot_w = width - kLeft - kGap - kLegendWidth;
   const double aspect = double(world.upper.y - world.lower.y) / double(world.upper.x - world.lower.x);
   double plot_h = std::clamp(plot_w * aspect, 240.0, 1.5 * width);
-  const double height = std::ceil(std::max(kTop + plot_h + kBottom, legend_height(scene, 9) + kTop));
+  const double height = std::ceil(std::max(kTop + plot_h + kBottom, legend_height(scene, 12) + kTop));
   plot_h = height - kTop - kBottom;
 
   std::string bytes;

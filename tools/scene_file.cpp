@@ -20,8 +20,8 @@ using json = nlohmann::json;
 
 /// The query names, in the order of docs/scene-format.md; index = variant index of Query.
 const std::vector<std::string_view> kQueryNames = {"collide", "distance", "overlap", "project_point",
-                                                   "contains", "mass", "bounds"};
-static_assert(std::variant_size_v<Query> == 7, "kQueryNames lists one name per Query alternative");
+                                                   "contains", "mass",    "bounds",   "raycast"};
+static_assert(std::variant_size_v<Query> == 8, "kQueryNames lists one name per Query alternative");
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -232,6 +232,12 @@ private:
     if (type == "bounds") {
       r_.only_keys(q, p, {"type", "object"});
       return BoundsQuery{object(q, p, "object")};
+    }
+    if (type == "raycast") {
+      r_.only_keys(q, p, {"type", "object", "origin", "translation", "radius"});
+      const float radius = r_.number_or(q, p, "radius", 0);
+      if (radius < 0) r_.fail(p + "/radius", "expected a radius >= 0, got " + q["radius"].dump());
+      return RaycastQuery{object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
     }
     r_.fail(p + "/type", "unknown query \"" + type + "\" (expected one of: " + join(kQueryNames) + ")");
   }

@@ -36,9 +36,11 @@ struct ProjectPointQuery { int object; Vec2 point; };
 struct ContainsQuery { int object; Vec2 point; };
 struct MassQuery { int object; float density; };
 struct BoundsQuery { int object; };
+/// A ray cast, or a circle cast when radius > 0.
+struct RaycastQuery { int object; Ray ray; float radius; };
 
 using Query = std::variant<CollideQuery, DistanceQuery, OverlapQuery, ProjectPointQuery, ContainsQuery, MassQuery,
-                           BoundsQuery>;
+                           BoundsQuery, RaycastQuery>;
 
 /// The name a query has in scene files ("collide", "distance", ...).
 std::string_view query_name(const Query& query);
