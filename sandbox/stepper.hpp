@@ -28,7 +28,7 @@ struct BodyDef {
   /// this x the normal force x the smaller body's reach. Without it a rounded shape rocking on
   /// its round side in the pile never stops (friction does no work on rolling). A pair uses the
   /// larger one.
-  float rolling_resistance = 0.02f;
+  float rolling_resistance = 0.05f;
 };
 
 /// A body as the stepper moves it (world frame unless said otherwise).
