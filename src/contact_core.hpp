@@ -362,6 +362,20 @@ struct CoreQuery {
 /// (warm-started ids depend on it) and is far below the accuracy bound.
 inline constexpr float kAxisPreference = 2e-5f;
 
+/// The preference when A's best face and B's best face are nearly parallel (their normals
+/// opposite within kParallelFaceSine): the resting contact of a stack. There the two separations
+/// differ by about the tilt times the sideways offset of the faces, and they cross as the tilt
+/// changes sign, so a small preference lets the reference (and with it every feature id) flip
+/// back and forth under jitter (issue 11: 0.1 to 0.6% of resting points did, at 2e-5). At 4e-4
+/// of the smaller shape's size (a unit box pyramid keeps A's face for tilts up to about 5e-4 rad)
+/// the separation stays within the contract's 1e-3 of the size (Shape::extent() is at most twice
+/// the half diameter the contract measures size by), and the normal within the faces' tilt.
+inline constexpr float kParallelFacePreference = 4e-4f;
+/// Faces whose normals are opposite within this sine of the angle count as nearly parallel for
+/// kParallelFacePreference: well above the jitter of a resting stack (about 1e-4 rad), well below
+/// the angle at which a tilted face stops resting on the other.
+inline constexpr float kParallelFaceSine = 9.5e-4f;
+
 inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
   CoreQuery q{};
   const AxisSeparation sa = max_separation(a, b);
@@ -384,7 +398,13 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
     q.normal = {0, 1};
     return q;
   }
-  const bool use_b = sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale);
+  bool use_b = sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale);
+  if (use_b && sa.edge >= 0 && sb.separation <= sa.separation + kParallelFacePreference * scale) {
+    // A near tie between two faces: keep A's when they are nearly parallel (cross of the two
+    // normals small, dot negative), so that a resting contact keeps its reference and its ids.
+    const Vec2 na = a.normal(sa.edge), nb = b.normal(sb.edge);
+    use_b = !(dot(na, nb) < 0 && std::fabs(cross(na, nb)) <= kParallelFaceSine);
+  }
   // The preference picks the reference edge only; the separation is always the greatest, so
   // the preference never turns a separated pair into an overlapping one.
   q.separation = std::max(sa.separation, sb.separation);

@@ -93,6 +93,73 @@ EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
   return e;
 }
 
+/// The incident edge seen from the reference edge, for clipping (collide_generic_body).
+struct IncidentEdge {
+  Vec2 p[2];         // core ends, in the frame of the cores
+  float u[2], h[2];  // their positions along the reference edge from its start, and their heights
+                     // above the reference core's edge
+  Vec2 shift;        // from the core edge to the outer edge: r_inc times the edge's outward normal
+  float shift_u, shift_h;  // its components along the reference edge and along the normal
+  float r;           // r_inc
+  int w;             // the deeper end: the incident core's supporting vertex along -normal
+};
+
+/// A point of the incident surface over the reference edge.
+struct ClipPoint {
+  bool valid;
+  float u;       // position along the reference edge from its start
+  float height;  // above the reference core's edge (minus r_ref: the separation)
+  Vec2 on_inc;   // on the incident surface, in the frame of the cores
+};
+
+/// The incident surface's lowest point on the side plane u = plane: on w's corner circle where
+/// the circle crosses the plane (between w's lowest point and the outer edge's end), else on the
+/// outer edge; invalid when neither reaches the plane.
+ClipPoint on_side_plane(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, float plane) {
+  const int w = ie.w, o = 1 - w;
+  const float uo_w = ie.u[w] + ie.shift_u, uo_o = ie.u[o] + ie.shift_u;
+  if (ie.r > 0 && (plane - ie.u[w]) * (plane - uo_w) <= 0) {
+    const float along = plane - ie.u[w], down = std::sqrt(std::max(ie.r * ie.r - along * along, 0.0f));
+    return {true, plane, ie.h[w] - down, ie.p[w] + along * e.t - down * n};
+  }
+  if ((plane - uo_w) * (plane - uo_o) > 0) return {false, plane, 0, {}};
+  const float lambda = uo_o != uo_w ? (plane - uo_w) / (uo_o - uo_w) : 0.0f;
+  return {true, plane, ie.h[w] + ie.shift_h + lambda * (ie.h[o] - ie.h[w]), ie.p[w] + ie.shift + lambda * (ie.p[o] - ie.p[w])};
+}
+
+/// The point of the incident surface that stands for end k of the incident edge: w's corner
+/// circle's lowest point w - r n while w's core vertex lies over the reference edge; the other
+/// end's outer end while that lies over it (its corner circle's lowest point lies inside the
+/// incident shape when the edge is tilted); else the surface's point on the side plane beyond.
+ClipPoint end_point(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, int k, float eps) {
+  const float at = k == ie.w ? ie.u[k] : ie.u[k] + ie.shift_u;
+  if (at < -eps || at > e.len + eps) return on_side_plane(ie, e, n, at < -eps ? 0.0f : e.len);
+  if (k == ie.w) return {true, at, ie.h[k] - ie.r, ie.p[k] - ie.r * n};
+  return {true, at, ie.h[k] + ie.shift_h, ie.p[k] + ie.shift};
+}
+
+/// Adds end k of the incident edge to a one-point corner manifold m (frame coordinates, normal
+/// from A to B) when the surface point standing for it lies over the reference edge: its
+/// separation is measured along m's normal, from that point back to the reference shape's outer
+/// edge, so that p -/+ s/2 n still lie on the two surfaces. The pair is then a face contact whose
+/// end lies past the corner, and both points take the ids a clipped face contact gives them
+/// (corner_id, far_id), whether or not the far point is within the margin, so that the ids depend
+/// neither on the margin nor on the corner moving back over the edge.
+void add_far_end(Manifold& m, const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, bool flip, int k, float r_ref, float margin,
+                 float eps, uint32_t corner_id, uint32_t far_id) {
+  const ClipPoint cp = end_point(ie, e, n, k, eps);
+  const Vec2 along = flip ? -m.normal : m.normal;  // from the reference core to the incident core
+  const float cosine = dot(along, n);
+  if (!cp.valid || !(cosine > 0.5f) || far_id == corner_id) return;
+  const float separation = (cp.height - r_ref) / cosine;
+  const float foot = cp.u - separation * dot(along, e.t);  // where it meets the reference edge
+  if (!(foot >= -eps && foot <= e.len + eps)) return;
+  m.points[0].id = corner_id;
+  if (separation > margin) return;
+  m.points[m.count++] = {cp.on_inc - 0.5f * separation * along, separation, far_id};
+  if (k == 0) std::swap(m.points[0], m.points[1]);  // in the incident edge's order, as clipped points
+}
+
 constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 /// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
@@ -133,45 +200,65 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   Vec2 i1, i2;
   edge_points(inc, q.inc_edge, i1, i2);
   const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
-  const Vec2 p[2] = {i1, i2};
   auto pack = [&](uint32_t f_ref, uint32_t f_inc) { return q.flip ? pack_id(f_inc, f_ref) : pack_id(f_ref, f_inc); };
+  const uint32_t ref_face = kEdgeFeature | uint32_t(q.ref_edge);
+
+  // The incident edge seen from the reference edge.
+  IncidentEdge ie;
+  ie.p[0] = i1;
+  ie.p[1] = i2;
+  ie.u[0] = u[0];
+  ie.u[1] = u[1];
+  ie.h[0] = dot(i1 - e.r1, n);
+  ie.h[1] = dot(i2 - e.r1, n);
+  ie.shift = r_inc * inc.normal(q.inc_edge);
+  ie.shift_u = dot(ie.shift, e.t);
+  ie.shift_h = dot(ie.shift, n);
+  ie.r = r_inc;
+  ie.w = ie.h[0] <= ie.h[1] ? 0 : 1;
+  // Feature ids keep the meaning they have for the core edges: an end whose CORE vertex lies over
+  // the reference edge keeps its vertex, else it is the reference vertex at that side plane
+  // against the incident edge. (Where two rounded corners stand in line, a tilt moves the outer
+  // end across the plane by r_inc sin(tilt) while the core vertex stays put: the ids must not
+  // follow.)
+  const float len = e.len;
+  const auto end_id = [&](int k) {
+    if (u[k] >= -eps && u[k] <= len + eps) return pack(ref_face, uint32_t(edge_end_index(inc, q.inc_edge, k)));
+    return pack(uint32_t(edge_end_index(ref, q.ref_edge, u[k] < -eps ? 0 : 1)), kEdgeFeature | uint32_t(q.inc_edge));
+  };
 
   // Separated cores whose closest points are two vertices, the incident one clearly beyond the
-  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5).
+  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5), one point
+  // on the line between the two vertices, along that line's direction. When the incident edge's
+  // other end still lies over the reference edge (rounded boxes stacked with a corner just past
+  // the corner below), that end is a second point, measured along the same direction: a stack
+  // keeps two supports however its corners line up.
   const SegmentClosest& c = d.closest;
   const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
-  const float u_closest = c.t == 0 ? u[0] : u[1];
-  if (inc.count == 1 || (vertex_pair && (u_closest < -eps || u_closest > e.len + eps))) {
-    const uint32_t f_ref = reference_feature(ref, d, u_closest, e.len, eps);
-    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, c.t == 0 ? 0 : 1));
+  const int closest_end = c.t == 0 ? 0 : 1;
+  if (inc.count == 1 || (vertex_pair && (u[closest_end] < -eps || u[closest_end] > e.len + eps))) {
+    const uint32_t f_ref = reference_feature(ref, d, u[closest_end], e.len, eps);
+    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, closest_end));
     m = single_point(d, ca, cb, ra, rb, signed_distance, pack(f_ref, f_inc));
+    if (inc.count > 1) add_far_end(m, ie, e, n, q.flip, 1 - closest_end, r_ref, margin, eps, end_id(closest_end), end_id(1 - closest_end));
     to_world(m, xa);
     return m;
   }
 
-  // Clip the incident edge to the reference edge's side planes (seed 000, "Clipping edges"),
-  // then keep every clipped point within the margin.
+  // Otherwise clip the incident shape's OUTER edge (its core edge moved out by r_inc along its own
+  // normal) to the reference edge's side planes (seed 000, "Clipping edges", on "the outer edges
+  // of each shape"): every point lies on the incident surface (end_point) and its separation is
+  // its height above the reference shape's outer edge (docs/contacts.md, "The manifold").
   m.normal = q.flip ? -n : n;
+  ClipPoint cp[2] = {end_point(ie, e, n, 0, eps), end_point(ie, e, n, 1, eps)};
+  const uint32_t id[2] = {end_id(0), end_id(1)};
+  // Both ends at one place (a corner on a side plane, or both ends on the same plane), or named
+  // alike: the deeper end's only.
+  if (cp[0].valid && cp[1].valid && (std::fabs(cp[0].u - cp[1].u) <= eps || id[0] == id[1])) cp[1 - ie.w].valid = false;
   for (int k = 0; k < 2; ++k) {
-    const int o = 1 - k;
-    Vec2 point = p[k];
-    uint32_t f_ref = kEdgeFeature | uint32_t(q.ref_edge);
-    uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, k));
-    const float bound = u[k] < -eps ? 0.0f : (u[k] > e.len + eps ? e.len : u[k]);
-    if (bound != u[k]) {
-      // Outside a side plane: slide along the incident edge onto the plane, if the other end
-      // is on the inner side of it.
-      const bool other_inside = bound == 0.0f ? u[o] > 0.0f : u[o] < e.len;
-      if (!other_inside) continue;
-      const float lambda = (bound - u[k]) / (u[o] - u[k]);
-      point = p[k] + lambda * (p[o] - p[k]);
-      f_ref = uint32_t(edge_end_index(ref, q.ref_edge, bound == 0.0f ? 0 : 1));
-      f_inc = kEdgeFeature | uint32_t(q.inc_edge);
-    }
-    const float core_gap = dot(point - e.r1, n);
-    const float separation = core_gap - r_ref - r_inc;
-    if (separation > margin) continue;
-    m.points[m.count++] = {point + 0.5f * (r_ref - core_gap - r_inc) * n, separation, pack(f_ref, f_inc)};
+    const float separation = cp[k].height - r_ref;
+    if (!cp[k].valid || separation > margin) continue;
+    m.points[m.count++] = {cp[k].on_inc - 0.5f * separation * n, separation, id[k]};
   }
   // Float noise clipped away the contact the distance says exists: report the witness.
   if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
