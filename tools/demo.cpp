@@ -92,15 +92,7 @@ std::string picture_of_pile(const sandbox::Stepper& stepper, const sandbox::Demo
     cairo_text_extents(cr, name.c_str(), &ext);
     x += 22 + ext.x_advance + 18;
   }
-  std::string bytes;
-  cairo_surface_write_to_png_stream(
-      canvas.surface,
-      [](void* closure, const unsigned char* data, unsigned int length) {
-        static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-        return CAIRO_STATUS_SUCCESS;
-      },
-      &bytes);
-  return bytes;
+  return png_bytes(canvas.surface);
 }
 
 /// A progress bar on stderr: [#####.....]  45%  step 324/720.

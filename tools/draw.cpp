@@ -129,6 +129,18 @@ void draw_text(cairo_t* cr, double x, double y, const char* text, double size_px
   cairo_show_text(cr, text);
 }
 
+std::string png_bytes(cairo_surface_t* surface) {
+  std::string bytes;
+  cairo_surface_write_to_png_stream(
+      surface,
+      [](void* closure, const unsigned char* data, unsigned int length) {
+        static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+        return CAIRO_STATUS_SUCCESS;
+      },
+      &bytes);
+  return bytes;
+}
+
 namespace {
 /// The grid step: 1, 2 or 5 x a power of ten, about `target_px` pixels apart.
 double nice_step(double scale, double target_px) {

@@ -5,6 +5,8 @@
 
 #include <cairo.h>
 
+#include <string>
+
 #include <pebble/pebble.hpp>
 
 namespace pebble::tools {
@@ -65,6 +67,9 @@ void draw_dot(cairo_t* cr, const View& view, Vec2 at, double radius_px, Rgb colo
 
 /// Text with its left baseline at pixel (x, y); the font is the sans-serif face at size_px.
 void draw_text(cairo_t* cr, double x, double y, const char* text, double size_px, Rgb color, bool bold = false);
+
+/// The PNG file of an image surface.
+std::string png_bytes(cairo_surface_t* surface);
 
 /// A grid with labelled axes (metres) over the pixel rectangle the view shows.
 void draw_axes(cairo_t* cr, const View& view, double left, double top, double width, double height);

@@ -11,13 +11,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 /// Every number in the results is a float; pretty() prints it with the fewest digits that read
 /// back as the same float.
 json number(float x) { return static_cast<double>(x); }

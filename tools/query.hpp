@@ -11,6 +11,14 @@
 
 namespace pebble::tools {
 
+/// std::visit with one lambda per alternative.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
 /// One query's answer, beside the query itself.
 struct ContainsAnswer { bool inside; };
 struct OverlapAnswer { bool overlap; };

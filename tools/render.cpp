@@ -15,13 +15,6 @@
 namespace pebble::tools {
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 constexpr double kLeft = 60, kTop = 20, kBottom = 46, kLegendWidth = 250, kGap = 20;
 constexpr double kNormalPx = 34;  ///< length of a drawn normal
 
@@ -349,7 +342,7 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
   draw_legend(cr, scene, marks, kLeft + plot_w + kGap, kTop);
   cairo_destroy(cr);
 
-  if (format == ImageFormat::png) cairo_surface_write_to_png_stream(surface, append, &bytes);
+  if (format == ImageFormat::png) bytes = png_bytes(surface);
   cairo_surface_finish(surface);
   const cairo_status_t status = cairo_surface_status(surface);
   cairo_surface_destroy(surface);
