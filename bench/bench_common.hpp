@@ -56,6 +56,7 @@ int add_pair(const char* name, const char* label, PebbleFn pebble_fn, Box2dFn bo
 /// The benchmarks of each source file, registered by main() in the order of the table.
 void register_foundation_benchmarks();
 void register_contact_benchmarks();
+void register_world_benchmarks();
 
 /// Times f on one case per iteration, walking the whole set in order and wrapping around, so
 /// that each library answers exactly the same sequence of queries. f returns its result, which

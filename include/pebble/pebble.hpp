@@ -11,3 +11,5 @@
 #include "pebble/ray.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
+#include "pebble/tree.hpp"
+#include "pebble/world.hpp"
