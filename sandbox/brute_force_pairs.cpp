@@ -30,6 +30,4 @@ void BruteForcePairs::find_contacts(float margin, std::vector<BodyContact>& out)
   }
 }
 
-std::unique_ptr<PairSource> make_pair_source() { return std::make_unique<BruteForcePairs>(); }
-
 }  // namespace pebble::sandbox

@@ -51,7 +51,23 @@ private:
   std::vector<Aabb> boxes_;  // scratch, one per entry
 };
 
-/// The pair source the demo runs on: the fastest one available.
-std::unique_ptr<PairSource> make_pair_source();
+/// The pair source the demo runs on: a CollisionWorld (its broadphase and narrowphase) whose
+/// contact margin is `margin`; find_contacts() may then ask for any margin up to that one.
+class WorldPairs final : public PairSource {
+public:
+  explicit WorldPairs(float margin);
+  ~WorldPairs() override;
+  void add(int body, const Shape& shape, const Transform& xf, bool is_static) override;
+  void move(int body, const Transform& xf) override;
+  /// Runs the world's update(); keeps the points within `margin` (<= the world's margin).
+  void find_contacts(float margin, std::vector<BodyContact>& out) override;
+
+private:
+  struct Impl;  // the world and the body -> collider map: world.hpp stays out of this header
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The pair source the demo runs on (WorldPairs), for contacts up to `margin`.
+std::unique_ptr<PairSource> make_pair_source(float margin);
 
 }  // namespace pebble::sandbox

@@ -2,8 +2,9 @@
 // 1 cm/s, penetration below 2 x kLinearSlop, measured by the oracle's exact signed distance), free
 // fall against the closed form, resting contacts that keep their warm-started impulses by id,
 // restitution and its threshold, friction on a slope (sticks below atan(mu), slides with the
-// Coulomb acceleration above), no tunnelling at speed, momentum conservation, and a pair source
-// that agrees with collide().
+// Coulomb acceleration above), no tunnelling at speed, momentum conservation, and pair sources
+// that agree with collide(): the brute-force loop, and the CollisionWorld the demo runs on (the
+// settling tests run on the world).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -79,11 +80,17 @@ void expect_at_rest(Stepper& stepper, const DemoScene& scene) {
   }
 }
 
+/// A stepper on a CollisionWorld, as the demo runs it.
+Stepper world_stepper() {
+  const StepSettings settings;
+  return Stepper(settings, make_pair_source(settings.margin));
+}
+
 }  // namespace
 
 // The demo's own scene, at its default size, seed and length (pebble demo runs 720 steps).
 TEST(Settling, DefaultDemoPileComesToRest) {
-  Stepper stepper;
+  Stepper stepper = world_stepper();
   DemoScene scene(DemoSceneSettings{});
   settle(stepper, scene, 720 * kDt - scene.last_release_time());
   ASSERT_EQ(stepper.bodies().size(), 203u);
@@ -97,7 +104,7 @@ TEST(Settling, DefaultDemoPileComesToRest) {
 TEST(Settling, SmallPilesOfOtherSeedsComeToRest) {
   for (const uint32_t seed : {2u, 3u, 4u, 5u}) {
     SCOPED_TRACE(seed);
-    Stepper stepper;
+    Stepper stepper = world_stepper();
     DemoScene scene(DemoSceneSettings{50, seed});
     settle(stepper, scene, 8.0f);
     expect_at_rest(stepper, scene);
@@ -296,6 +303,69 @@ TEST(PairSource, BruteForceMatchesCollide) {
   }
   EXPECT_EQ(k, found.size());
   EXPECT_GT(k, 10u);
+}
+
+// The world's contacts are the brute-force ones, point for point, after every move.
+TEST(PairSource, WorldMatchesBruteForce) {
+  BruteForcePairs brute;
+  WorldPairs world(0.05f);
+  std::vector<Shape> shapes;
+  std::vector<Transform> places;
+  for (int i = 0; i < 60; ++i) {
+    const float fi = static_cast<float>(i);
+    shapes.push_back(i % 4 == 0 ? Shape::circle(0.3f) : i % 4 == 1 ? Shape::box(0.3f, 0.2f)
+                     : i % 4 == 2 ? Shape::capsule({0, 0}, {0.4f, 0}, 0.1f) : Shape::rounded_box(0.4f, 0.2f, 0.05f));
+    places.push_back({{std::fmod(fi * 0.37f, 3.0f), std::fmod(fi * 0.61f, 3.0f)}, Rot::from_angle(fi)});
+    brute.add(i, shapes.back(), places.back(), i < 5);
+    world.add(i, shapes.back(), places.back(), i < 5);
+  }
+  for (int round = 0; round < 5; ++round) {
+    for (const float margin : {0.05f, 0.0f}) {
+      std::vector<BodyContact> expected, got;
+      brute.find_contacts(margin, expected);
+      world.find_contacts(margin, got);
+      std::stable_sort(got.begin(), got.end(), [](const BodyContact& x, const BodyContact& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+      });
+      ASSERT_EQ(got.size(), expected.size()) << "round " << round << " margin " << margin;
+      ASSERT_GT(got.size(), 20u);
+      for (size_t k = 0; k < got.size(); ++k) {
+        EXPECT_EQ(got[k].a, expected[k].a);
+        EXPECT_EQ(got[k].b, expected[k].b);
+        ASSERT_EQ(got[k].manifold.count, expected[k].manifold.count);
+        EXPECT_EQ(got[k].manifold.normal, expected[k].manifold.normal);
+        for (int p = 0; p < got[k].manifold.count; ++p) {
+          EXPECT_EQ(got[k].manifold.points[p].id, expected[k].manifold.points[p].id);
+          EXPECT_EQ(got[k].manifold.points[p].point, expected[k].manifold.points[p].point);
+        }
+      }
+    }
+    for (int i = 5; i < 60; i += 1 + round) {
+      places[static_cast<size_t>(i)].p += Vec2{0.05f * static_cast<float>(round), -0.03f};
+      brute.move(i, places[static_cast<size_t>(i)]);
+      world.move(i, places[static_cast<size_t>(i)]);
+    }
+  }
+}
+
+// Hence the stepper does exactly the same on either source: its contacts are sorted by pair.
+TEST(PairSource, SameSimulationOnTheWorldAndOnBruteForce) {
+  Stepper on_world = world_stepper();
+  Stepper on_brute;
+  DemoScene scene_a(DemoSceneSettings{30, 9}), scene_b(DemoSceneSettings{30, 9});
+  scene_a.add_container(on_world);
+  scene_b.add_container(on_brute);
+  for (int i = 0; i < 120; ++i) {
+    scene_a.release(on_world, static_cast<float>(i) * kDt);
+    scene_b.release(on_brute, static_cast<float>(i) * kDt);
+    on_world.step(kDt);
+    on_brute.step(kDt);
+  }
+  ASSERT_EQ(on_world.bodies().size(), on_brute.bodies().size());
+  for (size_t i = 0; i < on_world.bodies().size(); ++i) {
+    EXPECT_EQ(on_world.bodies()[i].xf, on_brute.bodies()[i].xf) << "body " << i;
+    EXPECT_EQ(on_world.bodies()[i].velocity, on_brute.bodies()[i].velocity) << "body " << i;
+  }
 }
 
 TEST(Stepper, BadInput) {

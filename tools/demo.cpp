@@ -116,7 +116,8 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
     throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") + ")");
 
   sandbox::DemoScene scene(sandbox::DemoSceneSettings{options.shapes, options.seed});
-  sandbox::Stepper stepper(sandbox::StepSettings{}, sandbox::make_pair_source());
+  const sandbox::StepSettings settings;
+  sandbox::Stepper stepper(settings, sandbox::make_pair_source(settings.margin));
   scene.add_container(stepper);
 
   // The GIF shows everything from the release height down; frames are drawn at full quality and
