@@ -111,13 +111,19 @@ const char* kScene = R"({
     {"type": "bounds", "object": "ball"},
     {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0]},
     {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5},
-    {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0]}
+    {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0]},
+    {"type": "world_contacts", "margin": 0.01},
+    {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0]},
+    {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "all": true},
+    {"type": "world_raycast", "origin": [-3, 3], "translation": [4, 0], "radius": 0.2}
   ]
 })";
 
 // The answers worked out by hand: the box's top face is y = 0.5, the ball's bottom y = 0.4; the
 // rays along y = 0 meet the box's left face x = -1 (the circle of radius 0.5 when its centre is at
-// x = -1.5); the ray along y = 2 passes above it.
+// x = -1.5); the ray along y = 2 passes above it. In the world, the ray along y = 0.45 meets the
+// box's face x = -1, then the ball where x^2 + 0.45^2 = 0.5^2 (x = -sqrt(0.0475)); the circle cast
+// along y = 3 meets nothing.
 const char* kExpected = R"({"results": [
   {"type": "collide", "a": "box", "b": "ball", "margin": 0.01,
    "result": {"count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}},
@@ -134,13 +140,22 @@ const char* kExpected = R"({"results": [
   {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5,
    "result": {"hit": true, "fraction": 0.375, "point": [-1, 0], "normal": [-1, 0]}},
   {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0], "radius": 0,
-   "result": {"hit": false, "fraction": 1, "point": [0, 0], "normal": [0, 0]}}
+   "result": {"hit": false, "fraction": 1, "point": [0, 0], "normal": [0, 0]}},
+  {"type": "world_contacts", "margin": 0.01, "result": {"pairs": [
+    {"a": "box", "b": "ball", "count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}]}},
+  {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "radius": 0, "all": false, "result": {"hits": [
+    {"object": "box", "hit": true, "fraction": 0.5, "point": [-1, 0.45], "normal": [-1, 0]}]}},
+  {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "radius": 0, "all": true, "result": {"hits": [
+    {"object": "box", "hit": true, "fraction": 0.5, "point": [-1, 0.45], "normal": [-1, 0]},
+    {"object": "ball", "hit": true, "fraction": 0.69551377, "point": [-0.21794495, 0.45], "normal": [-0.43588989, -0.9]}]}},
+  {"type": "world_raycast", "origin": [-3, 3], "translation": [4, 0], "radius": 0.2, "all": false, "result": {"hits": []}}
 ]})";
 
 json expected_results(const json& got) {
   json want = json::parse(kExpected);
   // The feature id is whatever collide() says; its format is checked on its own.
   want["results"][0]["result"]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
+  want["results"][10]["result"]["pairs"][0]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
   return want;
 }
 
@@ -212,7 +227,7 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/example.json'");
   ASSERT_EQ(r.code, 0) << r.err;
   const json got = json::parse(r.out);
-  ASSERT_EQ(got["results"].size(), 9u);
+  ASSERT_EQ(got["results"].size(), 11u);
   EXPECT_EQ(got["results"][0]["result"]["count"], 1);
   EXPECT_EQ(got["results"][4]["result"]["inside"], true);
 }

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
+
+#include <pebble/world.hpp>
 
 namespace pebble::tools {
 namespace {
@@ -30,6 +33,65 @@ json manifold_json(const Manifold& m) {
   return {{"count", m.count}, {"normal", point(m.normal)}, {"points", points}};
 }
 
+/// Every object of the scene in a CollisionWorld (user data: the object's index). All of the
+/// program's use of the world API is here.
+CollisionWorld make_world(const Scene& scene, float margin) {
+  CollisionWorld world(WorldSettings{.contact_margin = margin});
+  for (size_t i = 0; i < scene.objects.size(); ++i) {
+    const SceneObject& o = scene.objects[i];
+    // The world refuses transforms queries would treat as invalid; such an object is left out,
+    // just as every pair query answers "nothing" for it.
+    if (is_valid(o.xf)) world.add(o.shape, o.xf, static_cast<uint64_t>(i));
+  }
+  return world;
+}
+
+int object_of(const CollisionWorld& world, ColliderId id) { return static_cast<int>(world.options(id)->user_data); }
+
+WorldContactsAnswer world_contacts(const Scene& scene, const WorldContactsQuery& q) {
+  CollisionWorld world = make_world(scene, q.margin);
+  world.update();
+  WorldContactsAnswer answer;
+  for (const ContactPair& pair : world.contacts()) {
+    ObjectContact c{object_of(world, pair.a), object_of(world, pair.b), pair.manifold};
+    if (c.a > c.b) {
+      std::swap(c.a, c.b);
+      c.manifold = c.manifold.flipped();
+    }
+    answer.pairs.push_back(c);
+  }
+  std::sort(answer.pairs.begin(), answer.pairs.end(),
+            [](const ObjectContact& x, const ObjectContact& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  return answer;
+}
+
+WorldRaycastAnswer world_raycast(const Scene& scene, const WorldRaycastQuery& q) {
+  const CollisionWorld world = make_world(scene, kDefaultContactMargin);
+  WorldRaycastAnswer answer;
+  if (!q.all) {
+    const std::optional<RayResult> r = q.radius > 0 ? world.cast_circle(q.ray, q.radius) : world.cast_ray(q.ray);
+    if (r) answer.hits.push_back({object_of(world, r->id), r->hit});
+    return answer;
+  }
+  auto collect = [&](const RayResult& r) {
+    answer.hits.push_back({object_of(world, r.id), r.hit});
+    return 1.0f;  // keep the whole ray: every hit
+  };
+  if (q.radius > 0) {
+    world.cast_circle(q.ray, q.radius, collect);
+  } else {
+    world.cast_ray(q.ray, collect);
+  }
+  std::stable_sort(answer.hits.begin(), answer.hits.end(), [](const ObjectHit& x, const ObjectHit& y) {
+    return x.hit.fraction != y.hit.fraction ? x.hit.fraction < y.hit.fraction : x.object < y.object;
+  });
+  return answer;
+}
+
+json hit_json(const CastHit& h) {
+  return {{"hit", h.hit}, {"fraction", number(h.fraction)}, {"point", point(h.point)}, {"normal", point(h.normal)}};
+}
+
 }  // namespace
 
 std::vector<Answer> run_queries(const Scene& scene) {
@@ -53,6 +115,8 @@ std::vector<Answer> run_queries(const Scene& scene) {
             },
             [&](const BoundsQuery& q) -> Answer { return bounds(at(q.object).shape, at(q.object).xf); },
             [&](const RaycastQuery& q) -> Answer { return raycast(at(q.object).shape, at(q.object).xf, q.ray, q.radius); },
+            [&](const WorldContactsQuery& q) -> Answer { return world_contacts(scene, q); },
+            [&](const WorldRaycastQuery& q) -> Answer { return world_raycast(scene, q); },
         },
         scene.queries[qi]));
   }
@@ -82,6 +146,13 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
                      r["translation"] = point(q.ray.translation);
                      r["radius"] = number(q.radius);
                    },
+                   [&](const WorldContactsQuery& q) { r["margin"] = number(q.margin); },
+                   [&](const WorldRaycastQuery& q) {
+                     r["origin"] = point(q.ray.origin);
+                     r["translation"] = point(q.ray.translation);
+                     r["radius"] = number(q.radius);
+                     r["all"] = q.all;
+                   },
                },
                scene.queries[i]);
     json answer = std::visit(
@@ -101,8 +172,25 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
               return json{{"mass", number(m.mass)}, {"center", point(m.center)}, {"inertia", number(m.inertia)}};
             },
             [](const Aabb& b) { return json{{"lower", point(b.lower)}, {"upper", point(b.upper)}}; },
-            [](const CastHit& h) {
-              return json{{"hit", h.hit}, {"fraction", number(h.fraction)}, {"point", point(h.point)}, {"normal", point(h.normal)}};
+            [](const CastHit& h) { return hit_json(h); },
+            [&](const WorldContactsAnswer& w) {
+              json pairs = json::array();
+              for (const ObjectContact& c : w.pairs) {
+                json m = manifold_json(c.manifold);
+                pairs.push_back({{"a", name(c.a)}, {"b", name(c.b)}, {"count", m["count"]}, {"normal", m["normal"]},
+                                 {"points", m["points"]}});
+              }
+              return json{{"pairs", pairs}};
+            },
+            [&](const WorldRaycastAnswer& w) {
+              json hits = json::array();
+              for (const ObjectHit& h : w.hits) {
+                json one = {{"object", name(h.object)}};
+                const json fields = hit_json(h.hit);  // (items() of a temporary would dangle)
+                for (auto it = fields.begin(); it != fields.end(); ++it) one[it.key()] = it.value();
+                hits.push_back(one);
+              }
+              return json{{"hits", hits}};
             },
         },
         answers[i]);

@@ -22,8 +22,15 @@ Overloaded(F...) -> Overloaded<F...>;
 /// One query's answer, beside the query itself.
 struct ContainsAnswer { bool inside; };
 struct OverlapAnswer { bool overlap; };
-using Answer =
-    std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb, CastHit>;
+/// A touching pair of objects (indices a < b) in the world, normal from a to b.
+struct ObjectContact { int a, b; Manifold manifold; };
+struct WorldContactsAnswer { std::vector<ObjectContact> pairs; };
+/// A ray hit on one object.
+struct ObjectHit { int object; CastHit hit; };
+/// Every hit by fraction when the query asked for all, else the closest one (or none).
+struct WorldRaycastAnswer { std::vector<ObjectHit> hits; };
+using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb,
+                            CastHit, WorldContactsAnswer, WorldRaycastAnswer>;
 
 /// The answers of scene.queries, in order. Throws InputError for a query the library refuses
 /// (a density whose mass overflows).

@@ -29,6 +29,13 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     box = empty ? Aabb{p, p} : combine(box, Aabb{p, p});
     empty = false;
   };
+  auto add_ray = [&](const Ray& ray, float radius) {
+    // The ray's ends, and the cast circle around them.
+    for (const Vec2 end : {ray.origin, ray.origin + ray.translation}) {
+      add(end - Vec2{radius, radius});
+      add(end + Vec2{radius, radius});
+    }
+  };
   for (const SceneObject& o : scene.objects) {
     const Aabb b = bounds(o.shape, o.xf);
     add(b.lower);
@@ -36,13 +43,8 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
   }
   for (size_t i = 0; i < scene.queries.size(); ++i) {
     std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
-                          [&](const RaycastQuery& q) {
-                            // The ray's ends, and the cast circle around them.
-                            for (const Vec2 end : {q.ray.origin, q.ray.origin + q.ray.translation}) {
-                              add(end - Vec2{q.radius, q.radius});
-                              add(end + Vec2{q.radius, q.radius});
-                            }
-                          },
+                          [&](const RaycastQuery& q) { add_ray(q.ray, q.radius); },
+                          [&](const WorldRaycastQuery& q) { add_ray(q.ray, q.radius); },
                           [](const auto&) {}},
                scene.queries[i]);
   }
@@ -102,20 +104,56 @@ std::string format(const char* f, double v) {
 /// What the legend explains: one entry per kind of mark the picture shows.
 enum class Mark { contact, speculative, normal, closest, projection, inside, outside, center, box, ray, hit, circle_cast };
 
+void draw_manifold(cairo_t* cr, const View& view, const Manifold& m, std::set<Mark>& marks) {
+  for (int k = 0; k < m.count; ++k) {
+    const bool speculative = m.points[k].separation > 0;
+    draw_arrow(cr, view, m.points[k].point, m.normal, kNormalPx, colors::contact, 2);
+    draw_dot(cr, view, m.points[k].point, 4.5, colors::contact, speculative);
+    marks.insert(speculative ? Mark::speculative : Mark::contact);
+    marks.insert(Mark::normal);
+  }
+}
+
+/// A ray (or circle cast), solid up to its first hit and dashed beyond; every hit with its normal.
+void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const std::vector<CastHit>& hits,
+              std::set<Mark>& marks) {
+  const Vec2 end = ray.origin + ray.translation;
+  const bool hit = !hits.empty() && hits.front().hit;
+  const Vec2 stop = hit ? ray.origin + hits.front().fraction * ray.translation : end;
+  set_color(cr, colors::ray);
+  cairo_set_line_width(cr, 2);
+  cairo_move_to(cr, view.px(ray.origin.x), view.py(ray.origin.y));
+  cairo_line_to(cr, view.px(stop.x), view.py(stop.y));
+  cairo_stroke(cr);
+  if (hit) dashed_line(cr, view, stop, end, colors::ray);
+  draw_arrow(cr, view, end - 1e-3f * ray.translation, ray.translation, 0.01, colors::ray, 2);
+  draw_dot(cr, view, ray.origin, 3, colors::ray);
+  marks.insert(Mark::ray);
+  if (radius > 0) {
+    // The cast circle where it starts (faint) and where it first touches.
+    for (const Vec2 c : {ray.origin, stop}) {
+      cairo_new_sub_path(cr);
+      cairo_arc(cr, view.px(c.x), view.py(c.y), view.scale * radius, 0, 2 * std::numbers::pi);
+      set_color(cr, colors::ray, c == stop ? 1.0 : 0.35);
+      cairo_set_line_width(cr, 1.5);
+      cairo_stroke(cr);
+    }
+    marks.insert(Mark::circle_cast);
+  }
+  for (const CastHit& h : hits) {
+    if (!h.hit) continue;
+    if (h.normal != Vec2{}) draw_arrow(cr, view, h.point, h.normal, kNormalPx, colors::hit, 2);
+    draw_dot(cr, view, h.point, 4.5, colors::hit);
+    marks.insert(Mark::hit);
+  }
+}
+
 void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::vector<Answer>& answers, std::set<Mark>& marks) {
   for (size_t i = 0; i < answers.size(); ++i) {
     const Query& query = scene.queries[i];
     std::visit(
         Overloaded{
-            [&](const Manifold& m) {
-              for (int k = 0; k < m.count; ++k) {
-                const bool speculative = m.points[k].separation > 0;
-                draw_arrow(cr, view, m.points[k].point, m.normal, kNormalPx, colors::contact, 2);
-                draw_dot(cr, view, m.points[k].point, 4.5, colors::contact, speculative);
-                marks.insert(speculative ? Mark::speculative : Mark::contact);
-                marks.insert(Mark::normal);
-              }
-            },
+            [&](const Manifold& m) { draw_manifold(cr, view, m, marks); },
             [&](const DistanceResult& d) {
               if (d.distance >= kHugeDistance) return;
               dashed_line(cr, view, d.point_a, d.point_b, colors::closest);
@@ -159,33 +197,18 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
             },
             [&](const CastHit& h) {
               const RaycastQuery& q = std::get<RaycastQuery>(query);
-              const Vec2 end = q.ray.origin + q.ray.translation;
-              const Vec2 stop = h.hit ? q.ray.origin + h.fraction * q.ray.translation : end;
-              // Solid up to the hit, dashed beyond it.
-              set_color(cr, colors::ray);
-              cairo_set_line_width(cr, 2);
-              cairo_move_to(cr, view.px(q.ray.origin.x), view.py(q.ray.origin.y));
-              cairo_line_to(cr, view.px(stop.x), view.py(stop.y));
-              cairo_stroke(cr);
-              if (h.hit) dashed_line(cr, view, stop, end, colors::ray);
-              draw_arrow(cr, view, end - 1e-3f * q.ray.translation, q.ray.translation, 0.01, colors::ray, 2);
-              draw_dot(cr, view, q.ray.origin, 3, colors::ray);
-              marks.insert(Mark::ray);
-              if (q.radius > 0) {
-                // The cast circle where it starts (faint) and where it touches.
-                for (const Vec2 c : {q.ray.origin, stop}) {
-                  cairo_new_sub_path(cr);
-                  cairo_arc(cr, view.px(c.x), view.py(c.y), view.scale * q.radius, 0, 2 * std::numbers::pi);
-                  set_color(cr, colors::ray, c == stop ? 1.0 : 0.35);
-                  cairo_set_line_width(cr, 1.5);
-                  cairo_stroke(cr);
-                }
-                marks.insert(Mark::circle_cast);
-              }
-              if (!h.hit) return;
-              if (h.normal != Vec2{}) draw_arrow(cr, view, h.point, h.normal, kNormalPx, colors::hit, 2);
-              draw_dot(cr, view, h.point, 4.5, colors::hit);
-              marks.insert(Mark::hit);
+              const std::vector<CastHit> hits = {h};
+              draw_ray(cr, view, q.ray, q.radius, hits, marks);
+            },
+            [&](const WorldContactsAnswer& w) {
+              for (const ObjectContact& c : w.pairs) draw_manifold(cr, view, c.manifold, marks);
+            },
+            [&](const WorldRaycastAnswer& w) {
+              const WorldRaycastQuery& q = std::get<WorldRaycastQuery>(query);
+              std::vector<CastHit> hits;
+              for (const ObjectHit& h : w.hits) hits.push_back(h.hit);
+              if (hits.empty()) hits.push_back(CastHit{false, 1, {}, {}});
+              draw_ray(cr, view, q.ray, q.radius, hits, marks);
             },
             [](const OverlapAnswer&) {},
         },

@@ -19,9 +19,9 @@ namespace {
 using json = nlohmann::json;
 
 /// The query names, in the order of docs/scene-format.md; index = variant index of Query.
-const std::vector<std::string_view> kQueryNames = {"collide", "distance", "overlap", "project_point",
-                                                   "contains", "mass",    "bounds",   "raycast"};
-static_assert(std::variant_size_v<Query> == 8, "kQueryNames lists one name per Query alternative");
+const std::vector<std::string_view> kQueryNames = {"collide", "distance", "overlap",        "project_point", "contains",
+                                                   "mass",    "bounds",   "raycast",        "world_contacts", "world_raycast"};
+static_assert(std::variant_size_v<Query> == 10, "kQueryNames lists one name per Query alternative");
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -238,6 +238,20 @@ private:
       const float radius = r_.number_or(q, p, "radius", 0);
       if (radius < 0) r_.fail(p + "/radius", "expected a radius >= 0, got " + q["radius"].dump());
       return RaycastQuery{object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
+    }
+    if (type == "world_contacts") {
+      r_.only_keys(q, p, {"type", "margin"});
+      const float margin = r_.number_or(q, p, "margin", kDefaultContactMargin);
+      if (margin < 0) r_.fail(p + "/margin", "expected a margin >= 0, got " + q["margin"].dump());
+      return WorldContactsQuery{margin};
+    }
+    if (type == "world_raycast") {
+      r_.only_keys(q, p, {"type", "origin", "translation", "radius", "all"});
+      const float radius = r_.number_or(q, p, "radius", 0);
+      if (radius < 0) r_.fail(p + "/radius", "expected a radius >= 0, got " + q["radius"].dump());
+      const json all = q.contains("all") ? q["all"] : json(false);
+      if (!all.is_boolean()) r_.fail(p + "/all", "expected true or false, got " + describe(all));
+      return WorldRaycastQuery{Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius, all.get<bool>()};
     }
     r_.fail(p + "/type", "unknown query \"" + type + "\" (expected one of: " + join(kQueryNames) + ")");
   }
