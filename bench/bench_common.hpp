@@ -57,6 +57,7 @@ int add_pair(const char* name, const char* label, PebbleFn pebble_fn, Box2dFn bo
 void register_foundation_benchmarks();
 void register_contact_benchmarks();
 void register_world_benchmarks();
+void register_cast_benchmarks();
 
 /// Times f on one case per iteration, walking the whole set in order and wrapping around, so
 /// that each library answers exactly the same sequence of queries. f returns its result, which
