@@ -99,7 +99,8 @@ protected:
 const char* kScene = R"({
   "objects": [
     {"name": "box", "shape": {"type": "box", "half_width": 1, "half_height": 0.5}},
-    {"name": "ball", "shape": {"type": "circle", "radius": 0.5}, "position": [0, 0.9], "angle": 0.25}
+    {"name": "ball", "shape": {"type": "circle", "radius": 0.5}, "position": [0, 0.9], "angle": 0.25},
+    {"name": "probe", "shape": {"type": "circle", "radius": 0.25}, "position": [3, 0]}
   ],
   "queries": [
     {"type": "collide", "a": "box", "b": "ball", "margin": 0.01},
@@ -112,6 +113,8 @@ const char* kScene = R"({
     {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0]},
     {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5},
     {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0]},
+    {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box"},
+    {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box", "target_separation": 0.1},
     {"type": "world_contacts", "margin": 0.01},
     {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0]},
     {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "all": true},
@@ -123,7 +126,8 @@ const char* kScene = R"({
 // rays along y = 0 meet the box's left face x = -1 (the circle of radius 0.5 when its centre is at
 // x = -1.5); the ray along y = 2 passes above it. In the world, the ray along y = 0.45 meets the
 // box's face x = -1, then the ball where x^2 + 0.45^2 = 0.5^2 (x = -sqrt(0.0475)); the circle cast
-// along y = 3 meets nothing.
+// along y = 3 meets nothing. The probe (radius 0.25) moving from x = 3 by -4 touches the box's
+// face x = 1 when its centre is at 1.25 (fraction 1.75 / 4), and is 0.1 away at 1.35.
 const char* kExpected = R"({"results": [
   {"type": "collide", "a": "box", "b": "ball", "margin": 0.01,
    "result": {"count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}},
@@ -141,6 +145,10 @@ const char* kExpected = R"({"results": [
    "result": {"hit": true, "fraction": 0.375, "point": [-1, 0], "normal": [-1, 0]}},
   {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0], "radius": 0,
    "result": {"hit": false, "fraction": 1, "point": [0, 0], "normal": [0, 0]}},
+  {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box", "translation_b": [0, 0], "target_separation": 0,
+   "result": {"hit": true, "fraction": 0.4375, "point": [1, 0], "normal": [-1, 0]}},
+  {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box", "translation_b": [0, 0], "target_separation": 0.1,
+   "result": {"hit": true, "fraction": 0.4125, "point": [1.05, 0], "normal": [-1, 0]}},
   {"type": "world_contacts", "margin": 0.01, "result": {"pairs": [
     {"a": "box", "b": "ball", "count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}]}},
   {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "radius": 0, "all": false, "result": {"hits": [
@@ -155,7 +163,7 @@ json expected_results(const json& got) {
   json want = json::parse(kExpected);
   // The feature id is whatever collide() says; its format is checked on its own.
   want["results"][0]["result"]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
-  want["results"][10]["result"]["pairs"][0]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
+  want["results"][12]["result"]["pairs"][0]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
   return want;
 }
 
@@ -227,7 +235,7 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/example.json'");
   ASSERT_EQ(r.code, 0) << r.err;
   const json got = json::parse(r.out);
-  ASSERT_EQ(got["results"].size(), 11u);
+  ASSERT_EQ(got["results"].size(), 12u);
   EXPECT_EQ(got["results"][0]["result"]["count"], 1);
   EXPECT_EQ(got["results"][4]["result"]["inside"], true);
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 
+#include <pebble/cast.hpp>
 #include <pebble/world.hpp>
 
 namespace pebble::tools {
@@ -115,6 +116,10 @@ std::vector<Answer> run_queries(const Scene& scene) {
             },
             [&](const BoundsQuery& q) -> Answer { return bounds(at(q.object).shape, at(q.object).xf); },
             [&](const RaycastQuery& q) -> Answer { return raycast(at(q.object).shape, at(q.object).xf, q.ray, q.radius); },
+            [&](const ShapeCastQuery& q) -> Answer {
+              return shape_cast(at(q.a).shape, at(q.a).xf, q.translation_a, at(q.b).shape, at(q.b).xf, q.translation_b,
+                                ShapeCastOptions{q.target_separation});
+            },
             [&](const WorldContactsQuery& q) -> Answer { return world_contacts(scene, q); },
             [&](const WorldRaycastQuery& q) -> Answer { return world_raycast(scene, q); },
         },
@@ -145,6 +150,13 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
                      r["origin"] = point(q.ray.origin);
                      r["translation"] = point(q.ray.translation);
                      r["radius"] = number(q.radius);
+                   },
+                   [&](const ShapeCastQuery& q) {
+                     r["a"] = name(q.a);
+                     r["translation_a"] = point(q.translation_a);
+                     r["b"] = name(q.b);
+                     r["translation_b"] = point(q.translation_b);
+                     r["target_separation"] = number(q.target_separation);
                    },
                    [&](const WorldContactsQuery& q) { r["margin"] = number(q.margin); },
                    [&](const WorldRaycastQuery& q) {

@@ -45,6 +45,15 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
                           [&](const RaycastQuery& q) { add_ray(q.ray, q.radius); },
                           [&](const WorldRaycastQuery& q) { add_ray(q.ray, q.radius); },
+                          [&](const ShapeCastQuery& q) {
+                            // Where the moving shapes end.
+                            for (const auto& [index, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}}) {
+                              const SceneObject& o = scene.objects[static_cast<size_t>(index)];
+                              const Aabb b = bounds(o.shape, {o.xf.p + translation, o.xf.q});
+                              add(b.lower);
+                              add(b.upper);
+                            }
+                          },
                           [](const auto&) {}},
                scene.queries[i]);
   }
@@ -102,7 +111,7 @@ std::string format(const char* f, double v) {
 }
 
 /// What the legend explains: one entry per kind of mark the picture shows.
-enum class Mark { contact, speculative, normal, closest, projection, inside, outside, center, box, ray, hit, circle_cast };
+enum class Mark { contact, speculative, normal, closest, projection, inside, outside, center, box, ray, hit, circle_cast, cast };
 
 void draw_manifold(cairo_t* cr, const View& view, const Manifold& m, std::set<Mark>& marks) {
   for (int k = 0; k < m.count; ++k) {
@@ -146,6 +155,33 @@ void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const
     draw_dot(cr, view, h.point, 4.5, colors::hit);
     marks.insert(Mark::hit);
   }
+}
+
+/// Both shapes where their motion ends (dashed) and where they first touch (outlined), the
+/// motion of each as an arrow, and the contact point and normal at the touch.
+void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const ShapeCastQuery& q, const CastHit& h,
+                     std::set<Mark>& marks) {
+  const std::pair<int, Vec2> movers[] = {{q.a, q.translation_a}, {q.b, q.translation_b}};
+  for (const auto& [index, translation] : movers) {
+    const SceneObject& o = scene.objects[static_cast<size_t>(index)];
+    const Rgb color = mix(object_color(static_cast<size_t>(index)), colors::outline, 0.35);
+    if (translation == Vec2{}) continue;
+    const Transform end{o.xf.p + translation, o.xf.q};
+    const double dash[] = {6, 4};
+    cairo_set_dash(cr, dash, 2, 0);
+    draw_shape(cr, view, o.shape, end, color, 0, color, 1.2);
+    cairo_set_dash(cr, nullptr, 0, 0);
+    if (h.hit) draw_shape(cr, view, o.shape, {o.xf.p + h.fraction * translation, o.xf.q}, color, 0, color, 2);
+    const Vec2 from = transform_point(o.xf, o.shape.core_centroid());
+    const double px_length = view.scale * length(translation);
+    draw_arrow(cr, view, from, translation, px_length, color, 1.2);
+    marks.insert(Mark::cast);
+  }
+  if (!h.hit) return;
+  draw_arrow(cr, view, h.point, h.normal, kNormalPx, colors::contact, 2);
+  draw_dot(cr, view, h.point, 4.5, colors::contact);
+  marks.insert(Mark::contact);
+  marks.insert(Mark::normal);
 }
 
 void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::vector<Answer>& answers, std::set<Mark>& marks) {
@@ -196,6 +232,10 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               marks.insert(Mark::box);
             },
             [&](const CastHit& h) {
+              if (const auto* cast = std::get_if<ShapeCastQuery>(&query)) {
+                draw_shape_cast(cr, view, scene, *cast, h, marks);
+                return;
+              }
               const RaycastQuery& q = std::get<RaycastQuery>(query);
               const std::vector<CastHit> hits = {h};
               draw_ray(cr, view, q.ray, q.radius, hits, marks);
@@ -258,6 +298,10 @@ void draw_mark(cairo_t* cr, Mark mark, double x, double y) {
       cairo_set_line_width(cr, 1.5);
       cairo_stroke(cr);
       break;
+    case Mark::cast: {
+      draw_arrow(cr, pixel, at(x, y), {1, 0}, 22, colors::axis, 1.2);
+      break;
+    }
     case Mark::box: {
       const double dash[] = {3, 3};
       cairo_set_dash(cr, dash, 2, 0);
@@ -285,6 +329,7 @@ const char* mark_text(Mark mark) {
     case Mark::ray: return "ray (dashed past the hit)";
     case Mark::hit: return "ray hit and surface normal";
     case Mark::circle_cast: return "cast circle at start and at hit";
+    case Mark::cast: return "shape cast (first touch, end)";
   }
   return "";
 }
@@ -332,7 +377,7 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
   const double plot_w = width - kLeft - kGap - kLegendWidth;
   const double aspect = double(world.upper.y - world.lower.y) / double(world.upper.x - world.lower.x);
   double plot_h = std::clamp(plot_w * aspect, 240.0, 1.5 * width);
-  const double height = std::ceil(std::max(kTop + plot_h + kBottom, legend_height(scene, 12) + kTop));
+  const double height = std::ceil(std::max(kTop + plot_h + kBottom, legend_height(scene, 13) + kTop));
   plot_h = height - kTop - kBottom;
 
   std::string bytes;

@@ -19,9 +19,10 @@ namespace {
 using json = nlohmann::json;
 
 /// The query names, in the order of docs/scene-format.md; index = variant index of Query.
-const std::vector<std::string_view> kQueryNames = {"collide", "distance", "overlap",        "project_point", "contains",
-                                                   "mass",    "bounds",   "raycast",        "world_contacts", "world_raycast"};
-static_assert(std::variant_size_v<Query> == 10, "kQueryNames lists one name per Query alternative");
+const std::vector<std::string_view> kQueryNames = {"collide",    "distance",       "overlap",      "project_point",
+                                                   "contains",   "mass",           "bounds",       "raycast",
+                                                   "shape_cast", "world_contacts", "world_raycast"};
+static_assert(std::variant_size_v<Query> == 11, "kQueryNames lists one name per Query alternative");
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -238,6 +239,13 @@ private:
       const float radius = r_.number_or(q, p, "radius", 0);
       if (radius < 0) r_.fail(p + "/radius", "expected a radius >= 0, got " + q["radius"].dump());
       return RaycastQuery{object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
+    }
+    if (type == "shape_cast") {
+      r_.only_keys(q, p, {"type", "a", "b", "translation_a", "translation_b", "target_separation"});
+      const float target = r_.number_or(q, p, "target_separation", 0);
+      if (target < 0) r_.fail(p + "/target_separation", "expected a separation >= 0, got " + q["target_separation"].dump());
+      return ShapeCastQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "translation_a", {}),
+                            r_.vec2_or(q, p, "translation_b", {}), target};
     }
     if (type == "world_contacts") {
       r_.only_keys(q, p, {"type", "margin"});

@@ -38,13 +38,15 @@ struct MassQuery { int object; float density; };
 struct BoundsQuery { int object; };
 /// A ray cast, or a circle cast when radius > 0.
 struct RaycastQuery { int object; Ray ray; float radius; };
+/// a and b translating together: when they first touch (or come within target_separation).
+struct ShapeCastQuery { int a, b; Vec2 translation_a, translation_b; float target_separation; };
 /// Every object in one CollisionWorld: its touching pairs at the margin.
 struct WorldContactsQuery { float margin; };
 /// A ray (or circle) cast through the whole CollisionWorld: the closest hit, or every hit.
 struct WorldRaycastQuery { Ray ray; float radius; bool all; };
 
 using Query = std::variant<CollideQuery, DistanceQuery, OverlapQuery, ProjectPointQuery, ContainsQuery, MassQuery,
-                           BoundsQuery, RaycastQuery, WorldContactsQuery, WorldRaycastQuery>;
+                           BoundsQuery, RaycastQuery, ShapeCastQuery, WorldContactsQuery, WorldRaycastQuery>;
 
 /// The name a query has in scene files ("collide", "distance", ...).
 std::string_view query_name(const Query& query);
