@@ -36,4 +36,16 @@ inline constexpr float kRotationTolerance = 1e-3f;
 /// The distance reported by empty results (no hit, invalid input): finite, never NaN.
 inline constexpr float kHugeDistance = 3.0e38f;
 
+/// time_of_impact() reports a hit once the distance is within this of the target (when no
+/// tolerance is given): Box2D's 0.25 x linear slop, a quarter of the gap a physics engine keeps.
+inline constexpr float kToiTolerance = 0.25f * kLinearSlop;
+
+/// The default time_of_impact() tolerance is also never more than this fraction of the smaller
+/// shape's extent, so that small shapes get the accuracy pebble promises (1e-3 x their size).
+inline constexpr float kToiToleranceFraction = 1e-3f;
+
+/// Default cap on time_of_impact()'s distance evaluations. An approach converges in a few; a
+/// grazing pass of a fast-spinning body takes the most, as every step is bounded by the spin.
+inline constexpr int kMaxToiIterations = 64;
+
 }  // namespace pebble
