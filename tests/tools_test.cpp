@@ -222,6 +222,52 @@ TEST_F(ToolsTest, QueryAnswersMatchHandWorkedValues) {
   EXPECT_NE(r.out.find("\"point\": [0, 0.45]"), std::string::npos) << r.out;
 }
 
+// Motions worked out by hand. A bar (half extents 1 x 0.05) turning a quarter turn about its
+// centre (5, 0) meets a pin of radius 0.1 at (5, 0.8) when its top face is 0.1 from the pin's
+// centre: 0.8 cos(a) - 0.05 = 0.1, a = acos(0.1875), at that fraction of the quarter turn. A
+// probe translating onto the box is a shape cast (fraction 0.4375). Two discs of radius 0.25
+// passing each other at (1, 0) and (-1, 0) per second, 0.8 apart across: closest at t = 2,
+// distance 0.3; 0.3 apart across: touching when their centres are 0.5 apart, at t = 1.8.
+TEST_F(ToolsTest, TimeOfImpactAndClosestApproach) {
+  const char* scene = R"({
+    "objects": [
+      {"name": "box", "shape": {"type": "box", "half_width": 1, "half_height": 0.5}},
+      {"name": "probe", "shape": {"type": "circle", "radius": 0.25}, "position": [3, 0]},
+      {"name": "bar", "shape": {"type": "box", "half_width": 1, "half_height": 0.05}, "position": [5, 0]},
+      {"name": "pin", "shape": {"type": "circle", "radius": 0.1}, "position": [5, 0.8]},
+      {"name": "left", "shape": {"type": "circle", "radius": 0.25}, "position": [0, -3]},
+      {"name": "far", "shape": {"type": "circle", "radius": 0.25}, "position": [4, -2.2]},
+      {"name": "near", "shape": {"type": "circle", "radius": 0.25}, "position": [4, -2.7]}
+    ],
+    "queries": [
+      {"type": "time_of_impact", "a": "bar", "a_to": {"angle": 1.5707963}, "b": "pin"},
+      {"type": "time_of_impact", "a": "probe", "a_to": {"position": [-1, 0]}, "b": "box"},
+      {"type": "time_of_impact", "a": "probe", "a_to": {"position": [3, 3]}, "b": "box", "t_max": 0.5},
+      {"type": "closest_approach", "a": "left", "velocity_a": [1, 0], "b": "far", "velocity_b": [-1, 0], "horizon": 3},
+      {"type": "closest_approach", "a": "left", "velocity_a": [1, 0], "b": "near", "velocity_b": [-1, 0], "horizon": 3}
+    ]
+  })";
+  const Outcome r = run("query '" + write("motion.json", scene) + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json got = json::parse(r.out)["results"];
+  // time_of_impact stops within its tolerance before the touch, never after it.
+  EXPECT_TRUE(same_json(got[0]["result"], json::parse(R"({"state": "hit", "fraction": 0.87992308,
+      "point": [5.0982265, 0.78125], "normal": [-0.98226460, 0.1875]})"), 2e-3));
+  EXPECT_LE(got[0]["result"]["fraction"].get<double>(), 0.87992308 + 1e-6);
+  EXPECT_TRUE(same_json(got[1]["result"], json::parse(R"({"state": "hit", "fraction": 0.4375, "point": [1, 0], "normal": [-1, 0]})"), 1e-3));
+  EXPECT_TRUE(same_json(got[2]["result"], json::parse(R"({"state": "separated", "fraction": 0.5, "point": [0, 0], "normal": [0, 0]})"), 0));
+  EXPECT_EQ(got[0]["a_to"], json::parse(R"({"position": [5, 0], "angle": 1.5707963})"));  // the omitted position stays
+  EXPECT_TRUE(same_json(got[3]["result"], json::parse(R"({"hit": false, "time": 2, "distance": 0.3,
+      "point_a": [2, -2.75], "point_b": [2, -2.45], "normal": [0, 1]})"), 1e-5));
+  EXPECT_TRUE(same_json(got[4]["result"], json::parse(R"({"hit": true, "time": 1.8, "distance": 0,
+      "point_a": [2, -2.85], "point_b": [2, -2.85], "normal": [0.8, 0.6]})"), 1e-5));
+
+  const Outcome picture = run("render '" + path("motion.json") + "' -o '" + path("motion.png") + "'");
+  ASSERT_EQ(picture.code, 0) << picture.err;
+  int width = 0, height = 0;
+  EXPECT_GT(ink_pixels(path("motion.png"), width, height), 10000);
+}
+
 TEST_F(ToolsTest, QueryWritesToAFileWithDashO) {
   const std::string out = path("answers.json");
   const Outcome r = run("query '" + write("scene.json", kScene) + "' -o '" + out + "'");

@@ -95,6 +95,13 @@ json hit_json(const CastHit& h) {
 
 }  // namespace
 
+Sweep sweep_of(const SceneObject& object, const Pose& to) {
+  // The centre of mass (the area centroid: mass_properties() at any density), as a body turns.
+  const Vec2 center = area(object.shape) > 0 ? mass_properties(object.shape).center : object.shape.core_centroid();
+  const Transform end{to.position, Rot::from_angle(to.angle)};
+  return Sweep{center, transform_point(object.xf, center), transform_point(end, center), object.angle, to.angle};
+}
+
 std::vector<Answer> run_queries(const Scene& scene) {
   std::vector<Answer> answers;
   const auto& o = scene.objects;
@@ -119,6 +126,16 @@ std::vector<Answer> run_queries(const Scene& scene) {
             [&](const ShapeCastQuery& q) -> Answer {
               return shape_cast(at(q.a).shape, at(q.a).xf, q.translation_a, at(q.b).shape, at(q.b).xf, q.translation_b,
                                 ShapeCastOptions{q.target_separation});
+            },
+            [&](const ToiQuery& q) -> Answer {
+              ToiOptions options;
+              options.target_separation = q.target_separation;
+              return time_of_impact(at(q.a).shape, sweep_of(at(q.a), q.a_to), at(q.b).shape, sweep_of(at(q.b), q.b_to),
+                                    q.t_max, options);
+            },
+            [&](const ApproachQuery& q) -> Answer {
+              return closest_approach(at(q.a).shape, at(q.a).xf, q.velocity_a, at(q.b).shape, at(q.b).xf, q.velocity_b,
+                                      q.horizon);
             },
             [&](const WorldContactsQuery& q) -> Answer { return world_contacts(scene, q); },
             [&](const WorldRaycastQuery& q) -> Answer { return world_raycast(scene, q); },
@@ -158,6 +175,21 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
                      r["translation_b"] = point(q.translation_b);
                      r["target_separation"] = number(q.target_separation);
                    },
+                   [&](const ToiQuery& q) {
+                     r["a"] = name(q.a);
+                     r["a_to"] = {{"position", point(q.a_to.position)}, {"angle", number(q.a_to.angle)}};
+                     r["b"] = name(q.b);
+                     r["b_to"] = {{"position", point(q.b_to.position)}, {"angle", number(q.b_to.angle)}};
+                     r["t_max"] = number(q.t_max);
+                     r["target_separation"] = number(q.target_separation);
+                   },
+                   [&](const ApproachQuery& q) {
+                     r["a"] = name(q.a);
+                     r["velocity_a"] = point(q.velocity_a);
+                     r["b"] = name(q.b);
+                     r["velocity_b"] = point(q.velocity_b);
+                     r["horizon"] = number(q.horizon);
+                   },
                    [&](const WorldContactsQuery& q) { r["margin"] = number(q.margin); },
                    [&](const WorldRaycastQuery& q) {
                      r["origin"] = point(q.ray.origin);
@@ -185,6 +217,15 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
             },
             [](const Aabb& b) { return json{{"lower", point(b.lower)}, {"upper", point(b.upper)}}; },
             [](const CastHit& h) { return hit_json(h); },
+            [](const ToiResult& t) {
+              static constexpr const char* kStates[] = {"hit", "separated", "overlapped", "failed"};
+              return json{{"state", kStates[static_cast<int>(t.state)]}, {"fraction", number(t.fraction)},
+                          {"point", point(t.point)}, {"normal", point(t.normal)}};
+            },
+            [](const Approach& a) {
+              return json{{"hit", a.hit},           {"time", number(a.time)},       {"distance", number(a.distance)},
+                          {"point_a", point(a.point_a)}, {"point_b", point(a.point_b)}, {"normal", point(a.normal)}};
+            },
             [&](const WorldContactsAnswer& w) {
               json pairs = json::array();
               for (const ObjectContact& c : w.pairs) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <pebble/cast.hpp>
 
 #include "tools/scene_file.hpp"
 
@@ -30,7 +31,11 @@ struct ObjectHit { int object; CastHit hit; };
 /// Every hit by fraction when the query asked for all, else the closest one (or none).
 struct WorldRaycastAnswer { std::vector<ObjectHit> hits; };
 using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb,
-                            CastHit, WorldContactsAnswer, WorldRaycastAnswer>;
+                            CastHit, ToiResult, Approach, WorldContactsAnswer, WorldRaycastAnswer>;
+
+/// The sweep of object `index` of a time_of_impact query: about its centre of mass, from its
+/// placement to `to`.
+Sweep sweep_of(const SceneObject& object, const Pose& to);
 
 /// The answers of scene.queries, in order. Throws InputError for a query the library refuses
 /// (a density whose mass overflows).

@@ -29,6 +29,11 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     box = empty ? Aabb{p, p} : combine(box, Aabb{p, p});
     empty = false;
   };
+  auto add_shape = [&](int index, const Transform& xf) {
+    const Aabb b = bounds(scene.objects[static_cast<size_t>(index)].shape, xf);
+    add(b.lower);
+    add(b.upper);
+  };
   auto add_ray = [&](const Ray& ray, float radius) {
     // The ray's ends, and the cast circle around them.
     for (const Vec2 end : {ray.origin, ray.origin + ray.translation}) {
@@ -45,14 +50,18 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
                           [&](const RaycastQuery& q) { add_ray(q.ray, q.radius); },
                           [&](const WorldRaycastQuery& q) { add_ray(q.ray, q.radius); },
+                          // Where moving shapes end.
                           [&](const ShapeCastQuery& q) {
-                            // Where the moving shapes end.
-                            for (const auto& [index, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}}) {
-                              const SceneObject& o = scene.objects[static_cast<size_t>(index)];
-                              const Aabb b = bounds(o.shape, {o.xf.p + translation, o.xf.q});
-                              add(b.lower);
-                              add(b.upper);
-                            }
+                            for (const auto& [i, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}})
+                              add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + translation, scene.objects[static_cast<size_t>(i)].xf.q});
+                          },
+                          [&](const ToiQuery& q) {
+                            for (const auto& [i, to] : {std::pair{q.a, q.a_to}, std::pair{q.b, q.b_to}})
+                              add_shape(i, sweep_transform(sweep_of(scene.objects[static_cast<size_t>(i)], to), 1));
+                          },
+                          [&](const ApproachQuery& q) {
+                            for (const auto& [i, v] : {std::pair{q.a, q.velocity_a}, std::pair{q.b, q.velocity_b}})
+                              add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + q.horizon * v, scene.objects[static_cast<size_t>(i)].xf.q});
                           },
                           [](const auto&) {}},
                scene.queries[i]);
@@ -157,25 +166,31 @@ void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const
   }
 }
 
-/// Both shapes where their motion ends (dashed) and where they first touch (outlined), the
-/// motion of each as an arrow, and the contact point and normal at the touch.
+/// One moving object: its motion as an arrow from where it starts to where it ends, its outline
+/// at the moment of interest (when `at` is given) and dashed where its motion ends.
+void draw_motion(cairo_t* cr, const View& view, const Scene& scene, int index, const Transform& end, const Transform* at,
+                 std::set<Mark>& marks) {
+  const SceneObject& o = scene.objects[static_cast<size_t>(index)];
+  if (end == o.xf) return;  // not moving
+  const Rgb color = mix(object_color(static_cast<size_t>(index)), colors::outline, 0.35);
+  const double dash[] = {6, 4};
+  cairo_set_dash(cr, dash, 2, 0);
+  draw_shape(cr, view, o.shape, end, color, 0, color, 1.2);
+  cairo_set_dash(cr, nullptr, 0, 0);
+  if (at) draw_shape(cr, view, o.shape, *at, color, 0, color, 2);
+  const Vec2 from = transform_point(o.xf, o.shape.core_centroid());
+  const Vec2 to = transform_point(end, o.shape.core_centroid());
+  draw_arrow(cr, view, from, to - from, view.scale * distance(from, to), color, 1.2);
+  marks.insert(Mark::cast);
+}
+
+/// Both shapes of a shape cast moving, and the contact point and normal where they first touch.
 void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const ShapeCastQuery& q, const CastHit& h,
                      std::set<Mark>& marks) {
-  const std::pair<int, Vec2> movers[] = {{q.a, q.translation_a}, {q.b, q.translation_b}};
-  for (const auto& [index, translation] : movers) {
-    const SceneObject& o = scene.objects[static_cast<size_t>(index)];
-    const Rgb color = mix(object_color(static_cast<size_t>(index)), colors::outline, 0.35);
-    if (translation == Vec2{}) continue;
-    const Transform end{o.xf.p + translation, o.xf.q};
-    const double dash[] = {6, 4};
-    cairo_set_dash(cr, dash, 2, 0);
-    draw_shape(cr, view, o.shape, end, color, 0, color, 1.2);
-    cairo_set_dash(cr, nullptr, 0, 0);
-    if (h.hit) draw_shape(cr, view, o.shape, {o.xf.p + h.fraction * translation, o.xf.q}, color, 0, color, 2);
-    const Vec2 from = transform_point(o.xf, o.shape.core_centroid());
-    const double px_length = view.scale * length(translation);
-    draw_arrow(cr, view, from, translation, px_length, color, 1.2);
-    marks.insert(Mark::cast);
+  for (const auto& [index, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}}) {
+    const Transform& xf = scene.objects[static_cast<size_t>(index)].xf;
+    const Transform at{xf.p + h.fraction * translation, xf.q};
+    draw_motion(cr, view, scene, index, {xf.p + translation, xf.q}, h.hit ? &at : nullptr, marks);
   }
   if (!h.hit) return;
   draw_arrow(cr, view, h.point, h.normal, kNormalPx, colors::contact, 2);
@@ -239,6 +254,36 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               const RaycastQuery& q = std::get<RaycastQuery>(query);
               const std::vector<CastHit> hits = {h};
               draw_ray(cr, view, q.ray, q.radius, hits, marks);
+            },
+            [&](const ToiResult& t) {
+              const ToiQuery& q = std::get<ToiQuery>(query);
+              for (const auto& [index, to] : {std::pair{q.a, q.a_to}, std::pair{q.b, q.b_to}}) {
+                const Sweep sweep = sweep_of(scene.objects[static_cast<size_t>(index)], to);
+                const Transform at = sweep_transform(sweep, t.fraction);
+                const bool touching = t.state == ToiResult::State::hit || t.state == ToiResult::State::overlapped;
+                draw_motion(cr, view, scene, index, sweep_transform(sweep, 1), touching ? &at : nullptr, marks);
+              }
+              if (t.state != ToiResult::State::hit && t.state != ToiResult::State::overlapped) return;
+              draw_arrow(cr, view, t.point, t.normal, kNormalPx, colors::contact, 2);
+              draw_dot(cr, view, t.point, 4.5, colors::contact);
+              marks.insert(Mark::contact);
+              marks.insert(Mark::normal);
+            },
+            [&](const Approach& a) {
+              const ApproachQuery& q = std::get<ApproachQuery>(query);
+              for (const auto& [index, velocity] : {std::pair{q.a, q.velocity_a}, std::pair{q.b, q.velocity_b}}) {
+                const Transform& xf = scene.objects[static_cast<size_t>(index)].xf;
+                const Transform at{xf.p + a.time * velocity, xf.q};
+                draw_motion(cr, view, scene, index, {xf.p + q.horizon * velocity, xf.q}, &at, marks);
+              }
+              if (a.distance >= kHugeDistance) return;
+              dashed_line(cr, view, a.point_a, a.point_b, colors::closest);
+              draw_dot(cr, view, a.point_a, 3.5, colors::closest);
+              draw_dot(cr, view, a.point_b, 3.5, colors::closest);
+              const Vec2 mid = 0.5f * (a.point_a + a.point_b);
+              label(cr, view.px(mid.x) + 10, view.py(mid.y) - 10, format("t = %.3g", a.time) + format(", d = %.3g", a.distance),
+                    colors::closest, 11);
+              marks.insert(Mark::closest);
             },
             [&](const WorldContactsAnswer& w) {
               for (const ObjectContact& c : w.pairs) draw_manifold(cr, view, c.manifold, marks);
@@ -329,7 +374,7 @@ const char* mark_text(Mark mark) {
     case Mark::ray: return "ray (dashed past the hit)";
     case Mark::hit: return "ray hit and surface normal";
     case Mark::circle_cast: return "cast circle at start and at hit";
-    case Mark::cast: return "shape cast (first touch, end)";
+    case Mark::cast: return "motion: first touch / closest, end";
   }
   return "";
 }

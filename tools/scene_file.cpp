@@ -19,10 +19,10 @@ namespace {
 using json = nlohmann::json;
 
 /// The query names, in the order of docs/scene-format.md; index = variant index of Query.
-const std::vector<std::string_view> kQueryNames = {"collide",    "distance",       "overlap",      "project_point",
-                                                   "contains",   "mass",           "bounds",       "raycast",
-                                                   "shape_cast", "world_contacts", "world_raycast"};
-static_assert(std::variant_size_v<Query> == 11, "kQueryNames lists one name per Query alternative");
+const std::vector<std::string_view> kQueryNames = {
+    "collide",    "distance",       "overlap",          "project_point",  "contains",     "mass", "bounds", "raycast",
+    "shape_cast", "time_of_impact", "closest_approach", "world_contacts", "world_raycast"};
+static_assert(std::variant_size_v<Query> == 13, "kQueryNames lists one name per Query alternative");
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -173,7 +173,8 @@ public:
       if (o.name.empty()) r_.fail(p + "/name", "expected a non-empty name");
       if (find(o.name) >= 0) r_.fail(p + "/name", "a second object named \"" + o.name + "\" (names must be unique)");
       o.shape = read_shape(r_, r_.required(v, p, "shape"), p + "/shape", o.kind);
-      o.xf = {r_.vec2_or(v, p, "position", {}), Rot::from_angle(r_.number_or(v, p, "angle", 0))};
+      o.angle = r_.number_or(v, p, "angle", 0);
+      o.xf = {r_.vec2_or(v, p, "position", {}), Rot::from_angle(o.angle)};
       scene_.objects.push_back(o);
     }
   }
@@ -247,6 +248,22 @@ private:
       return ShapeCastQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "translation_a", {}),
                             r_.vec2_or(q, p, "translation_b", {}), target};
     }
+    if (type == "time_of_impact") {
+      r_.only_keys(q, p, {"type", "a", "b", "a_to", "b_to", "t_max", "target_separation"});
+      const int a = object(q, p, "a"), b = object(q, p, "b");
+      const float t_max = r_.number_or(q, p, "t_max", 1);
+      if (!(t_max >= 0 && t_max <= 1)) r_.fail(p + "/t_max", "expected a time in [0, 1], got " + q["t_max"].dump());
+      const float target = r_.number_or(q, p, "target_separation", 0);
+      if (target < 0) r_.fail(p + "/target_separation", "expected a separation >= 0, got " + q["target_separation"].dump());
+      return ToiQuery{a, b, pose(q, p, "a_to", a), pose(q, p, "b_to", b), t_max, target};
+    }
+    if (type == "closest_approach") {
+      r_.only_keys(q, p, {"type", "a", "b", "velocity_a", "velocity_b", "horizon"});
+      const float horizon = r_.number_or(q, p, "horizon", 1);
+      if (horizon < 0) r_.fail(p + "/horizon", "expected a time >= 0, got " + q["horizon"].dump());
+      return ApproachQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "velocity_a", {}),
+                           r_.vec2_or(q, p, "velocity_b", {}), horizon};
+    }
     if (type == "world_contacts") {
       r_.only_keys(q, p, {"type", "margin"});
       const float margin = r_.number_or(q, p, "margin", kDefaultContactMargin);
@@ -262,6 +279,17 @@ private:
       return WorldRaycastQuery{Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius, all.get<bool>()};
     }
     r_.fail(p + "/type", "unknown query \"" + type + "\" (expected one of: " + join(kQueryNames) + ")");
+  }
+
+  /// {"position": [x, y], "angle": a}: where object `index` ends; an omitted field keeps its start.
+  Pose pose(const json& q, const std::string& pointer, const char* key, int index) const {
+    const SceneObject& o = scene_.objects[static_cast<size_t>(index)];
+    if (!q.contains(key)) return {o.xf.p, o.angle};
+    const std::string p = pointer + "/" + key;
+    const json& v = q[key];
+    r_.expect_object(v, p, "a pose {\"position\": [x, y], \"angle\": radians}");
+    r_.only_keys(v, p, {"position", "angle"});
+    return {r_.vec2_or(v, p, "position", o.xf.p), r_.number_or(v, p, "angle", o.angle)};
   }
 
   const Reader& r_;

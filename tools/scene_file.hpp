@@ -26,6 +26,7 @@ struct SceneObject {
   std::string kind;  ///< the "type" of its shape: circle, capsule, segment, box, rounded_box, polygon
   Shape shape = Shape::circle(1);
   Transform xf{};    ///< the shape's frame, local to world
+  float angle = 0;   ///< xf's angle as written (radians; may lie outside (-pi, pi])
 };
 
 /// The queries a scene can ask; objects are indices into Scene::objects.
@@ -40,13 +41,21 @@ struct BoundsQuery { int object; };
 struct RaycastQuery { int object; Ray ray; float radius; };
 /// a and b translating together: when they first touch (or come within target_separation).
 struct ShapeCastQuery { int a, b; Vec2 translation_a, translation_b; float target_separation; };
+/// Where an object's motion for time_of_impact ends: position and angle at t = 1 (the rotation is
+/// about its centre of mass, at a constant rate).
+struct Pose { Vec2 position; float angle; };
+/// a and b moving from their placements to a_to and b_to over t in [0, 1], turning as they go.
+struct ToiQuery { int a, b; Pose a_to, b_to; float t_max; float target_separation; };
+/// a and b moving at constant velocities over [0, horizon]: their closest approach.
+struct ApproachQuery { int a, b; Vec2 velocity_a, velocity_b; float horizon; };
 /// Every object in one CollisionWorld: its touching pairs at the margin.
 struct WorldContactsQuery { float margin; };
 /// A ray (or circle) cast through the whole CollisionWorld: the closest hit, or every hit.
 struct WorldRaycastQuery { Ray ray; float radius; bool all; };
 
 using Query = std::variant<CollideQuery, DistanceQuery, OverlapQuery, ProjectPointQuery, ContainsQuery, MassQuery,
-                           BoundsQuery, RaycastQuery, ShapeCastQuery, WorldContactsQuery, WorldRaycastQuery>;
+                           BoundsQuery, RaycastQuery, ShapeCastQuery, ToiQuery, ApproachQuery, WorldContactsQuery,
+                           WorldRaycastQuery>;
 
 /// The name a query has in scene files ("collide", "distance", ...).
 std::string_view query_name(const Query& query);
