@@ -49,15 +49,16 @@ MovingScene random_boxes(std::size_t n, float speed, std::uint32_t seed) {
   return scene;
 }
 
-/// The scene of a public comparison of AABB trees: 40k circles in a square sized so that about
-/// 15k pairs of their boxes overlap at any time. radius_scale shrinks the circles (same square,
-/// same motion); speed_scale multiplies their speed.
+/// The scene of a public comparison of AABB trees: 40k circles of radius 0.5 in a square sized so
+/// that about 15k pairs of them overlap at any time (uniform density rho = 40k / side^2 gives
+/// 20k rho pi overlapping pairs; the world benchmark's contact count confirms it). radius_scale
+/// shrinks the circles (same square, same motion); speed_scale multiplies their speed.
 MovingScene circles(float radius_scale, float speed_scale) {
   Rng rng(kSeed + 77);
   MovingScene scene;
   constexpr std::size_t kCount = 40000;
   const float radius = 0.5f * radius_scale;
-  const float side = 345.0f;  // about 15k overlapping box pairs at radius 0.5 (see the counters)
+  const float side = 410.0f;
   for (std::size_t i = 0; i < kCount; ++i) {
     scene.start.push_back({uniform(rng, 0, side), uniform(rng, 0, side)});
     const float angle = uniform(rng, -kPi, kPi), v = uniform(rng, 0, 0.05f) * speed_scale;
@@ -198,11 +199,191 @@ struct SceneBench {
   }
 };
 
+/// Registers a scene's pair of benchmarks. A huge scene (a step of seconds for Box2D) runs 2 steps in
+/// each of 3 repetitions, whatever the flags say, so that the whole bench still takes minutes.
 template <class MakeScene>
-void add_scene(const char* name, const char* label, MakeScene make) {
+void add_scene(const char* name, const char* label, MakeScene make, bool huge = false) {
   auto* bench = new SceneBench<MakeScene>{make, nullptr, nullptr, nullptr};  // lives until exit
-  add_pair(name, label, [bench](benchmark::State& s) { bench->run_pebble(s); },
-           [bench](benchmark::State& s) { bench->run_box2d(s); });
+  pairs().push_back({name, label});
+  benchmark::internal::Benchmark* p =
+      benchmark::RegisterBenchmark((std::string(name) + "/pebble").c_str(), [bench](benchmark::State& s) { bench->run_pebble(s); });
+  benchmark::internal::Benchmark* b =
+      benchmark::RegisterBenchmark((std::string(name) + "/box2d").c_str(), [bench](benchmark::State& s) { bench->run_box2d(s); });
+  if (huge) {
+    p->Iterations(2)->Repetitions(3);
+    b->Iterations(2)->Repetitions(3);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CollisionWorld::update() on the moving scenes (pebble only: Box2D 2.4.1 has no collision world
+// without its solver): every object's set_transform, then update() (pairs and narrowphase).
+
+struct WorldScene {
+  const MovingScene& scene;
+  pebble::CollisionWorld world;
+  std::vector<pebble::ColliderId> ids;
+  std::int64_t frame = 0;
+
+  WorldScene(const MovingScene& s, int threads) : scene(s), world(settings(threads)) {
+    ids.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      pebble::Aabb box;
+      pebble::Vec2 d;
+      s.at(i, 0, box, d);
+      const pebble::Vec2 half = pebble::extents(box);
+      // Circles where the scene's boxes are square, boxes elsewhere.
+      const pebble::Shape shape = half.x == half.y ? pebble::Shape::circle(half.x) : pebble::Shape::box(half.x, half.y);
+      ids.push_back(world.add(shape, {pebble::center(box), pebble::Rot::identity()}, i));
+    }
+    world.update();
+  }
+
+  static pebble::WorldSettings settings(int threads) {
+    pebble::WorldSettings out;
+    out.threads = threads;
+    return out;
+  }
+
+  void step() {
+    ++frame;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      pebble::Aabb box;
+      pebble::Vec2 d;
+      scene.at(i, frame, box, d);
+      world.set_transform(ids[i], {pebble::center(box), pebble::Rot::identity()});
+    }
+    world.update();
+  }
+};
+
+template <class MakeScene>
+void add_world_scene(const char* name, const char* label, int threads, MakeScene make) {
+  struct State {
+    MakeScene make;
+    int threads;
+    std::unique_ptr<MovingScene> scene;
+    std::unique_ptr<WorldScene> world;
+  };
+  auto* st = new State{make, threads, nullptr, nullptr};  // lives until exit
+  add_pebble_only(name, label, [st](benchmark::State& state) {
+    if (!st->scene) st->scene = std::make_unique<MovingScene>(st->make());
+    if (!st->world) st->world = std::make_unique<WorldScene>(*st->scene, st->threads);
+    std::int64_t contacts = 0, steps = 0;
+    for (auto _ : state) {
+      st->world->step();
+      contacts += std::int64_t(st->world->world.contacts().size());
+      ++steps;
+    }
+    const pebble::WorldStats stats = st->world->world.stats();
+    state.counters["contacts"] = double(contacts) / double(std::max<std::int64_t>(steps, 1));
+    state.counters["pairs"] = stats.pairs;
+    state.counters["collided"] = stats.collided;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rays through fixed shapes: CollisionWorld::cast_ray beside b2DynamicTree::RayCast with a callback
+// that ray casts the shape (what b2World::RayCast does), closest hit, on the same shapes and rays.
+
+struct RayScene {
+  std::vector<pebble::Shape> shapes;
+  std::vector<pebble::Transform> xfs;
+  std::vector<std::unique_ptr<b2Shape>> b2_shapes;
+  std::vector<pebble::Ray> rays;
+  float side = 0;
+
+  RayScene() {
+    Rng rng(kSeed + 300);
+    constexpr std::size_t kShapes = 100000;
+    side = std::sqrt(float(kShapes)) * 3;
+    for (std::size_t i = 0; i < kShapes; ++i) {
+      const pebble::Transform xf{{uniform(rng, 0, side), uniform(rng, 0, side)}, random_rotation(rng)};
+      if (i % 2 == 0) {
+        auto made = make_box(rng);
+        shapes.push_back(made.pebble);
+        b2_shapes.push_back(std::make_unique<b2PolygonShape>(made.box2d));
+      } else {
+        auto made = make_circle(rng);
+        shapes.push_back(made.pebble);
+        b2_shapes.push_back(std::make_unique<b2CircleShape>(made.box2d));
+      }
+      xfs.push_back(xf);
+    }
+    for (std::size_t i = 0; i < kCaseCount; ++i) {
+      const pebble::Vec2 origin{uniform(rng, 0, side), uniform(rng, 0, side)};
+      const float angle = uniform(rng, -kPi, kPi), length = uniform(rng, 1, side / 4);
+      rays.push_back({origin, {length * std::cos(angle), length * std::sin(angle)}});
+    }
+  }
+};
+
+RayScene& ray_scene() {
+  static RayScene scene;
+  return scene;
+}
+
+void rays_pebble(benchmark::State& state) {
+  static const pebble::CollisionWorld* world = [] {
+    auto* w = new pebble::CollisionWorld();  // lives until exit
+    const RayScene& scene = ray_scene();
+    pebble::ColliderOptions fixed;
+    fixed.fixed = true;
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) w->add(scene.shapes[i], scene.xfs[i], fixed);
+    w->update();  // rebuilds the fixed tree
+    return w;
+  }();
+  std::int64_t hits = 0, casts = 0;
+  run_cases(state, ray_scene().rays, [&](const pebble::Ray& ray) {
+    const auto hit = world->cast_ray(ray);
+    hits += hit.has_value();
+    ++casts;
+    return hit.has_value() ? hit->hit.fraction : 1.0f;
+  });
+  state.counters["hit_rate"] = double(hits) / double(std::max<std::int64_t>(casts, 1));
+}
+
+void rays_box2d(benchmark::State& state) {
+  struct Tree {
+    b2DynamicTree tree;
+    std::vector<b2Transform> xfs;
+  };
+  static Tree* tree = [] {
+    auto* t = new Tree();  // lives until exit
+    const RayScene& scene = ray_scene();
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+      t->xfs.push_back(to_b2(scene.xfs[i]));
+      b2AABB box;
+      scene.b2_shapes[i]->ComputeAABB(&box, t->xfs.back(), 0);
+      t->tree.CreateProxy(box, reinterpret_cast<void*>(i));
+    }
+    return t;
+  }();
+  struct Closest {
+    const Tree* tree;
+    const RayScene* scene;
+    bool hit = false;
+    float RayCastCallback(const b2RayCastInput& input, int32 proxy) {
+      const std::size_t i = reinterpret_cast<std::size_t>(tree->tree.GetUserData(proxy));
+      b2RayCastOutput out;
+      if (!scene->b2_shapes[i]->RayCast(&out, input, tree->xfs[i], 0)) return input.maxFraction;
+      hit = true;
+      return out.fraction;
+    }
+  };
+  std::int64_t hits = 0, casts = 0;
+  run_cases(state, ray_scene().rays, [&](const pebble::Ray& ray) {
+    b2RayCastInput input;
+    input.p1 = to_b2(ray.origin);
+    input.p2 = to_b2(ray.origin + ray.translation);
+    input.maxFraction = 1;
+    Closest closest{tree, &ray_scene()};
+    tree->tree.RayCast(&closest, input);
+    hits += closest.hit;
+    ++casts;
+    return closest.hit;
+  });
+  state.counters["hit_rate"] = double(hits) / double(std::max<std::int64_t>(casts, 1));
 }
 
 }  // namespace
@@ -215,7 +396,13 @@ void register_world_benchmarks() {
   add_scene("BM_Circles40kSmall", "broadphase step, 40k circles at a tenth of the size", [] { return circles(0.1f, 1); });
   add_scene("BM_Circles40kFast", "broadphase step, 40k circles ten times faster", [] { return circles(1, 10); });
   add_scene("BM_PerObject1k", "broadphase step, 1k boxes (per-object scaling)", [] { return random_boxes(1000, 0.05f, kSeed + 20); });
-  add_scene("BM_PerObject1M", "broadphase step, 1M boxes (per-object scaling)", [] { return random_boxes(1000000, 0.05f, kSeed + 23); });
+  add_scene("BM_PerObject1M", "broadphase step, 1M boxes (per-object scaling)", [] { return random_boxes(1000000, 0.05f, kSeed + 23); }, true);
+  add_pair("BM_Rays100k", "closest ray hit among 100k fixed boxes and circles (cast_ray / b2DynamicTree::RayCast + b2Shape::RayCast)",
+           rays_pebble, rays_box2d);
+  add_world_scene("BM_WorldCircles40k1", "CollisionWorld step (set_transform all + update), 40k circles, 1 thread", 1, [] { return circles(1, 1); });
+  add_world_scene("BM_WorldCircles40k2", "CollisionWorld step, 40k circles, 2 threads", 2, [] { return circles(1, 1); });
+  add_world_scene("BM_WorldBoxes10k1", "CollisionWorld step, 10k boxes, 1 thread", 1, [] { return random_boxes(10000, 0.05f, kSeed + 10); });
+  add_world_scene("BM_WorldBoxes10k2", "CollisionWorld step, 10k boxes, 2 threads", 2, [] { return random_boxes(10000, 0.05f, kSeed + 10); });
 }
 
 }  // namespace bench

@@ -162,6 +162,41 @@ void AabbTree::clear_moved() {
   moved_.clear();
 }
 
+namespace {
+
+// The bits of v spread to the even positions of a 32-bit word.
+std::uint32_t spread_bits(std::uint32_t v) {
+  v &= 0xffff;
+  v = (v | (v << 8)) & 0x00ff00ff;
+  v = (v | (v << 4)) & 0x0f0f0f0f;
+  v = (v | (v << 2)) & 0x33333333;
+  v = (v | (v << 1)) & 0x55555555;
+  return v;
+}
+
+}  // namespace
+
+void AabbTree::sort_moved() {
+  if (moved_.size() < 2) return;
+  const Aabb world = bounds();
+  const Vec2 size = world.upper - world.lower;
+  const float sx = size.x > 0 ? 65535.0f / size.x : 0, sy = size.y > 0 ? 65535.0f / size.y : 0;
+  sort_keys_.clear();
+  for (const ProxyId id : moved_) {
+    const Vec2 c = center(fat_box(id)) - world.lower;
+    const auto qx = std::uint32_t(std::clamp(c.x * sx, 0.0f, 65535.0f));
+    const auto qy = std::uint32_t(std::clamp(c.y * sy, 0.0f, 65535.0f));
+    // Z-order code above, proxy id below: a total order, so the result never depends on the sort.
+    sort_keys_.push_back(std::uint64_t(spread_bits(qx) | spread_bits(qy) << 1) << 32 | std::uint32_t(id));
+  }
+  std::sort(sort_keys_.begin(), sort_keys_.end());
+  for (std::size_t i = 0; i < sort_keys_.size(); ++i) {
+    const auto id = ProxyId(std::uint32_t(sort_keys_[i]));
+    moved_[i] = id;
+    proxies_[std::size_t(id)].move_index = std::int32_t(i);
+  }
+}
+
 void AabbTree::insert_leaf(ProxyId id, const Aabb& fat) {
   const std::int32_t leaf = ~id;
   if (root_ == kNullNode) {

@@ -87,28 +87,46 @@ bool valid_ray(const Ray& ray) { return is_valid_point(ray.origin) && is_valid_p
 // ---------------------------------------------------------------------------------------------
 // Storage.
 
+// What update() and the queries need of a collider, apart from its shape and transform: compact,
+// so that the pair loops touch little memory. Step stamps are compared for equality with step_
+// only; when they wrap (after 2^32 updates) an old stamp may look current, which costs one extra
+// narrowphase call and is otherwise harmless.
+struct CollisionWorld::Hot {
+  Filter filter;                   // a copy of options.filter
+  std::uint32_t generation = 1;    // of the live collider; the next one's once freed
+  std::uint32_t changed_at = 0;    // == step_: transform, shape or filter changed since the last update()
+  std::uint32_t moved_at = 0;      // == step_: its tree box was reinserted since the last update()
+  std::uint32_t filtered_at = 0;   // == step_: its filter changed since the last update()
+  ProxyId proxy = kNullProxy;      // in moving_tree_ or fixed_tree_
+  std::uint32_t pair_head = kNone;  // first of its pairs; the next free slot when free
+  bool live = false;
+  bool fixed = false;
+  bool sensor = false;
+};
+
+// The rest of a collider.
 struct CollisionWorld::Collider {
   Shape shape;
   Transform xf;
   ColliderOptions options;
-  Aabb box;                       // what its tree holds before fattening
-  ProxyId proxy = kNullProxy;     // in moving_tree_ or fixed_tree_ (options.fixed)
-  std::uint32_t generation = 1;   // of the live collider; the next one's once freed
-  std::uint32_t pair_head = kNone;  // first of its pairs; the next free slot when free
-  std::uint64_t changed_at = 0;   // == step_: changed since the last update()
-  bool live = false;
+  Aabb box;  // what its tree holds before fattening
 };
 
 struct CollisionWorld::Pair {
-  std::uint32_t collider[2];  // slot indices, collider[0] < collider[1]; collider[0] == kNone: free
-  std::uint32_t next[2];      // next pair in the list of collider[k] (next[0]: next free pair)
+  ColliderId id[2];           // id[0].index < id[1].index; id[0].index == kNone: free
+  std::uint32_t next[2];      // next pair in the list of collider id[k] (next[0]: next free pair)
   std::uint32_t prev[2];
   Manifold manifold;          // as of the last narrowphase (contact pairs)
-  std::uint8_t sensor;        // 0: contact pair; 1 or 2: collider[sensor - 1] is the sensor
+  std::uint8_t sensor;        // 0: contact pair; 1 or 2: id[sensor - 1] is the sensor
   bool touching;              // as of the last update()
   bool touching_now;          // written by the narrowphase
   bool fresh;                 // found by this update()
   bool doomed;                // boxes apart or filter fails: removed by this update()
+
+  std::uint32_t a() const { return id[0].index; }
+  std::uint32_t b() const { return id[1].index; }
+  bool free() const { return id[0].index == kNone; }
+  int side_of(std::uint32_t collider) const { return id[0].index == collider ? 0 : 1; }
 };
 
 // An open-addressing hash set of pair keys (min index << 32 | max index) mapping to pair slots:
@@ -205,40 +223,38 @@ CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
 // ---------------------------------------------------------------------------------------------
 // Ids.
 
-CollisionWorld::Collider* CollisionWorld::find(ColliderId id) noexcept {
-  return const_cast<Collider*>(std::as_const(*this).find(id));
+std::uint32_t CollisionWorld::slot_of(ColliderId id) const noexcept {
+  if (id.world != serial_ || id.index >= hot_.size()) return kNoSlot;
+  const Hot& h = hot_[id.index];
+  return h.live && h.generation == id.generation ? id.index : kNoSlot;
 }
 
-const CollisionWorld::Collider* CollisionWorld::find(ColliderId id) const noexcept {
-  if (id.world != serial_ || id.index >= colliders_.size()) return nullptr;
-  const Collider& c = colliders_[id.index];
-  return c.live && c.generation == id.generation ? &c : nullptr;
+ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept { return {index, hot_[index].generation, serial_}; }
+
+const AabbTree& CollisionWorld::tree_of(std::uint32_t index) const noexcept {
+  return hot_[index].fixed ? fixed_tree_ : moving_tree_;
 }
 
-ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept {
-  return {index, colliders_[index].generation, serial_};
-}
-
-bool CollisionWorld::contains(ColliderId id) const noexcept { return find(id) != nullptr; }
+bool CollisionWorld::contains(ColliderId id) const noexcept { return slot_of(id) != kNoSlot; }
 
 const Shape* CollisionWorld::shape(ColliderId id) const noexcept {
-  const Collider* c = find(id);
-  return c ? &c->shape : nullptr;
+  const std::uint32_t i = slot_of(id);
+  return i != kNoSlot ? &colliders_[i].shape : nullptr;
 }
 
 const Transform* CollisionWorld::transform(ColliderId id) const noexcept {
-  const Collider* c = find(id);
-  return c ? &c->xf : nullptr;
+  const std::uint32_t i = slot_of(id);
+  return i != kNoSlot ? &colliders_[i].xf : nullptr;
 }
 
 const ColliderOptions* CollisionWorld::options(ColliderId id) const noexcept {
-  const Collider* c = find(id);
-  return c ? &c->options : nullptr;
+  const std::uint32_t i = slot_of(id);
+  return i != kNoSlot ? &colliders_[i].options : nullptr;
 }
 
 Aabb CollisionWorld::box(ColliderId id) const noexcept {
-  const Collider* c = find(id);
-  return c ? c->box : Aabb{};
+  const std::uint32_t i = slot_of(id);
+  return i != kNoSlot ? colliders_[i].box : Aabb{};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,136 +274,155 @@ ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, const Co
         << " and the rotation of unit length";
     throw std::invalid_argument(out.str());
   }
+  const Aabb box = collider_box(shape, xf, settings_.contact_margin);
   std::uint32_t index;
   if (free_collider_ != kNone) {
     index = free_collider_;
-    free_collider_ = colliders_[index].pair_head;
+    free_collider_ = hot_[index].pair_head;
+    colliders_[index] = Collider{shape, xf, options, box};
   } else {
-    if (colliders_.size() >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many colliders");
-    index = std::uint32_t(colliders_.size());
-    colliders_.push_back(Collider{shape, xf, options, {}, kNullProxy, 1, kNone, 0, false});
+    if (hot_.size() >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many colliders");
+    index = std::uint32_t(hot_.size());
+    colliders_.push_back(Collider{shape, xf, options, box});
+    hot_.emplace_back();
   }
-  Collider& c = colliders_[index];
-  c.shape = shape;
-  c.xf = xf;
-  c.options = options;
-  c.box = collider_box(shape, xf, settings_.contact_margin);
-  c.pair_head = kNone;
-  c.changed_at = step_;
-  c.live = true;
+  Hot& h = hot_[index];
+  h.filter = options.filter;
+  h.changed_at = h.moved_at = step_;
+  h.filtered_at = step_ - 1;
+  h.pair_head = kNone;
+  h.live = true;
+  h.fixed = options.fixed;
+  h.sensor = options.sensor;
   if (options.fixed) {
-    c.proxy = fixed_tree_.create_proxy(c.box, index);
+    h.proxy = fixed_tree_.create_proxy(box, index);
     ++fixed_count_;
     ++fixed_changes_;
   } else {
-    c.proxy = moving_tree_.create_proxy(c.box, index);
+    h.proxy = moving_tree_.create_proxy(box, index);
   }
   ++live_;
   return id_of(index);
 }
 
 bool CollisionWorld::remove(ColliderId id) {
-  Collider* c = find(id);
-  if (!c) return false;
-  const std::uint32_t index = id.index;
+  const std::uint32_t index = slot_of(id);
+  if (index == kNoSlot) return false;
   destroy_pairs(index);
-  if (c->options.fixed) {
-    fixed_tree_.destroy_proxy(c->proxy);
+  Hot& h = hot_[index];
+  if (h.fixed) {
+    fixed_tree_.destroy_proxy(h.proxy);
     --fixed_count_;
     ++fixed_changes_;
   } else {
-    moving_tree_.destroy_proxy(c->proxy);
+    moving_tree_.destroy_proxy(h.proxy);
   }
-  c->proxy = kNullProxy;
-  c->live = false;
+  h.proxy = kNullProxy;
+  h.live = false;
   --live_;
   // A slot whose generation would wrap is retired, never reused: an old id can never match.
-  if (c->generation == std::numeric_limits<std::uint32_t>::max()) return true;
-  ++c->generation;
-  c->pair_head = free_collider_;
+  if (h.generation == std::numeric_limits<std::uint32_t>::max()) return true;
+  ++h.generation;
+  h.pair_head = free_collider_;
   free_collider_ = index;
   return true;
 }
 
+// Takes pair p out of the list of its collider on `side`.
+void CollisionWorld::unlink_pair(std::uint32_t p, int side) {
+  const Pair& pair = pairs_[p];
+  const std::uint32_t collider = pair.id[side].index;
+  const std::uint32_t prev = pair.prev[side], after = pair.next[side];
+  if (prev != kNone) {
+    Pair& q = pairs_[prev];
+    q.next[q.side_of(collider)] = after;
+  } else {
+    hot_[collider].pair_head = after;
+  }
+  if (after != kNone) {
+    Pair& q = pairs_[after];
+    q.prev[q.side_of(collider)] = prev;
+  }
+}
+
+// Forgets pair p (already unlinked) and puts its slot on the free list.
+void CollisionWorld::free_pair(std::uint32_t p) {
+  Pair& pair = pairs_[p];
+  pair_set_->erase(pair_key(pair.a(), pair.b()));
+  pair.id[0].index = kNone;
+  pair.next[0] = free_pair_;
+  free_pair_ = p;
+}
+
 // Ends every pair of a collider now: touching ones become end events of the next update().
 void CollisionWorld::destroy_pairs(std::uint32_t index) {
-  std::uint32_t p = colliders_[index].pair_head;
+  std::uint32_t p = hot_[index].pair_head;
   while (p != kNone) {
-    Pair& pair = pairs_[p];
-    const int side = pair.collider[0] == index ? 0 : 1;
+    const Pair& pair = pairs_[p];
+    const int side = pair.side_of(index);
     const std::uint32_t next = pair.next[side];
-    const std::uint32_t other = pair.collider[1 - side];
     if (pair.touching) {
-      const ColliderId a = id_of(pair.collider[0]), b = id_of(pair.collider[1]);
       if (pair.sensor) {
-        pending_sensor_end_events_.push_back(pair.sensor == 1 ? SensorEvent{a, b} : SensorEvent{b, a});
+        pending_sensor_end_events_.push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1]} : SensorEvent{pair.id[1], pair.id[0]});
       } else {
-        pending_end_events_.push_back({a, b});
+        pending_end_events_.push_back({pair.id[0], pair.id[1]});
       }
     }
-    // Unlink from the other collider's list.
-    const int other_side = 1 - side;
-    const std::uint32_t prev = pair.prev[other_side], after = pair.next[other_side];
-    if (prev != kNone) {
-      Pair& q = pairs_[prev];
-      q.next[q.collider[0] == other ? 0 : 1] = after;
-    } else {
-      colliders_[other].pair_head = after;
-    }
-    if (after != kNone) {
-      Pair& q = pairs_[after];
-      q.prev[q.collider[0] == other ? 0 : 1] = prev;
-    }
-    pair_set_->erase(pair_key(pair.collider[0], pair.collider[1]));
-    pair.collider[0] = kNone;
-    pair.next[0] = free_pair_;
-    free_pair_ = p;
+    unlink_pair(p, 1 - side);  // this collider's own list is dropped whole below
+    free_pair(p);
     p = next;
   }
-  colliders_[index].pair_head = kNone;
+  hot_[index].pair_head = kNone;
 }
 
 void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement) {
   Collider& c = colliders_[index];
+  Hot& h = hot_[index];
   c.box = collider_box(c.shape, c.xf, settings_.contact_margin);
-  c.changed_at = step_;
-  if (c.options.fixed) {
-    if (fixed_tree_.move_proxy(c.proxy, c.box)) ++fixed_changes_;
+  h.changed_at = step_;
+  bool reinserted;
+  if (h.fixed) {
+    reinserted = fixed_tree_.move_proxy(h.proxy, c.box);
+    if (reinserted) ++fixed_changes_;
   } else {
-    moving_tree_.move_proxy(c.proxy, c.box, displacement);
+    reinserted = moving_tree_.move_proxy(h.proxy, c.box, displacement);
   }
+  if (reinserted) h.moved_at = step_;
 }
 
 bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
-  Collider* c = find(id);
-  if (!c || !is_valid(xf)) return false;
-  const Vec2 displacement = xf.p - c->xf.p;
-  c->xf = xf;
-  refresh_box(id.index, displacement);
+  const std::uint32_t index = slot_of(id);
+  if (index == kNoSlot || !is_valid(xf)) return false;
+  Collider& c = colliders_[index];
+  const Vec2 displacement = xf.p - c.xf.p;
+  c.xf = xf;
+  refresh_box(index, displacement);
   return true;
 }
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
-  Collider* c = find(id);
-  if (!c) return false;
-  c->shape = shape;
-  refresh_box(id.index, {});
+  const std::uint32_t index = slot_of(id);
+  if (index == kNoSlot) return false;
+  colliders_[index].shape = shape;
+  refresh_box(index, {});
   return true;
 }
 
 bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
-  Collider* c = find(id);
-  if (!c) return false;
-  c->options.filter = filter;
-  c->changed_at = step_;  // its pairs are checked against the filter again
-  (c->options.fixed ? fixed_tree_ : moving_tree_).touch(c->proxy);  // and new ones looked for
+  const std::uint32_t index = slot_of(id);
+  if (index == kNoSlot) return false;
+  Hot& h = hot_[index];
+  colliders_[index].options.filter = filter;
+  h.filter = filter;
+  h.changed_at = h.filtered_at = step_;  // its pairs are checked against the filter again
+  (h.fixed ? fixed_tree_ : moving_tree_).touch(h.proxy);  // and new ones looked for
   return true;
 }
 
 bool CollisionWorld::set_user_data(ColliderId id, std::uint64_t user_data) {
-  Collider* c = find(id);
-  if (!c) return false;
-  c->options.user_data = user_data;
+  const std::uint32_t index = slot_of(id);
+  if (index == kNoSlot) return false;
+  colliders_[index].options.user_data = user_data;
   return true;
 }
 
@@ -400,9 +435,9 @@ void CollisionWorld::optimize_fixed() {
 // The update.
 
 bool CollisionWorld::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
-  const ColliderOptions& oa = colliders_[a].options;
-  const ColliderOptions& ob = colliders_[b].options;
-  return !(oa.fixed && ob.fixed) && !(oa.sensor && ob.sensor) && should_collide(oa.filter, ob.filter);
+  const Hot& ha = hot_[a];
+  const Hot& hb = hot_[b];
+  return !(ha.fixed && hb.fixed) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
 }
 
 void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* context) {
@@ -455,30 +490,34 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
   }
 }
 
-// Task `chunk` of step 3: pairs [chunk * kCollideChunk, ...).
+// Task `chunk` of step 3: pairs [chunk * kCollideChunk, ...). A pair is looked at only when one of
+// its colliders changed; its boxes are compared only when one was reinserted (a tree box changes
+// only then), its filters only when one changed.
 void CollisionWorld::collide_chunk(int chunk) {
   const std::size_t begin = std::size_t(chunk) * kCollideChunk;
   const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
   int collided = 0;
   for (std::size_t i = begin; i < end; ++i) {
     Pair& pair = pairs_[i];
-    if (pair.collider[0] == kNone) continue;
-    const Collider& a = colliders_[pair.collider[0]];
-    const Collider& b = colliders_[pair.collider[1]];
+    if (pair.free()) continue;
     pair.touching_now = pair.touching;
-    if (!pair.fresh && a.changed_at != step_ && b.changed_at != step_) continue;
-    const Aabb fat_a = (a.options.fixed ? fixed_tree_ : moving_tree_).fat_box(a.proxy);
-    const Aabb fat_b = (b.options.fixed ? fixed_tree_ : moving_tree_).fat_box(b.proxy);
-    if (!overlaps(fat_a, fat_b) || !can_pair(pair.collider[0], pair.collider[1])) {
+    const std::uint32_t a = pair.a(), b = pair.b();
+    const Hot& ha = hot_[a];
+    const Hot& hb = hot_[b];
+    if (!pair.fresh && ha.changed_at != step_ && hb.changed_at != step_) continue;
+    if (((ha.moved_at == step_ || hb.moved_at == step_) && !overlaps(tree_of(a).fat_box(ha.proxy), tree_of(b).fat_box(hb.proxy))) ||
+        ((ha.filtered_at == step_ || hb.filtered_at == step_) && !can_pair(a, b))) {
       pair.doomed = true;
       pair.touching_now = false;
       continue;
     }
     ++collided;
+    const Collider& ca = colliders_[a];
+    const Collider& cb = colliders_[b];
     if (pair.sensor) {
-      pair.touching_now = overlap(a.shape, a.xf, b.shape, b.xf);
+      pair.touching_now = overlap(ca.shape, ca.xf, cb.shape, cb.xf);
     } else {
-      pair.manifold = collide(a.shape, a.xf, b.shape, b.xf, settings_.contact_margin);
+      pair.manifold = collide(ca.shape, ca.xf, cb.shape, cb.xf, settings_.contact_margin);
       pair.touching_now = pair.manifold.count > 0;
     }
   }
@@ -495,50 +534,45 @@ void CollisionWorld::update() {
 
   if (fixed_changes_ >= kFixedRebuildMin && fixed_changes_ * kFixedRebuildFraction >= fixed_count_) optimize_fixed();
 
-  // 1. Pair finding.
+  // 1. Pair finding, the moved proxies in Z-order (queries in a row then share cached nodes).
+  moving_tree_.sort_moved();
+  fixed_tree_.sort_moved();
   const std::size_t moved = moving_tree_.moved().size() + fixed_tree_.moved().size();
   const int find_tasks = int((moved + kFindChunk - 1) / kFindChunk);
   if (scratch_->found.size() < std::size_t(find_tasks)) scratch_->found.resize(std::size_t(find_tasks));
   parallel_for(find_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->find_pairs_chunk(i); }, this);
 
-  // 2. New pairs, in task order.
+  // 2. New pairs, in task order, each linked at the head of both colliders' lists.
   int new_pairs = 0;
   for (int t = 0; t < find_tasks; ++t) {
     for (const std::uint64_t key : scratch_->found[std::size_t(t)]) {
-      std::uint32_t slot = free_pair_;
-      if (slot == kNone) {
-        slot = std::uint32_t(pairs_.size());
+      std::uint32_t slot = free_pair_ != kNone ? free_pair_ : std::uint32_t(pairs_.size());
+      if (!pair_set_->insert(key, slot)) continue;  // found twice (the rules above prevent it)
+      if (slot == pairs_.size()) {
         pairs_.emplace_back();
       } else {
         free_pair_ = pairs_[slot].next[0];
       }
-      if (!pair_set_->insert(key, slot)) {  // found twice (cannot happen by the rules above)
-        pairs_[slot].collider[0] = kNone;
-        pairs_[slot].next[0] = free_pair_;
-        free_pair_ = slot;
-        continue;
-      }
       ++new_pairs;
       Pair& pair = pairs_[slot];
       const std::uint32_t a = std::uint32_t(key >> 32), b = std::uint32_t(key);
-      pair.collider[0] = a;
-      pair.collider[1] = b;
+      pair.id[0] = id_of(a);
+      pair.id[1] = id_of(b);
       pair.manifold = Manifold{};
-      pair.sensor = colliders_[a].options.sensor ? 1 : colliders_[b].options.sensor ? 2 : 0;
+      pair.sensor = hot_[a].sensor ? 1 : hot_[b].sensor ? 2 : 0;
       pair.touching = pair.touching_now = false;
       pair.fresh = true;
       pair.doomed = false;
-      // Link at the head of both colliders' lists.
       for (int side = 0; side < 2; ++side) {
-        const std::uint32_t c = pair.collider[side];
-        const std::uint32_t head = colliders_[c].pair_head;
+        const std::uint32_t c = pair.id[side].index;
+        const std::uint32_t head = hot_[c].pair_head;
         pair.prev[side] = kNone;
         pair.next[side] = head;
         if (head != kNone) {
           Pair& h = pairs_[head];
-          h.prev[h.collider[0] == c ? 0 : 1] = slot;
+          h.prev[h.side_of(c)] = slot;
         }
-        colliders_[c].pair_head = slot;
+        hot_[c].pair_head = slot;
       }
     }
   }
@@ -555,42 +589,26 @@ void CollisionWorld::update() {
   int pair_count = 0;
   for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
     Pair& pair = pairs_[p];
-    if (pair.collider[0] == kNone) continue;
-    const bool was = pair.touching, now = pair.touching_now;
-    if (was != now) {
-      const ColliderId a = id_of(pair.collider[0]), b = id_of(pair.collider[1]);
+    if (pair.free()) continue;
+    const bool now = pair.touching_now;
+    if (pair.touching != now) {
       if (pair.sensor) {
-        (now ? sensor_begin_events_ : sensor_end_events_).push_back(pair.sensor == 1 ? SensorEvent{a, b} : SensorEvent{b, a});
+        (now ? sensor_begin_events_ : sensor_end_events_)
+            .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1]} : SensorEvent{pair.id[1], pair.id[0]});
       } else {
-        (now ? begin_events_ : end_events_).push_back({a, b});
+        (now ? begin_events_ : end_events_).push_back({pair.id[0], pair.id[1]});
       }
     }
     pair.touching = now;
     pair.fresh = false;
     if (pair.doomed) {
-      // Unlink from both lists, forget, free.
-      for (int side = 0; side < 2; ++side) {
-        const std::uint32_t c = pair.collider[side];
-        const std::uint32_t prev = pair.prev[side], after = pair.next[side];
-        if (prev != kNone) {
-          Pair& q = pairs_[prev];
-          q.next[q.collider[0] == c ? 0 : 1] = after;
-        } else {
-          colliders_[c].pair_head = after;
-        }
-        if (after != kNone) {
-          Pair& q = pairs_[after];
-          q.prev[q.collider[0] == c ? 0 : 1] = prev;
-        }
-      }
-      pair_set_->erase(pair_key(pair.collider[0], pair.collider[1]));
-      pair.collider[0] = kNone;
-      pair.next[0] = free_pair_;
-      free_pair_ = p;
+      unlink_pair(p, 0);
+      unlink_pair(p, 1);
+      free_pair(p);
       continue;
     }
     ++pair_count;
-    if (now && !pair.sensor) contacts_.push_back({id_of(pair.collider[0]), id_of(pair.collider[1]), pair.manifold});
+    if (now && !pair.sensor) contacts_.push_back({pair.id[0], pair.id[1], pair.manifold});
   }
 
   int collided = 0;
@@ -606,35 +624,37 @@ bool CollisionWorld::validate() const {
   if (!moving_tree_.validate() || !fixed_tree_.validate()) return false;
   int live = 0, fixed = 0;
   std::size_t pair_links = 0;
-  for (std::uint32_t i = 0; i < colliders_.size(); ++i) {
+  for (std::uint32_t i = 0; i < hot_.size(); ++i) {
+    const Hot& h = hot_[i];
+    if (!h.live) continue;
     const Collider& c = colliders_[i];
-    if (!c.live) continue;
     ++live;
-    const AabbTree& tree = c.options.fixed ? fixed_tree_ : moving_tree_;
-    fixed += c.options.fixed ? 1 : 0;
-    if (!tree.is_proxy(c.proxy) || tree.user_data(c.proxy) != i || !pebble::contains(tree.fat_box(c.proxy), c.box)) return false;
+    fixed += h.fixed ? 1 : 0;
+    const AabbTree& tree = tree_of(i);
+    if (h.fixed != c.options.fixed || h.sensor != c.options.sensor || !(h.filter == c.options.filter)) return false;
+    if (!tree.is_proxy(h.proxy) || tree.user_data(h.proxy) != i || !pebble::contains(tree.fat_box(h.proxy), c.box)) return false;
     if (!(c.box == collider_box(c.shape, c.xf, settings_.contact_margin))) return false;
     // Its list: every pair names it, and links back.
     std::uint32_t prev = kNone;
-    for (std::uint32_t p = c.pair_head; p != kNone;) {
-      if (p >= pairs_.size() || pairs_[p].collider[0] == kNone) return false;
+    for (std::uint32_t p = h.pair_head; p != kNone;) {
+      if (p >= pairs_.size() || pairs_[p].free()) return false;
       const Pair& pair = pairs_[p];
-      const int side = pair.collider[0] == i ? 0 : pair.collider[1] == i ? 1 : -1;
-      if (side < 0 || pair.prev[side] != prev) return false;
+      const int side = pair.a() == i ? 0 : pair.b() == i ? 1 : -1;
+      if (side < 0 || pair.prev[side] != prev || !(pair.id[side] == id_of(i))) return false;
       if (++pair_links > 2 * pairs_.size()) return false;
       prev = p;
       p = pair.next[side];
     }
   }
   if (live != live_ || fixed != fixed_count_ || moving_tree_.proxy_count() + fixed_tree_.proxy_count() != live) return false;
-  std::size_t pairs = 0;
-  std::size_t contacts = 0;
+  std::size_t pairs = 0, contacts = 0;
   for (const Pair& pair : pairs_) {
-    if (pair.collider[0] == kNone) continue;
+    if (pair.free()) continue;
     ++pairs;
-    if (!(pair.collider[0] < pair.collider[1]) || pair.collider[1] >= colliders_.size()) return false;
-    if (!colliders_[pair.collider[0]].live || !colliders_[pair.collider[1]].live) return false;
-    if (!pair_set_->contains(pair_key(pair.collider[0], pair.collider[1])) || !can_pair(pair.collider[0], pair.collider[1])) return false;
+    if (!(pair.a() < pair.b()) || pair.b() >= hot_.size() || !hot_[pair.a()].live || !hot_[pair.b()].live) return false;
+    if (!pair_set_->contains(pair_key(pair.a(), pair.b()))) return false;
+    // A pair the filters refuse lives only until the update after the filter change.
+    if (!can_pair(pair.a(), pair.b()) && hot_[pair.a()].filtered_at != step_ && hot_[pair.b()].filtered_at != step_) return false;
     if (pair.touching && !pair.sensor) ++contacts;
   }
   if (pairs != pair_set_->count || 2 * pairs != pair_links) return false;
@@ -654,20 +674,23 @@ WorldStats CollisionWorld::stats() const {
 // ---------------------------------------------------------------------------------------------
 // Scene queries.
 
-bool CollisionWorld::query_sees(const Collider& c, const QueryFilter& filter) const noexcept {
-  return (c.options.filter.category & filter.mask) != 0 && (filter.sensors || !c.options.sensor);
+bool CollisionWorld::query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept {
+  const Hot& h = hot_[index];
+  return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor);
 }
 
-void CollisionWorld::cast_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                               detail::CallbackRef<float(const RayResult&)> on_hit) const {
-  if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
+// The swept-box traversal of both trees that every cast shares: cast_one(index) casts against one
+// collider the filter passes; hits before the current end of the sweep go to on_hit, whose answer
+// ignores (< 0), stops (0) or shortens the sweep.
+void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
+                           detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+                           detail::CallbackRef<float(const RayResult&)> on_hit) const {
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    max_fraction = tree->cast_box(ray.origin, {radius, radius}, ray.translation, max_fraction, [&](ProxyId p, float current) {
+    max_fraction = tree->cast_box(ray.origin, half_extents, ray.translation, max_fraction, [&](ProxyId p, float current) {
       const std::uint32_t index = std::uint32_t(tree->user_data(p));
-      const Collider& c = colliders_[index];
-      if (!query_sees(c, filter)) return current;
-      const CastHit hit = radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
+      if (!query_sees(index, filter)) return current;
+      const CastHit hit = cast_one(index);
       if (!hit.hit || hit.fraction > current) return current;
       const float answer = on_hit(RayResult{id_of(index), hit});
       if (answer < 0) return current;
@@ -677,13 +700,39 @@ void CollisionWorld::cast_impl(const Ray& ray, float radius, const QueryFilter& 
   }
 }
 
+void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
+                              detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
+  const auto cast_one = [&](std::uint32_t index) {
+    const Collider& c = colliders_[index];
+    return radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
+  };
+  sweep(ray, {radius, radius}, filter, cast_one, on_hit);
+}
+
+void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                                     const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  if (!is_valid(xf) || !is_valid_point(translation)) return;
+  const float target = options.target_separation;
+  if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
+  // The shape's box, grown by the target (shapes that far apart count as touching) and the slacks.
+  const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
+  const auto cast_one = [&](std::uint32_t index) {
+    const Collider& c = colliders_[index];
+    CastHit hit = pebble::shape_cast(shape, xf, translation, c.shape, c.xf, Vec2{}, options);
+    hit.normal = -hit.normal;  // the collider's outward normal, as for rays
+    return hit;
+  };
+  sweep(Ray{center(box), translation}, extents(box), filter, cast_one, on_hit);
+}
+
 std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
   std::optional<RayResult> best;
   const auto closest = [&](const RayResult& r) {
     best = r;
     return r.hit.fraction;
   };
-  cast_impl(ray, 0, filter, closest);
+  ray_impl(ray, 0, filter, closest);
   return best;
 }
 
@@ -693,7 +742,18 @@ std::optional<RayResult> CollisionWorld::cast_circle(const Ray& ray, float radiu
     best = r;
     return r.hit.fraction;
   };
-  cast_impl(ray, radius, filter, closest);
+  ray_impl(ray, radius, filter, closest);
+  return best;
+}
+
+std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                                    const QueryFilter& filter, const ShapeCastOptions& options) const {
+  std::optional<RayResult> best;
+  const auto closest = [&](const RayResult& r) {
+    best = r;
+    return r.hit.fraction;
+  };
+  shape_cast_impl(shape, xf, translation, filter, options, closest);
   return best;
 }
 
@@ -706,8 +766,8 @@ void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float 
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     tree->query(query, [&](ProxyId p) {
       const std::uint32_t index = std::uint32_t(tree->user_data(p));
+      if (!query_sees(index, filter)) return true;
       const Collider& c = colliders_[index];
-      if (!query_sees(c, filter)) return true;
       const bool near = distance == 0 ? overlap(c.shape, c.xf, shape, xf) : pebble::distance(c.shape, c.xf, shape, xf).distance <= distance;
       if (near) going = on_hit(id_of(index));
       return going;
@@ -733,7 +793,7 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detai
       const std::uint32_t index = std::uint32_t(tree->user_data(p));
       const Collider& c = colliders_[index];
       const Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
-      if (!query_sees(c, filter) || !is_valid(part)) return true;
+      if (!query_sees(index, filter) || !is_valid(part)) return true;
       Transform at;
       const Shape shape = box_shape(part, at);
       if (overlap(c.shape, c.xf, shape, at)) going = on_hit(id_of(index));
@@ -750,7 +810,7 @@ void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter, detail::C
     tree->query_point(point, [&](ProxyId p) {
       const std::uint32_t index = std::uint32_t(tree->user_data(p));
       const Collider& c = colliders_[index];
-      if (query_sees(c, filter) && pebble::contains(c.shape, c.xf, point)) going = on_hit(id_of(index));
+      if (query_sees(index, filter) && pebble::contains(c.shape, c.xf, point)) going = on_hit(id_of(index));
       return going;
     });
     if (!going) return;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "pebble/cast.hpp"
 #include "pebble/constants.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
@@ -234,7 +235,7 @@ public:
   template <class F>
     requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_ray(const Ray& ray, F&& on_hit, const QueryFilter& filter = {}) const {
-    cast_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    ray_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
   /// The closest hit of a disc of the given radius whose centre moves along the ray (seed 000:
   /// the ray against the colliders grown by radius, the tree's boxes grown too).
@@ -243,7 +244,21 @@ public:
   template <class F>
     requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_circle(const Ray& ray, float radius, F&& on_hit, const QueryFilter& filter = {}) const {
-    cast_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    ray_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+  }
+  /// The closest hit of `shape` placed at xf and moved by `translation` (the colliders stay where
+  /// they are): shape_cast() on each candidate, the tree's boxes swept by the shape's box. In the
+  /// result, hit.normal is the collider's outward surface normal (shape_cast()'s normal from the
+  /// moving shape to the collider, negated, as for rays) and hit.point where they touch at that
+  /// time. A shape that starts within options.target_separation of a collider hits it at fraction 0.
+  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter = {},
+                                      const ShapeCastOptions& options = {}) const;
+  /// Every hit of the shape cast, as cast_ray(ray, on_hit, filter) does for rays.
+  template <class F>
+    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  void cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, F&& on_hit, const QueryFilter& filter = {},
+                  const ShapeCastOptions& options = {}) const {
+    shape_cast_impl(shape, xf, translation, filter, options, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
 
   /// Calls on_hit(ColliderId) -> bool for every collider (passing the filter) that overlaps the
@@ -270,22 +285,31 @@ public:
   }
 
 private:
+  struct Hot;
   struct Collider;
   struct Pair;
   struct PairSet;
   struct Scratch;
 
-  Collider* find(ColliderId id) noexcept;
-  const Collider* find(ColliderId id) const noexcept;
+  // The slot of a live collider of this world, or kNoSlot.
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
+  std::uint32_t slot_of(ColliderId id) const noexcept;
   ColliderId id_of(std::uint32_t index) const noexcept;
+  const AabbTree& tree_of(std::uint32_t index) const noexcept;
   void refresh_box(std::uint32_t index, Vec2 displacement);
+  void unlink_pair(std::uint32_t pair, int side);
+  void free_pair(std::uint32_t pair);
   void destroy_pairs(std::uint32_t index);
   void parallel_for(int count, void (*task)(int, void*), void* context);
   bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
   void find_pairs_chunk(int chunk);
   void collide_chunk(int chunk);
-  bool query_sees(const Collider& c, const QueryFilter& filter) const noexcept;
-  void cast_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
+  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter, detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+             detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void ray_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                       const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
@@ -293,12 +317,13 @@ private:
 
   WorldSettings settings_;
   std::uint32_t serial_ = 0;
+  std::vector<Hot> hot_;
   std::vector<Collider> colliders_;
   std::uint32_t free_collider_ = 0xffffffffu;
   int live_ = 0;
   int fixed_count_ = 0;
   int fixed_changes_ = 0;  // fixed colliders added, moved or removed since the fixed tree's last rebuild
-  std::uint64_t step_ = 0;  // updates so far: a collider changed since the last update has changed_at == step_
+  std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one
   AabbTree moving_tree_;
   AabbTree fixed_tree_;
   std::vector<Pair> pairs_;
