@@ -281,8 +281,9 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               draw_dot(cr, view, a.point_a, 3.5, colors::closest);
               draw_dot(cr, view, a.point_b, 3.5, colors::closest);
               const Vec2 mid = 0.5f * (a.point_a + a.point_b);
-              label(cr, view.px(mid.x) + 10, view.py(mid.y) - 10, format("t = %.3g", a.time) + format(", d = %.3g", a.distance),
-                    colors::closest, 11);
+              const std::string text = a.hit ? format("touch at t = %.3g", a.time)
+                                             : format("closest at t = %.3g", a.time) + format(", d = %.3g", a.distance);
+              label(cr, view.px(mid.x) + 10, view.py(mid.y) + 16, text, colors::closest, 11);
               marks.insert(Mark::closest);
             },
             [&](const WorldContactsAnswer& w) {
