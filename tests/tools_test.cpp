@@ -284,6 +284,13 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   ASSERT_EQ(got["results"].size(), 12u);
   EXPECT_EQ(got["results"][0]["result"]["count"], 1);
   EXPECT_EQ(got["results"][4]["result"]["inside"], true);
+  const Outcome motion = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/motion.json'");
+  ASSERT_EQ(motion.code, 0) << motion.err;
+  const json moved = json::parse(motion.out);
+  ASSERT_EQ(moved["results"].size(), 3u);
+  EXPECT_EQ(moved["results"][0]["result"]["state"], "hit");
+  EXPECT_EQ(moved["results"][1]["result"]["hit"], true);
+  EXPECT_EQ(moved["results"][2]["result"]["hit"], true);
 }
 
 // Every kind of bad input: exit code 2, one message naming the file and the place, nothing written.
