@@ -89,6 +89,13 @@ public:
     return obj.contains(key) ? number(obj[key], pointer + "/" + key) : fallback;
   }
 
+  /// An optional number that must be >= 0 (a margin, a radius, a density...); `what` names it.
+  float non_negative_or(const json& obj, const std::string& pointer, const char* key, float fallback, const char* what) const {
+    const float v = number_or(obj, pointer, key, fallback);
+    if (v < 0) fail(pointer + "/" + key, std::string("expected ") + what + " >= 0, got " + obj[key].dump());
+    return v;
+  }
+
   Vec2 vec2(const json& v, const std::string& pointer) const {
     if (!v.is_array() || v.size() != 2) fail(pointer, "expected a point [x, y], got " + describe(v));
     return {number(v[0], pointer + "/0"), number(v[1], pointer + "/1")};
@@ -227,8 +234,7 @@ private:
     }
     if (type == "mass") {
       r_.only_keys(q, p, {"type", "object", "density"});
-      const float density = r_.number_or(q, p, "density", 1);
-      if (density < 0) r_.fail(p + "/density", "expected a density >= 0, got " + q["density"].dump());
+      const float density = r_.non_negative_or(q, p, "density", 1, "a density");
       return MassQuery{object(q, p, "object"), density};
     }
     if (type == "bounds") {
@@ -237,14 +243,12 @@ private:
     }
     if (type == "raycast") {
       r_.only_keys(q, p, {"type", "object", "origin", "translation", "radius"});
-      const float radius = r_.number_or(q, p, "radius", 0);
-      if (radius < 0) r_.fail(p + "/radius", "expected a radius >= 0, got " + q["radius"].dump());
+      const float radius = r_.non_negative_or(q, p, "radius", 0, "a radius");
       return RaycastQuery{object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
     }
     if (type == "shape_cast") {
       r_.only_keys(q, p, {"type", "a", "b", "translation_a", "translation_b", "target_separation"});
-      const float target = r_.number_or(q, p, "target_separation", 0);
-      if (target < 0) r_.fail(p + "/target_separation", "expected a separation >= 0, got " + q["target_separation"].dump());
+      const float target = r_.non_negative_or(q, p, "target_separation", 0, "a separation");
       return ShapeCastQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "translation_a", {}),
                             r_.vec2_or(q, p, "translation_b", {}), target};
     }
@@ -253,27 +257,23 @@ private:
       const int a = object(q, p, "a"), b = object(q, p, "b");
       const float t_max = r_.number_or(q, p, "t_max", 1);
       if (!(t_max >= 0 && t_max <= 1)) r_.fail(p + "/t_max", "expected a time in [0, 1], got " + q["t_max"].dump());
-      const float target = r_.number_or(q, p, "target_separation", 0);
-      if (target < 0) r_.fail(p + "/target_separation", "expected a separation >= 0, got " + q["target_separation"].dump());
+      const float target = r_.non_negative_or(q, p, "target_separation", 0, "a separation");
       return ToiQuery{a, b, pose(q, p, "a_to", a), pose(q, p, "b_to", b), t_max, target};
     }
     if (type == "closest_approach") {
       r_.only_keys(q, p, {"type", "a", "b", "velocity_a", "velocity_b", "horizon"});
-      const float horizon = r_.number_or(q, p, "horizon", 1);
-      if (horizon < 0) r_.fail(p + "/horizon", "expected a time >= 0, got " + q["horizon"].dump());
+      const float horizon = r_.non_negative_or(q, p, "horizon", 1, "a time");
       return ApproachQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "velocity_a", {}),
                            r_.vec2_or(q, p, "velocity_b", {}), horizon};
     }
     if (type == "world_contacts") {
       r_.only_keys(q, p, {"type", "margin"});
-      const float margin = r_.number_or(q, p, "margin", kDefaultContactMargin);
-      if (margin < 0) r_.fail(p + "/margin", "expected a margin >= 0, got " + q["margin"].dump());
+      const float margin = r_.non_negative_or(q, p, "margin", kDefaultContactMargin, "a margin");
       return WorldContactsQuery{margin};
     }
     if (type == "world_raycast") {
       r_.only_keys(q, p, {"type", "origin", "translation", "radius", "all"});
-      const float radius = r_.number_or(q, p, "radius", 0);
-      if (radius < 0) r_.fail(p + "/radius", "expected a radius >= 0, got " + q["radius"].dump());
+      const float radius = r_.non_negative_or(q, p, "radius", 0, "a radius");
       const json all = q.contains("all") ? q["all"] : json(false);
       if (!all.is_boolean()) r_.fail(p + "/all", "expected true or false, got " + describe(all));
       return WorldRaycastQuery{Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius, all.get<bool>()};
