@@ -11,6 +11,11 @@ inline constexpr int kMaxPolygonVertices = 8;
 /// and by collision systems to decide when edges count as touching.
 inline constexpr float kLinearSlop = 0.005f;
 
+/// The contact margin of CollisionWorld by default (WorldSettings::contact_margin): contacts() then
+/// holds pairs up to this far apart, so that a physics engine sees a contact a step before it
+/// closes (Box2D v3's speculative distance is also 4 linear slops).
+inline constexpr float kDefaultContactMargin = 4 * kLinearSlop;
+
 /// Hull points closer than this fraction of the shape's size are welded into one, and a
 /// vertex closer than this fraction to the line of its neighbours is dropped as collinear.
 /// Small enough that welding moves the boundary by less than the accuracy we promise (1e-3).

@@ -12,3 +12,5 @@
 #include "pebble/cast.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"
+#include "pebble/tree.hpp"
+#include "pebble/world.hpp"

@@ -1,0 +1,43 @@
+// Internal: the small pool of std::threads CollisionWorld uses when the user gives no task hook
+// (WorldSettings::threads > 1). Not installed; not part of the API.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pebble::detail {
+
+/// threads - 1 workers that, with the calling thread, run the tasks of one run() at a time.
+class ThreadPool {
+public:
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  /// Runs task(i, context) for every i in [0, count) on the workers and the calling thread; returns
+  /// when all have finished. Tasks are handed out one index at a time, so uneven tasks balance.
+  void run(int count, void (*task)(int, void*), void* context);
+
+private:
+  void work();
+  void take_tasks();
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;  // a new job, or stop
+  std::condition_variable done_;  // a worker finished its part of the job
+  std::uint64_t job_ = 0;         // serial number of the current job
+  int busy_ = 0;                  // workers still working on the current job
+  bool stop_ = false;
+  void (*task_)(int, void*) = nullptr;
+  void* context_ = nullptr;
+  int count_ = 0;
+  std::atomic<int> next_{0};
+};
+
+}  // namespace pebble::detail
