@@ -46,7 +46,7 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     add(b.lower);
     add(b.upper);
   }
-  for (size_t i = 0; i < scene.queries.size(); ++i) {
+  for (const auto& query : scene.queries) {
     std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
                           [&](const RaycastQuery& q) { add_ray(q.ray, q.radius); },
                           [&](const WorldRaycastQuery& q) { add_ray(q.ray, q.radius); },
@@ -64,7 +64,7 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
                               add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + q.horizon * v, scene.objects[static_cast<size_t>(i)].xf.q});
                           },
                           [](const auto&) {}},
-               scene.queries[i]);
+               query);
   }
   for (const Answer& a : answers) {
     std::visit(Overloaded{[&](const DistanceResult& d) { add(d.point_a), add(d.point_b); },
