@@ -87,7 +87,15 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
 
 CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
   if (!(radius >= 0 && radius <= kMaxShapeExtent)) return kNoHit;
+  return cast_core::cast_disc(shape, xf, ray, radius);
+}
+
+namespace cast_core {
+
+CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
   return shape.vertex_count() == 1 ? cast_against_circle(shape, xf, ray, radius) : cast_against_core(shape, xf, ray, radius);
 }
+
+}  // namespace cast_core
 
 }  // namespace pebble

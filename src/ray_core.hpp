@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "pebble/math.hpp"
+#include "pebble/ray.hpp"
 
 // The cast functions are small and called from one place per query: inlined into it, the
 // compiler keeps their values in registers instead of passing structs through memory.
@@ -262,5 +263,9 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
   if (hit.kind == LocalHit::Kind::corner) clamp_to_cone(hit, p.normal(nearest == 0 ? n - 1 : nearest - 1), p.normal(nearest));
   return hit;
 }
+
+/// The circle cast of raycast(shape, xf, ray, radius) for any finite radius >= 0 (src/ray.cpp):
+/// shape_cast() casts a disc shape this way against the other shape.
+CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept;
 
 }  // namespace pebble::cast_core

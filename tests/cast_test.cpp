@@ -13,21 +13,15 @@
 #include <pebble/cast.hpp>
 #include <pebble/distance.hpp>
 
-#include "contact_cases.hpp"
+#include "cast_cases.hpp"
 #include "oracle/cast.hpp"
 
-using namespace contact_cases;
+using namespace cast_cases;
 using pebble::CastHit;
 
 namespace {
 
 const Transform kId = Transform::identity();
-
-bool finite(const CastHit& h) {
-  return std::isfinite(h.fraction) && pebble::is_finite(h.point) && pebble::is_finite(h.normal);
-}
-
-bool is_no_hit(const CastHit& h) { return !h.hit && h.fraction == 1 && h.point == Vec2{} && h.normal == Vec2{}; }
 
 oracle::RShape moved(oracle::RShape s, V by) {
   for (V& p : s.core) p = p + by;
@@ -132,13 +126,6 @@ std::string check_cast(const CastCase& c) {
 // ---------------------------------------------------------------------------------------------
 // Case families.
 
-V perpendicular(V u) { return {-u.y, u.x}; }
-
-Transform random_pose(std::mt19937& rng, float size, Vec2 origin) {
-  return {{origin.x + uniform(rng, -2, 2) * size, origin.y + uniform(rng, -2, 2) * size},
-          Rot::from_angle(uniform(rng, -3.14159265f, 3.14159265f))};
-}
-
 /// Random casts of a kind pair: B placed `gap` from A along a random direction, then moved back
 /// toward A (aimed off centre by up to 1.5 sizes, over 0.3 to 3 times the distance), A moving a
 /// little or not at all. gap < 0 starts them overlapping.
@@ -159,69 +146,43 @@ CastCase random_cast(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origi
 
 std::vector<CastCase> random_casts(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                    float gap_hi = 2) {
-  std::mt19937 rng(seed);
-  std::vector<CastCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) out.push_back(random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi));
-    }
-  }
-  return out;
+  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<CastCase>(random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi));
+  });
 }
 
 /// Grazing casts: the relative motion is shifted sideways to where it just touches (found by
 /// bisection on the oracle's least distance over the motion), then by nothing or a hair either
 /// way.
 std::vector<CastCase> grazing_casts(unsigned seed, int per_pair) {
-  std::mt19937 rng(seed);
-  std::vector<CastCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) {
-        CastCase c = random_cast(ka, kb, rng, 1, {}, 0.3f, 2);
-        const V rel = v(c.tb) - v(c.ta);
-        const V side = oracle::normalize(perpendicular(rel));
-        auto least = [&](real shift) {
-          CastCase s = c;
-          s.xb.p = Vec2{float(c.xb.p.x + shift * side.x), float(c.xb.p.y + shift * side.y)};
-          return CastOracle(s).track.least();
-        };
-        // From a shift that hits (0, usually) outward to one that misses; keep the side that starts apart.
-        real hit = 0, miss = 4;
-        if (least(hit) > 0 || least(miss) <= 0) continue;
-        for (int k = 0; k < 60; ++k) {
-          const real mid = (hit + miss) / 2;
-          (least(mid) <= 0 ? hit : miss) = mid;
-        }
-        const real shift = miss + std::array<real, 3>{0, 1e-5L, -1e-5L}[rng() % 3];
-        c.xb.p = Vec2{float(c.xb.p.x + shift * side.x), float(c.xb.p.y + shift * side.y)};
-        out.push_back(std::move(c));
-      }
-    }
-  }
-  return out;
+  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) -> std::optional<CastCase> {
+    CastCase c = random_cast(ka, kb, rng, 1, {}, 0.3f, 2);
+    const V side = oracle::normalize(perpendicular(v(c.tb) - v(c.ta)));
+    auto shifted = [&](real shift) {
+      CastCase s = c;
+      s.xb.p = Vec2{float(c.xb.p.x + shift * side.x), float(c.xb.p.y + shift * side.y)};
+      return s;
+    };
+    // From a shift that touches (0, usually) outward to one that misses.
+    const std::optional<real> edge = edge_of_contact([&](real shift) { return CastOracle(shifted(shift)).track.least() <= 0; }, 0, 4, 60);
+    if (!edge) return std::nullopt;
+    return shifted(*edge + hair(rng));
+  });
 }
 
 /// Casts whose edges are parallel to rounding: B turned exactly like A, or a quarter or half turn
 /// from it (c and s swapped and negated exactly), so that boxes and their kin meet face to face.
 std::vector<CastCase> parallel_casts(unsigned seed, int per_pair) {
-  std::mt19937 rng(seed);
-  std::vector<CastCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) {
-        CastCase c = random_cast(ka, kb, rng, 1, {}, 0.05f, 2);
-        const Rot q = c.xa.q;
-        const Rot turns[] = {q, Rot{-q.s, q.c}, Rot{-q.c, -q.s}, Rot{q.s, -q.c}};
-        const Rot qb = turns[rng() % 4];
-        // Keep B's centre where it was.
-        const Vec2 centre = pebble::transform_point(c.xb, c.b.shape.core_centroid());
-        c.xb = Transform{centre - pebble::rotate(qb, c.b.shape.core_centroid()), qb};
-        out.push_back(std::move(c));
-      }
-    }
-  }
-  return out;
+  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    CastCase c = random_cast(ka, kb, rng, 1, {}, 0.05f, 2);
+    const Rot q = c.xa.q;
+    const Rot turns[] = {q, Rot{-q.s, q.c}, Rot{-q.c, -q.s}, Rot{q.s, -q.c}};
+    const Rot qb = turns[rng() % 4];
+    // Keep B's centre where it was.
+    const Vec2 centre = pebble::transform_point(c.xb, c.b.shape.core_centroid());
+    c.xb = Transform{centre - pebble::rotate(qb, c.b.shape.core_centroid()), qb};
+    return std::optional<CastCase>(std::move(c));
+  });
 }
 
 }  // namespace
@@ -643,14 +604,9 @@ ToiCase random_toi(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origin,
 
 std::vector<ToiCase> random_tois(unsigned seed, int per_pair, float spin, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                  float gap_hi = 2) {
-  std::mt19937 rng(seed);
-  std::vector<ToiCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) out.push_back(random_toi(ka, kb, rng, size, origin, gap_lo, gap_hi, spin));
-    }
-  }
-  return out;
+  return every_kind_pair<ToiCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<ToiCase>(random_toi(ka, kb, rng, size, origin, gap_lo, gap_hi, spin));
+  });
 }
 
 /// Thin boxes (aspect 25 to 100) spinning at 10 to 60 radians per step, flying past or into
@@ -682,45 +638,34 @@ std::vector<ToiCase> spinning_thin_boxes(unsigned seed, int count) {
 /// touch possible (bisection on the shift between a hitting and a missing one), then by nothing
 /// or a hair either way: contacts that last an instant, or nearly happen.
 std::vector<ToiCase> grazing_tois(unsigned seed, int per_pair) {
-  std::mt19937 rng(seed);
-  std::vector<ToiCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) {
-        ToiCase c = random_toi(ka, kb, rng, 1, {}, 0.3f, 2, 2);
-        const V rel = v(c.sb.c1 - c.sb.c0) - v(c.sa.c1 - c.sa.c0);
-        const V side = oracle::normalize(perpendicular(rel));
-        auto shifted = [&](real shift) {
-          ToiCase s = c;
-          const Vec2 by{float(shift * side.x), float(shift * side.y)};
-          s.sb.c0 = s.sb.c0 + by;
-          s.sb.c1 = s.sb.c1 + by;
-          return s;
-        };
-        auto touches = [&](real shift) {
-          const ToiCase s = shifted(shift);
-          const auto [ca, ma] = oracle_motion(s.a, s.sa);
-          const auto [cb, mb] = oracle_motion(s.b, s.sb);
-          return oracle::first_time_at_or_below(ca, ma, cb, mb, 0, 1, 1e-6L).possible >= 0;
-        };
-        real hit = 0, miss = 5;
-        if (!touches(hit) || touches(miss)) continue;
-        for (int k = 0; k < 22; ++k) {  // to about 1e-6, below the hair added next
-          const real mid = (hit + miss) / 2;
-          (touches(mid) ? hit : miss) = mid;
-        }
-        out.push_back(shifted(miss + std::array<real, 3>{0, 1e-5L, -1e-5L}[rng() % 3]));
-      }
-    }
-  }
-  return out;
+  return every_kind_pair<ToiCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) -> std::optional<ToiCase> {
+    ToiCase c = random_toi(ka, kb, rng, 1, {}, 0.3f, 2, 2);
+    const V side = oracle::normalize(perpendicular(v(c.sb.c1 - c.sb.c0) - v(c.sa.c1 - c.sa.c0)));
+    auto shifted = [&](real shift) {
+      ToiCase s = c;
+      const Vec2 by{float(shift * side.x), float(shift * side.y)};
+      s.sb.c0 = s.sb.c0 + by;
+      s.sb.c1 = s.sb.c1 + by;
+      return s;
+    };
+    auto touches = [&](real shift) {
+      const ToiCase s = shifted(shift);
+      const auto [ca, ma] = oracle_motion(s.a, s.sa);
+      const auto [cb, mb] = oracle_motion(s.b, s.sb);
+      return oracle::first_time_at_or_below(ca, ma, cb, mb, 0, 1, 1e-6L).possible >= 0;
+    };
+    // To about 1e-6, below the hair added next.
+    const std::optional<real> edge = edge_of_contact(touches, 0, 5, 22);
+    if (!edge) return std::nullopt;
+    return shifted(*edge + hair(rng));
+  });
 }
 
 }  // namespace
 
 TEST(TimeOfImpact, MatchesOracleForEveryKindPair) {
   ToiStats stats;
-  expect_all(random_tois(41, 12, 3), [&](const ToiCase& c) { return check_toi(c, &stats); }, "random sweeps");
+  expect_all(random_tois(41, 24, 3), [&](const ToiCase& c) { return check_toi(c, &stats); }, "random sweeps");
   EXPECT_GT(stats.hits, 200);
   EXPECT_GT(stats.separated, 50);
   EXPECT_LE(stats.failed, 2) << "a random sweep should converge within the iteration cap";
@@ -874,14 +819,9 @@ ApproachCase random_approach(Kind ka, Kind kb, std::mt19937& rng, float size, Ve
 
 std::vector<ApproachCase> random_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                             float gap_hi = 2) {
-  std::mt19937 rng(seed);
-  std::vector<ApproachCase> out;
-  for (Kind ka : kAllKinds) {
-    for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_pair; ++i) out.push_back(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
-    }
-  }
-  return out;
+  return every_kind_pair<ApproachCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<ApproachCase>(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
+  });
 }
 
 }  // namespace
@@ -983,4 +923,147 @@ TEST(ClosestApproach, InvalidInputGivesTheEmptyResult) {
     EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, bad, 1)));
   }
   for (const float bad : {-1.0f, nan, inf}) EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, {-1, 0}, bad)));
+}
+
+TEST(SweepTransform, FollowsTheSweepToFloatPrecision) {
+  // The rotation at t is the start angle's composed with the turn t (a1 - a0); the oracle turns
+  // by a0 + t (a1 - a0) in long double. Angles up to a thousand radians, turns up to forty.
+  std::mt19937 rng(71);
+  for (int i = 0; i < 20000; ++i) {
+    const float a0 = uniform(rng, -1000, 1000) * (i % 4 == 0 ? 1.0f : 0.003f);
+    const float a1 = a0 + uniform(rng, -40, 40) * (i % 3 == 0 ? 1.0f : 0.02f);
+    const Sweep s{{uniform(rng, -1, 1), uniform(rng, -1, 1)}, {uniform(rng, -5, 5), uniform(rng, -5, 5)}, {uniform(rng, -5, 5), uniform(rng, -5, 5)}, a0, a1};
+    const float t = i % 10 == 0 ? 1.0f : uniform(rng, 0, 1);
+    const Transform x = pebble::sweep_transform(s, t);
+    const real angle = real(a0) + real(t) * (real(a1) - real(a0));
+    // Float rounding of a0's cosine and sine, and of t (a1 - a0) (an ulp of the turn).
+    const real slack = 4e-7L + 2 * real(FLT_EPSILON) * std::fabs(real(t) * (real(a1) - real(a0)));
+    ASSERT_NEAR(x.q.c, double(std::cos(angle)), double(slack)) << a0 << " " << a1 << " " << t;
+    ASSERT_NEAR(x.q.s, double(std::sin(angle)), double(slack)) << a0 << " " << a1 << " " << t;
+    // The rotation centre follows the line from c0 to c1.
+    const Vec2 centre = pebble::transform_point(x, s.local_center);
+    ASSERT_NEAR(centre.x, s.c0.x + t * (s.c1.x - s.c0.x), 1e-5);
+    ASSERT_NEAR(centre.y, s.c0.y + t * (s.c1.y - s.c0.y), 1e-5);
+  }
+  // Absurd angles stay defined (what the standard functions give).
+  EXPECT_TRUE(pebble::is_finite(pebble::sweep_transform(Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 1e30f}, 0.5f).p));
+  // At the ends, the sweep's own poses.
+  const Sweep s{{0.5f, 0}, {1, 2}, {3, 4}, 0.25f, 1.75f};
+  EXPECT_EQ(pebble::sweep_transform(s, 0).q, Rot::from_angle(0.25f));
+  EXPECT_NEAR(pebble::sweep_transform(s, 1).q.c, Rot::from_angle(1.75f).c, 2e-7);
+  EXPECT_NEAR(pebble::sweep_transform(s, 1).q.s, Rot::from_angle(1.75f).s, 2e-7);
+}
+
+TEST(TimeOfImpact, InvalidInputFailsAtZero) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const Shape box = Shape::box(1, 1);
+  const Sweep good{{0, 0}, {0, 0}, {0, 0}, 0, 0}, moving{{0, 0}, {4, 0}, {0, 0}, 0, 1};
+  auto invalid = [](const ToiResult& r) {
+    return r.state == State::failed && r.fraction == 0 && r.point == Vec2{} && r.normal == Vec2{};
+  };
+  for (const Sweep bad : {Sweep{{nan, 0}, {0, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {inf, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {0, 0}, {1e30f, 0}, 0, 0},
+                          Sweep{{0, 0}, {0, 0}, {0, 0}, nan, 0}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, inf}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 1e30f}}) {
+    EXPECT_TRUE(invalid(pebble::time_of_impact(box, bad, box, moving)));
+    EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, bad)));
+  }
+  for (const float t_max : {-0.5f, 1.5f, nan}) EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, t_max)));
+  pebble::ToiOptions o;
+  o.target_separation = -1;
+  EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, 1, o)));
+  o = {};
+  o.max_iterations = 0;
+  EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, 1, o)));
+}
+
+TEST(TimeOfImpact, HandWorkedStates) {
+  const Shape box = Shape::box(1, 1);
+  const Sweep still{{0, 0}, {0, 0}, {0, 0}, 0, 0};
+  // B (a unit box at x = 4) slides left by 4, not turning: faces meet at 0.5 (exact path).
+  const ToiResult slide = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 0});
+  EXPECT_EQ(slide.state, State::hit);
+  EXPECT_NEAR(slide.fraction, 0.5f, 1e-6f);
+  EXPECT_NEAR(slide.normal.x, 1, 1e-6f);
+  // The same while turning by a quarter turn: the corners reach first, earlier than 0.5.
+  const ToiResult turning = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 1.5707963f});
+  EXPECT_EQ(turning.state, State::hit);
+  EXPECT_LT(turning.fraction, 0.5f);
+  // Overlapping at the start; moving away; stopping short; within a short t_max.
+  EXPECT_EQ(pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {1.5f, 0}, {4, 0}, 0, 0}).state, State::overlapped);
+  EXPECT_EQ(pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {8, 0}, 0, 3}).state, State::separated);
+  const ToiResult short_of = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {3, 0}, 0, 0.5f});
+  EXPECT_EQ(short_of.state, State::separated);
+  EXPECT_EQ(short_of.fraction, 1.0f);
+  const ToiResult early = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 0}, 0.25f);
+  EXPECT_EQ(early.state, State::separated);
+  EXPECT_EQ(early.fraction, 0.25f);
+  // A target separation of 0.25 stops there: 1.75 of the 2 closed, at 0.4375.
+  pebble::ToiOptions o;
+  o.target_separation = 0.25f;
+  const ToiResult gap = pebble::time_of_impact(box, still, box, Sweep{{0, 0}, {4, 0}, {0, 0}, 0, 0}, 1, o);
+  EXPECT_EQ(gap.state, State::hit);
+  EXPECT_NEAR(gap.fraction, 0.4375f, 1e-6f);
+}
+
+// =============================================================================================
+// Measured accuracy, for docs/casts.md (prints; asserts nothing beyond the checks above):
+//   ./build/release/tests/cast_test --gtest_also_run_disabled_tests --gtest_filter='*Accuracy*'
+
+TEST(CastAccuracy, DISABLED_Report) {
+  // Shape casts: the oracle's distance at the reported fraction (0 for a contact), over the
+  // smaller shape's size; the normal's angle from the oracle's where unique.
+  {
+    real worst_gap = 0, worst_angle = 0;
+    int hits = 0, cases = 0;
+    for (const CastCase& c : random_casts(1, 60)) {
+      const CastHit h = run(c);
+      ++cases;
+      if (!h.hit || h.fraction == 0) continue;
+      ++hits;
+      const CastOracle o(c);
+      const oracle::RShape wa = o.a_at(h.fraction), wb = o.b_at(h.fraction);
+      const real size = std::min(oracle::half_diameter(wa), oracle::half_diameter(wb));
+      const oracle::DistanceAnswer at = oracle::distance(wa, wb, 1e-9L * size, 1e-9L * size);
+      worst_gap = std::max(worst_gap, std::fabs(at.distance) / size);
+      if (at.normal_unique) worst_angle = std::max(worst_angle, angle_between(v(h.normal), at.normal));
+    }
+    std::printf("shape_cast: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
+                hits, cases, double(worst_gap), double(worst_angle));
+  }
+  // Time of impact: how far apart the oracle finds the shapes at a hit (over the tolerance), and
+  // how early the hit is (the oracle's first touch minus the fraction).
+  {
+    real worst_gap = 0, worst_early = 0;
+    int hits = 0, cases = 0;
+    for (const std::vector<ToiCase>& set : {random_tois(41, 24, 3), spinning_thin_boxes(43, 600)}) {
+      for (const ToiCase& c : set) {
+        const ToiResult r = run(c);
+        ++cases;
+        if (r.state != State::hit || r.fraction == 0) continue;
+        ++hits;
+        const auto [ca, ma] = oracle_motion(c.a, c.sa);
+        const auto [cb, mb] = oracle_motion(c.b, c.sb);
+        const real d = oracle::moving_distance(ca, ma, cb, mb, r.fraction);
+        worst_gap = std::max(worst_gap, d / default_tolerance(c));
+        const oracle::FirstTouch touch = oracle::first_time_at_or_below(ca, ma, cb, mb, 0, 1);
+        if (touch.certain >= 0) worst_early = std::max(worst_early, touch.certain - real(r.fraction));
+      }
+    }
+    std::printf("time_of_impact: %d of %d sweeps hit; worst distance at a hit %.2f x the tolerance; earliest hit %.2e before the first touch\n",
+                hits, cases, double(worst_gap), double(worst_early));
+  }
+  // Closest approach: |distance - oracle| over size.
+  {
+    real worst = 0;
+    int cases = 0;
+    for (const ApproachCase& c : random_approaches(61, 40)) {
+      const Approach r = run(c);
+      const CastCase cast{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0};
+      const CastOracle o(cast);
+      const real size = std::min(oracle::half_diameter(o.wa), oracle::half_diameter(o.wb));
+      const real expected = r.hit ? std::min(o.track.at(0), real(0)) : o.track.least();
+      worst = std::max(worst, std::fabs(r.distance - expected) / size);
+      ++cases;
+    }
+    std::printf("closest_approach: %d random approaches; worst |distance - oracle| / size %.2e\n", cases, double(worst));
+  }
 }

@@ -12,22 +12,16 @@
 
 #include <pebble/ray.hpp>
 
-#include "contact_cases.hpp"
+#include "cast_cases.hpp"
 #include "oracle/cast.hpp"
 
-using namespace contact_cases;
+using namespace cast_cases;
 using pebble::CastHit;
 using pebble::Ray;
 
 namespace {
 
 const Transform kId = Transform::identity();
-
-bool finite(const CastHit& h) {
-  return std::isfinite(h.fraction) && pebble::is_finite(h.point) && pebble::is_finite(h.normal);
-}
-
-bool is_no_hit(const CastHit& h) { return !h.hit && h.fraction == 1 && h.point == Vec2{} && h.normal == Vec2{}; }
 
 /// One ray (or circle cast when radius > 0) against one placed shape.
 struct RayCase {
@@ -135,11 +129,6 @@ std::string check_ray(const RayCase& c) {
 // ---------------------------------------------------------------------------------------------
 // Case families. Shapes come from contact_cases.hpp (every kind, with the makers' own cleaning).
 
-Transform random_pose(std::mt19937& rng, float size, Vec2 origin) {
-  return {{origin.x + uniform(rng, -2, 2) * size, origin.y + uniform(rng, -2, 2) * size},
-          Rot::from_angle(uniform(rng, -3.14159265f, 3.14159265f))};
-}
-
 Vec2 world_point(const Transform& xf, Vec2 local) { return pebble::transform_point(xf, local); }
 
 /// A random point of the shape (core point blend, pushed out by up to the radius), world.
@@ -161,127 +150,101 @@ Vec2 point_in(const ShapeSpec& s, const Transform& xf, std::mt19937& rng, float 
 /// Random rays aimed near the shape from up to 4 sizes away, some stopping short, some pointing
 /// away; for every kind.
 std::vector<RayCase> random_rays(unsigned seed, int per_kind, float size, Vec2 origin, bool circles) {
-  std::mt19937 rng(seed);
-  std::vector<RayCase> out;
-  for (Kind k : kAllKinds) {
-    for (int i = 0; i < per_kind; ++i) {
-      ShapeSpec s = random_shape(k, rng, size * uniform(rng, 0.5f, 1.5f));
-      const Transform xf = random_pose(rng, size, origin);
-      const Vec2 aim = point_in(s, xf, rng, 1.5f) + size * Vec2{uniform(rng, -0.7f, 0.7f), uniform(rng, -0.7f, 0.7f)};
-      const float a = uniform(rng, -3.14159265f, 3.14159265f);
-      const Vec2 from = aim + size * uniform(rng, 0.5f, 4) * Vec2{std::cos(a), std::sin(a)};
-      Vec2 translation = uniform(rng, 0.3f, 2.0f) * (aim - from);
-      if (rng() % 8 == 0) translation = -1.0f * translation;
-      const float radius = circles ? size * uniform(rng, 0.02f, 0.8f) : 0;
-      out.push_back({std::move(s), xf, Ray{from, translation}, radius});
-    }
-  }
-  return out;
+  return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
+    ShapeSpec s = random_shape(k, rng, size * uniform(rng, 0.5f, 1.5f));
+    const Transform xf = random_pose(rng, size, origin);
+    const Vec2 aim = point_in(s, xf, rng, 1.5f) + size * Vec2{uniform(rng, -0.7f, 0.7f), uniform(rng, -0.7f, 0.7f)};
+    const float a = uniform(rng, -3.14159265f, 3.14159265f);
+    const Vec2 from = aim + size * uniform(rng, 0.5f, 4) * Vec2{std::cos(a), std::sin(a)};
+    Vec2 translation = uniform(rng, 0.3f, 2.0f) * (aim - from);
+    if (rng() % 8 == 0) translation = -1.0f * translation;
+    const float radius = circles ? size * uniform(rng, 0.02f, 0.8f) : 0;
+    return RayCase{std::move(s), xf, Ray{from, translation}, radius};
+  });
 }
 
 /// Rays whose origin lies inside the shape (most) or just outside, in every direction.
 std::vector<RayCase> rays_from_inside(unsigned seed, int per_kind, bool circles) {
-  std::mt19937 rng(seed);
-  std::vector<RayCase> out;
-  for (Kind k : kAllKinds) {
-    for (int i = 0; i < per_kind; ++i) {
-      ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
-      const Transform xf = random_pose(rng, 1, {});
-      const Vec2 from = point_in(s, xf, rng, uniform(rng, 0, 1.2f));
-      const float a = uniform(rng, -3.14159265f, 3.14159265f);
-      const Vec2 translation = uniform(rng, 0.1f, 3) * Vec2{std::cos(a), std::sin(a)};
-      out.push_back({std::move(s), xf, Ray{from, translation}, circles ? uniform(rng, 0.05f, 0.5f) : 0});
-    }
-  }
-  return out;
+  return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
+    ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
+    const Transform xf = random_pose(rng, 1, {});
+    const Vec2 from = point_in(s, xf, rng, uniform(rng, 0, 1.2f));
+    const float a = uniform(rng, -3.14159265f, 3.14159265f);
+    const Vec2 translation = uniform(rng, 0.1f, 3) * Vec2{std::cos(a), std::sin(a)};
+    return RayCase{std::move(s), xf, Ray{from, translation}, circles ? uniform(rng, 0.05f, 0.5f) : 0};
+  });
 }
 
 /// Rays along an outer edge's line (the core edge pushed out by the radius, plus the cast
 /// radius), starting before it, after it or on it, in either direction, and tilted by nothing or
 /// by a hair toward or away from the shape.
 std::vector<RayCase> rays_along_edges(unsigned seed, int per_kind, bool circles) {
-  std::mt19937 rng(seed);
-  std::vector<RayCase> out;
-  for (Kind k : kAllKinds) {
-    if (k == Kind::circle) continue;
-    for (int i = 0; i < per_kind; ++i) {
-      ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
-      if (s.shape.edge_count() == 0) continue;
-      const Transform xf = random_pose(rng, 1, {});
-      const float radius = circles ? uniform(rng, 0.05f, 0.5f) : 0;
-      const int e = int(rng() % unsigned(s.shape.edge_count()));
-      const Vec2 a = s.shape.padded_vertices()[e], b = s.shape.padded_vertices()[e + 1];
-      const Vec2 n = s.shape.normal(e);
-      const float lift = s.shape.radius() + radius;
-      const Vec2 dir = pebble::normalize(b - a);
-      const float along = uniform(rng, -2, 0.5f);
-      const float tilt = std::array<float, 4>{0, 0, 1e-4f, -1e-4f}[rng() % 4];
-      const Vec2 local_from = a + lift * n + along * pebble::distance(a, b) * dir;
-      Vec2 local_dir = dir + tilt * n;
-      if (rng() % 4 == 0) local_dir = -1.0f * local_dir;
-      const float reach = uniform(rng, 0.5f, 4) * pebble::distance(a, b);
-      out.push_back({std::move(s), xf, Ray{world_point(xf, local_from), pebble::rotate(xf.q, reach * local_dir)}, radius});
-    }
-  }
-  return out;
+  return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
+    if (k == Kind::circle) return std::nullopt;
+    ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
+    if (s.shape.edge_count() == 0) return std::nullopt;
+    const Transform xf = random_pose(rng, 1, {});
+    const float radius = circles ? uniform(rng, 0.05f, 0.5f) : 0;
+    const int e = int(rng() % unsigned(s.shape.edge_count()));
+    const Vec2 a = s.shape.padded_vertices()[e], b = s.shape.padded_vertices()[e + 1];
+    const Vec2 n = s.shape.normal(e);
+    const float lift = s.shape.radius() + radius;
+    const Vec2 dir = pebble::normalize(b - a);
+    const float along = uniform(rng, -2, 0.5f);
+    const float tilt = std::array<float, 4>{0, 0, 1e-4f, -1e-4f}[rng() % 4];
+    const Vec2 local_from = a + lift * n + along * pebble::distance(a, b) * dir;
+    Vec2 local_dir = dir + tilt * n;
+    if (rng() % 4 == 0) local_dir = -1.0f * local_dir;
+    const float reach = uniform(rng, 0.5f, 4) * pebble::distance(a, b);
+    return RayCase{std::move(s), xf, Ray{world_point(xf, local_from), pebble::rotate(xf.q, reach * local_dir)}, radius};
+  });
 }
 
 /// Rays through a corner of the outer boundary (a core vertex pushed out along a direction of
 /// its normal cone), exactly or missing / hitting by a hair, from a random side.
 std::vector<RayCase> rays_through_corners(unsigned seed, int per_kind, bool circles) {
-  std::mt19937 rng(seed);
-  std::vector<RayCase> out;
-  for (Kind k : kAllKinds) {
-    for (int i = 0; i < per_kind; ++i) {
-      ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
-      const Transform xf = random_pose(rng, 1, {});
-      const float radius = circles ? uniform(rng, 0.05f, 0.5f) : 0;
-      const int count = s.shape.vertex_count();
-      const int vi = int(rng() % unsigned(count));
-      const Vec2 v = s.shape.vertices()[size_t(vi)];
-      // A direction in the vertex's normal cone (between the normals of its two edges).
-      Vec2 u;
-      if (count == 1) {
-        const float a = uniform(rng, -3.14159265f, 3.14159265f);
-        u = {std::cos(a), std::sin(a)};
-      } else if (count == 2) {
-        // The cone of a segment's end: the half plane beyond it.
-        const Vec2 axis = pebble::normalize(v - s.shape.vertices()[size_t(1 - vi)]);
-        const float a = uniform(rng, -1.5707963f, 1.5707963f);
-        u = std::cos(a) * axis + std::sin(a) * s.shape.normal(0);
-      } else {
-        const int edges = s.shape.edge_count();
-        const Vec2 n_prev = s.shape.normal((vi + edges - 1) % edges), n_next = s.shape.normal(vi % edges);
-        u = pebble::normalize(pebble::lerp(n_prev, n_next, uniform(rng, 0, 1)));
-        if (u == Vec2{}) u = n_next;
-      }
-      const float hair = std::array<float, 3>{0, 1e-5f, -1e-5f}[rng() % 3];
-      const Vec2 corner = v + (s.shape.radius() + radius + hair) * u;
-      // Tangent to the boundary there (grazing) or crossing it at a random angle.
-      const float turn = rng() % 2 ? 1.5707963f : uniform(rng, 0.2f, 2.9f);
-      const Vec2 dir = pebble::rotate(Rot::from_angle(turn), u);
-      const float before = uniform(rng, 0.5f, 3);
-      const Vec2 local_from = corner - before * dir;
-      out.push_back({std::move(s), xf, Ray{world_point(xf, local_from), pebble::rotate(xf.q, uniform(rng, 1.1f, 3) * before * dir)},
-                     radius});
+  return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
+    ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
+    const Transform xf = random_pose(rng, 1, {});
+    const float radius = circles ? uniform(rng, 0.05f, 0.5f) : 0;
+    const int count = s.shape.vertex_count();
+    const int vi = int(rng() % unsigned(count));
+    const Vec2 v = s.shape.vertices()[size_t(vi)];
+    // A direction in the vertex's normal cone (between the normals of its two edges).
+    Vec2 u;
+    if (count == 1) {
+      const float a = uniform(rng, -3.14159265f, 3.14159265f);
+      u = {std::cos(a), std::sin(a)};
+    } else if (count == 2) {
+      // The cone of a segment's end: the half plane beyond it.
+      const Vec2 axis = pebble::normalize(v - s.shape.vertices()[size_t(1 - vi)]);
+      const float a = uniform(rng, -1.5707963f, 1.5707963f);
+      u = std::cos(a) * axis + std::sin(a) * s.shape.normal(0);
+    } else {
+      const int edges = s.shape.edge_count();
+      const Vec2 n_prev = s.shape.normal((vi + edges - 1) % edges), n_next = s.shape.normal(vi % edges);
+      u = pebble::normalize(pebble::lerp(n_prev, n_next, uniform(rng, 0, 1)));
+      if (u == Vec2{}) u = n_next;
     }
-  }
-  return out;
+    const float hair = std::array<float, 3>{0, 1e-5f, -1e-5f}[rng() % 3];
+    const Vec2 corner = v + (s.shape.radius() + radius + hair) * u;
+    // Tangent to the boundary there (grazing) or crossing it at a random angle.
+    const float turn = rng() % 2 ? 1.5707963f : uniform(rng, 0.2f, 2.9f);
+    const Vec2 dir = pebble::rotate(Rot::from_angle(turn), u);
+    const float before = uniform(rng, 0.5f, 3);
+    const Vec2 local_from = corner - before * dir;
+    return RayCase{std::move(s), xf, Ray{world_point(xf, local_from), pebble::rotate(xf.q, uniform(rng, 1.1f, 3) * before * dir)}, radius};
+  });
 }
 
 /// Zero-length rays inside, on and outside the shape.
 std::vector<RayCase> zero_length_rays(unsigned seed, int per_kind, bool circles) {
-  std::mt19937 rng(seed);
-  std::vector<RayCase> out;
-  for (Kind k : kAllKinds) {
-    for (int i = 0; i < per_kind; ++i) {
-      ShapeSpec s = random_shape(k, rng, 1);
-      const Transform xf = random_pose(rng, 1, {});
-      const Vec2 from = point_in(s, xf, rng, uniform(rng, 0, 3));
-      out.push_back({std::move(s), xf, Ray{from, {0, 0}}, circles ? uniform(rng, 0.05f, 0.5f) : 0});
-    }
-  }
-  return out;
+  return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
+    ShapeSpec s = random_shape(k, rng, 1);
+    const Transform xf = random_pose(rng, 1, {});
+    const Vec2 from = point_in(s, xf, rng, uniform(rng, 0, 3));
+    return RayCase{std::move(s), xf, Ray{from, {0, 0}}, circles ? uniform(rng, 0.05f, 0.5f) : 0};
+  });
 }
 
 }  // namespace
@@ -711,5 +674,33 @@ TEST(Raycast, HugeButValidCoordinatesStayFinite) {
         EXPECT_TRUE(finite(pebble::raycast(s, xf, ray, 1e6f)));
       }
     }
+  }
+}
+
+// Measured accuracy, for docs/casts.md (prints; asserts nothing beyond the checks above):
+//   ./build/release/tests/ray_test --gtest_also_run_disabled_tests --gtest_filter='*Accuracy*'
+TEST(RayAccuracy, DISABLED_Report) {
+  for (const bool circles : {false, true}) {
+    real worst_gap = 0, worst_angle = 0;
+    int hits = 0, cases = 0;
+    for (const RayCase& c : random_rays(1, 400, 1, {}, circles)) {
+      const CastHit h = run(c);
+      ++cases;
+      if (!h.hit || h.fraction == 0) continue;
+      ++hits;
+      const oracle::RShape ws = world(c.shape, c.xf);
+      const oracle::RoundedHull grown(ws.core, ws.radius + c.radius);
+      const V centre = v(c.ray.origin) + real(h.fraction) * v(c.ray.translation);
+      const real size = oracle::half_diameter(ws) + c.radius;
+      worst_gap = std::max(worst_gap, std::fabs(grown.signed_distance(centre)) / size);
+      // The true normal: for a disc, from the core point nearest its centre toward the centre
+      // (unique); for a ray, the surface's at the point where it is unique.
+      bool unique = true;
+      const V expected = circles ? oracle::normalize(centre - oracle::project_to_core(ws, centre).closest)
+                                 : oracle::surface_normal(ws, v(h.point), v(c.ray.origin), 1e-6L * size, &unique);
+      if (unique) worst_angle = std::max(worst_angle, angle_between(v(h.normal), expected));
+    }
+    std::printf("%s: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
+                circles ? "circle cast" : "raycast", hits, cases, double(worst_gap), double(worst_angle));
   }
 }

@@ -44,7 +44,8 @@ struct Sweep {
 };
 
 /// The shape's transform at time t in [0, 1] of the sweep: angle a0 + t (a1 - a0), rotation
-/// centre at c0 + t (c1 - c0).
+/// centre at c0 + t (c1 - c0). (The rotation is a0's composed with the turn by t (a1 - a0), which
+/// keeps float precision when the angles are large.)
 Transform sweep_transform(const Sweep& sweep, float t) noexcept;
 
 /// The answer of time_of_impact(), world space.
@@ -79,8 +80,9 @@ struct ToiOptions {
 /// angular speed times its reach from its rotation centre, so the time can advance by d over
 /// that bound without passing the contact). Never later than the true first touch: fast
 /// spinning and grazing motions make it take more iterations, or fail, but not tunnel. Without
-/// rotation the answer is exact (shape_cast()). Invalid input (non-finite or absurd sweeps,
-/// t_max not in [0, 1]) gives State::failed at fraction 0 with zero point and normal.
+/// rotation the answer is exact (shape_cast()). Invalid input (sweeps with a non-finite value
+/// or one beyond kMaxWorldCoordinate, angles included; t_max not in [0, 1]) gives
+/// State::failed at fraction 0 with zero point and normal.
 ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max = 1) noexcept;
 
 /// time_of_impact() with a target separation, tolerance and iteration cap.
