@@ -99,10 +99,11 @@ constexpr Transform inverse(const Transform& xf) noexcept {
 /// rotation is a unit rotation. Queries return their empty result for any other transform.
 /// (Every comparison with NaN is false and infinities fail the bounds, so three comparisons
 /// cover non-finite fields too.)
-/// (Combined with & rather than &&: one branch for the caller instead of three.)
+/// (Combined with & rather than &&: one branch for the caller instead of three; as ints, so that
+/// clang's -Wbitwise-instead-of-logical stays quiet in users' builds.)
 inline bool is_valid(const Transform& xf) noexcept {
-  return (std::fabs(xf.p.x) <= kMaxWorldCoordinate) & (std::fabs(xf.p.y) <= kMaxWorldCoordinate) &
-         (std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance);
+  return (int(std::fabs(xf.p.x) <= kMaxWorldCoordinate) & int(std::fabs(xf.p.y) <= kMaxWorldCoordinate) &
+          int(std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance)) != 0;
 }
 /// True when p is finite and within kMaxWorldCoordinate.
 inline bool is_valid_point(Vec2 p) noexcept {
