@@ -16,21 +16,33 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Scenes.
 
-/// Objects moving on straight lines out and back: at frame f the object is at start + s v with
-/// s = f mod 2P counted up to P and back down. Both libraries get the same floats.
+/// Objects moving on straight lines out and back: at frame f object i is at start + s v with s the
+/// triangle wave of f + phase_i (up P steps, down P steps). The phases are spread over the period,
+/// so that every frame some objects turn around and the cost of a step does not depend on the
+/// frame. Both libraries get the same floats.
 struct MovingScene {
   std::vector<pebble::Vec2> start, velocity, half;
+  std::vector<int> phase;
   int period = 32;
-  std::int64_t pairs_per_step_hint = 0;
 
   std::size_t size() const { return start.size(); }
   /// Where object i is at frame f, and how far it moved since frame f - 1.
   void at(std::size_t i, std::int64_t frame, pebble::Aabb& box, pebble::Vec2& displacement) const {
-    const std::int64_t t = frame % (2 * period);
+    const std::int64_t t = (frame + phase[i]) % (2 * period);
     const float s = float(t < period ? t : 2 * period - t);
     const pebble::Vec2 p = start[i] + s * velocity[i];
     box = {p - half[i], p + half[i]};
-    displacement = t < period ? velocity[i] : -velocity[i];
+    displacement = t > 0 && t <= period ? velocity[i] : -velocity[i];
+  }
+  /// Calls f(i, box, displacement) for every object at frame f.
+  template <class F>
+  void each(std::int64_t frame, F f) const {
+    for (std::size_t i = 0; i < size(); ++i) {
+      pebble::Aabb box;
+      pebble::Vec2 d;
+      at(i, frame, box, d);
+      f(i, box, d);
+    }
   }
 };
 
@@ -45,6 +57,7 @@ MovingScene random_boxes(std::size_t n, float speed, std::uint32_t seed) {
     const float angle = uniform(rng, -kPi, kPi), v = uniform(rng, 0, speed);
     scene.velocity.push_back({v * std::cos(angle), v * std::sin(angle)});
     scene.half.push_back({uniform(rng, 0.1f, 0.5f), uniform(rng, 0.1f, 0.5f)});
+    scene.phase.push_back(int(rng() % std::uint32_t(2 * scene.period)));
   }
   return scene;
 }
@@ -64,12 +77,17 @@ MovingScene circles(float radius_scale, float speed_scale) {
     const float angle = uniform(rng, -kPi, kPi), v = uniform(rng, 0, 0.05f) * speed_scale;
     scene.velocity.push_back({v * std::cos(angle), v * std::sin(angle)});
     scene.half.push_back({radius, radius});
+    scene.phase.push_back(int(rng() % std::uint32_t(2 * scene.period)));
   }
   return scene;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The two broadphases stepping a scene.
+
+/// Steps run before timing, so that every fat box has seen a displacement (the first frames after
+/// creation reinsert less than later ones).
+constexpr int kWarmUpSteps = 4;
 
 struct PebbleBroadphase {
   const MovingScene& scene;
@@ -79,24 +97,19 @@ struct PebbleBroadphase {
 
   explicit PebbleBroadphase(const MovingScene& s) : scene(s) {
     ids.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      s.at(i, 0, box, d);
-      ids.push_back(tree.create_proxy(box, i));
-    }
+    s.each(0, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) { ids.push_back(tree.create_proxy(box, i)); });
     tree.find_moved_pairs([](pebble::ProxyId, pebble::ProxyId) {});
+    for (int i = 0; i < kWarmUpSteps; ++i) step_untimed();
+  }
+
+  void step_untimed() {
+    std::int64_t moved = 0;
+    step(moved);
   }
 
   /// One step; returns the number of pairs reported.
   std::int64_t step(std::int64_t& reinserted) {
-    ++frame;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      scene.at(i, frame, box, d);
-      tree.move_proxy(ids[i], box, d);
-    }
+    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2 d) { tree.move_proxy(ids[i], box, d); });
     reinserted = std::int64_t(tree.moved().size());
     std::int64_t pairs = 0;
     tree.find_moved_pairs([&](pebble::ProxyId, pebble::ProxyId) { ++pairs; });
@@ -130,24 +143,21 @@ struct Box2dBroadphase {
 
   explicit Box2dBroadphase(const MovingScene& s) : scene(s) {
     ids.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      s.at(i, 0, box, d);
+    s.each(0, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) {
       ids.push_back(broadphase.CreateProxy(to_b2(box), reinterpret_cast<void*>(i)));
-    }
+    });
     Counter counter;
     broadphase.UpdatePairs(&counter);
+    for (int i = 0; i < kWarmUpSteps; ++i) {
+      std::int64_t moved = 0;
+      step(moved);
+    }
   }
 
   std::int64_t step(std::int64_t& reinserted) {
-    ++frame;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      scene.at(i, frame, box, d);
+    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2 d) {
       broadphase.MoveProxy(ids[i], to_b2(box), bench::to_b2(d));
-    }
+    });
     reinserted = -1;  // b2BroadPhase does not say
     Counter counter;
     broadphase.UpdatePairs(&counter);
@@ -199,8 +209,9 @@ struct SceneBench {
   }
 };
 
-/// Registers a scene's pair of benchmarks. A huge scene (a step of seconds for Box2D) runs 2 steps in
-/// each of 3 repetitions, whatever the flags say, so that the whole bench still takes minutes.
+/// Registers a scene's pair of benchmarks. A huge scene (a step of seconds for Box2D) runs a fixed
+/// number of steps whatever the flags say (pebble 3 repetitions of 8 steps, Box2D one of 3), so that
+/// the whole bench still takes minutes.
 template <class MakeScene>
 void add_scene(const char* name, const char* label, MakeScene make, bool huge = false) {
   auto* bench = new SceneBench<MakeScene>{make, nullptr, nullptr, nullptr};  // lives until exit
@@ -210,8 +221,8 @@ void add_scene(const char* name, const char* label, MakeScene make, bool huge = 
   benchmark::internal::Benchmark* b =
       benchmark::RegisterBenchmark((std::string(name) + "/box2d").c_str(), [bench](benchmark::State& s) { bench->run_box2d(s); });
   if (huge) {
-    p->Iterations(2)->Repetitions(3);
-    b->Iterations(2)->Repetitions(3);
+    p->Iterations(8)->Repetitions(3);
+    b->Iterations(3)->Repetitions(1);
   }
 }
 
@@ -227,16 +238,14 @@ struct WorldScene {
 
   WorldScene(const MovingScene& s, int threads) : scene(s), world(settings(threads)) {
     ids.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      s.at(i, 0, box, d);
+    s.each(0, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) {
       const pebble::Vec2 half = pebble::extents(box);
       // Circles where the scene's boxes are square, boxes elsewhere.
       const pebble::Shape shape = half.x == half.y ? pebble::Shape::circle(half.x) : pebble::Shape::box(half.x, half.y);
       ids.push_back(world.add(shape, {pebble::center(box), pebble::Rot::identity()}, i));
-    }
+    });
     world.update();
+    for (int i = 0; i < kWarmUpSteps; ++i) step();
   }
 
   static pebble::WorldSettings settings(int threads) {
@@ -245,20 +254,25 @@ struct WorldScene {
     return out;
   }
 
-  void step() {
-    ++frame;
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      pebble::Aabb box;
-      pebble::Vec2 d;
-      scene.at(i, frame, box, d);
+  /// Every object's set_transform for the next frame.
+  void move_all() {
+    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2) {
       world.set_transform(ids[i], {pebble::center(box), pebble::Rot::identity()});
-    }
+    });
+  }
+  void step() {
+    move_all();
     world.update();
   }
 };
 
+/// What a world benchmark times of each step.
+enum class Timed { moves, update };
+
+/// A world on a moving scene, stepped once per iteration; `timed` says which half of the step the
+/// clock sees (the other half runs with the timer paused).
 template <class MakeScene>
-void add_world_scene(const char* name, const char* label, int threads, MakeScene make) {
+void add_world_scene(const char* name, const char* label, int threads, Timed timed, MakeScene make) {
   struct State {
     MakeScene make;
     int threads;
@@ -266,12 +280,17 @@ void add_world_scene(const char* name, const char* label, int threads, MakeScene
     std::unique_ptr<WorldScene> world;
   };
   auto* st = new State{make, threads, nullptr, nullptr};  // lives until exit
-  add_pebble_only(name, label, [st](benchmark::State& state) {
+  add_pebble_only(name, label, [st, timed](benchmark::State& state) {
     if (!st->scene) st->scene = std::make_unique<MovingScene>(st->make());
     if (!st->world) st->world = std::make_unique<WorldScene>(*st->scene, st->threads);
     std::int64_t contacts = 0, steps = 0;
     for (auto _ : state) {
-      st->world->step();
+      if (timed == Timed::update) state.PauseTiming();
+      st->world->move_all();
+      if (timed == Timed::update) state.ResumeTiming();
+      if (timed == Timed::moves) state.PauseTiming();
+      st->world->world.update();
+      if (timed == Timed::moves) state.ResumeTiming();
       contacts += std::int64_t(st->world->world.contacts().size());
       ++steps;
     }
@@ -399,10 +418,17 @@ void register_world_benchmarks() {
   add_scene("BM_PerObject1M", "broadphase step, 1M boxes (per-object scaling)", [] { return random_boxes(1000000, 0.05f, kSeed + 23); }, true);
   add_pair("BM_Rays100k", "closest ray hit among 100k fixed boxes and circles (cast_ray / b2DynamicTree::RayCast + b2Shape::RayCast)",
            rays_pebble, rays_box2d);
-  add_world_scene("BM_WorldCircles40k1", "CollisionWorld step (set_transform all + update), 40k circles, 1 thread", 1, [] { return circles(1, 1); });
-  add_world_scene("BM_WorldCircles40k2", "CollisionWorld step, 40k circles, 2 threads", 2, [] { return circles(1, 1); });
-  add_world_scene("BM_WorldBoxes10k1", "CollisionWorld step, 10k boxes, 1 thread", 1, [] { return random_boxes(10000, 0.05f, kSeed + 10); });
-  add_world_scene("BM_WorldBoxes10k2", "CollisionWorld step, 10k boxes, 2 threads", 2, [] { return random_boxes(10000, 0.05f, kSeed + 10); });
+  add_world_scene("BM_WorldMovesCircles40k", "CollisionWorld::set_transform on all 40k circles (bounds + tree moves)", 1, Timed::moves,
+                  [] { return circles(1, 1); });
+  add_world_scene("BM_WorldUpdateCircles40k1", "CollisionWorld::update() after those moves, 40k circles, 1 thread", 1, Timed::update,
+                  [] { return circles(1, 1); });
+  add_world_scene("BM_WorldUpdateCircles40k2", "CollisionWorld::update(), 40k circles, 2 threads", 2, Timed::update, [] { return circles(1, 1); });
+  add_world_scene("BM_WorldMovesBoxes10k", "CollisionWorld::set_transform on all 10k boxes", 1, Timed::moves,
+                  [] { return random_boxes(10000, 0.05f, kSeed + 10); });
+  add_world_scene("BM_WorldUpdateBoxes10k1", "CollisionWorld::update(), 10k boxes, 1 thread", 1, Timed::update,
+                  [] { return random_boxes(10000, 0.05f, kSeed + 10); });
+  add_world_scene("BM_WorldUpdateBoxes10k2", "CollisionWorld::update(), 10k boxes, 2 threads", 2, Timed::update,
+                  [] { return random_boxes(10000, 0.05f, kSeed + 10); });
 }
 
 }  // namespace bench

@@ -20,24 +20,27 @@ public:
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   /// Runs task(i, context) for every i in [0, count) on the workers and the calling thread; returns
-  /// when all have finished. Tasks are handed out one index at a time, so uneven tasks balance.
+  /// when all have finished. Tasks are handed out one index at a time, so uneven tasks balance, and
+  /// the caller never waits for a worker that has not started: on a machine with no free core it
+  /// simply runs every task itself.
   void run(int count, void (*task)(int, void*), void* context);
 
 private:
   void work();
-  void take_tasks();
+  void take_tasks(std::uint32_t job, void (*task)(int, void*), void* context, int count);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;  // a new job, or stop
-  std::condition_variable done_;  // a worker finished its part of the job
-  std::uint64_t job_ = 0;         // serial number of the current job
-  int busy_ = 0;                  // workers still working on the current job
+  std::uint32_t job_ = 0;         // serial number of the current job (guarded by mutex_)
   bool stop_ = false;
   void (*task_)(int, void*) = nullptr;
   void* context_ = nullptr;
   int count_ = 0;
-  std::atomic<int> next_{0};
+  // The job's serial number (high 32 bits) and its next task index (low 32 bits): a worker can only
+  // claim a task of the job it read, so a late worker never runs a task of the next job.
+  std::atomic<std::uint64_t> cursor_{0};
+  std::atomic<int> done_{0};  // tasks of the current job finished
 };
 
 }  // namespace pebble::detail

@@ -69,6 +69,7 @@ void AabbTree::set_child(std::int32_t node, int slot, std::int32_t child, const 
   if (child == kEmptySlot) return;
   if (is_leaf(child)) {
     Proxy& p = proxies_[std::size_t(~child)];
+    p.fat = box;
     p.node = node;
     p.slot = slot;
   } else {
@@ -90,7 +91,8 @@ inline Aabb AabbTree::fatten(const Aabb& box, Vec2 displacement) const {
   return fat;
 }
 
-ProxyId AabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
+ProxyId AabbTree::create_proxy(const Aabb& given, std::uint64_t user_data) {
+  const Aabb box = is_valid(given) ? given : Aabb{};
   ProxyId id;
   if (free_proxy_ != kNullProxy) {
     id = free_proxy_;
@@ -99,7 +101,7 @@ ProxyId AabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
     id = ProxyId(proxies_.size());
     proxies_.emplace_back();
   }
-  proxies_[std::size_t(id)] = {kNullNode, 0, -1, user_data};
+  proxies_[std::size_t(id)] = {{}, kNullNode, 0, -1, user_data};
   ++proxy_count_;
   insert_leaf(id, fatten(box, {}));
   mark_moved(id);
@@ -125,8 +127,9 @@ void AabbTree::destroy_proxy(ProxyId id) {
   --proxy_count_;
 }
 
-bool AabbTree::move_proxy(ProxyId id, const Aabb& box, Vec2 displacement) {
+bool AabbTree::move_proxy(ProxyId id, const Aabb& given, Vec2 displacement) {
   assert(is_proxy(id));
+  const Aabb box = is_valid(given) ? given : Aabb{};
   const Aabb fat = fat_box(id);
   if (contains(fat, box)) {
     // Still inside: keep the fat box unless it reaches beyond a new one grown by kShrinkMargins
@@ -139,9 +142,12 @@ bool AabbTree::move_proxy(ProxyId id, const Aabb& box, Vec2 displacement) {
     // A short move: the proxy keeps its place, its ancestors are refitted, and rotations on the
     // way up repair the tree where the move made it worse (the refit-and-rotate update of Kopta et
     // al. for animated scenes). No descent from the root, and the nodes touched are already warm.
-    const Proxy& p = proxies_[std::size_t(id)];
+    Proxy& p = proxies_[std::size_t(id)];
     nodes_[std::size_t(p.node)].box[p.slot] = new_fat;
+    p.fat = new_fat;
     refit_up(p.node, true);
+    // Rotations choose by area, not height: keep the traversal stacks' bound.
+    if (nodes_[std::size_t(root_)].height > kMaxTreeHeight) rebuild();
   } else {
     remove_leaf(id);
     insert_leaf(id, new_fat);
@@ -451,7 +457,7 @@ void AabbTree::rebuild() {
   for (std::size_t i = 0; i < proxies_.size(); ++i) {
     const Proxy& p = proxies_[i];
     if (p.node == kFreeProxy) continue;
-    const Aabb box = nodes_[std::size_t(p.node)].box[p.slot];
+    const Aabb box = p.fat;
     items.push_back({box, center(box), ~std::int32_t(i)});
   }
   nodes_.clear();
@@ -522,7 +528,7 @@ int AabbTree::validate_node(std::int32_t node, std::int32_t parent, int& proxies
       const ProxyId id = ~c;
       if (!is_proxy(id)) return -1;
       const Proxy& p = proxies_[std::size_t(id)];
-      if (p.node != node || p.slot != k || !is_valid(n.box[k])) return -1;
+      if (p.node != node || p.slot != k || !is_valid(n.box[k]) || !(p.fat == n.box[k])) return -1;
       ++proxies;
     } else {
       const int h = validate_node(c, node, proxies);

@@ -757,23 +757,30 @@ std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Tr
   return best;
 }
 
+// Calls on_hit for each collider the filter passes whose tree box overlaps `box` and that
+// accept(collider) accepts, both trees; stops when on_hit returns false.
+template <class Accept>
+void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
+                                       detail::CallbackRef<bool(ColliderId)> on_hit) const {
+  bool going = true;
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    tree->query(box, [&](ProxyId p) {
+      const std::uint32_t index = std::uint32_t(tree->user_data(p));
+      if (query_sees(index, filter) && accept(colliders_[index])) going = on_hit(id_of(index));
+      return going;
+    });
+    if (!going) return;
+  }
+}
+
 void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                                  detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid(xf) || !(distance >= 0) || !(distance <= kMaxWorldCoordinate)) return;
   // The query shape's box grown by the distance: every collider within it has its box overlap this.
   const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent());
-  bool going = true;
-  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    tree->query(query, [&](ProxyId p) {
-      const std::uint32_t index = std::uint32_t(tree->user_data(p));
-      if (!query_sees(index, filter)) return true;
-      const Collider& c = colliders_[index];
-      const bool near = distance == 0 ? overlap(c.shape, c.xf, shape, xf) : pebble::distance(c.shape, c.xf, shape, xf).distance <= distance;
-      if (near) going = on_hit(id_of(index));
-      return going;
-    });
-    if (!going) return;
-  }
+  visit_overlapping(query, filter, [&](const Collider& c) {
+    return distance == 0 ? overlap(c.shape, c.xf, shape, xf) : pebble::distance(c.shape, c.xf, shape, xf).distance <= distance;
+  }, on_hit);
 }
 
 void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
@@ -787,34 +794,18 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detai
   }
   // Too large for a Shape: a collider overlaps the box exactly when it overlaps the part of the box
   // inside its own tree box, which is never larger than the collider.
-  bool going = true;
-  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    tree->query(box, [&](ProxyId p) {
-      const std::uint32_t index = std::uint32_t(tree->user_data(p));
-      const Collider& c = colliders_[index];
-      const Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
-      if (!query_sees(index, filter) || !is_valid(part)) return true;
-      Transform at;
-      const Shape shape = box_shape(part, at);
-      if (overlap(c.shape, c.xf, shape, at)) going = on_hit(id_of(index));
-      return going;
-    });
-    if (!going) return;
-  }
+  visit_overlapping(box, filter, [&](const Collider& c) {
+    const Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
+    if (!is_valid(part)) return false;
+    Transform at;
+    const Shape shape = box_shape(part, at);
+    return overlap(c.shape, c.xf, shape, at);
+  }, on_hit);
 }
 
 void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid_point(point)) return;
-  bool going = true;
-  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    tree->query_point(point, [&](ProxyId p) {
-      const std::uint32_t index = std::uint32_t(tree->user_data(p));
-      const Collider& c = colliders_[index];
-      if (query_sees(index, filter) && pebble::contains(c.shape, c.xf, point)) going = on_hit(id_of(index));
-      return going;
-    });
-    if (!going) return;
-  }
+  visit_overlapping(Aabb{point, point}, filter, [&](const Collider& c) { return pebble::contains(c.shape, c.xf, point); }, on_hit);
 }
 
 }  // namespace pebble

@@ -54,11 +54,7 @@ using oracle::real;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kScale = 4;  // the sanitizer build runs a quarter of the random operations
-#else
-constexpr int kScale = 1;
-#endif
+constexpr int kScale = test_random::kSanitizerScale;
 
 oracle::Box to_oracle(const Aabb& b) { return {b.lower.x, b.lower.y, b.upper.x, b.upper.y}; }
 
@@ -381,6 +377,21 @@ TEST(AabbTree, BadSweepInputReportsNothing) {
   tree.cast_ray({0, 0}, {1, 1}, -1, count);
   tree.query({{nan, nan}, {nan, nan}}, [&](ProxyId) { ++calls; return true; });
   EXPECT_EQ(calls, 0);
+}
+
+TEST(AabbTree, InvalidBoxesBecomeThePointAtTheOrigin) {
+  AabbTree tree;
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const ProxyId good = tree.create_proxy({{5, 5}, {6, 6}});
+  const ProxyId bad = tree.create_proxy({{nan, 0}, {1, 1}});
+  EXPECT_TRUE(tree.validate());
+  EXPECT_TRUE(contains(tree.fat_box(bad), Vec2{0, 0}));
+  EXPECT_TRUE(tree.move_proxy(good, {{1, 1}, {0, 0}}, {inf, 0}));  // inverted box, infinite displacement
+  EXPECT_TRUE(tree.validate());
+  EXPECT_TRUE(is_valid(tree.fat_box(good)));
+  EXPECT_TRUE(contains(tree.fat_box(good), Vec2{0, 0}));
+  EXPECT_FALSE(tree.move_proxy(bad, {{-inf, -inf}, {inf, inf}}));  // the origin again: still inside
+  EXPECT_TRUE(is_valid(tree.bounds()));
 }
 
 TEST(AabbTree, FatBoxesFollowTheSettings) {

@@ -28,11 +28,7 @@ using namespace pebble;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kScale = 4;  // the sanitizer build runs a quarter of the random steps
-#else
-constexpr int kScale = 1;
-#endif
+constexpr int kScale = test_random::kSanitizerScale;
 
 constexpr float kPi = 3.14159265358979f;
 constexpr std::uint32_t kNone32 = 0xffffffffu;

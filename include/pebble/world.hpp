@@ -157,6 +157,8 @@ class ThreadPool;
 /// contacts() and the events up to date. Const functions only read, so any number of threads may
 /// query at once while no thread changes the world. Stale or foreign ids are refused: the setters
 /// and remove() return false and change nothing, the getters return nullptr or a default.
+/// A world can be moved (its ids go with it) but not copied; a moved-from world may only be
+/// destroyed or assigned to.
 class CollisionWorld {
 public:
   CollisionWorld();
@@ -222,6 +224,7 @@ public:
   /// Rebuilds the fixed colliders' tree by binned SAH now; update() also does it by itself when
   /// many fixed colliders changed since the last rebuild.
   void optimize_fixed();
+  /// The settings given at construction (a negative or non-finite margin became 0).
   const WorldSettings& settings() const noexcept { return settings_; }
 
   // --- Scene queries. Each sees every add, remove and set_* made so far.
@@ -313,6 +316,8 @@ private:
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  template <class Accept>
+  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept, detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
   WorldSettings settings_;
