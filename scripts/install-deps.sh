@@ -7,6 +7,9 @@ packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libbo
 packages+=(libcli11-dev nlohmann-json3-dev libcairo2-dev libfontconfig-dev libgif-dev pkg-config fonts-dejavu-core)
 # Its tests read the SVG pictures back.
 packages+=(libxml2-dev)
+# The fuzz targets (fuzz/, scripts/fuzz.sh: libFuzzer with ASan + UBSan) and the determinism test,
+# which builds the digest program with clang++ as well as g++ (tests/determinism/).
+packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)
 packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: the release build (library, tests, benchmarks,
-# tools), an install + find_package / add_subdirectory check, then the whole suite again under
-# AddressSanitizer + UndefinedBehaviorSanitizer. Installs missing Debian packages first.
+# tools), an install + find_package / add_subdirectory check, the whole suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
+# the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), then a bounded run of
+# each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60). Installs
+# missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -26,4 +29,10 @@ echo "== ASan + UBSan build and tests"
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$jobs"
-echo "pebble: all tests passed (release and asan+ubsan)"
+
+echo "== determinism: g++ and clang++, -O0 and -O2, every SIMD path, against the expected digest"
+tests/determinism/check.sh
+
+echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus (scripts/fuzz.sh)"
+scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}"
+echo "pebble: all tests passed (release, asan+ubsan, determinism, fuzz)"

@@ -100,8 +100,9 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   }
   // A disc against anything is a circle cast, the disc's centre moving relative to the other
   // shape (grown by the disc's radius and the target): the ray cast of raycast(), without the
-  // Minkowski difference to build.
-  if (a.vertex_count() == 1 || b.vertex_count() == 1) {
+  // Minkowski difference to build. (Not when the relative motion is beyond what raycast()
+  // accepts, up to twice kMaxWorldCoordinate: the difference below has no such limit.)
+  if ((a.vertex_count() == 1 || b.vertex_count() == 1) && is_valid_point(translation_b - translation_a)) {
     const bool disc_is_a = a.vertex_count() == 1;
     const Shape& disc = disc_is_a ? a : b;
     const Shape& other = disc_is_a ? b : a;
@@ -185,10 +186,17 @@ Transform sweep_transform(const Sweep& sweep, float t) noexcept { return SweepFr
 namespace {
 
 /// Finite positions within kMaxWorldCoordinate, and angles within that many radians too (turn()
-/// rounds a quarter-turn count to an integer).
+/// rounds a quarter-turn count to an integer); and the shape's frame, which lies within
+/// |local_center| of the rotation centre, within kMaxWorldCoordinate all along the sweep, so that
+/// every transform the search evaluates is one distance() accepts.
 bool valid_sweep(const Sweep& s) {
-  return is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) && std::fabs(s.a0) <= kMaxWorldCoordinate &&
-         std::fabs(s.a1) <= kMaxWorldCoordinate;
+  if (!(is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) && std::fabs(s.a0) <= kMaxWorldCoordinate &&
+        std::fabs(s.a1) <= kMaxWorldCoordinate)) {
+    return false;
+  }
+  const float reach = std::fabs(s.local_center.x) + std::fabs(s.local_center.y);
+  const Vec2 far = max(abs(s.c0), abs(s.c1));
+  return std::max(far.x, far.y) + reach <= kMaxWorldCoordinate;
 }
 
 /// The largest distance of a point of the shape (radius included) from a point of its frame.
@@ -348,6 +356,8 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
     return kNoApproach;
   }
   const Vec2 move_a = horizon * velocity_a, move_b = horizon * velocity_b;
+  // Both shapes must stay where queries accept them (distance() is asked at some time on the way).
+  if (!is_valid_point(xa.p + move_a) || !is_valid_point(xb.p + move_b)) return kNoApproach;
   const Vec2 d = inv_rotate(xa.q, move_b - move_a);
   if (!(dot(d, d) > 0)) {
     const DistanceResult start = distance(a, xa, b, xb);

@@ -4,8 +4,10 @@
 //
 // The difference of two convex polygons is their edges merged by angle (seed 003's "classic
 // method", here with the whole boundary rather than the chain facing the motion): both edge
-// lists start at their lowest vertex, so both run through the angles [0, 2 pi) in order, and
-// the merge takes the edge of smaller angle at each step, O(n + m). -B is B turned by half a
+// lists start at the vertex where their edge directions enter the upper half plane, so both run
+// through the angles [0, 2 pi) in order, and the merge takes the edge of smaller angle at each
+// step, O(n + m). Edge directions come from the shapes' edge normals, never from differences
+// of vertices that rounding may have moved. -B is B turned by half a
 // turn, so it stays counter-clockwise; its edges are B's reversed, its normals B's negated. Each
 // vertex of the difference remembers the pair of core vertices it is the difference of, so that
 // a point found on it gives the witness points on A and on B.
@@ -40,34 +42,42 @@ struct Difference {
   }
 };
 
-/// The index of a lowest vertex of points[0..n) (least y, then least x) when sign is 1, of the
-/// highest (greatest y, then greatest x) when sign is -1: the lowest of the negated points.
-inline int lowest_vertex(const Vec2* points, int n, float sign) {
-  int best = 0;
-  for (int i = 1; i < n; ++i) {
-    const float y = sign * points[i].y, by = sign * points[best].y;
-    if (y < by || (y == by && sign * points[i].x < sign * points[best].x)) best = i;
-  }
-  return best;
-}
-
 /// 0 for a direction in the upper half plane (angles [0, pi)), 1 for the lower ([pi, 2 pi)).
 inline int half_turn(Vec2 e) { return e.y < 0 || (e.y == 0 && e.x < 0) ? 1 : 0; }
+
+/// The direction of edge i of a counter-clockwise core, from its unit outward normal (n turned by
+/// +90 degrees). The merge orders edges by these rather than by vertex differences: a short edge
+/// of a shape placed far from A's origin can have its vertices rounded into another direction,
+/// or onto one point, while its normal (computed from the shape's own vertices) stays true.
+inline Vec2 edge_direction(const float* nx, const float* ny, int i) { return {-ny[i], nx[i]}; }
+
+/// The vertex whose outgoing edge is the first in angle order [0, 2 pi): the one where the edge
+/// directions pass from the lower half plane to the upper. `sign` -1 reads the edges of the
+/// negated core (-B: the same normals negated). 0 for a point.
+inline int first_vertex(const float* nx, const float* ny, int edges, float sign) {
+  for (int i = 0; i < edges; ++i) {
+    const int prev = i == 0 ? edges - 1 : i - 1;
+    if (half_turn(sign * edge_direction(nx, ny, prev)) == 1 && half_turn(sign * edge_direction(nx, ny, i)) == 0) return i;
+  }
+  return 0;
+}
 
 /// A - B for core a (vertices va, count na, edge normals through na_x/na_y) and core b given in
 /// A's frame (vertices vb, count nb, unit edge normals nbx/nby in A's frame).
 inline void build_difference(const Vec2* va, const float* nax, const float* nay, int na, const Vec2* vb, const float* nbx,
                              const float* nby, int nb, Difference& out) {
   const int edges_a = na == 1 ? 0 : na, edges_b = nb == 1 ? 0 : nb;
-  int i = lowest_vertex(va, na, 1), j = lowest_vertex(vb, nb, -1);
+  // -B's edge j runs from -b_j to -b_{j+1}; as -B is B turned by half a turn, its edges come in
+  // B's order, so -B's first edge in angle order starts at -b_j for B's j found with sign -1.
+  int i = first_vertex(nax, nay, edges_a, 1), j = first_vertex(nbx, nby, edges_b, -1);
   int taken_a = 0, taken_b = 0, k = 0;
   // At most edges_a + edges_b steps; each takes one edge of A, of -B, or one of each.
   while (k < kMaxDifferenceVertices && (taken_a < edges_a || taken_b < edges_b)) {
     const int i_next = i + 1 == na ? 0 : i + 1, j_next = j + 1 == nb ? 0 : j + 1;
-    const Vec2 ea = va[i_next] - va[i], eb = vb[j] - vb[j_next];  // -B's edge runs from -b_j to -b_{j+1}
     bool take_a = taken_b == edges_b, take_b = taken_a == edges_a;
     if (!take_a && !take_b) {
       // The edge of smaller angle in [0, 2 pi) first; exactly parallel edges together.
+      const Vec2 ea = edge_direction(nax, nay, i), eb = -edge_direction(nbx, nby, j);
       const int ha = half_turn(ea), hb = half_turn(eb);
       const float cr = cross(ea, eb);
       take_a = ha < hb || (ha == hb && cr >= 0);

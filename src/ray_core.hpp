@@ -52,16 +52,26 @@ struct LocalHit {
 
 inline constexpr LocalHit kInside{LocalHit::Kind::inside, 0, 0, 0, 0};
 
-/// The rest of a ray, from its point o at fraction t0 on (o + (t - t0) d, t0 <= t <= 1),
-/// against the disc of radius r about c: the first contact, or inside (at t0) when o lies in
-/// the disc. A disc of radius 0 is hit only by a ray through its point; the normal there faces
-/// the ray. The corner test starts the ray at its entry into the extended polygon, next to the
-/// corner: then m = o - c is about r long and the discriminant keeps its precision however far
-/// away the ray started.
-PEBBLE_CAST_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy, int vertex) {
-  const float mx = ox - cx, my = oy - cy;
-  const float cc = mx * mx + my * my - r * r;
-  if (cc <= 0) return {LocalHit::Kind::inside, t0, vertex, 0, 0};
+/// A corner's normal, computed as the radial vector over the radius, is made unit again when its
+/// squared length is off 1 by more than this: a few float roundings of the radius-sized numbers
+/// stay well within it, so the common case costs one compare.
+inline constexpr float kRadialSlack = 1e-6f;
+
+inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex);
+
+/// The ray o + (t - t0) d (t0 <= t <= 1) against the disc of radius r about c, given as
+/// m = o - c and r in units of `unit` (1, or a power of 2 for tiny discs, see below): the first
+/// contact, or inside (at t0).
+PEBBLE_CAST_INLINE LocalHit circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex, float unit) {
+  const float mm = mx * mx + my * my;
+  const float cc = mm - r * r;
+  if (cc <= 0) {
+    // A disc and an origin both closer than about 1e-18 (lengths whose squares are float
+    // denormals or 0) decide "inside" from what is left of the squares: measure them in units
+    // of their own size instead.
+    if (unit == 1 && mm < 0x1p-120f && r < 0x1p-60f && (mx != 0 || my != 0)) return tiny_circle_contact(mx, my, r, t0, dx, dy, vertex);
+    return {LocalHit::Kind::inside, t0, vertex, 0, 0};
+  }
   const float b = mx * dx + my * dy;
   if (!(b < 0)) return {};  // moving away, along the tangent, or not moving
   // The discriminant b^2 - |d|^2 cc written as |d|^2 r^2 - (m x d)^2 (Lagrange's identity),
@@ -71,14 +81,44 @@ PEBBLE_CAST_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, f
   const float disc = a * r * r - cr * cr;
   if (disc < 0) return {};
   // The smaller root as cc / (-b + sqrt(disc)): the product of the roots is cc / a, and this
-  // form does not cancel when the ray starts close to the circle.
+  // form does not cancel when the ray starts close to the circle. (In units: |m + tau d| = r
+  // holds for m, r and tau all measured in them, so tau scales back by the unit.)
   const float tau = cc / (std::sqrt(disc) - b);
-  if (!(t0 + tau <= 1)) return {};
+  if (!(t0 + unit * tau <= 1)) return {};
   // The radial direction m + tau d has length r at the contact; r = 0 (a point, met only head
   // on) takes the direction facing the ray.
   const float inv = r > 0 ? 1 / r : -1 / std::sqrt(a);
-  const float nx = r > 0 ? inv * (mx + tau * dx) : inv * dx, ny = r > 0 ? inv * (my + tau * dy) : inv * dy;
-  return {LocalHit::Kind::corner, t0 + tau, vertex, nx, ny};
+  float nx = r > 0 ? inv * (mx + tau * dx) : inv * dx, ny = r > 0 ? inv * (my + tau * dy) : inv * dy;
+  if (!(std::fabs(nx * nx + ny * ny - 1) <= kRadialSlack)) {
+    // Off unit length: m + tau d carries the rounding of coordinates much larger than r (a ray
+    // from afar, a radius near float's resolution), or 1 / r overflowed. Its direction is still
+    // the answer; a zero vector (or a direction out of noise) becomes the one facing the ray.
+    Vec2 n = r > 0 ? normalize(Vec2{mx + tau * dx, my + tau * dy}) : Vec2{};
+    if (n == Vec2{}) n = normalize(Vec2{-dx, -dy});
+    nx = n.x;
+    ny = n.y;
+  }
+  return {LocalHit::Kind::corner, t0 + unit * tau, vertex, nx, ny};
+}
+
+/// circle_contact() for a disc and origin so close that their squares vanish: in units of the
+/// power of 2 nearest their size, where the squares are ordinary floats again. (Kept out of
+/// line: it never runs on ordinary input.)
+inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex) {
+  int exponent = 0;
+  std::frexp(std::fabs(mx) + std::fabs(my) + r, &exponent);
+  const float unit = std::ldexp(1.0f, exponent);
+  return circle_contact(mx / unit, my / unit, r / unit, t0, dx, dy, vertex, unit);
+}
+
+/// The rest of a ray, from its point o at fraction t0 on (o + (t - t0) d, t0 <= t <= 1),
+/// against the disc of radius r about c: the first contact, or inside (at t0) when o lies in
+/// the disc. A disc of radius 0 is hit only by a ray through its point; the normal there faces
+/// the ray. The corner test starts the ray at its entry into the extended polygon, next to the
+/// corner: then m = o - c is about r long and the discriminant keeps its precision however far
+/// away the ray started.
+PEBBLE_CAST_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy, int vertex) {
+  return circle_contact(ox - cx, oy - cy, r, t0, dx, dy, vertex, 1);
 }
 
 /// (nx, ny) moved into the normal cone of a polygon corner, the directions counter-clockwise

@@ -4,9 +4,10 @@
 // double precision on the float input, followed by a clean-up pass that removes the flattest
 // vertex while every input point stays within a tolerance of the hull (which welds near-equal
 // points and drops nearly collinear ones). The tolerance is kWeldFraction x the point set's size,
-// floored at 4 float ulps of its largest coordinate. Degenerate inputs shrink to the smaller
-// core instead of failing: a cluster of equal points becomes a 1-vertex core, collinear points
-// a 2-vertex core.
+// floored at 4 float ulps of its largest coordinate and at kMinWeldDistance (so that no edge is so
+// short that the queries would square it into a denormal). Degenerate inputs shrink to the
+// smaller core instead of failing: a cluster of equal points becomes a 1-vertex core, collinear
+// points a 2-vertex core.
 #include "pebble/shape.hpp"
 
 #include <algorithm>
@@ -101,7 +102,7 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
     biggest = std::max({biggest, std::fabs(p.x), std::fabs(p.y)});
   }
   const double size = std::max(hi_x - lo_x, hi_y - lo_y);
-  const double tol = std::max(double(kWeldFraction) * size, 4.0 * 1.2e-7 * biggest);
+  const double tol = std::max({double(kWeldFraction) * size, 4.0 * 1.2e-7 * biggest, double(kMinWeldDistance)});
 
   std::sort(ps.begin(), ps.end(), [](const P2& a, const P2& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
 

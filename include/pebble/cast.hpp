@@ -81,7 +81,8 @@ struct ToiOptions {
 /// that bound without passing the contact). Never later than the true first touch: fast
 /// spinning and grazing motions make it take more iterations, or fail, but not tunnel. Without
 /// rotation the answer is exact (shape_cast()). Invalid input (sweeps with a non-finite value
-/// or one beyond kMaxWorldCoordinate, angles included; t_max not in [0, 1]) gives
+/// or one beyond kMaxWorldCoordinate, angles included, or whose shape frame may leave those
+/// coordinates: |c|_inf + |local_center|_1 > kMaxWorldCoordinate; t_max not in [0, 1]) gives
 /// State::failed at fraction 0 with zero point and normal.
 ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max = 1) noexcept;
 
@@ -104,7 +105,8 @@ struct Approach {
 /// shapes): the first time they touch, or the time of least distance when they never do, with
 /// the distance and witness points at that time. Shapes moving apart have their closest
 /// approach at time 0; the earliest time is given when the distance stays least for a while.
-/// Invalid input (non-finite or absurd transforms or velocities, horizon not finite and >= 0):
+/// Invalid input (non-finite or absurd transforms or velocities, horizon not finite and >= 0, or
+/// motions that carry a shape's position beyond kMaxWorldCoordinate by the horizon):
 /// {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}}.
 Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
                           float horizon) noexcept;

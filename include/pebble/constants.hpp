@@ -21,6 +21,12 @@ inline constexpr float kDefaultContactMargin = 4 * kLinearSlop;
 /// Small enough that welding moves the boundary by less than the accuracy we promise (1e-3).
 inline constexpr float kWeldFraction = 1e-4f;
 
+/// Hull points closer than this are welded whatever the shape's size (the floor of the weld
+/// tolerance). Below it the squares and cross products of coordinate differences that the queries
+/// form fall to float's denormal range, where they keep few bits or vanish: a normal computed from
+/// them is not unit. Far below any size pebble supports (0.01 and up).
+inline constexpr float kMinWeldDistance = 1e-15f;
+
 /// Queries treat a transform or point with a coordinate beyond this as absurd and return
 /// their empty result. Squares of such values still fit in a float, so nothing overflows.
 inline constexpr float kMaxWorldCoordinate = 1e9f;

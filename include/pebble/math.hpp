@@ -35,13 +35,31 @@ constexpr Vec2 right_perp(Vec2 v) noexcept { return {v.y, -v.x}; }
 /// v rotated by +90 degrees.
 constexpr Vec2 left_perp(Vec2 v) noexcept { return {-v.y, v.x}; }
 constexpr float length_squared(Vec2 v) noexcept { return dot(v, v); }
-inline float length(Vec2 v) noexcept { return std::sqrt(dot(v, v)); }
+/// |v|. Also for a vector so short that its squared length is a float denormal (below 2^-120):
+/// then it is measured scaled by 2^100 (exactly), so that v / length(v) stays unit down to
+/// lengths of float's smallest normal number (about 1.2e-38; normalize() goes below that too).
+inline float length(Vec2 v) noexcept {
+  const float len2 = dot(v, v);
+  if (!(len2 < 0x1p-120f)) return std::sqrt(len2);  // the common case (NaN too)
+  const float x = v.x * 0x1p100f, y = v.y * 0x1p100f;
+  return std::sqrt(x * x + y * y) * 0x1p-100f;
+}
 inline float distance(Vec2 a, Vec2 b) noexcept { return length(b - a); }
 constexpr float distance_squared(Vec2 a, Vec2 b) noexcept { return length_squared(b - a); }
-/// Unit vector along v, or {0, 0} when v is zero or too small to normalize.
+/// Unit vector along v, or {0, 0} when v is zero (or not finite).
 inline Vec2 normalize(Vec2 v) noexcept {
-  const float len = length(v);
-  return len > 1e-30f ? Vec2{v.x / len, v.y / len} : Vec2{};
+  const float len2 = dot(v, v);
+  // Below 2^-120 the square is a float denormal (or 0) with few bits left: scale v by 2^100
+  // (exact) first, which brings even the smallest denormal's square back into the normal range.
+  if (!(len2 >= 0x1p-120f)) {
+    const Vec2 w{v.x * 0x1p100f, v.y * 0x1p100f};
+    const float w2 = dot(w, w);
+    if (!(w2 > 0)) return Vec2{};
+    const float wlen = std::sqrt(w2);
+    return Vec2{w.x / wlen, w.y / wlen};
+  }
+  const float len = std::sqrt(len2);
+  return Vec2{v.x / len, v.y / len};
 }
 constexpr Vec2 min(Vec2 a, Vec2 b) noexcept { return {std::min(a.x, b.x), std::min(a.y, b.y)}; }
 constexpr Vec2 max(Vec2 a, Vec2 b) noexcept { return {std::max(a.x, b.x), std::max(a.y, b.y)}; }

@@ -370,10 +370,14 @@ constexpr SegmentHit intersect(const Segment& s, const Segment& t) noexcept {
   const double sa = detail::orient(t.a, t.b, s.a), sb = detail::orient(t.a, t.b, s.b);
   const double ta = detail::orient(s.a, s.b, t.a), tb = detail::orient(s.a, s.b, t.b);
   if ((sa > 0 && sb > 0) || (sa < 0 && sb < 0) || (ta > 0 && tb > 0) || (ta < 0 && tb < 0)) return {};
-  if (sa == 0 && sb == 0 && ta == 0 && tb == 0) return detail::collinear_overlap(s, t);
+  // Both ends of one segment on the other's line: collinear (in exact arithmetic all four
+  // orientations are then zero; in double, rounding can leave the other two nonzero, and
+  // interpolating by them would give a point of the line outside the segments).
+  if ((sa == 0 && sb == 0) || (ta == 0 && tb == 0)) return detail::collinear_overlap(s, t);
   // The orientations are signed distances (times a length) to the other segment's line, so
   // they interpolate linearly along the segment and vanish at the crossing: s.a + k (s.b - s.a).
-  // (When s lies on t's line only rounding can get here; then interpolate along t instead.)
+  // (sa == sb with both nonzero: s parallel to t's line, which only rounding brings here; then
+  // interpolate along t instead.)
   const bool along_s = sa != sb;
   const detail::D2 from = detail::d2(along_s ? s.a : t.a), to = detail::d2(along_s ? s.b : t.b);
   const double k = detail::clamp(along_s ? sa / (sa - sb) : ta / (ta - tb), 0, 1);

@@ -23,7 +23,7 @@ public:
 ///
 /// Makers validate and clean their input. With tol = kWeldFraction x the size of the point set
 /// (but at least 4 float ulps of its largest coordinate, which only matters for tiny shapes far
-/// from their local origin), the hull's flattest vertex is removed while every input point stays
+/// from their local origin, and at least kMinWeldDistance), the hull's flattest vertex is removed while every input point stays
 /// within tol of the hull: near-equal points are welded and nearly collinear points dropped. The
 /// result is strictly convex and counter-clockwise, and no input point lies more than tol outside
 /// it. A core that degenerates becomes the smaller core (all points within tol: 1 vertex, their
