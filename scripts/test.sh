@@ -15,13 +15,14 @@ cmake --preset release
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
 
-echo "== install, then consume with find_package and with add_subdirectory"
+echo "== install, then consume with find_package (g++) and with add_subdirectory (clang++)"
 rm -rf build/install build/consumer-find build/consumer-sub
 cmake --install build/release --prefix build/install >/dev/null
 cmake -S tests/consumer -B build/consumer-find -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
 cmake --build build/consumer-find >/dev/null
 ./build/consumer-find/consumer
-cmake -S tests/consumer -B build/consumer-sub -G Ninja -DPEBBLE_CONSUMER_SUBDIR="$PWD" >/dev/null
+# (this one with clang++, so that the public headers are also checked by clang at -Wall -Werror)
+cmake -S tests/consumer -B build/consumer-sub -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DPEBBLE_CONSUMER_SUBDIR="$PWD" >/dev/null
 cmake --build build/consumer-sub >/dev/null
 ./build/consumer-sub/consumer
 
