@@ -53,9 +53,19 @@ int add_pair(const char* name, const char* label, PebbleFn pebble_fn, Box2dFn bo
   return 0;
 }
 
+/// Registers `name/pebble` alone (a row with no Box2D counterpart) and records the table label.
+template <class PebbleFn>
+int add_pebble_only(const char* name, const char* label, PebbleFn pebble_fn) {
+  pairs().push_back({name, label});
+  benchmark::RegisterBenchmark((std::string(name) + "/pebble").c_str(), pebble_fn);
+  return 0;
+}
+
 /// The benchmarks of each source file, registered by main() in the order of the table.
 void register_foundation_benchmarks();
 void register_contact_benchmarks();
+void register_cast_benchmarks();
+void register_world_benchmarks();
 
 /// Times f on one case per iteration, walking the whole set in order and wrapping around, so
 /// that each library answers exactly the same sequence of queries. f returns its result, which

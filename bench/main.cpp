@@ -159,6 +159,8 @@ void print_table(std::FILE* out, const std::map<std::string, Timing>& timings, b
 int main(int argc, char** argv) {
   bench::register_foundation_benchmarks();
   bench::register_contact_benchmarks();
+  bench::register_cast_benchmarks();
+  bench::register_world_benchmarks();
 
   const std::string table_time = take_flag(argc, argv, "pebble_table_time", "real");
   if (table_time != "real" && table_time != "cpu") {

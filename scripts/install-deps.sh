@@ -3,6 +3,10 @@
 # that are missing. Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libbox2d-dev)
+# The `pebble` program (tools/): command line, scene files, PNG/SVG pictures, animated GIFs.
+packages+=(libcli11-dev nlohmann-json3-dev libcairo2-dev libfontconfig-dev libgif-dev pkg-config fonts-dejavu-core)
+# Its tests read the SVG pictures back.
+packages+=(libxml2-dev)
 packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do

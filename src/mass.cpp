@@ -22,6 +22,14 @@
 #include <numbers>
 #include <sstream>
 
+// x86-64 always has SSE2; bounds() uses it there (PEBBLE_NO_SIMD asks for the portable code).
+#if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#include <emmintrin.h>
+#define PEBBLE_BOUNDS_SSE 1
+#else
+#define PEBBLE_BOUNDS_SSE 0
+#endif
+
 namespace pebble {
 namespace {
 
@@ -111,6 +119,15 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
   return m;
 }
 
+// bounds() pads its float box by this fraction of |translation| + the shape's reach. The float
+// rounding of the box (two products, a difference, a sum and a difference per side) is at most
+// about 4.01 × 2⁻²⁴ of that sum; 2⁻²¹ leaves a factor of two for the rounding of the reach
+// itself (centroid and extent are floats) and of the pad.
+constexpr float kBoundsPad = 0x1p-21f;
+// Added to the pad so that it covers the absolute rounding of results that underflow below the
+// normal floats (shapes of size 1e-38): the smallest normal float.
+constexpr float kBoundsPadFloor = std::numeric_limits<float>::min();
+
 [[noreturn]] void fail_density(float density, const char* problem) {
   std::ostringstream out;
   out << "pebble: density " << problem << " (got " << density << ")";
@@ -156,36 +173,91 @@ float area(const Shape& shape) noexcept {
   return float(rounded_moments(shape, ref).area);
 }
 
-Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
-  if (!is_valid(xf)) return {};
-  // The box of core ⊕ disc is the box of the core grown by r on every side, exactly. Sum in
-  // double and round the corners outward, so the float box always holds the shape.
-  const double c = xf.q.c, s = xf.q.s, r = shape.radius();
-  double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
-  double hi_x = -lo_x, hi_y = -lo_x;
-  for (Vec2 v : shape.vertices()) {
-    const double x = c * v.x - s * v.y + xf.p.x;
-    const double y = s * v.x + c * v.y + xf.p.y;
-    lo_x = std::min(lo_x, x); hi_x = std::max(hi_x, x);
-    lo_y = std::min(lo_y, y); hi_y = std::max(hi_y, y);
+// bounds(): the box of core ⊕ disc is the box of the core grown by r on every side, exactly
+// (the support function of a Minkowski sum is the sum of the support functions). It is computed
+// in float and padded by kBoundsPad × (|p| + reach) per axis, reach = |centroid|₁ + extent >=
+// max |vertex| + r: the float rounding of the box stays below half of that pad (docs/mass.md,
+// "Bounds"), so the box always holds the shape. This gives up a few float steps of tightness
+// (rounding a double sum outward gave one) for the speed of Box2D's ComputeAABB: the world calls
+// bounds() for every moved collider on every update.
+
+Aabb detail::bounds_portable(const Shape& shape, const Transform& xf) noexcept {
+  const float c = xf.q.c, s = xf.q.s;
+  const Vec2* v = shape.padded_vertices();
+  float lo_x = c * v[0].x - s * v[0].y, lo_y = s * v[0].x + c * v[0].y;
+  float hi_x = lo_x, hi_y = lo_y;
+  if (shape.vertex_count() != 1) {
+    // All kMaxPolygonVertices slots: the ones past the count repeat vertex 0 (shape.hpp).
+    for (int i = 1; i < kMaxPolygonVertices; ++i) {
+      const float x = c * v[i].x - s * v[i].y, y = s * v[i].x + c * v[i].y;
+      lo_x = std::min(lo_x, x); hi_x = std::max(hi_x, x);
+      lo_y = std::min(lo_y, y); hi_y = std::max(hi_y, y);
+    }
   }
-  // Round to nearest, then step one float outward when that went inward. The step works on the
-  // bits (the values here are finite and far below the float range) instead of calling
-  // std::nextafter, which is a library call on the hot path.
-  const auto step = [](float f, bool up) {
-    if (f == 0) return up ? std::numeric_limits<float>::denorm_min() : -std::numeric_limits<float>::denorm_min();
-    const auto bits = std::bit_cast<std::uint32_t>(f);
-    return std::bit_cast<float>((f > 0) == up ? bits + 1 : bits - 1);
+  const Vec2 centroid = shape.core_centroid();
+  const float reach = std::fabs(centroid.x) + std::fabs(centroid.y) + shape.extent();
+  const float grow_x = shape.radius() + (kBoundsPad * (std::fabs(xf.p.x) + reach) + kBoundsPadFloor);
+  const float grow_y = shape.radius() + (kBoundsPad * (std::fabs(xf.p.y) + reach) + kBoundsPadFloor);
+  if (!is_valid(xf)) return {};
+  return {{(xf.p.x + lo_x) - grow_x, (xf.p.y + lo_y) - grow_y}, {(xf.p.x + hi_x) + grow_x, (xf.p.y + hi_y) + grow_y}};
+}
+
+#if PEBBLE_BOUNDS_SSE
+namespace {
+// bounds()'s constants as whole registers, so that each is one memory operand.
+alignas(16) constexpr float kSignXY[4] = {-0.0f, -0.0f, 0.0f, 0.0f};     // negates the lower corner
+alignas(16) constexpr float kSignSine[4] = {-0.0f, 0.0f, -0.0f, 0.0f};   // (-s, s, -s, s)
+alignas(16) constexpr std::uint32_t kAbs[4] = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+alignas(16) constexpr float kOne[4] = {1, 1, 1, 1};
+alignas(16) constexpr float kPad[4] = {kBoundsPad, kBoundsPad, kBoundsPad, kBoundsPad};
+alignas(16) constexpr float kPadFloor[4] = {kBoundsPadFloor, kBoundsPadFloor, kBoundsPadFloor, kBoundsPadFloor};
+alignas(16) constexpr float kLimit[4] = {kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance};
+}  // namespace
+#endif
+
+Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
+#if PEBBLE_BOUNDS_SSE
+  // bounds_portable()'s float operations, two vertices (x, y, x, y) per register: the same
+  // results bit for bit (tests/mass_test.cpp compares them).
+  static_assert(sizeof(Transform) == 4 * sizeof(float) && sizeof(Aabb) == 4 * sizeof(float));
+  const __m128 abs_mask = _mm_load_ps(reinterpret_cast<const float*>(kAbs));
+  const __m128 t = _mm_loadu_ps(&xf.p.x);  // p.x p.y c s
+  const __m128 c4 = _mm_shuffle_ps(t, t, _MM_SHUFFLE(2, 2, 2, 2));
+  const __m128 s4 = _mm_xor_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 3, 3, 3)), _mm_load_ps(kSignSine));
+  const float* v = &shape.padded_vertices()[0].x;
+  // Rotates vertices i and i + 1: (c x - s y, c y + s x) for each.
+  const auto turn = [&](int i) {
+    const __m128 xy = _mm_loadu_ps(v + 2 * i);
+    return _mm_add_ps(_mm_mul_ps(c4, xy), _mm_mul_ps(s4, _mm_shuffle_ps(xy, xy, _MM_SHUFFLE(2, 3, 0, 1))));
   };
-  const auto down = [&](double value) {
-    const float f = float(value);
-    return double(f) > value ? step(f, false) : f;
-  };
-  const auto up = [&](double value) {
-    const float f = float(value);
-    return double(f) < value ? step(f, true) : f;
-  };
-  return {{down(lo_x - r), down(lo_y - r)}, {up(hi_x + r), up(hi_y + r)}};
+  __m128 box;  // lo.x lo.y hi.x hi.y, about the origin
+  if (shape.vertex_count() == 1) {
+    box = turn(0);  // slot 1 repeats vertex 0
+  } else {
+    const __m128 w0 = turn(0), w1 = turn(2), w2 = turn(4), w3 = turn(6);
+    __m128 lo = _mm_min_ps(_mm_min_ps(w0, w1), _mm_min_ps(w2, w3));
+    __m128 hi = _mm_max_ps(_mm_max_ps(w0, w1), _mm_max_ps(w2, w3));
+    lo = _mm_min_ps(lo, _mm_movehl_ps(lo, lo));
+    hi = _mm_max_ps(hi, _mm_movehl_ps(hi, hi));
+    box = _mm_movelh_ps(lo, hi);
+  }
+  const __m128 abs_t = _mm_and_ps(t, abs_mask);  // |p.x| |p.y| |c| |s|
+  const Vec2 centroid = shape.core_centroid();
+  const float reach = std::fabs(centroid.x) + std::fabs(centroid.y) + shape.extent();
+  const __m128 pad = _mm_add_ps(_mm_mul_ps(_mm_load_ps(kPad), _mm_add_ps(_mm_movelh_ps(abs_t, abs_t), _mm_set1_ps(reach))),
+                                _mm_load_ps(kPadFloor));
+  const __m128 grow = _mm_xor_ps(_mm_add_ps(_mm_set1_ps(shape.radius()), pad), _mm_load_ps(kSignXY));
+  // is_valid(xf), lane by lane: |p| <= kMaxWorldCoordinate, |c*c + s*s - 1| <= kRotationTolerance.
+  const __m128 sq = _mm_mul_ps(t, t);
+  const __m128 deviation = _mm_sub_ps(_mm_add_ps(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 3, 0, 1))), _mm_load_ps(kOne));
+  const __m128 checked = _mm_shuffle_ps(abs_t, _mm_and_ps(deviation, abs_mask), _MM_SHUFFLE(3, 2, 1, 0));
+  if (_mm_movemask_ps(_mm_cmple_ps(checked, _mm_load_ps(kLimit))) != 0xf) return {};
+  const __m128 out = _mm_add_ps(_mm_add_ps(_mm_movelh_ps(t, t), box), grow);
+  const __m128 upper = _mm_movehl_ps(out, out);
+  return {{_mm_cvtss_f32(out), _mm_cvtss_f32(_mm_shuffle_ps(out, out, 1))}, {_mm_cvtss_f32(upper), _mm_cvtss_f32(_mm_shuffle_ps(upper, upper, 1))}};
+#else
+  return detail::bounds_portable(shape, xf);
+#endif
 }
 
 }  // namespace pebble

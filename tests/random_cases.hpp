@@ -9,6 +9,14 @@
 
 namespace test_random {
 
+/// Random-sequence tests divide their sizes by this: 2 under AddressSanitizer (GCC and Clang set
+/// __SANITIZE_ADDRESS__), whose build runs the suite again several times slower, else 1.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr int kSanitizerScale = 2;
+#else
+inline constexpr int kSanitizerScale = 1;
+#endif
+
 struct Rng {
   std::mt19937 gen;
   explicit Rng(unsigned seed) : gen(seed) {}

@@ -11,6 +11,11 @@ inline constexpr int kMaxPolygonVertices = 8;
 /// and by collision systems to decide when edges count as touching.
 inline constexpr float kLinearSlop = 0.005f;
 
+/// The contact margin of CollisionWorld by default (WorldSettings::contact_margin): contacts() then
+/// holds pairs up to this far apart, so that a physics engine sees a contact a step before it
+/// closes (Box2D v3's speculative distance is also 4 linear slops).
+inline constexpr float kDefaultContactMargin = 4 * kLinearSlop;
+
 /// Hull points closer than this fraction of the shape's size are welded into one, and a
 /// vertex closer than this fraction to the line of its neighbours is dropped as collinear.
 /// Small enough that welding moves the boundary by less than the accuracy we promise (1e-3).
@@ -30,5 +35,17 @@ inline constexpr float kRotationTolerance = 1e-3f;
 
 /// The distance reported by empty results (no hit, invalid input): finite, never NaN.
 inline constexpr float kHugeDistance = 3.0e38f;
+
+/// time_of_impact() reports a hit once the distance is within this of the target (when no
+/// tolerance is given): Box2D's 0.25 x linear slop, a quarter of the gap a physics engine keeps.
+inline constexpr float kToiTolerance = 0.25f * kLinearSlop;
+
+/// The default time_of_impact() tolerance is also never more than this fraction of the smaller
+/// shape's extent, so that small shapes get the accuracy pebble promises (1e-3 x their size).
+inline constexpr float kToiToleranceFraction = 1e-3f;
+
+/// Default cap on time_of_impact()'s distance evaluations. An approach converges in a few; a
+/// grazing pass of a fast-spinning body takes the most, as every step is bounded by the spin.
+inline constexpr int kMaxToiIterations = 64;
 
 }  // namespace pebble

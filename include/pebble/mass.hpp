@@ -24,10 +24,17 @@ MassProperties mass_properties(const Shape& shape, float density = 1);
 /// The area of the rounded shape (core area + perimeter × r + π r²).
 float area(const Shape& shape) noexcept;
 
-/// The tightest axis-aligned box of the shape under xf (world frame), radius included: the
-/// transformed core's box grown by the radius, each side rounded outward to the next float so
-/// the box always contains the shape. An invalid transform (see is_valid) gives the empty box
-/// {{0,0},{0,0}} at the origin.
+/// The axis-aligned box of the shape under xf (world frame), radius included: the transformed
+/// core's box grown by the radius, then padded outward by at most 2⁻²¹ × (|xf.p| + |core
+/// centroid|₁ + extent) per axis (a few float steps), so that it always contains the shape
+/// despite float rounding. An invalid transform (see is_valid) gives the empty box {{0,0},{0,0}}
+/// at the origin.
 Aabb bounds(const Shape& shape, const Transform& xf) noexcept;
+
+namespace detail {
+/// bounds() in plain C++, the code every CPU without SSE2 runs: the same float operations, so the
+/// same box bit for bit. Exposed so that tests can check that.
+Aabb bounds_portable(const Shape& shape, const Transform& xf) noexcept;
+}  // namespace detail
 
 }  // namespace pebble

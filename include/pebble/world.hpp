@@ -1,0 +1,354 @@
+// pebble/world.hpp — CollisionWorld: a whole scene of colliders. Moving colliders live in one AABB
+// tree with fat boxes, fixed ones in another that update() never walks for them; update() finds
+// the new pairs, runs collide() on the pairs that moved (on several threads if asked) and keeps
+// the touching pairs with their manifolds, plus begin/end events read after it returns. Scene
+// queries (rays, circle casts, overlaps, distance) see every change at once. docs/world.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "pebble/cast.hpp"
+#include "pebble/constants.hpp"
+#include "pebble/distance.hpp"
+#include "pebble/manifold.hpp"
+#include "pebble/ray.hpp"
+#include "pebble/shape.hpp"
+#include "pebble/tree.hpp"
+
+namespace pebble {
+
+/// Names one collider of one CollisionWorld: a slot, the generation of that slot and the world's
+/// serial number. A removed collider's id never names another collider: its slot's generation
+/// moves on, and ids of other worlds carry another serial. The default id names nothing.
+struct ColliderId {
+  std::uint32_t index = 0xffffffffu;  ///< the collider's slot
+  std::uint32_t generation = 0;       ///< 0 never names a collider
+  std::uint32_t world = 0;            ///< serial of the world that made it; 0 is no world
+  friend constexpr bool operator==(const ColliderId&, const ColliderId&) = default;
+};
+
+/// Which colliders may touch (the rule of Box2D's b2Filter). Two colliders touch when each one's
+/// category has a bit in the other's mask, unless they share a nonzero group: a positive group
+/// always touches, a negative group never does.
+struct Filter {
+  std::uint64_t category = 1;      ///< the bits this collider is
+  std::uint64_t mask = ~0ull;      ///< the category bits it touches
+  std::int32_t group = 0;          ///< shared positive group: always; shared negative: never
+  friend constexpr bool operator==(const Filter&, const Filter&) = default;
+};
+
+/// The filter rule above; symmetric.
+constexpr bool should_collide(const Filter& a, const Filter& b) noexcept {
+  if (a.group == b.group && a.group != 0) return a.group > 0;
+  return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
+
+/// Which colliders a scene query sees: those whose category has a bit in mask, sensors only when
+/// asked.
+struct QueryFilter {
+  std::uint64_t mask = ~0ull;  ///< the collider categories the query sees
+  bool sensors = false;        ///< whether sensors are seen too
+};
+
+/// How a collider takes part in the world. The defaults make a solid collider that moves.
+struct ColliderOptions {
+  Filter filter{};
+  /// Never (or rarely) moves: kept in the fixed tree with a tight box, never paired with another
+  /// fixed collider, and costs nothing in update() unless it changes. set_transform() still works,
+  /// at the cost of a tree update.
+  bool fixed = false;
+  /// Reports sensor events (begin and end of overlap, distance <= 0) with the colliders that pass
+  /// its filter, other sensors excepted; makes no contacts; scene queries see it only when their
+  /// QueryFilter asks for sensors.
+  bool sensor = false;
+  std::uint64_t user_data = 0;  ///< any value; given back by user_data()
+};
+
+/// Two touching colliders and their contact manifold (world space, normal from a to b); a has
+/// the lower slot index.
+struct ContactPair {
+  ColliderId a, b;
+  Manifold manifold;
+};
+
+/// A pair of colliders that began or ended touching, in the order of ContactPair.
+struct ContactEvent {
+  ColliderId a, b;
+};
+
+/// A collider (visitor) that began or ended overlapping a sensor.
+struct SensorEvent {
+  ColliderId sensor, visitor;
+};
+
+/// A ray or cast hit on one collider: which, and where (CastHit: fraction, point, normal).
+struct RayResult {
+  ColliderId id;
+  CastHit hit;
+};
+
+/// Runs task(i, context) for every i in [0, count), on any threads, in any order, and returns
+/// when all have finished. update() hands its parallel work to it, in pieces whose results do not
+/// depend on which thread runs them or in which order. A game plugs its job system in here.
+struct TaskHook {
+  void (*run)(int count, void (*task)(int index, void* context), void* context, void* user) = nullptr;
+  void* user = nullptr;  ///< given back to run
+};
+
+/// Settings of a CollisionWorld, fixed at construction.
+struct WorldSettings {
+  /// contacts() holds the pairs whose distance is at most this (world units): the speculative
+  /// margin of collide(). >= 0.
+  float contact_margin = kDefaultContactMargin;
+  /// The fat boxes of moving colliders (AabbTree). The fixed tree has no margins.
+  TreeSettings tree{};
+  /// update() spreads its work over this many threads (the calling thread included) from a small
+  /// pool the world owns, unless task_hook is set. 1: no threads at all.
+  int threads = 1;
+  /// When run is set, update() hands its parallel work to it and `threads` is ignored.
+  TaskHook task_hook{};
+};
+
+/// Counts from the last update().
+struct WorldStats {
+  int colliders = 0;        ///< live colliders
+  int fixed = 0;            ///< of which fixed
+  int pairs = 0;            ///< pairs whose boxes overlap (the candidates collide() may run on)
+  int contacts = 0;         ///< touching pairs (contacts().size())
+  int collided = 0;         ///< pairs collide() (or overlap(), for sensors) ran on
+  int new_pairs = 0;        ///< pairs found
+  TreeStats moving_tree{};  ///< of the moving colliders
+  TreeStats fixed_tree{};   ///< of the fixed colliders
+};
+
+namespace detail {
+/// A non-owning reference to a callable (a function pointer and an object pointer), so that the
+/// world's queries take any callback without templates in their implementation or allocation.
+template <class Signature>
+class CallbackRef;
+template <class R, class... Args>
+class CallbackRef<R(Args...)> {
+public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cv_t<F>, CallbackRef>)
+  CallbackRef(F& f) noexcept  // NOLINT: implicit on purpose
+      : object_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, Args... args) -> R { return (*static_cast<F*>(o))(args...); }) {}
+  R operator()(Args... args) const { return call_(object_, args...); }
+
+private:
+  void* object_;
+  R (*call_)(void*, Args...);
+};
+class ThreadPool;
+}  // namespace detail
+
+/// A scene of colliders: pairs, contacts, events and scene queries.
+///
+/// Changes (add, remove, set_*) apply at once to the scene queries; update() then brings
+/// contacts() and the events up to date. Const functions only read, so any number of threads may
+/// query at once while no thread changes the world. Stale or foreign ids are refused: the setters
+/// and remove() return false and change nothing, the getters return nullptr or a default.
+/// A world can be moved (its ids go with it) but not copied; a moved-from world may only be
+/// destroyed or assigned to.
+class CollisionWorld {
+public:
+  CollisionWorld();
+  explicit CollisionWorld(const WorldSettings& settings);
+  ~CollisionWorld();
+  CollisionWorld(CollisionWorld&&) noexcept;
+  CollisionWorld& operator=(CollisionWorld&&) noexcept;
+  CollisionWorld(const CollisionWorld&) = delete;
+  CollisionWorld& operator=(const CollisionWorld&) = delete;
+
+  /// Adds a moving collider. Throws std::invalid_argument when the transform is not valid
+  /// (is_valid: finite, within kMaxWorldCoordinate, unit rotation).
+  ColliderId add(const Shape& shape, const Transform& xf, std::uint64_t user_data = 0);
+  /// Adds a collider with options (fixed, sensor, filter). Throws as above.
+  ColliderId add(const Shape& shape, const Transform& xf, const ColliderOptions& options);
+  /// Removes a collider: its pairs go at once; touching ones are reported as end events by the
+  /// next update() (with this id, stale by then). False (nothing done) for a stale or foreign id.
+  bool remove(ColliderId id);
+  /// Moves a collider. False, and nothing changes, for a stale or foreign id or an invalid
+  /// transform.
+  bool set_transform(ColliderId id, const Transform& xf);
+  /// Gives a collider another shape. False for a stale or foreign id.
+  bool set_shape(ColliderId id, const Shape& shape);
+  /// Changes a collider's filter; its pairs are re-examined by the next update(). False for a
+  /// stale or foreign id.
+  bool set_filter(ColliderId id, const Filter& filter);
+  /// False for a stale or foreign id.
+  bool set_user_data(ColliderId id, std::uint64_t user_data);
+
+  /// True when id names a live collider of this world.
+  bool contains(ColliderId id) const noexcept;
+  /// The collider's shape, transform (world) or options; nullptr for a stale or foreign id.
+  const Shape* shape(ColliderId id) const noexcept;
+  const Transform* transform(ColliderId id) const noexcept;
+  const ColliderOptions* options(ColliderId id) const noexcept;
+  /// The box the trees hold for it: bounds() grown by half the contact margin (and a slack that
+  /// covers collide()'s tolerance), world; the empty box {} for a stale or foreign id.
+  Aabb box(ColliderId id) const noexcept;
+  /// Live colliders.
+  int size() const noexcept { return live_; }
+
+  /// Finds new pairs, runs the narrowphase on the pairs whose colliders changed since the last
+  /// update(), refreshes contacts() and replaces the events with this update's.
+  void update();
+  /// The touching pairs (manifold count > 0 at the contact margin) as of the last update(), in an
+  /// order that depends only on the calls made (never on threads). Ids may have been removed
+  /// since.
+  std::span<const ContactPair> contacts() const noexcept { return contacts_; }
+  /// Pairs that began touching in the last update(), in the order of contacts().
+  std::span<const ContactEvent> begin_touch_events() const noexcept { return begin_events_; }
+  /// Pairs that stopped touching in the last update() or were removed since the one before
+  /// (their ids are stale then): removals first, in call order, then the rest in pair order.
+  std::span<const ContactEvent> end_touch_events() const noexcept { return end_events_; }
+  /// Visitors that began overlapping a sensor in the last update().
+  std::span<const SensorEvent> sensor_begin_events() const noexcept { return sensor_begin_events_; }
+  /// Visitors that stopped overlapping a sensor (or were removed, or whose sensor was).
+  std::span<const SensorEvent> sensor_end_events() const noexcept { return sensor_end_events_; }
+  /// Counts from the last update(), and the trees' statistics now (O(n)).
+  WorldStats stats() const;
+  /// Checks the trees (AabbTree::validate), that every collider is in the right tree with its
+  /// box, and that the pair set, the pairs' lists and contacts() agree. For tests; O(n + pairs).
+  bool validate() const;
+  /// Rebuilds the fixed colliders' tree by binned SAH now; update() also does it by itself when
+  /// many fixed colliders changed since the last rebuild.
+  void optimize_fixed();
+  /// The settings given at construction (a negative or non-finite margin became 0).
+  const WorldSettings& settings() const noexcept { return settings_; }
+
+  // --- Scene queries. Each sees every add, remove and set_* made so far.
+
+  /// The closest hit of the ray on a collider the filter passes (raycast() on each candidate).
+  std::optional<RayResult> cast_ray(const Ray& ray, const QueryFilter& filter = {}) const;
+  /// Every hit of the ray, nearer boxes first but not sorted: calls on_hit(const RayResult&) ->
+  /// float for each collider the filter passes and the ray hits. The return value: < 0 ignores
+  /// the hit and goes on, 0 stops, otherwise the ray is clipped to min(current length, value)
+  /// (return 1 to keep everything, the hit's fraction to search for the closest).
+  template <class F>
+    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  void cast_ray(const Ray& ray, F&& on_hit, const QueryFilter& filter = {}) const {
+    ray_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+  }
+  /// The closest hit of a disc of the given radius whose centre moves along the ray (seed 000:
+  /// the ray against the colliders grown by radius, the tree's boxes grown too).
+  std::optional<RayResult> cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
+  /// Every hit of the circle cast, as cast_ray(ray, on_hit, filter) does for rays.
+  template <class F>
+    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  void cast_circle(const Ray& ray, float radius, F&& on_hit, const QueryFilter& filter = {}) const {
+    ray_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+  }
+  /// The closest hit of `shape` placed at xf and moved by `translation` (the colliders stay where
+  /// they are): shape_cast() on each candidate, the tree's boxes swept by the shape's box. In the
+  /// result, hit.normal is the collider's outward surface normal (shape_cast()'s normal from the
+  /// moving shape to the collider, negated, as for rays) and hit.point where they touch at that
+  /// time. A shape that starts within options.target_separation of a collider hits it at fraction 0.
+  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter = {},
+                                      const ShapeCastOptions& options = {}) const;
+  /// Every hit of the shape cast, as cast_ray(ray, on_hit, filter) does for rays.
+  template <class F>
+    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  void cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, F&& on_hit, const QueryFilter& filter = {},
+                  const ShapeCastOptions& options = {}) const {
+    shape_cast_impl(shape, xf, translation, filter, options, detail::CallbackRef<float(const RayResult&)>(on_hit));
+  }
+
+  /// Calls on_hit(ColliderId) -> bool for every collider (passing the filter) that overlaps the
+  /// shape placed at xf (overlap(), touching counts); returning false stops.
+  template <class F>
+  void overlap_shape(const Shape& shape, const Transform& xf, F&& on_hit, const QueryFilter& filter = {}) const {
+    within_impl(shape, xf, 0, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
+  }
+  /// The same for the colliders within `distance` (>= 0) of the shape: distance() <= distance.
+  template <class F>
+  void within_distance(const Shape& shape, const Transform& xf, float distance, F&& on_hit,
+                       const QueryFilter& filter = {}) const {
+    within_impl(shape, xf, distance, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
+  }
+  /// The colliders whose shape overlaps the box (a box-shaped Shape, touching counts).
+  template <class F>
+  void overlap_aabb(const Aabb& box, F&& on_hit, const QueryFilter& filter = {}) const {
+    aabb_impl(box, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
+  }
+  /// The colliders containing the point (contains(), boundary included).
+  template <class F>
+  void overlap_point(Vec2 point, F&& on_hit, const QueryFilter& filter = {}) const {
+    point_impl(point, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
+  }
+
+private:
+  struct Hot;
+  struct Collider;
+  struct Pair;
+  struct PairSet;
+  struct Scratch;
+
+  // The slot of a live collider of this world, or kNoSlot.
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
+  std::uint32_t slot_of(ColliderId id) const noexcept;
+  ColliderId id_of(std::uint32_t index) const noexcept;
+  const AabbTree& tree_of(std::uint32_t index) const noexcept;
+  void refresh_box(std::uint32_t index, Vec2 displacement);
+  void unlink_pair(std::uint32_t pair, int side);
+  void free_pair(std::uint32_t pair);
+  void destroy_pairs(std::uint32_t index);
+  void parallel_for(int count, void (*task)(int, void*), void* context);
+  bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
+  void find_pairs_chunk(int chunk);
+  void collide_chunk(int chunk);
+  bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
+  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter, detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+             detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void ray_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                       const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
+                   detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  template <class Accept>
+  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+
+  WorldSettings settings_;
+  std::uint32_t serial_ = 0;
+  std::vector<Hot> hot_;
+  std::vector<Collider> colliders_;
+  std::uint32_t free_collider_ = 0xffffffffu;
+  int live_ = 0;
+  int fixed_count_ = 0;
+  int fixed_changes_ = 0;  // fixed colliders added, moved or removed since the fixed tree's last rebuild
+  std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one
+  AabbTree moving_tree_;
+  AabbTree fixed_tree_;
+  std::vector<Pair> pairs_;
+  std::uint32_t free_pair_ = 0xffffffffu;
+  std::unique_ptr<PairSet> pair_set_;
+  std::unique_ptr<Scratch> scratch_;
+  std::unique_ptr<detail::ThreadPool> pool_;
+  std::vector<ContactPair> contacts_;
+  std::vector<ContactEvent> begin_events_, end_events_, pending_end_events_;
+  std::vector<SensorEvent> sensor_begin_events_, sensor_end_events_, pending_sensor_end_events_;
+  WorldStats last_stats_;
+};
+
+}  // namespace pebble
+
+/// ColliderIds as keys of unordered containers.
+template <>
+struct std::hash<pebble::ColliderId> {
+  std::size_t operator()(const pebble::ColliderId& id) const noexcept {
+    const std::uint64_t key = (std::uint64_t(id.generation) << 32 | id.index) ^ (std::uint64_t(id.world) * 0x9e3779b97f4a7c15ull);
+    return std::size_t(key ^ (key >> 29));
+  }
+};

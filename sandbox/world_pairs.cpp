@@ -1,0 +1,53 @@
+// The stepper's contacts from a CollisionWorld: every use of the world API by the sandbox is here.
+#include <algorithm>
+#include <stdexcept>
+
+#include <pebble/world.hpp>
+
+#include "sandbox/pair_source.hpp"
+
+namespace pebble::sandbox {
+
+struct WorldPairs::Impl {
+  CollisionWorld world;
+  std::vector<ColliderId> ids;  // by body index
+  explicit Impl(float margin) : world(WorldSettings{.contact_margin = margin}) {}
+};
+
+WorldPairs::WorldPairs(float margin) : impl_(std::make_unique<Impl>(margin)) {}
+WorldPairs::~WorldPairs() = default;
+
+void WorldPairs::add(int body, const Shape& shape, const Transform& xf, bool is_static) {
+  if (body != static_cast<int>(impl_->ids.size())) throw std::logic_error("WorldPairs: bodies must be added in order");
+  ColliderOptions options;
+  options.fixed = is_static;  // the container: never paired with itself, costs nothing per update
+  options.user_data = static_cast<uint64_t>(body);
+  impl_->ids.push_back(impl_->world.add(shape, xf, options));
+}
+
+void WorldPairs::move(int body, const Transform& xf) { impl_->world.set_transform(impl_->ids[static_cast<size_t>(body)], xf); }
+
+void WorldPairs::find_contacts(float margin, std::vector<BodyContact>& out) {
+  out.clear();
+  CollisionWorld& world = impl_->world;
+  world.update();
+  for (const ContactPair& pair : world.contacts()) {
+    int a = static_cast<int>(world.options(pair.a)->user_data);
+    int b = static_cast<int>(world.options(pair.b)->user_data);
+    Manifold m = pair.manifold;
+    if (a > b) {
+      std::swap(a, b);
+      m = m.flipped();
+    }
+    // The world keeps every point within its own margin; a smaller one keeps fewer.
+    int kept = 0;
+    for (int i = 0; i < m.count; ++i)
+      if (m.points[i].separation <= margin) m.points[kept++] = m.points[i];
+    m.count = kept;
+    if (kept > 0) out.push_back({a, b, m});
+  }
+}
+
+std::unique_ptr<PairSource> make_pair_source(float margin) { return std::make_unique<WorldPairs>(margin); }
+
+}  // namespace pebble::sandbox

@@ -1,0 +1,104 @@
+// The Minkowski difference A - B of two cores, in A's frame, as the ray cast of src/ray_core.hpp
+// reads it (seeds 002 and 003: a shape cast is a ray cast against the difference of the shapes,
+// grown by both radii). Not part of the API.
+//
+// The difference of two convex polygons is their edges merged by angle (seed 003's "classic
+// method", here with the whole boundary rather than the chain facing the motion): both edge
+// lists start at their lowest vertex, so both run through the angles [0, 2 pi) in order, and
+// the merge takes the edge of smaller angle at each step, O(n + m). -B is B turned by half a
+// turn, so it stays counter-clockwise; its edges are B's reversed, its normals B's negated. Each
+// vertex of the difference remembers the pair of core vertices it is the difference of, so that
+// a point found on it gives the witness points on A and on B.
+#pragma once
+
+#include "pebble/shape.hpp"
+#include "ray_core.hpp"
+
+namespace pebble::cast_core {
+
+/// Most vertices (and edges) a difference of two cores can have.
+inline constexpr int kMaxDifferenceVertices = 2 * kMaxPolygonVertices;
+
+/// A - B in A's frame: vertices a_i - b_j (`ia`, `ib` name i and j), counter-clockwise, with
+/// their edge planes as lanes (the layout PolygonLanes reads). 1 vertex when both cores are
+/// points, 2 for a segment (edge 0 from v[0] to v[1], edge 1 back), else a convex polygon.
+struct Difference {
+  int count = 0;
+  Vec2 v[kMaxDifferenceVertices + 1];  // v[count] repeats v[0]
+  float nx[kMaxDifferenceVertices], ny[kMaxDifferenceVertices], off[kMaxDifferenceVertices];
+  signed char ia[kMaxDifferenceVertices], ib[kMaxDifferenceVertices];
+
+  PolygonLanes lanes() const { return {v, nx, ny, off, count}; }
+
+  /// The core points of A and B whose difference is the point at parameter s in [0, 1] along
+  /// edge k (from vertex k to vertex k + 1), in A's frame: both vary linearly along an edge,
+  /// since one of them (or both, for parallel edges merged into one) walks along its own edge.
+  void witnesses(int k, float s, const Vec2* a, const Vec2* b, Vec2& on_a, Vec2& on_b) const {
+    const int next = k + 1 == count ? 0 : k + 1;
+    on_a = lerp(a[ia[k]], a[ia[next]], s);
+    on_b = lerp(b[ib[k]], b[ib[next]], s);
+  }
+};
+
+/// The index of a lowest vertex of points[0..n) (least y, then least x) when sign is 1, of the
+/// highest (greatest y, then greatest x) when sign is -1: the lowest of the negated points.
+inline int lowest_vertex(const Vec2* points, int n, float sign) {
+  int best = 0;
+  for (int i = 1; i < n; ++i) {
+    const float y = sign * points[i].y, by = sign * points[best].y;
+    if (y < by || (y == by && sign * points[i].x < sign * points[best].x)) best = i;
+  }
+  return best;
+}
+
+/// 0 for a direction in the upper half plane (angles [0, pi)), 1 for the lower ([pi, 2 pi)).
+inline int half_turn(Vec2 e) { return e.y < 0 || (e.y == 0 && e.x < 0) ? 1 : 0; }
+
+/// A - B for core a (vertices va, count na, edge normals through na_x/na_y) and core b given in
+/// A's frame (vertices vb, count nb, unit edge normals nbx/nby in A's frame).
+inline void build_difference(const Vec2* va, const float* nax, const float* nay, int na, const Vec2* vb, const float* nbx,
+                             const float* nby, int nb, Difference& out) {
+  const int edges_a = na == 1 ? 0 : na, edges_b = nb == 1 ? 0 : nb;
+  int i = lowest_vertex(va, na, 1), j = lowest_vertex(vb, nb, -1);
+  int taken_a = 0, taken_b = 0, k = 0;
+  // At most edges_a + edges_b steps; each takes one edge of A, of -B, or one of each.
+  while (k < kMaxDifferenceVertices && (taken_a < edges_a || taken_b < edges_b)) {
+    const int i_next = i + 1 == na ? 0 : i + 1, j_next = j + 1 == nb ? 0 : j + 1;
+    const Vec2 ea = va[i_next] - va[i], eb = vb[j] - vb[j_next];  // -B's edge runs from -b_j to -b_{j+1}
+    bool take_a = taken_b == edges_b, take_b = taken_a == edges_a;
+    if (!take_a && !take_b) {
+      // The edge of smaller angle in [0, 2 pi) first; exactly parallel edges together.
+      const int ha = half_turn(ea), hb = half_turn(eb);
+      const float cr = cross(ea, eb);
+      take_a = ha < hb || (ha == hb && cr >= 0);
+      take_b = hb < ha || (ha == hb && cr <= 0);
+    }
+    out.v[k] = va[i] - vb[j];
+    out.ia[k] = static_cast<signed char>(i);
+    out.ib[k] = static_cast<signed char>(j);
+    const Vec2 n = take_a ? Vec2{nax[i], nay[i]} : Vec2{-nbx[j], -nby[j]};
+    out.nx[k] = n.x;
+    out.ny[k] = n.y;
+    out.off[k] = dot(n, out.v[k]);
+    ++k;
+    if (take_a) {
+      i = i_next;
+      ++taken_a;
+    }
+    if (take_b) {
+      j = j_next;
+      ++taken_b;
+    }
+  }
+  if (k == 0) {  // two points
+    out.v[0] = va[0] - vb[0];
+    out.ia[0] = 0;
+    out.ib[0] = 0;
+    k = 1;
+  }
+  out.count = k;
+  out.v[k] = out.v[0];
+  if (k == 2) out.off[1] = -out.off[0];  // one line for both sides (see cast_capsule)
+}
+
+}  // namespace pebble::cast_core

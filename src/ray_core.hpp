@@ -1,0 +1,271 @@
+// The one ray cast every cast query ends in: a ray segment against a convex polygon core grown by
+// a radius, in the polygon's own frame (seed 000, "Raycasts and spherecasts"). raycast() runs it
+// on a shape's core; shape_cast() and closest_approach() on the Minkowski difference of two cores
+// (seeds 002 and 003). Not part of the API.
+//
+// Method (seed 000): clip the ray against the polygon formed by the outer edges (each core edge
+// pushed out by the radius) extended until they meet (Cyrus-Beck: the latest entering plane and
+// the earliest leaving one). The entry point lies on the outer edge of the latest entering
+// plane, or beyond one of its ends, in the wedge between that edge's extension and its
+// neighbour's; then the ray can only meet the shape on that end's corner circle (the wedge is
+// bounded by the two extensions and the arc, and the ray, a chord of the convex extended
+// polygon, leaves it through the arc or not at all). A ray starting inside the extended
+// polygon starts inside the shape or in the wedge of its nearest core vertex. As the seed says,
+// circles and capsules take their own paths: a circle has no edge, and a capsule's two edges are
+// parallel (its extended polygon is a slab).
+//
+// Everything is float, like the rest of pebble's contact queries, and mostly written on scalars
+// rather than Vec2 values (which GCC keeps packed in one register and shuffles apart at every
+// use).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "pebble/math.hpp"
+#include "pebble/ray.hpp"
+
+// The cast functions are small and called from one place per query: inlined into it, the
+// compiler keeps their values in registers instead of passing structs through memory.
+#if defined(__GNUC__) || defined(__clang__)
+#define PEBBLE_CAST_INLINE inline __attribute__((always_inline))
+#else
+#define PEBBLE_CAST_INLINE inline
+#endif
+
+namespace pebble::cast_core {
+
+/// Where a ray meets a rounded polygon, in the polygon's frame. The contact point is the ray's
+/// point at t.
+struct LocalHit {
+  enum class Kind : int {
+    miss,    ///< no contact within the ray
+    inside,  ///< the origin is inside the rounded polygon or on its surface (t = 0)
+    edge,    ///< first contact on the outer edge `feature`
+    corner,  ///< first contact on the corner circle of vertex `feature`
+  };
+  Kind kind = Kind::miss;
+  float t = 1;         ///< fraction of the ray at the contact
+  int feature = 0;
+  float nx = 0, ny = 0;  ///< outward unit normal at the contact (zero for inside and miss)
+};
+
+inline constexpr LocalHit kInside{LocalHit::Kind::inside, 0, 0, 0, 0};
+
+/// The rest of a ray, from its point o at fraction t0 on (o + (t - t0) d, t0 <= t <= 1),
+/// against the disc of radius r about c: the first contact, or inside (at t0) when o lies in
+/// the disc. A disc of radius 0 is hit only by a ray through its point; the normal there faces
+/// the ray. The corner test starts the ray at its entry into the extended polygon, next to the
+/// corner: then m = o - c is about r long and the discriminant keeps its precision however far
+/// away the ray started.
+PEBBLE_CAST_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy, int vertex) {
+  const float mx = ox - cx, my = oy - cy;
+  const float cc = mx * mx + my * my - r * r;
+  if (cc <= 0) return {LocalHit::Kind::inside, t0, vertex, 0, 0};
+  const float b = mx * dx + my * dy;
+  if (!(b < 0)) return {};  // moving away, along the tangent, or not moving
+  // The discriminant b^2 - |d|^2 cc written as |d|^2 r^2 - (m x d)^2 (Lagrange's identity),
+  // which does not cancel when the ray starts far from the disc.
+  const float a = dx * dx + dy * dy;
+  const float cr = mx * dy - my * dx;
+  const float disc = a * r * r - cr * cr;
+  if (disc < 0) return {};
+  // The smaller root as cc / (-b + sqrt(disc)): the product of the roots is cc / a, and this
+  // form does not cancel when the ray starts close to the circle.
+  const float tau = cc / (std::sqrt(disc) - b);
+  if (!(t0 + tau <= 1)) return {};
+  // The radial direction m + tau d has length r at the contact; r = 0 (a point, met only head
+  // on) takes the direction facing the ray.
+  const float inv = r > 0 ? 1 / r : -1 / std::sqrt(a);
+  const float nx = r > 0 ? inv * (mx + tau * dx) : inv * dx, ny = r > 0 ? inv * (my + tau * dy) : inv * dy;
+  return {LocalHit::Kind::corner, t0 + tau, vertex, nx, ny};
+}
+
+/// (nx, ny) moved into the normal cone of a polygon corner, the directions counter-clockwise
+/// from `prev` (the normal of the edge before the corner) to `next` (the edge after it), at most
+/// a half turn. A corner circle smaller than the rounding of the planes (a radius far below
+/// float precision of the vertices) gets its radial direction from noise; every outward normal
+/// of the corner lies in this cone, so the answer stays a true surface normal.
+PEBBLE_CAST_INLINE void clamp_to_cone(LocalHit& hit, Vec2 prev, Vec2 next) {
+  const Vec2 n{hit.nx, hit.ny};
+  if (cross(prev, n) >= 0 && cross(n, next) >= 0) return;
+  const Vec2 side = dot(n, prev) > dot(n, next) ? prev : next;  // the nearer side of the cone
+  hit.nx = side.x;
+  hit.ny = side.y;
+}
+
+/// How far beyond an edge's end a clip's entry point may lie through float rounding alone,
+/// relative to the size of the numbers it was computed from. An entry point that close to the
+/// end whose corner circle is missed (a sharp corner has none; a tiny radius is smaller than the
+/// rounding) is taken as an edge hit: the ray passes within rounding of the corner.
+inline constexpr float kEntryRoundingFraction = 1e-6f;
+
+/// An outer edge the clip entered through: the edge from core vertex a, vector e, outward unit
+/// normal n, and the entry point q at fraction t.
+struct Entry {
+  Vec2 a, e, n, q;
+  float t;
+  int edge;
+};
+
+/// A core vertex as a corner: its position, index and normal cone (counter-clockwise from the
+/// normal of the edge before it to the normal of the edge after it).
+struct Corner {
+  Vec2 c;
+  int index;
+  Vec2 prev, next;
+};
+
+/// The contact after the clip entered through `in`: on the outer edge itself, or beyond one of
+/// its ends on that end's corner circle (the circle cannot be met before the entry point, as it
+/// lies inside the extended polygon). `start` and `end` are the corners at a and a + e; `scale`
+/// the size of the numbers the entry point came from.
+PEBBLE_CAST_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale, const Corner& start,
+                                    const Corner& end) {
+  const float s = (in.q.x - in.a.x) * in.e.x + (in.q.y - in.a.y) * in.e.y, len2 = in.e.x * in.e.x + in.e.y * in.e.y;
+  if (s >= 0 && s <= len2) return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
+  const Corner& k = s < 0 ? start : end;
+  LocalHit hit = cast_circle(k.c.x, k.c.y, r, in.q.x, in.q.y, in.t, dx, dy, k.index);
+  if (hit.kind == LocalHit::Kind::inside) {
+    // The entry point is on the circle to rounding (the circle touches the extended polygon's
+    // edges there): the contact is at the entry point, with its radial normal.
+    const Vec2 radial = normalize(in.q - k.c);
+    hit.kind = LocalHit::Kind::corner;
+    hit.nx = radial == Vec2{} ? in.n.x : radial.x;
+    hit.ny = radial == Vec2{} ? in.n.y : radial.y;
+  } else if (hit.kind == LocalHit::Kind::miss) {
+    const float len = std::sqrt(len2);
+    const float beyond = (s < 0 ? -s : s - len2) / len;
+    if (beyond > kEntryRoundingFraction * (scale + len)) return hit;
+    return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
+  }
+  clamp_to_cone(hit, k.prev, k.next);
+  return hit;
+}
+
+/// The ray o + t d (0 <= t <= 1) against the segment a-b grown by r (a capsule; r = 0 a sharp
+/// segment). n is the unit normal of the edge a -> b (edge 0; edge 1 is b -> a, normal -n).
+/// The outer edges are the lines at +-r from the segment's line: a slab.
+PEBBLE_CAST_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float ox, float oy, float dx, float dy) {
+  const float h = n.x * (ox - a.x) + n.y * (oy - a.y), hd = n.x * dx + n.y * dy;  // height, its rate
+  const Vec2 e = b - a;
+  const Vec2 minus_n{-n.x, -n.y};
+  if (h > r || h < -r) {
+    // Entering the slab through the side facing the origin, if at all.
+    const bool above = h > r;
+    if (above ? !(hd < 0) : !(hd > 0)) return {};
+    const float t = above ? (h - r) / -hd : (-r - h) / hd;
+    if (!(t <= 1)) return {};
+    const Entry in{a, e, above ? n : minus_n, {ox + t * dx, oy + t * dy}, t, above ? 0 : 1};
+    const float scale = std::fabs(ox) + std::fabs(oy) + t * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
+    // Either side is measured from a along e: the corners are a (cone from -n round to n, beyond
+    // a) and b (from n round to -n).
+    return contact_after_entry(in, r, dx, dy, scale, {a, 0, minus_n, n}, {b, 1, n, minus_n});
+  }
+  // Starting in the slab: inside beside the segment, else only the nearer end's circle.
+  const float s = (ox - a.x) * e.x + (oy - a.y) * e.y;
+  if (s >= 0 && s <= dot(e, e)) return kInside;
+  const bool at_a = s < 0;
+  LocalHit hit = cast_circle(at_a ? a.x : b.x, at_a ? a.y : b.y, r, ox, oy, 0, dx, dy, at_a ? 0 : 1);
+  if (hit.kind == LocalHit::Kind::corner) {
+    if (at_a) clamp_to_cone(hit, minus_n, n);
+    else clamp_to_cone(hit, n, minus_n);
+  }
+  return hit;
+}
+
+/// A convex polygon of 3 or more vertices: `count` vertices (v[count] repeats v[0], so edge i
+/// runs from v[i] to v[i + 1]) and its edge planes as lanes (unit outward normal nx, ny and
+/// offset off = normal . v[i]), the layout Shape keeps them in.
+struct PolygonLanes {
+  const Vec2* v;
+  const float* nx;
+  const float* ny;
+  const float* off;
+  int count;
+  Vec2 normal(int i) const { return {nx[i], ny[i]}; }
+};
+
+/// Cyrus-Beck over the polygon's planes grown by r: [lower, upper] is the part of [0, 1] inside
+/// every one; entry is the plane whose crossing is lower when lower > 0 (the ray enters there),
+/// else -1 (the origin is inside every plane). empty: no part of the ray is inside.
+struct Clip {
+  float lower, upper;
+  int entry;
+  bool empty;
+};
+
+PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
+  // Per plane: num >= 0 when the origin is on its inner side, den < 0 when the ray enters it;
+  // its crossing num / den counts as an entry or an exit, compared by cross-multiplying so that
+  // only crossings that move a bound are divided. A plane the ray runs along from outside rules
+  // out any contact. (A branch-free 4-lane scan of all planes measured slower: its division,
+  // maximum folds and lane search form one long dependency chain per query.)
+  float lower = 0, upper = 1;
+  int entry = -1;
+  for (int i = 0; i < p.count; ++i) {
+    const float num = (p.off[i] + r) - (p.nx[i] * ox + p.ny[i] * oy);
+    const float den = p.nx[i] * dx + p.ny[i] * dy;
+    if (den < 0) {
+      if (num < lower * den) {
+        lower = num / den;
+        entry = i;
+      }
+    } else if (den > 0) {
+      if (num < upper * den) upper = num / den;
+    } else if (num < 0) {
+      return {lower, upper, -1, true};
+    }
+    if (upper < lower) return {lower, upper, -1, true};
+  }
+  return {lower, upper, entry, false};
+}
+
+/// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame.
+PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
+  const Clip clip = clip_planes(p, r, ox, oy, dx, dy);
+  if (clip.empty) return {};
+  const int n = p.count;
+
+  if (clip.entry >= 0) {
+    const int i = clip.entry, j = i + 1 == n ? 0 : i + 1;
+    // A sharp polygon is its extended polygon: the entry point is on the edge itself (to
+    // rounding), with no corner circle to fall back to.
+    if (r == 0) return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
+    const Vec2 a = p.v[i];
+    const Entry in{a, p.v[i + 1] - a, p.normal(i), {ox + clip.lower * dx, oy + clip.lower * dy}, clip.lower, i};
+    const float scale = std::fabs(ox) + std::fabs(oy) + clip.lower * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
+    return contact_after_entry(in, r, dx, dy, scale, {a, i, p.normal(i == 0 ? n - 1 : i - 1), in.n},
+                               {p.v[j], j, in.n, p.normal(j)});
+  }
+
+  // The origin is inside the extended polygon: inside the shape, or in the wedge of its
+  // nearest core vertex. Outside the core, the nearest core point is inside an edge that o lies
+  // beyond (with o between the normals at its ends) or else a vertex; the edge is within r (o
+  // is inside that edge's outer plane), so that case is inside the shape too.
+  bool in_core = true;
+  int nearest = 0;
+  float best = std::numeric_limits<float>::infinity();
+  for (int i = 0; i < n; ++i) {
+    const Vec2 a = p.v[i], e = p.v[i + 1] - a;
+    const float beyond = p.nx[i] * ox + p.ny[i] * oy - p.off[i], s = (ox - a.x) * e.x + (oy - a.y) * e.y;
+    in_core = in_core && beyond <= 0;
+    if (beyond > 0 && s > 0 && s < dot(e, e)) return kInside;
+    const float d2 = (ox - a.x) * (ox - a.x) + (oy - a.y) * (oy - a.y);
+    if (d2 < best) {
+      best = d2;
+      nearest = i;
+    }
+  }
+  if (in_core) return kInside;
+  const Vec2 c = p.v[nearest];
+  LocalHit hit = cast_circle(c.x, c.y, r, ox, oy, 0, dx, dy, nearest);  // inside when within r
+  if (hit.kind == LocalHit::Kind::corner) clamp_to_cone(hit, p.normal(nearest == 0 ? n - 1 : nearest - 1), p.normal(nearest));
+  return hit;
+}
+
+/// The circle cast of raycast(shape, xf, ray, radius) for any finite radius >= 0 (src/ray.cpp):
+/// shape_cast() casts a disc shape this way against the other shape.
+CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept;
+
+}  // namespace pebble::cast_core

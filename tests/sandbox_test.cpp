@@ -1,0 +1,383 @@
+// The demo's rigid-body stepper (sandbox/): the pile comes to rest (every point slower than
+// 1 cm/s, penetration below 2 x kLinearSlop, measured by the oracle's exact signed distance), free
+// fall against the closed form, resting contacts that keep their warm-started impulses by id,
+// restitution and its threshold, friction on a slope (sticks below atan(mu), slides with the
+// Coulomb acceleration above), no tunnelling at speed, momentum conservation, and pair sources
+// that agree with collide(): the brute-force loop, and the CollisionWorld the demo runs on (the
+// settling tests run on the world).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include <pebble/pebble.hpp>
+
+#include "oracle/distance.hpp"
+#include "sandbox/demo_scene.hpp"
+
+using namespace pebble;
+using namespace pebble::sandbox;
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+oracle::RShape to_oracle(const Body& body) {
+  oracle::RShape s;
+  for (const Vec2 v : body.shape.vertices()) {
+    const long double x = v.x, y = v.y;
+    s.core.push_back({body.xf.q.c * x - body.xf.q.s * y + body.xf.p.x, body.xf.q.s * x + body.xf.q.c * y + body.xf.p.y});
+  }
+  s.radius = body.shape.radius();
+  return s;
+}
+
+/// The deepest overlap between any two bodies (0 when none overlap), by the oracle's exact
+/// signed distance on every pair whose bounding boxes touch.
+long double deepest_overlap(const Stepper& stepper) {
+  const std::vector<Body>& bodies = stepper.bodies();
+  long double deepest = 0;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    for (size_t j = i + 1; j < bodies.size(); ++j) {
+      if (bodies[i].is_static() && bodies[j].is_static()) continue;
+      if (!overlaps(bounds(bodies[i].shape, bodies[i].xf), bounds(bodies[j].shape, bodies[j].xf))) continue;
+      deepest = std::max(deepest, -oracle::distance(to_oracle(bodies[i]), to_oracle(bodies[j])).distance);
+    }
+  }
+  return deepest;
+}
+
+BodyDef ground_box(float half_width, float half_height, Vec2 center, float angle = 0) {
+  BodyDef def;
+  def.shape = Shape::box(half_width, half_height);
+  def.xf = {center, Rot::from_angle(angle)};
+  def.density = 0;
+  return def;
+}
+
+/// Runs the demo scene until `seconds` after the last release.
+void settle(Stepper& stepper, DemoScene& scene, float seconds) {
+  scene.add_container(stepper);
+  const int steps = static_cast<int>((scene.last_release_time() + seconds) / kDt);
+  for (int i = 0; i < steps; ++i) {
+    scene.release(stepper, static_cast<float>(i) * kDt);
+    stepper.step(kDt);
+  }
+  ASSERT_TRUE(scene.all_released());
+}
+
+void expect_at_rest(Stepper& stepper, const DemoScene& scene) {
+  EXPECT_LT(stepper.max_point_speed(), 0.01f);
+  const long double deepest = deepest_overlap(stepper);
+  EXPECT_LT(deepest, 2.0L * kLinearSlop);
+  // The stepper's own figure (collide() at margin 0) agrees with the oracle's.
+  EXPECT_NEAR(stepper.measure().max_penetration, static_cast<float>(deepest), 1e-4f);
+  // Nothing left the container: every shape rests between the walls, below their top.
+  const Aabb box = scene.container_view();
+  for (const Body& b : stepper.bodies()) {
+    if (b.is_static()) continue;
+    EXPECT_TRUE(contains(box, b.center)) << "a shape at (" << b.center.x << ", " << b.center.y << ") left the container";
+  }
+}
+
+/// A stepper on a CollisionWorld, as the demo runs it.
+Stepper world_stepper() {
+  const StepSettings settings;
+  return Stepper(settings, make_pair_source(settings.margin));
+}
+
+}  // namespace
+
+// The demo's own scene, at its default size, seed and length (pebble demo runs 720 steps).
+TEST(Settling, DefaultDemoPileComesToRest) {
+  Stepper stepper = world_stepper();
+  DemoScene scene(DemoSceneSettings{});
+  settle(stepper, scene, 720 * kDt - scene.last_release_time());
+  ASSERT_EQ(stepper.bodies().size(), 203u);
+  expect_at_rest(stepper, scene);
+  // At rest the contacts keep their features: every point is warm-started from the last sub-step.
+  stepper.step(kDt);
+  EXPECT_EQ(stepper.stats().warm_started, stepper.stats().points);
+}
+
+// Smaller piles from other seeds.
+TEST(Settling, SmallPilesOfOtherSeedsComeToRest) {
+  for (const uint32_t seed : {2u, 3u, 4u, 5u}) {
+    SCOPED_TRACE(seed);
+    Stepper stepper = world_stepper();
+    DemoScene scene(DemoSceneSettings{50, seed});
+    settle(stepper, scene, 8.0f);
+    expect_at_rest(stepper, scene);
+  }
+}
+
+TEST(Stepper, FreeFallFollowsTheSemiImplicitEulerClosedForm) {
+  StepSettings settings;
+  Stepper stepper(settings);
+  BodyDef def;
+  def.shape = Shape::rounded_box(0.3f, 0.2f, 0.05f);
+  def.xf = {{1, 2}, Rot::from_angle(0.5f)};
+  def.velocity = {3, 4};
+  def.angular_velocity = 1.5f;
+  stepper.add(def);
+  const Vec2 c0 = stepper.bodies()[0].center;
+  const int steps = 60;
+  for (int i = 0; i < steps; ++i) stepper.step(kDt);
+  // n sub-steps of h: v_n = v0 + n h g, x_n = x0 + n h v0 + h^2 g n (n + 1) / 2.
+  const double n = steps * settings.substeps, h = kDt / settings.substeps;
+  const Body& b = stepper.bodies()[0];
+  EXPECT_NEAR(b.velocity.x, 3.0, 1e-4);
+  EXPECT_NEAR(b.velocity.y, 4.0 + n * h * -10.0, 1e-3);
+  EXPECT_NEAR(b.center.x, c0.x + n * h * 3.0, 1e-3);
+  EXPECT_NEAR(b.center.y, c0.y + n * h * 4.0 - 10.0 * h * h * n * (n + 1) / 2, 1e-3);
+  EXPECT_NEAR(b.angle, 0.5 + 1.5 * n * h, 1e-4);
+  EXPECT_FLOAT_EQ(b.angular_velocity, 1.5f);
+  // The shape's frame follows its centre of mass.
+  EXPECT_NEAR(distance(transform_point(b.xf, b.local_center), b.center), 0.0f, 1e-5f);
+}
+
+TEST(Stepper, ABoxRestsOnTheGroundAndKeepsItsIds) {
+  Stepper stepper;
+  stepper.add(ground_box(5, 0.5f, {0, -0.5f}));
+  BodyDef def;
+  def.shape = Shape::box(0.5f, 0.25f);
+  def.xf = {{0.3f, 0.25f + 0.01f}, Rot::identity()};
+  stepper.add(def);
+  for (int i = 0; i < 120; ++i) stepper.step(kDt);
+  const Body& b = stepper.bodies()[1];
+  EXPECT_NEAR(b.center.x, 0.3f, 1e-4f);
+  EXPECT_NEAR(b.center.y, 0.25f, kLinearSlop);
+  EXPECT_NEAR(b.angle, 0.0f, 1e-4f);
+  EXPECT_LT(b.max_point_speed(), 1e-3f);
+  EXPECT_EQ(stepper.stats().points, 2);
+  EXPECT_EQ(stepper.stats().warm_started, 2);
+  EXPECT_LT(stepper.measure().max_penetration, 0.5f * kLinearSlop);
+}
+
+TEST(Stepper, StaticBodiesNeverMove) {
+  Stepper stepper;
+  const BodyDef ground = ground_box(5, 0.5f, {0, -0.5f}, 0.1f);
+  stepper.add(ground);
+  BodyDef def;
+  def.shape = Shape::circle(0.5f);
+  def.xf = {{0, 0.5f}, Rot::identity()};
+  def.velocity = {0, -20};
+  stepper.add(def);
+  for (int i = 0; i < 60; ++i) stepper.step(kDt);
+  EXPECT_EQ(stepper.bodies()[0].xf, ground.xf);
+  EXPECT_EQ(stepper.bodies()[0].velocity, Vec2{});
+}
+
+// A ball dropped faster than the restitution threshold bounces back with e times its speed; a
+// slow one does not bounce.
+TEST(Stepper, RestitutionAboveTheThresholdOnly) {
+  for (const float speed : {5.0f, 0.5f}) {
+    StepSettings settings;
+    settings.gravity = {};
+    Stepper stepper(settings);
+    stepper.add(ground_box(5, 0.5f, {0, -0.5f}));
+    BodyDef def;
+    def.shape = Shape::circle(0.25f);
+    def.xf = {{0, 0.5f}, Rot::identity()};
+    def.velocity = {0, -speed};
+    def.restitution = 0.5f;
+    stepper.add(def);
+    for (int i = 0; i < 60; ++i) stepper.step(kDt);
+    const float expected = speed > settings.restitution_threshold ? 0.5f * speed : 0.0f;
+    EXPECT_NEAR(stepper.bodies()[1].velocity.y, expected, 0.02f * speed) << "speed " << speed;
+  }
+}
+
+// A box on a slope: below the friction angle it sticks; above, it slides with acceleration
+// g (sin t - mu cos t).
+TEST(Stepper, FrictionOnASlope) {
+  const float mu = 0.6f;
+  for (const float slope : {0.4f, 0.8f}) {
+    BodyDef def;
+    def.shape = Shape::box(0.25f, 0.25f);
+    def.friction = mu;
+    def.rolling_resistance = 0;
+    def.xf = {{0, 0.25f}, Rot::identity()};
+    // The slope is gravity turned: the ground stays level and g points down the incline.
+    StepSettings settings;
+    settings.gravity = {10 * std::sin(slope), -10 * std::cos(slope)};
+    Stepper tilted(settings);
+    tilted.add(ground_box(20, 0.5f, {0, -0.5f}));
+    tilted.add(def);
+    for (int i = 0; i < 30; ++i) tilted.step(kDt);
+    const float v0 = tilted.bodies()[1].velocity.x;
+    for (int i = 0; i < 60; ++i) tilted.step(kDt);
+    const float v1 = tilted.bodies()[1].velocity.x;
+    const float expected = std::max(0.0f, 10 * (std::sin(slope) - mu * std::cos(slope)));
+    EXPECT_NEAR((v1 - v0) / (60 * kDt), expected, 0.02f * 10) << "slope " << slope;
+    if (expected == 0) {
+      EXPECT_LT(std::fabs(v1), 1e-3f);
+    }
+    EXPECT_NEAR(tilted.bodies()[1].angle, 0.0f, 1e-3f);
+  }
+}
+
+// Speculative contacts: a small ball at 18 m/s (3.5 cm per sub-step, more than its own radius
+// of 2 cm) onto a thin plate neither passes through nor sinks in.
+TEST(Stepper, FastBallDoesNotTunnel) {
+  StepSettings settings;
+  settings.gravity = {};
+  Stepper stepper(settings);
+  stepper.add(ground_box(2, 0.01f, {0, 0}));
+  BodyDef def;
+  def.shape = Shape::circle(0.02f);
+  def.xf = {{0, 1}, Rot::identity()};
+  def.velocity = {0, -18};
+  stepper.add(def);
+  float lowest = 1;
+  for (int i = 0; i < 30; ++i) {
+    stepper.step(kDt);
+    lowest = std::min(lowest, stepper.bodies()[1].center.y);
+  }
+  EXPECT_GT(lowest, 0.01f + 0.02f - kLinearSlop);
+}
+
+// Two bodies meeting in empty space: total momentum is kept (every impulse acts on both).
+TEST(Stepper, CollisionsKeepMomentum) {
+  StepSettings settings;
+  settings.gravity = {};
+  Stepper stepper(settings);
+  BodyDef a;
+  a.shape = Shape::rounded_box(0.4f, 0.3f, 0.1f);
+  a.xf = {{-1, 0}, Rot::from_angle(0.3f)};
+  a.velocity = {3, 0.2f};
+  a.angular_velocity = 1;
+  a.restitution = 0.5f;
+  BodyDef b;
+  b.shape = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f);
+  b.density = 2;
+  b.xf = {{1, 0.1f}, Rot::from_angle(1.0f)};
+  b.velocity = {-2, 0};
+  stepper.add(a);
+  stepper.add(b);
+  auto momentum = [&] {
+    Vec2 p{};
+    for (const Body& body : stepper.bodies()) p += (1.0f / body.inv_mass) * body.velocity;
+    return p;
+  };
+  const Vec2 before = momentum();
+  int touching_steps = 0;
+  for (int i = 0; i < 60; ++i) {
+    stepper.step(kDt);
+    if (stepper.stats().points > 0) ++touching_steps;
+  }
+  EXPECT_GT(touching_steps, 0);
+  const Vec2 after = momentum();
+  EXPECT_NEAR(after.x, before.x, 1e-3f * length(before));
+  EXPECT_NEAR(after.y, before.y, 1e-3f * length(before));
+  EXPECT_LT(stepper.bodies()[0].velocity.x, 0.0f);  // they bounced apart
+}
+
+// The brute-force pair source reports exactly the pairs collide() finds, a < b, with collide()'s
+// manifold.
+TEST(PairSource, BruteForceMatchesCollide) {
+  BruteForcePairs pairs;
+  std::vector<std::pair<Shape, Transform>> shapes;
+  const float margin = 0.05f;
+  for (int i = 0; i < 30; ++i) {
+    const float fi = static_cast<float>(i);
+    const Shape s = i % 3 == 0 ? Shape::circle(0.3f) : i % 3 == 1 ? Shape::box(0.3f, 0.2f) : Shape::capsule({0, 0}, {0.4f, 0}, 0.1f);
+    const Transform xf{{std::fmod(fi * 0.37f, 2.0f), std::fmod(fi * 0.61f, 2.0f)}, Rot::from_angle(fi)};
+    shapes.emplace_back(s, xf);
+    pairs.add(i, s, xf, i == 0);
+  }
+  std::vector<BodyContact> found;
+  pairs.find_contacts(margin, found);
+  size_t k = 0;
+  for (int i = 0; i < 30; ++i) {
+    for (int j = i + 1; j < 30; ++j) {
+      const Manifold m = collide(shapes[i].first, shapes[i].second, shapes[j].first, shapes[j].second, margin);
+      if (m.count == 0) continue;
+      ASSERT_LT(k, found.size());
+      EXPECT_EQ(found[k].a, i);
+      EXPECT_EQ(found[k].b, j);
+      EXPECT_EQ(found[k].manifold.count, m.count);
+      EXPECT_EQ(found[k].manifold.normal, m.normal);
+      ++k;
+    }
+  }
+  EXPECT_EQ(k, found.size());
+  EXPECT_GT(k, 10u);
+}
+
+// The world's contacts are the brute-force ones, point for point, after every move.
+TEST(PairSource, WorldMatchesBruteForce) {
+  BruteForcePairs brute;
+  WorldPairs world(0.05f);
+  std::vector<Shape> shapes;
+  std::vector<Transform> places;
+  for (int i = 0; i < 60; ++i) {
+    const float fi = static_cast<float>(i);
+    shapes.push_back(i % 4 == 0 ? Shape::circle(0.3f) : i % 4 == 1 ? Shape::box(0.3f, 0.2f)
+                     : i % 4 == 2 ? Shape::capsule({0, 0}, {0.4f, 0}, 0.1f) : Shape::rounded_box(0.4f, 0.2f, 0.05f));
+    places.push_back({{std::fmod(fi * 0.37f, 3.0f), std::fmod(fi * 0.61f, 3.0f)}, Rot::from_angle(fi)});
+    brute.add(i, shapes.back(), places.back(), i < 5);
+    world.add(i, shapes.back(), places.back(), i < 5);
+  }
+  for (int round = 0; round < 5; ++round) {
+    for (const float margin : {0.05f, 0.0f}) {
+      std::vector<BodyContact> expected, got;
+      brute.find_contacts(margin, expected);
+      world.find_contacts(margin, got);
+      std::stable_sort(got.begin(), got.end(), [](const BodyContact& x, const BodyContact& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+      });
+      ASSERT_EQ(got.size(), expected.size()) << "round " << round << " margin " << margin;
+      ASSERT_GT(got.size(), 20u);
+      for (size_t k = 0; k < got.size(); ++k) {
+        EXPECT_EQ(got[k].a, expected[k].a);
+        EXPECT_EQ(got[k].b, expected[k].b);
+        ASSERT_EQ(got[k].manifold.count, expected[k].manifold.count);
+        EXPECT_EQ(got[k].manifold.normal, expected[k].manifold.normal);
+        for (int p = 0; p < got[k].manifold.count; ++p) {
+          EXPECT_EQ(got[k].manifold.points[p].id, expected[k].manifold.points[p].id);
+          EXPECT_EQ(got[k].manifold.points[p].point, expected[k].manifold.points[p].point);
+        }
+      }
+    }
+    for (int i = 5; i < 60; i += 1 + round) {
+      places[static_cast<size_t>(i)].p += Vec2{0.05f * static_cast<float>(round), -0.03f};
+      brute.move(i, places[static_cast<size_t>(i)]);
+      world.move(i, places[static_cast<size_t>(i)]);
+    }
+  }
+}
+
+// Hence the stepper does exactly the same on either source: its contacts are sorted by pair.
+TEST(PairSource, SameSimulationOnTheWorldAndOnBruteForce) {
+  Stepper on_world = world_stepper();
+  Stepper on_brute;
+  DemoScene scene_a(DemoSceneSettings{30, 9}), scene_b(DemoSceneSettings{30, 9});
+  scene_a.add_container(on_world);
+  scene_b.add_container(on_brute);
+  for (int i = 0; i < 120; ++i) {
+    scene_a.release(on_world, static_cast<float>(i) * kDt);
+    scene_b.release(on_brute, static_cast<float>(i) * kDt);
+    on_world.step(kDt);
+    on_brute.step(kDt);
+  }
+  ASSERT_EQ(on_world.bodies().size(), on_brute.bodies().size());
+  for (size_t i = 0; i < on_world.bodies().size(); ++i) {
+    EXPECT_EQ(on_world.bodies()[i].xf, on_brute.bodies()[i].xf) << "body " << i;
+    EXPECT_EQ(on_world.bodies()[i].velocity, on_brute.bodies()[i].velocity) << "body " << i;
+  }
+}
+
+TEST(Stepper, BadInput) {
+  Stepper stepper;
+  BodyDef def;
+  def.density = -1;
+  EXPECT_THROW(stepper.add(def), InvalidShape);
+  def.density = 1;
+  stepper.add(def);
+  const Body before = stepper.bodies()[0];
+  stepper.step(std::nanf(""));
+  stepper.step(-1);
+  stepper.step(0);
+  EXPECT_EQ(stepper.bodies()[0].center, before.center);
+}

@@ -1,0 +1,480 @@
+// The `pebble` program end to end: each subcommand run as a user would (--help, --version, query
+// answers against values worked out by hand, render and demo pictures read back), every kind of bad
+// input (exit code 2, a message naming the file and the place, nothing written), and the scene
+// reader's error positions in process.
+#include <gtest/gtest.h>
+
+#include <cairo.h>
+#include <gif_lib.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/query.hpp"
+#include "tools/scene_file.hpp"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+/// A fresh folder for one test, removed afterwards.
+class ToolsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("pebble_tools_test_" + std::to_string(getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name), std::ios::binary) << text;
+    return path(name);
+  }
+
+  static std::string read(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  /// Runs `pebble args`, capturing both streams.
+  Outcome run(const std::string& args) const {
+    const std::string out = path("stdout.txt"), err = path("stderr.txt");
+    const std::string command = std::string("'") + PEBBLE_CLI + "' " + args + " >'" + out + "' 2>'" + err + "'";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(out), read(err)};
+  }
+
+  fs::path dir_;
+};
+
+/// Equal structure, keys in the same order, numbers within tol.
+::testing::AssertionResult same_json(const json& got, const json& want, double tol, const std::string& at = "") {
+  if (want.is_number() && got.is_number()) {
+    if (std::fabs(got.get<double>() - want.get<double>()) <= tol) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+  }
+  if (got.type() != want.type()) return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+  if (want.is_object()) {
+    if (got.size() != want.size()) return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+    auto g = got.begin();
+    for (auto w = want.begin(); w != want.end(); ++w, ++g) {
+      if (g.key() != w.key()) return ::testing::AssertionFailure() << at << ": key " << g.key() << ", want " << w.key();
+      if (auto r = same_json(g.value(), w.value(), tol, at + "/" + w.key()); !r) return r;
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (want.is_array()) {
+    if (got.size() != want.size()) return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+    for (size_t i = 0; i < want.size(); ++i)
+      if (auto r = same_json(got[i], want[i], tol, at + "/" + std::to_string(i)); !r) return r;
+    return ::testing::AssertionSuccess();
+  }
+  if (got == want) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+}
+
+/// A box 2 x 1 at the origin, a ball of radius 0.5 sinking 0.1 into its top face, every query.
+const char* kScene = R"({
+  "objects": [
+    {"name": "box", "shape": {"type": "box", "half_width": 1, "half_height": 0.5}},
+    {"name": "ball", "shape": {"type": "circle", "radius": 0.5}, "position": [0, 0.9], "angle": 0.25},
+    {"name": "probe", "shape": {"type": "circle", "radius": 0.25}, "position": [3, 0]}
+  ],
+  "queries": [
+    {"type": "collide", "a": "box", "b": "ball", "margin": 0.01},
+    {"type": "distance", "a": "box", "b": "ball"},
+    {"type": "overlap", "a": "box", "b": "ball"},
+    {"type": "project_point", "object": "box", "point": [2, 0]},
+    {"type": "contains", "object": "box", "point": [0.5, 0.2]},
+    {"type": "mass", "object": "box", "density": 2},
+    {"type": "bounds", "object": "ball"},
+    {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0]},
+    {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5},
+    {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0]},
+    {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box"},
+    {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box", "target_separation": 0.1},
+    {"type": "world_contacts", "margin": 0.01},
+    {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0]},
+    {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "all": true},
+    {"type": "world_raycast", "origin": [-3, 3], "translation": [4, 0], "radius": 0.2}
+  ]
+})";
+
+// The answers worked out by hand: the box's top face is y = 0.5, the ball's bottom y = 0.4; the
+// rays along y = 0 meet the box's left face x = -1 (the circle of radius 0.5 when its centre is at
+// x = -1.5); the ray along y = 2 passes above it. In the world, the ray along y = 0.45 meets the
+// box's face x = -1, then the ball where x^2 + 0.45^2 = 0.5^2 (x = -sqrt(0.0475)); the circle cast
+// along y = 3 meets nothing. The probe (radius 0.25) moving from x = 3 by -4 touches the box's
+// face x = 1 when its centre is at 1.25 (fraction 1.75 / 4), and is 0.1 away at 1.35.
+const char* kExpected = R"({"results": [
+  {"type": "collide", "a": "box", "b": "ball", "margin": 0.01,
+   "result": {"count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}},
+  {"type": "distance", "a": "box", "b": "ball",
+   "result": {"distance": -0.1, "normal": [0, 1], "point_a": [0, 0.5], "point_b": [0, 0.4]}},
+  {"type": "overlap", "a": "box", "b": "ball", "result": {"overlap": true}},
+  {"type": "project_point", "object": "box", "point": [2, 0],
+   "result": {"closest": [1, 0], "normal": [1, 0], "distance": 1, "inside": false}},
+  {"type": "contains", "object": "box", "point": [0.5, 0.2], "result": {"inside": true}},
+  {"type": "mass", "object": "box", "density": 2, "result": {"mass": 4, "center": [0, 0], "inertia": 1.6666667}},
+  {"type": "bounds", "object": "ball", "result": {"lower": [-0.5, 0.4], "upper": [0.5, 1.4]}},
+  {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0,
+   "result": {"hit": true, "fraction": 0.5, "point": [-1, 0], "normal": [-1, 0]}},
+  {"type": "raycast", "object": "box", "origin": [-3, 0], "translation": [4, 0], "radius": 0.5,
+   "result": {"hit": true, "fraction": 0.375, "point": [-1, 0], "normal": [-1, 0]}},
+  {"type": "raycast", "object": "box", "origin": [-3, 2], "translation": [4, 0], "radius": 0,
+   "result": {"hit": false, "fraction": 1, "point": [0, 0], "normal": [0, 0]}},
+  {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box", "translation_b": [0, 0], "target_separation": 0,
+   "result": {"hit": true, "fraction": 0.4375, "point": [1, 0], "normal": [-1, 0]}},
+  {"type": "shape_cast", "a": "probe", "translation_a": [-4, 0], "b": "box", "translation_b": [0, 0], "target_separation": 0.1,
+   "result": {"hit": true, "fraction": 0.4125, "point": [1.05, 0], "normal": [-1, 0]}},
+  {"type": "world_contacts", "margin": 0.01, "result": {"pairs": [
+    {"a": "box", "b": "ball", "count": 1, "normal": [0, 1], "points": [{"point": [0, 0.45], "separation": -0.1, "id": "ID"}]}]}},
+  {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "radius": 0, "all": false, "result": {"hits": [
+    {"object": "box", "hit": true, "fraction": 0.5, "point": [-1, 0.45], "normal": [-1, 0]}]}},
+  {"type": "world_raycast", "origin": [-3, 0.45], "translation": [4, 0], "radius": 0, "all": true, "result": {"hits": [
+    {"object": "box", "hit": true, "fraction": 0.5, "point": [-1, 0.45], "normal": [-1, 0]},
+    {"object": "ball", "hit": true, "fraction": 0.69551377, "point": [-0.21794495, 0.45], "normal": [-0.43588989, -0.9]}]}},
+  {"type": "world_raycast", "origin": [-3, 3], "translation": [4, 0], "radius": 0.2, "all": false, "result": {"hits": []}}
+]})";
+
+json expected_results(const json& got) {
+  json want = json::parse(kExpected);
+  // The feature id is whatever collide() says; its format is checked on its own.
+  want["results"][0]["result"]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
+  want["results"][12]["result"]["pairs"][0]["points"][0]["id"] = got["results"][0]["result"]["points"][0]["id"];
+  return want;
+}
+
+/// The pixels of a PNG that differ from its top-left one (the background); -1 if it does not
+/// read. width and height receive its size.
+long ink_pixels(const std::string& file, int& width, int& height) {
+  cairo_surface_t* png = cairo_image_surface_create_from_png(file.c_str());
+  width = height = 0;
+  if (cairo_surface_status(png) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(png);
+    return -1;
+  }
+  width = cairo_image_surface_get_width(png);
+  height = cairo_image_surface_get_height(png);
+  const unsigned char* data = cairo_image_surface_get_data(png);
+  const int stride = cairo_image_surface_get_stride(png);
+  const uint32_t background = reinterpret_cast<const uint32_t*>(data)[0];
+  long ink = 0;
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) ink += reinterpret_cast<const uint32_t*>(data + y * stride)[x] != background;
+  cairo_surface_destroy(png);
+  return ink;
+}
+
+}  // namespace
+
+TEST_F(ToolsTest, VersionAndHelpOnEverySubcommand) {
+  Outcome r = run("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, std::string("pebble ") + PEBBLE_VERSION + "\n");
+  r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* word : {"demo", "query", "render", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  r = run("demo --help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* word : {"--shapes", "--seed", "--steps", "--output", "--no-progress"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  r = run("query --help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("--output"), std::string::npos);
+  r = run("render --help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("--output"), std::string::npos);
+  EXPECT_NE(r.out.find("--width"), std::string::npos);
+}
+
+TEST_F(ToolsTest, QueryAnswersMatchHandWorkedValues) {
+  const Outcome r = run("query '" + write("scene.json", kScene) + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const json got = json::parse(r.out);
+  EXPECT_TRUE(same_json(got, expected_results(got), 1e-6));
+  const std::string id = got["results"][0]["result"]["points"][0]["id"];
+  EXPECT_EQ(id.size(), 10u);
+  EXPECT_EQ(id.substr(0, 2), "0x");
+  // Floats print with the fewest digits that read back the same: 0.45f is "0.45".
+  EXPECT_NE(r.out.find("\"point\": [0, 0.45]"), std::string::npos) << r.out;
+}
+
+// Motions worked out by hand. A bar (half extents 1 x 0.05) turning a quarter turn about its
+// centre (5, 0) meets a pin of radius 0.1 at (5, 0.8) when its top face is 0.1 from the pin's
+// centre: 0.8 cos(a) - 0.05 = 0.1, a = acos(0.1875), at that fraction of the quarter turn. A
+// probe translating onto the box is a shape cast (fraction 0.4375). Two discs of radius 0.25
+// passing each other at (1, 0) and (-1, 0) per second, 0.8 apart across: closest at t = 2,
+// distance 0.3; 0.3 apart across: touching when their centres are 0.5 apart, at t = 1.8.
+TEST_F(ToolsTest, TimeOfImpactAndClosestApproach) {
+  const char* scene = R"({
+    "objects": [
+      {"name": "box", "shape": {"type": "box", "half_width": 1, "half_height": 0.5}},
+      {"name": "probe", "shape": {"type": "circle", "radius": 0.25}, "position": [3, 0]},
+      {"name": "bar", "shape": {"type": "box", "half_width": 1, "half_height": 0.05}, "position": [5, 0]},
+      {"name": "pin", "shape": {"type": "circle", "radius": 0.1}, "position": [5, 0.8]},
+      {"name": "left", "shape": {"type": "circle", "radius": 0.25}, "position": [0, -3]},
+      {"name": "far", "shape": {"type": "circle", "radius": 0.25}, "position": [4, -2.2]},
+      {"name": "near", "shape": {"type": "circle", "radius": 0.25}, "position": [4, -2.7]}
+    ],
+    "queries": [
+      {"type": "time_of_impact", "a": "bar", "a_to": {"angle": 1.5707963}, "b": "pin"},
+      {"type": "time_of_impact", "a": "probe", "a_to": {"position": [-1, 0]}, "b": "box"},
+      {"type": "time_of_impact", "a": "probe", "a_to": {"position": [3, 3]}, "b": "box", "t_max": 0.5},
+      {"type": "closest_approach", "a": "left", "velocity_a": [1, 0], "b": "far", "velocity_b": [-1, 0], "horizon": 3},
+      {"type": "closest_approach", "a": "left", "velocity_a": [1, 0], "b": "near", "velocity_b": [-1, 0], "horizon": 3}
+    ]
+  })";
+  const Outcome r = run("query '" + write("motion.json", scene) + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json got = json::parse(r.out)["results"];
+  // time_of_impact stops within its tolerance before the touch, never after it.
+  EXPECT_TRUE(same_json(got[0]["result"], json::parse(R"({"state": "hit", "fraction": 0.87992308,
+      "point": [5.0982265, 0.78125], "normal": [-0.98226460, 0.1875]})"), 2e-3));
+  EXPECT_LE(got[0]["result"]["fraction"].get<double>(), 0.87992308 + 1e-6);
+  EXPECT_TRUE(same_json(got[1]["result"], json::parse(R"({"state": "hit", "fraction": 0.4375, "point": [1, 0], "normal": [-1, 0]})"), 1e-3));
+  EXPECT_TRUE(same_json(got[2]["result"], json::parse(R"({"state": "separated", "fraction": 0.5, "point": [0, 0], "normal": [0, 0]})"), 0));
+  EXPECT_EQ(got[0]["a_to"], json::parse(R"({"position": [5, 0], "angle": 1.5707963})"));  // the omitted position stays
+  EXPECT_TRUE(same_json(got[3]["result"], json::parse(R"({"hit": false, "time": 2, "distance": 0.3,
+      "point_a": [2, -2.75], "point_b": [2, -2.45], "normal": [0, 1]})"), 1e-5));
+  EXPECT_TRUE(same_json(got[4]["result"], json::parse(R"({"hit": true, "time": 1.8, "distance": 0,
+      "point_a": [2, -2.85], "point_b": [2, -2.85], "normal": [0.8, 0.6]})"), 1e-5));
+
+  const Outcome picture = run("render '" + path("motion.json") + "' -o '" + path("motion.png") + "'");
+  ASSERT_EQ(picture.code, 0) << picture.err;
+  int width = 0, height = 0;
+  EXPECT_GT(ink_pixels(path("motion.png"), width, height), 10000);
+}
+
+TEST_F(ToolsTest, QueryWritesToAFileWithDashO) {
+  const std::string out = path("answers.json");
+  const Outcome r = run("query '" + write("scene.json", kScene) + "' -o '" + out + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const json got = json::parse(read(out));
+  EXPECT_TRUE(same_json(got, expected_results(got), 1e-6));
+}
+
+TEST_F(ToolsTest, TheDocumentedExampleRuns) {
+  const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/example.json'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json got = json::parse(r.out);
+  ASSERT_EQ(got["results"].size(), 12u);
+  EXPECT_EQ(got["results"][0]["result"]["count"], 1);
+  EXPECT_EQ(got["results"][4]["result"]["inside"], true);
+  const Outcome motion = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/motion.json'");
+  ASSERT_EQ(motion.code, 0) << motion.err;
+  const json moved = json::parse(motion.out);
+  ASSERT_EQ(moved["results"].size(), 3u);
+  EXPECT_EQ(moved["results"][0]["result"]["state"], "hit");
+  EXPECT_EQ(moved["results"][1]["result"]["hit"], true);
+  EXPECT_EQ(moved["results"][2]["result"]["hit"], true);
+}
+
+// Every kind of bad input: exit code 2, one message naming the file and the place, nothing written.
+TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
+  struct Case {
+    const char* scene;
+    const char* message;
+  };
+  const Case cases[] = {
+      // The second comma, column 18 of line 3.
+      {"{\n  \"objects\": [\n    {\"name\": \"a\",, }\n  ]\n}", ":3:18: malformed JSON: "},
+      {"", ":1:1: malformed JSON: "},
+      {"[1, 2]", ": (document): expected a scene {\"objects\": [...], \"queries\": [...]} (a JSON object), got an array of 2"},
+      {"{\"queries\": []}", ": (document): missing field \"objects\""},
+      {"{\"objects\": {}}", ": /objects: expected an array of objects, got an object"},
+      {"{\"objects\": [{\"name\": \"a\"}]}", ": /objects/0: missing field \"shape\""},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": \"big\"}}]}",
+       ": /objects/0/shape/radius: expected a number, got the string \"big\""},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}, \"position\": [1]}]}",
+       ": /objects/0/position: expected a point [x, y], got an array of 1"},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": -1}}]}",
+       ": /objects/0/shape: invalid circle: "},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"polygon\", \"points\": [[0, 0], [1, 0], [2, 1e39]]}}]}",
+       ": /objects/0/shape/points/2/1: expected a number within float range, got "},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"hexagon\"}}]}",
+       ": /objects/0/shape/type: unknown shape type \"hexagon\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)"},
+      {"{\"objects\": [{\"name\": \"a\", \"angel\": 1, \"shape\": {\"type\": \"circle\", \"radius\": 1}}]}",
+       ": /objects/0/angel: unknown field \"angel\" (expected one of: name, shape, position, angle)"},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}, {\"name\": \"a\", \"shape\": "
+       "{\"type\": \"circle\", \"radius\": 1}}]}",
+       ": /objects/1/name: a second object named \"a\" (names must be unique)"},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": \"raycats\"}]}",
+       ": /queries/0/type: unknown query \"raycats\" (expected one of: collide, "},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": "
+       "\"distance\", \"a\": \"a\", \"b\": \"c\"}]}",
+       ": /queries/0/b: no object named \"c\" (objects: a)"},
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": "
+       "\"mass\", \"object\": \"a\", \"density\": -2}]}",
+       ": /queries/0/density: expected a density >= 0, got -2"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.scene);
+    const std::string scene = write("bad.json", c.scene);
+    for (const std::string command : {"query", "render"}) {
+      const std::string out = path(command == "query" ? "out.json" : "out.png");
+      const Outcome r = run(command + " '" + scene + "' -o '" + out + "'");
+      EXPECT_EQ(r.code, 2);
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(r.err.find("pebble: " + scene + c.message), 0u) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_FALSE(fs::exists(out));
+    }
+  }
+}
+
+TEST_F(ToolsTest, BadFilesAndFlags) {
+  Outcome r = run("query '" + path("missing.json") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "pebble: " + path("missing.json") + ": cannot open the scene file (No such file or directory)\n");
+  r = run("query '" + dir_.string() + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "pebble: " + dir_.string() + ": expected a scene file, got a directory\n");
+
+  const std::string scene = write("scene.json", kScene);
+  r = run("render '" + scene + "' -o '" + path("picture.jpg") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "pebble: " + path("picture.jpg") + ": expected a picture file name ending in .png or .svg\n");
+  EXPECT_FALSE(fs::exists(path("picture.jpg")));
+  r = run("query '" + scene + "' -o '" + path("no/such/folder/out.json") + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no/such/folder/out.json: cannot write the output (No such file or directory)"), std::string::npos) << r.err;
+
+  // A failed run leaves an existing output as it was.
+  const std::string keep = write("keep.json", "{\"old\": true}");
+  r = run("query '" + write("broken.json", "{") + "' -o '" + keep + "'");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(read(keep), "{\"old\": true}");
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << "left behind: " << entry.path();
+
+  // Command-line mistakes are bad input too.
+  for (const char* args : {"", "query", "render '" PEBBLE_SOURCE_DIR "/tools/scenes/example.json'", "demo --shapes 0",
+                           "demo --shapes many", "demo --frobnicate", "frobnicate"}) {
+    r = run(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.err, "") << args;
+  }
+}
+
+TEST_F(ToolsTest, RenderWritesAPngAndAnSvg) {
+  const std::string scene = write("scene.json", kScene);
+  Outcome r = run("render '" + scene + "' -o '" + path("scene.png") + "' --width 800");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrote " + path("scene.png") + "\n");
+  int width = 0, height = 0;
+  const long ink = ink_pixels(path("scene.png"), width, height);
+  EXPECT_EQ(width, 800);
+  EXPECT_GE(height, 240);
+  // The objects, the axes and the legend: well beyond a few stray pixels.
+  EXPECT_GT(ink, 800L * height / 20);
+
+  r = run("render '" + scene + "' -o '" + path("scene.svg") + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string svg = read(path("scene.svg"));
+  xmlDocPtr doc = xmlReadMemory(svg.data(), static_cast<int>(svg.size()), "scene.svg", nullptr, XML_PARSE_NONET);
+  ASSERT_NE(doc, nullptr) << "the SVG does not parse";
+  const xmlNode* root = xmlDocGetRootElement(doc);
+  ASSERT_NE(root, nullptr);
+  EXPECT_STREQ(reinterpret_cast<const char*>(root->name), "svg");
+  xmlChar* svg_width = xmlGetProp(root, reinterpret_cast<const xmlChar*>("width"));
+  ASSERT_NE(svg_width, nullptr);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(svg_width)).substr(0, 3), "960");
+  xmlFree(svg_width);
+  xmlFreeDoc(doc);
+  EXPECT_GT(std::count(svg.begin(), svg.end(), '<'), 50);
+}
+
+TEST_F(ToolsTest, DemoWritesThePileAndTheFall) {
+  const std::string out = path("demo");
+  const Outcome r = run("demo --shapes 20 --steps 120 --gif-every 10 --width 320 --gif-width 200 --seed 7 -o '" + out + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* word : {"20 shapes (seed 7)", "steps per second", "contacts per step", "largest penetration",
+                           "kinetic energy", "pile.png", "fall.gif"})
+    EXPECT_NE(r.out.find(word), std::string::npos) << word << " in\n" << r.out;
+  EXPECT_EQ(r.err, "");  // no progress bar when stderr is not a terminal
+
+  int width = 0, height = 0;
+  const long ink = ink_pixels(out + "/pile.png", width, height);
+  EXPECT_EQ(width, 320);
+  EXPECT_GT(height, 100);
+  EXPECT_GT(ink, 320L * height / 20);
+
+  int error = 0;
+  GifFileType* gif = DGifOpenFileName((out + "/fall.gif").c_str(), &error);
+  ASSERT_NE(gif, nullptr);
+  ASSERT_EQ(DGifSlurp(gif), GIF_OK);
+  EXPECT_EQ(gif->SWidth, 200);
+  EXPECT_GT(gif->SHeight, 50);
+  EXPECT_EQ(gif->ImageCount, 120 / 10 + 1);  // a frame every 10 steps, and the last one held
+  // The first frame covers the whole picture and shows the container: not all background.
+  const SavedImage& first = gif->SavedImages[0];
+  EXPECT_EQ(first.ImageDesc.Width, 200);
+  long frame_ink = 0;
+  for (int i = 0; i < first.ImageDesc.Width * first.ImageDesc.Height; ++i) frame_ink += first.RasterBits[i] != first.RasterBits[0];
+  EXPECT_GT(frame_ink, 200L);
+  DGifCloseFile(gif, &error);
+}
+
+// The scene reader in process: positions of malformed JSON are those of the offending character.
+TEST(SceneFile, MalformedJsonLineAndColumn) {
+  try {
+    pebble::tools::parse_scene("{\n  \"objects\": [\n    }\n", "x.json");
+    FAIL();
+  } catch (const pebble::tools::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).find("x.json:3:5: malformed JSON: "), 0u) << e.what();
+  }
+}
+
+TEST(SceneFile, PointersEscapeSlashAndTilde) {
+  try {
+    pebble::tools::parse_scene(R"({"objects": [{"name": "a", "shape": {"type": "circle", "radius": 1}, "a/b~c": 1}]})", "x.json");
+    FAIL();
+  } catch (const pebble::tools::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).find("x.json: /objects/0/a~1b~0c: unknown field"), 0u) << e.what();
+  }
+}
+
+TEST(SceneFile, EveryShapeKindReads) {
+  const pebble::tools::Scene scene = pebble::tools::parse_scene(R"({"objects": [
+    {"name": "c", "shape": {"type": "circle", "radius": 0.5, "center": [1, 2]}},
+    {"name": "p", "shape": {"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 0.2}},
+    {"name": "s", "shape": {"type": "segment", "a": [0, 0], "b": [1, 1]}},
+    {"name": "b", "shape": {"type": "box", "half_width": 1, "half_height": 2}, "position": [3, 4], "angle": 1.5},
+    {"name": "r", "shape": {"type": "rounded_box", "half_width": 1, "half_height": 2, "corner_radius": 0.5}},
+    {"name": "g", "shape": {"type": "polygon", "points": [[0, 0], [1, 0], [0, 1], [0.2, 0.2]], "radius": 0.1}}
+  ], "comment": "JSON has no comments, so scenes may carry this key anywhere"})",
+                                                                "x.json");
+  ASSERT_EQ(scene.objects.size(), 6u);
+  EXPECT_EQ(scene.objects[0].shape.vertices()[0], (pebble::Vec2{1, 2}));
+  EXPECT_EQ(scene.objects[1].shape.vertex_count(), 2);
+  EXPECT_EQ(scene.objects[2].shape.radius(), 0.0f);
+  EXPECT_EQ(scene.objects[3].xf.p, (pebble::Vec2{3, 4}));
+  EXPECT_FLOAT_EQ(scene.objects[3].xf.q.angle(), 1.5f);
+  EXPECT_FLOAT_EQ(scene.objects[4].shape.radius(), 0.5f);
+  EXPECT_EQ(scene.objects[5].shape.vertex_count(), 3);  // (0.2, 0.2) is inside the hull
+  EXPECT_EQ(scene.objects[5].kind, "polygon");
+}

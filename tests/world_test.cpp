@@ -1,0 +1,771 @@
+// CollisionWorld (pebble/world.hpp) against brute force over the pair queries themselves: random
+// worlds of thousands of colliders driven through long sequences of add, move, reshape, filter
+// change and remove, whose contacts after every update() equal the O(n^2) set of collide() results
+// (manifolds bit for bit), whose events equal the differences between consecutive sets, and whose
+// scene queries equal the best (or the set) of raycast(), overlap(), distance() and contains() over
+// every collider; 1, 2 and 4 threads and a user task hook giving the same bits; stale and foreign
+// ids refused; hand-made cases for filters, sensors, fixed colliders, margins and bad input.
+#include <gtest/gtest.h>
+
+#include <pebble/cast.hpp>
+#include <pebble/mass.hpp>
+#include <pebble/point.hpp>
+#include <pebble/world.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+#include <thread>
+#include <tuple>
+#include <unordered_set>
+#include <vector>
+
+#include "random_cases.hpp"
+
+using namespace pebble;
+
+namespace {
+
+constexpr int kScale = test_random::kSanitizerScale;
+
+constexpr float kPi = 3.14159265358979f;
+constexpr std::uint32_t kNone32 = 0xffffffffu;
+
+// ---------------------------------------------------------------------------------------------
+// Random colliders.
+
+Shape random_shape(test_random::Rng& rng, float size) {
+  switch (rng.integer(0, 5)) {
+    case 0: return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
+    case 1: return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size}, size * float(rng.uniform(0.1, 0.5)));
+    case 2: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
+    case 3: return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
+    case 4: return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
+    default: {
+      std::vector<Vec2> points;
+      for (int i = 0; i < 8; ++i) points.push_back(rng.in_disc(size));
+      return Shape::polygon(points, rng.chance(0.5) ? size * 0.1f : 0.0f);
+    }
+  }
+}
+
+Transform random_transform(test_random::Rng& rng, float span) {
+  return {{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+}
+
+Filter random_filter(test_random::Rng& rng) {
+  Filter f;
+  if (rng.chance(0.7)) return f;  // mostly the default
+  f.category = std::uint64_t(1) << rng.integer(0, 3);
+  f.mask = std::uint64_t(rng.integer(0, 15));
+  if (rng.chance(0.3)) f.group = rng.integer(-2, 2);
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The brute-force reference: the world's live colliders as the test knows them.
+
+struct Entry {
+  Shape shape;
+  Transform xf;
+  ColliderOptions options;
+};
+
+struct IdLess {
+  bool operator()(const ColliderId& a, const ColliderId& b) const {
+    return std::tie(a.index, a.generation, a.world) < std::tie(b.index, b.generation, b.world);
+  }
+};
+
+using Key = std::pair<ColliderId, ColliderId>;  // (a, b) with a.index < b.index
+struct KeyLess {
+  bool operator()(const Key& x, const Key& y) const {
+    IdLess less;
+    if (less(x.first, y.first)) return true;
+    if (less(y.first, x.first)) return false;
+    return less(x.second, y.second);
+  }
+};
+
+struct Reference {
+  std::map<ColliderId, Entry, IdLess> live;
+  float margin = kDefaultContactMargin;
+
+  bool may_pair(const Entry& a, const Entry& b) const {
+    return !(a.options.fixed && b.options.fixed) && !(a.options.sensor && b.options.sensor) &&
+           should_collide(a.options.filter, b.options.filter);
+  }
+
+  // Bounding circles far enough apart that no query can find the pair: an independent prune.
+  static bool far_apart(const Entry& a, const Entry& b, float reach) {
+    const Vec2 ca = transform_point(a.xf, a.shape.core_centroid()), cb = transform_point(b.xf, b.shape.core_centroid());
+    const double gap = std::hypot(double(ca.x) - cb.x, double(ca.y) - cb.y) - a.shape.extent() - b.shape.extent();
+    return gap > 1.01 * reach + 0.01 * (a.shape.extent() + b.shape.extent()) + 1e-3;
+  }
+
+  // The touching contact pairs (manifold count > 0 at the margin), with their manifolds, and the
+  // overlapping sensor pairs as (sensor, visitor).
+  void pairs(std::map<Key, Manifold, KeyLess>& contacts, std::set<Key, KeyLess>& sensed) const {
+    std::vector<const std::pair<const ColliderId, Entry>*> all;
+    for (const auto& e : live) all.push_back(&e);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      for (std::size_t j = i + 1; j < all.size(); ++j) {
+        const auto* p = all[i];
+        const auto* q = all[j];
+        if (p->first.index > q->first.index) std::swap(p, q);
+        const Entry& a = p->second;
+        const Entry& b = q->second;
+        if (!may_pair(a, b) || far_apart(a, b, margin)) continue;
+        if (a.options.sensor || b.options.sensor) {
+          if (overlap(a.shape, a.xf, b.shape, b.xf))
+            sensed.insert(a.options.sensor ? Key{p->first, q->first} : Key{q->first, p->first});
+        } else {
+          const Manifold m = collide(a.shape, a.xf, b.shape, b.xf, margin);
+          if (m.count > 0) contacts[{p->first, q->first}] = m;
+        }
+      }
+    }
+  }
+};
+
+bool same_bits(const Manifold& a, const Manifold& b) {
+  if (a.count != b.count || std::memcmp(&a.normal, &b.normal, sizeof a.normal) != 0) return false;
+  for (int i = 0; i < a.count; ++i)
+    if (std::memcmp(&a.points[i], &b.points[i], sizeof a.points[i]) != 0) return false;
+  return true;
+}
+
+bool sees(const Entry& e, const QueryFilter& f) { return (e.options.filter.category & f.mask) != 0 && (f.sensors || !e.options.sensor); }
+
+// Every scene query against brute force over every live collider.
+void check_queries(const CollisionWorld& world, const Reference& ref, test_random::Rng& rng, float span) {
+  QueryFilter filter;
+  if (rng.chance(0.3)) filter.mask = std::uint64_t(rng.integer(1, 15));
+  filter.sensors = rng.chance(0.3);
+
+  // Closest ray and circle hits, and all hits.
+  for (const float radius : {0.0f, float(rng.uniform(0.01, 1))}) {
+    const Ray ray{{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))},
+                  {float(rng.uniform(-span, span)), float(rng.uniform(-span, span))}};
+    std::optional<float> best;
+    std::set<ColliderId, IdLess> all;
+    for (const auto& [id, e] : ref.live) {
+      if (!sees(e, filter)) continue;
+      const CastHit h = radius > 0 ? raycast(e.shape, e.xf, ray, radius) : raycast(e.shape, e.xf, ray);
+      if (!h.hit) continue;
+      all.insert(id);
+      if (!best || h.fraction < *best) best = h.fraction;
+    }
+    const std::optional<RayResult> got = radius > 0 ? world.cast_circle(ray, radius, filter) : world.cast_ray(ray, filter);
+    ASSERT_EQ(got.has_value(), best.has_value()) << "radius " << radius;
+    if (got) {
+      EXPECT_EQ(got->hit.fraction, *best) << "radius " << radius;
+      const Entry& e = ref.live.at(got->id);
+      const CastHit again = radius > 0 ? raycast(e.shape, e.xf, ray, radius) : raycast(e.shape, e.xf, ray);
+      EXPECT_TRUE(again.hit);
+      EXPECT_EQ(again.fraction, got->hit.fraction);
+      EXPECT_EQ(again.point, got->hit.point);
+      EXPECT_EQ(again.normal, got->hit.normal);
+    }
+    std::set<ColliderId, IdLess> seen;
+    const auto collect = [&](const RayResult& r) {
+      EXPECT_TRUE(seen.insert(r.id).second);
+      return 1.0f;
+    };
+    if (radius > 0) {
+      world.cast_circle(ray, radius, collect, filter);
+    } else {
+      world.cast_ray(ray, collect, filter);
+    }
+    EXPECT_EQ(seen, all) << "radius " << radius;
+  }
+
+  // Overlap and distance with a shape.
+  const Shape probe = random_shape(rng, float(rng.log_uniform(0.05, 3)));
+  const Transform at = random_transform(rng, span);
+
+  // Shape casts (with and without a target separation): the closest, and all hits.
+  const Vec2 motion{float(rng.uniform(-span, span)) / 2, float(rng.uniform(-span, span)) / 2};
+  for (const float target : {0.0f, float(rng.uniform(0, 0.3))}) {
+    const ShapeCastOptions options{target};
+    std::optional<float> best;
+    std::set<ColliderId, IdLess> all;
+    for (const auto& [id, e] : ref.live) {
+      if (!sees(e, filter)) continue;
+      const CastHit h = shape_cast(probe, at, motion, e.shape, e.xf, {}, options);
+      if (!h.hit) continue;
+      all.insert(id);
+      if (!best || h.fraction < *best) best = h.fraction;
+    }
+    const std::optional<RayResult> got = world.cast_shape(probe, at, motion, filter, options);
+    ASSERT_EQ(got.has_value(), best.has_value()) << "target " << target;
+    if (got) {
+      EXPECT_EQ(got->hit.fraction, *best);
+      const Entry& e = ref.live.at(got->id);
+      const CastHit again = shape_cast(probe, at, motion, e.shape, e.xf, {}, options);
+      EXPECT_EQ(again.fraction, got->hit.fraction);
+      EXPECT_EQ(again.point, got->hit.point);
+      EXPECT_EQ(-again.normal, got->hit.normal);
+    }
+    std::set<ColliderId, IdLess> seen;
+    world.cast_shape(probe, at, motion, [&](const RayResult& r) { return seen.insert(r.id).second ? 1.0f : -1.0f; }, filter, options);
+    EXPECT_EQ(seen, all) << "target " << target;
+  }
+  for (const float d : {0.0f, float(rng.uniform(0, 2))}) {
+    std::set<ColliderId, IdLess> want, got;
+    for (const auto& [id, e] : ref.live)
+      if (sees(e, filter) && (d == 0 ? overlap(e.shape, e.xf, probe, at) : distance(e.shape, e.xf, probe, at).distance <= d))
+        want.insert(id);
+    const auto collect = [&](ColliderId id) { return got.insert(id).second; };
+    if (d == 0) {
+      world.overlap_shape(probe, at, collect, filter);
+    } else {
+      world.within_distance(probe, at, d, collect, filter);
+    }
+    EXPECT_EQ(got, want) << "distance " << d;
+  }
+
+  // Box and point.
+  const Vec2 c{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))};
+  const Vec2 h{float(rng.uniform(0, 4)), float(rng.uniform(0, 4))};
+  const Aabb box{c - h, c + h};
+  const Shape box_shape = Shape::box(h.x, h.y);
+  const Transform box_at{center(box), Rot::identity()};
+  std::set<ColliderId, IdLess> want_box, got_box, want_point, got_point;
+  for (const auto& [id, e] : ref.live) {
+    if (!sees(e, filter)) continue;
+    if (overlap(e.shape, e.xf, box_shape, box_at)) want_box.insert(id);
+    if (contains(e.shape, e.xf, c)) want_point.insert(id);
+  }
+  world.overlap_aabb(box, [&](ColliderId id) { return got_box.insert(id).second; }, filter);
+  world.overlap_point(c, [&](ColliderId id) { return got_point.insert(id).second; }, filter);
+  EXPECT_EQ(got_box, want_box);
+  EXPECT_EQ(got_point, want_point);
+}
+
+// One random world driven through `steps` updates. `world_settings` differ between runs that must
+// agree bit for bit; the sequence of calls depends only on the seed.
+struct Recording {
+  std::vector<std::vector<ContactPair>> contacts;
+  std::vector<std::vector<ContactEvent>> begins, ends;
+  std::vector<std::vector<SensorEvent>> sensor_begins, sensor_ends;
+};
+
+void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool check, Recording* recording) {
+  test_random::Rng rng(seed);
+  Reference ref;
+  ref.margin = world.settings().contact_margin;
+  const float span = std::sqrt(float(colliders)) * 1.2f;
+  std::vector<ColliderId> ids;
+  std::map<Key, Manifold, KeyLess> previous_contacts;
+  std::set<Key, KeyLess> previous_sensed;
+  std::vector<ColliderId> removed;
+
+  const auto add_one = [&] {
+    ColliderOptions options;
+    options.fixed = rng.chance(0.2);
+    options.sensor = rng.chance(0.05);
+    options.filter = random_filter(rng);
+    options.user_data = rng.gen();
+    const Shape shape = random_shape(rng, float(rng.log_uniform(0.05, 2)));
+    const Transform xf = random_transform(rng, span);
+    const ColliderId id = world.add(shape, xf, options);
+    ids.push_back(id);
+    ref.live.emplace(id, Entry{shape, xf, options});
+  };
+  for (int i = 0; i < colliders; ++i) add_one();
+
+  for (int step = 0; step < steps; ++step) {
+    // Changes.
+    const int changes = colliders / 4;
+    for (int k = 0; k < changes; ++k) {
+      const std::size_t pick = std::size_t(rng.integer(0, int(ids.size()) - 1));
+      const ColliderId id = ids[pick];
+      Entry& e = ref.live.at(id);
+      const double r = rng.uniform(0, 1);
+      if (r < 0.02) {
+        ASSERT_TRUE(world.remove(id));
+        ref.live.erase(id);
+        removed.push_back(id);
+        ids[pick] = ids.back();
+        ids.pop_back();
+        add_one();
+      } else if (r < 0.04) {
+        e.options.filter = random_filter(rng);
+        ASSERT_TRUE(world.set_filter(id, e.options.filter));
+      } else if (r < 0.05) {
+        e.shape = random_shape(rng, float(rng.log_uniform(0.05, 2)));
+        ASSERT_TRUE(world.set_shape(id, e.shape));
+      } else if (!e.options.fixed || r < 0.07) {
+        // Mostly small steps (and turns), sometimes jumps.
+        if (rng.chance(0.95)) {
+          e.xf.p += Vec2{float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))};
+          e.xf.q = mul(Rot::from_angle(float(rng.uniform(-0.1, 0.1))), e.xf.q);
+          e.xf.q = Rot::from_angle(e.xf.q.angle());  // keep it unit
+        } else {
+          e.xf = random_transform(rng, span);
+        }
+        ASSERT_TRUE(world.set_transform(id, e.xf));
+      }
+      // The trees and the pair lists stay consistent after every single change (checked over the
+      // first steps: validate() is O(n)).
+      if (check && step < 2) {
+        ASSERT_TRUE(world.validate()) << "step " << step << " change " << k;
+      }
+    }
+    world.update();
+    if (recording) {
+      recording->contacts.emplace_back(world.contacts().begin(), world.contacts().end());
+      recording->begins.emplace_back(world.begin_touch_events().begin(), world.begin_touch_events().end());
+      recording->ends.emplace_back(world.end_touch_events().begin(), world.end_touch_events().end());
+      recording->sensor_begins.emplace_back(world.sensor_begin_events().begin(), world.sensor_begin_events().end());
+      recording->sensor_ends.emplace_back(world.sensor_end_events().begin(), world.sensor_end_events().end());
+    }
+    if (!check) continue;
+
+    ASSERT_TRUE(world.validate()) << "step " << step;
+    std::map<Key, Manifold, KeyLess> contacts;
+    std::set<Key, KeyLess> sensed;
+    ref.pairs(contacts, sensed);
+
+    // contacts() == the brute-force set, manifolds bit for bit, each pair once.
+    std::map<Key, Manifold, KeyLess> got;
+    for (const ContactPair& c : world.contacts()) {
+      EXPECT_LT(c.a.index, c.b.index);
+      EXPECT_TRUE(got.emplace(Key{c.a, c.b}, c.manifold).second) << "pair listed twice";
+    }
+    EXPECT_EQ(got.size(), contacts.size()) << "step " << step;
+    for (const auto& [key, m] : contacts) {
+      const auto it = got.find(key);
+      if (it == got.end()) {
+        ADD_FAILURE() << "step " << step << ": missing contact " << key.first.index << "-" << key.second.index;
+        continue;
+      }
+      EXPECT_TRUE(same_bits(it->second, m)) << "step " << step << ": manifold differs";
+    }
+    for (const auto& [key, m] : got) EXPECT_TRUE(contacts.count(key)) << "step " << step << ": extra contact";
+
+    // Events: the differences between consecutive sets (removed colliders' pairs end too).
+    std::set<Key, KeyLess> want_begin, want_end, got_begin, got_end;
+    for (const auto& [key, m] : contacts)
+      if (!previous_contacts.count(key)) want_begin.insert(key);
+    for (const auto& [key, m] : previous_contacts)
+      if (!contacts.count(key)) want_end.insert(key);
+    for (const ContactEvent& e : world.begin_touch_events()) EXPECT_TRUE(got_begin.insert({e.a, e.b}).second);
+    for (const ContactEvent& e : world.end_touch_events()) EXPECT_TRUE(got_end.insert({e.a, e.b}).second);
+    EXPECT_EQ(got_begin, want_begin) << "step " << step;
+    EXPECT_EQ(got_end, want_end) << "step " << step;
+    std::set<Key, KeyLess> want_sbegin, want_send, got_sbegin, got_send;
+    for (const Key& k : sensed)
+      if (!previous_sensed.count(k)) want_sbegin.insert(k);
+    for (const Key& k : previous_sensed)
+      if (!sensed.count(k)) want_send.insert(k);
+    for (const SensorEvent& e : world.sensor_begin_events()) EXPECT_TRUE(got_sbegin.insert({e.sensor, e.visitor}).second);
+    for (const SensorEvent& e : world.sensor_end_events()) EXPECT_TRUE(got_send.insert({e.sensor, e.visitor}).second);
+    EXPECT_EQ(got_sbegin, want_sbegin) << "step " << step;
+    EXPECT_EQ(got_send, want_send) << "step " << step;
+    previous_contacts = std::move(contacts);
+    previous_sensed = std::move(sensed);
+
+    // Stale ids are refused and leave the world alone.
+    for (const ColliderId& old : removed) {
+      EXPECT_FALSE(world.contains(old));
+      EXPECT_FALSE(world.set_transform(old, Transform::identity()));
+      EXPECT_FALSE(world.remove(old));
+      EXPECT_EQ(world.shape(old), nullptr);
+    }
+    removed.clear();
+
+    if (step % 5 == 0) check_queries(world, ref, rng, span);
+  }
+}
+
+}  // namespace
+
+TEST(CollisionWorld, RandomWorldsMatchBruteForce) {
+  for (const unsigned seed : {1u, 2u}) {
+    CollisionWorld world;
+    drive(world, seed, 40 / kScale, 2000 / kScale, true, nullptr);
+  }
+}
+
+TEST(CollisionWorld, WithoutMarginAndWithABigOne) {
+  for (const float margin : {0.0f, 0.3f}) {
+    WorldSettings settings;
+    settings.contact_margin = margin;
+    CollisionWorld world(settings);
+    drive(world, 7, 15 / kScale, 1200 / kScale, true, nullptr);
+  }
+}
+
+TEST(CollisionWorld, ThreadCountsAndTaskHooksGiveTheSameBits) {
+  // A hook that runs the tasks backwards on fresh threads: any order, any thread.
+  TaskHook backwards;
+  backwards.run = [](int count, void (*task)(int, void*), void* context, void*) {
+    std::vector<std::thread> threads;
+    for (int i = count - 1; i >= 0; --i) threads.emplace_back([=] { task(i, context); });
+    for (std::thread& t : threads) t.join();
+  };
+  std::vector<Recording> runs;
+  for (int variant = 0; variant < 4; ++variant) {
+    WorldSettings settings;
+    settings.threads = variant == 3 ? 1 : 1 << variant;  // 1, 2, 4 threads, then the hook
+    if (variant == 3) settings.task_hook = backwards;
+    CollisionWorld world(settings);
+    Recording r;
+    drive(world, 99, 25 / kScale, 3000 / kScale, false, &r);
+    runs.push_back(std::move(r));
+  }
+  const auto same_ids = [](ColliderId x, ColliderId y) { return x.index == y.index && x.generation == y.generation; };
+  for (std::size_t v = 1; v < runs.size(); ++v) {
+    ASSERT_EQ(runs[v].contacts.size(), runs[0].contacts.size());
+    for (std::size_t s = 0; s < runs[0].contacts.size(); ++s) {
+      const auto& a = runs[0].contacts[s];
+      const auto& b = runs[v].contacts[s];
+      ASSERT_EQ(a.size(), b.size()) << "variant " << v << " step " << s;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        ASSERT_TRUE(same_ids(a[i].a, b[i].a) && same_ids(a[i].b, b[i].b)) << "variant " << v << " step " << s << " contact " << i;
+        ASSERT_TRUE(same_bits(a[i].manifold, b[i].manifold)) << "variant " << v << " step " << s << " contact " << i;
+      }
+      const auto same_events = [&](const auto& x, const auto& y) {
+        if (x.size() != y.size()) return false;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+          if (std::memcmp(&x[i], &y[i], sizeof x[i]) != 0) {
+            // ids differ only in the world serial
+            const auto* p = reinterpret_cast<const ColliderId*>(&x[i]);
+            const auto* q = reinterpret_cast<const ColliderId*>(&y[i]);
+            if (!same_ids(p[0], q[0]) || !same_ids(p[1], q[1])) return false;
+          }
+        }
+        return true;
+      };
+      EXPECT_TRUE(same_events(runs[0].begins[s], runs[v].begins[s])) << "variant " << v << " step " << s;
+      EXPECT_TRUE(same_events(runs[0].ends[s], runs[v].ends[s])) << "variant " << v << " step " << s;
+      EXPECT_TRUE(same_events(runs[0].sensor_begins[s], runs[v].sensor_begins[s])) << "variant " << v << " step " << s;
+      EXPECT_TRUE(same_events(runs[0].sensor_ends[s], runs[v].sensor_ends[s])) << "variant " << v << " step " << s;
+    }
+  }
+  // The scene is busy enough to exercise several tasks per phase.
+  EXPECT_GT(runs[0].contacts.back().size(), 300u / kScale);
+}
+
+TEST(CollisionWorld, StaleAndForeignIdsAreRefused) {
+  CollisionWorld world, other;
+  const Shape s = Shape::box(1, 1);
+  const ColliderId a = world.add(s, {{0, 0}, {}}, 7);
+  const ColliderId foreign = other.add(s, {{0, 0}, {}}, 8);
+  EXPECT_EQ(a.index, foreign.index);  // the same slot and generation in both worlds...
+  EXPECT_EQ(a.generation, foreign.generation);
+  EXPECT_FALSE(world.contains(foreign));  // ...told apart by the world serial
+  EXPECT_FALSE(world.set_transform(foreign, {{5, 5}, {}}));
+  EXPECT_FALSE(world.remove(foreign));
+  EXPECT_EQ(*world.transform(a), (Transform{{0, 0}, {}}));
+  EXPECT_FALSE(world.contains(ColliderId{}));
+  EXPECT_FALSE(world.remove(ColliderId{}));
+  EXPECT_EQ(world.options(ColliderId{}), nullptr);
+  EXPECT_EQ(world.box(ColliderId{}), Aabb{});
+
+  EXPECT_TRUE(world.remove(a));
+  const ColliderId b = world.add(s, {{3, 0}, {}}, 9);  // reuses a's slot
+  EXPECT_EQ(b.index, a.index);
+  EXPECT_NE(b.generation, a.generation);
+  EXPECT_FALSE(world.contains(a));
+  EXPECT_FALSE(world.set_transform(a, {{0, 0}, {}}));
+  EXPECT_FALSE(world.set_filter(a, Filter{}));
+  EXPECT_FALSE(world.set_user_data(a, 1));
+  EXPECT_FALSE(world.set_shape(a, s));
+  EXPECT_FALSE(world.remove(a));
+  // b was left alone.
+  EXPECT_EQ(*world.transform(b), (Transform{{3, 0}, {}}));
+  EXPECT_EQ(world.options(b)->user_data, 9u);
+  // A forged id with the slot's next generation is refused too.
+  ColliderId forged = b;
+  ++forged.generation;
+  EXPECT_FALSE(world.contains(forged));
+  // Bad transforms are refused by set_transform and thrown by add.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(world.set_transform(b, {{nan, 0}, {}}));
+  EXPECT_FALSE(world.set_transform(b, {{0, 0}, {2, 0}}));
+  EXPECT_FALSE(world.set_transform(b, {{1e30f, 0}, {}}));
+  EXPECT_EQ(*world.transform(b), (Transform{{3, 0}, {}}));
+  EXPECT_THROW(world.add(s, {{0, nan}, {}}), std::invalid_argument);
+  EXPECT_EQ(world.size(), 1);
+  EXPECT_TRUE(world.validate());
+}
+
+TEST(CollisionWorld, FiltersDecideWhoTouches) {
+  CollisionWorld world;
+  const Shape s = Shape::circle(1);
+  ColliderOptions red, blue;
+  red.filter = {1, 0b01, 0};   // touches only red
+  blue.filter = {2, 0b11, 0};  // touches red and blue
+  const ColliderId r1 = world.add(s, {{0, 0}, {}}, red);
+  const ColliderId r2 = world.add(s, {{1, 0}, {}}, red);
+  const ColliderId b1 = world.add(s, {{0, 1}, {}}, blue);
+  const ColliderId b2 = world.add(s, {{1, 1}, {}}, blue);
+  world.update();
+  std::set<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (const ContactPair& c : world.contacts()) pairs.insert({c.a.index, c.b.index});
+  // red-red and blue-blue; red-blue not (red's mask lacks blue).
+  EXPECT_EQ(pairs, (std::set<std::pair<std::uint32_t, std::uint32_t>>{{r1.index, r2.index}, {b1.index, b2.index}}));
+  // A shared negative group never touches, whatever the bits; a shared positive group always.
+  EXPECT_TRUE(world.set_filter(b1, {2, 0b11, -1}));
+  EXPECT_TRUE(world.set_filter(b2, {2, 0b11, -1}));
+  EXPECT_TRUE(world.set_filter(r1, {1, 0, 3}));
+  EXPECT_TRUE(world.set_filter(r2, {1, 0, 3}));
+  world.update();
+  pairs.clear();
+  for (const ContactPair& c : world.contacts()) pairs.insert({c.a.index, c.b.index});
+  EXPECT_EQ(pairs, (std::set<std::pair<std::uint32_t, std::uint32_t>>{{r1.index, r2.index}}));
+  ASSERT_EQ(world.end_touch_events().size(), 1u);
+  EXPECT_EQ(world.end_touch_events()[0].a, b1);
+  EXPECT_TRUE(world.begin_touch_events().empty());
+  // Back on: a begin event.
+  EXPECT_TRUE(world.set_filter(b2, Filter{2, 0b11, 0}));
+  world.update();
+  ASSERT_EQ(world.begin_touch_events().size(), 1u);
+  EXPECT_EQ(world.begin_touch_events()[0].b, b2);
+  EXPECT_TRUE(world.validate());
+}
+
+TEST(CollisionWorld, SensorsReportOverlapsAndNeverContacts) {
+  CollisionWorld world;
+  ColliderOptions sensor;
+  sensor.sensor = true;
+  sensor.fixed = true;
+  const ColliderId zone = world.add(Shape::box(2, 2), {{0, 0}, {}}, sensor);
+  ColliderOptions moving_sensor;
+  moving_sensor.sensor = true;
+  const ColliderId probe = world.add(Shape::circle(0.5f), {{10, 0}, {}}, moving_sensor);
+  ColliderOptions wall;
+  wall.fixed = true;
+  world.add(Shape::box(1, 1), {{0, 0}, {}}, wall);  // inside the fixed zone: never reported (both fixed)
+  const ColliderId ball = world.add(Shape::circle(0.5f), {{5, 0}, {}});
+  world.update();
+  EXPECT_TRUE(world.sensor_begin_events().empty());
+  EXPECT_TRUE(world.contacts().empty());
+  // The ball enters the zone: a sensor begin event, no contact.
+  world.set_transform(ball, {{2.4f, 0}, {}});
+  world.update();
+  ASSERT_EQ(world.sensor_begin_events().size(), 1u);
+  EXPECT_EQ(world.sensor_begin_events()[0].sensor, zone);
+  EXPECT_EQ(world.sensor_begin_events()[0].visitor, ball);
+  EXPECT_TRUE(world.contacts().empty());
+  // Within the contact margin of the zone but not overlapping: sensors use distance <= 0.
+  world.set_transform(ball, {{2.51f, 0}, {}});
+  world.update();
+  ASSERT_EQ(world.sensor_end_events().size(), 1u);
+  // The moving sensor reaches the ball and the wall: two begin events, with itself as sensor.
+  world.set_transform(probe, {{1.4f, 0}, {}});
+  world.set_transform(ball, {{2.2f, 0}, {}});
+  world.update();
+  std::set<std::pair<std::uint32_t, std::uint32_t>> events;
+  for (const SensorEvent& e : world.sensor_begin_events()) events.insert({e.sensor.index, e.visitor.index});
+  EXPECT_TRUE(events.count({probe.index, ball.index}));
+  EXPECT_TRUE(events.count({zone.index, ball.index}));
+  EXPECT_FALSE(events.count({zone.index, probe.index}));  // sensors do not sense sensors
+  // Removing the zone ends its overlap (reported by the next update, with the stale id).
+  world.remove(zone);
+  world.update();
+  bool ended = false;
+  for (const SensorEvent& e : world.sensor_end_events()) ended |= e.sensor == zone && e.visitor == ball;
+  EXPECT_TRUE(ended);
+  // Queries see sensors only when asked.
+  int seen = 0;
+  world.overlap_point({0.95f, 0}, [&](ColliderId) { ++seen; return true; });
+  EXPECT_EQ(seen, 1);  // the wall, not the probe
+  QueryFilter with_sensors;
+  with_sensors.sensors = true;
+  seen = 0;
+  world.overlap_point({0.95f, 0}, [&](ColliderId) { ++seen; return true; }, with_sensors);
+  EXPECT_EQ(seen, 2);
+  EXPECT_TRUE(world.validate());
+}
+
+TEST(CollisionWorld, FixedCollidersCostNothingWhenStill) {
+  CollisionWorld world;
+  ColliderOptions fixed;
+  fixed.fixed = true;
+  // A level of 5000 touching fixed tiles: no pairs among them, ever.
+  for (int i = 0; i < 5000; ++i) world.add(Shape::box(0.5f, 0.5f), {{float(i % 100), float(i / 100)}, {}}, fixed);
+  world.update();
+  WorldStats s = world.stats();
+  EXPECT_EQ(s.pairs, 0);
+  EXPECT_EQ(s.collided, 0);
+  EXPECT_EQ(s.fixed, 5000);
+  // One ball resting on the level: its pairs only, and none re-collided while nothing moves.
+  const ColliderId ball = world.add(Shape::circle(0.3f), {{10, 49.75f}, {}});  // sinks 0.05 into tile (10, 49)
+  world.update();
+  s = world.stats();
+  EXPECT_EQ(s.contacts, 1);
+  EXPECT_GT(s.collided, 0);
+  world.update();
+  EXPECT_EQ(world.stats().collided, 0);
+  EXPECT_EQ(world.contacts().size(), 1u);
+  EXPECT_TRUE(world.begin_touch_events().empty());
+  // It moves: only its own pairs are collided.
+  world.set_transform(ball, {{10.05f, 49.75f}, {}});
+  world.update();
+  EXPECT_LE(world.stats().collided, 4);
+  // A fixed tile can still be moved (from under the ball): the contact ends.
+  ColliderId tile{};
+  world.overlap_point({10, 49.4f}, [&](ColliderId id) { tile = id; return false; });
+  ASSERT_TRUE(world.contains(tile));
+  EXPECT_TRUE(world.set_transform(tile, {{-100, -100}, {}}));
+  world.update();
+  EXPECT_EQ(world.contacts().size(), 0u);
+  EXPECT_EQ(world.end_touch_events().size(), 1u);
+  EXPECT_TRUE(world.validate());
+}
+
+TEST(CollisionWorld, MarginAndPersistentFeatureIds) {
+  WorldSettings settings;
+  settings.contact_margin = 0.1f;
+  CollisionWorld world(settings);
+  ColliderOptions ground;
+  ground.fixed = true;
+  world.add(Shape::box(10, 1), {{0, -1}, {}}, ground);
+  // A box 0.05 above the ground: within the margin, two speculative points.
+  const ColliderId box = world.add(Shape::box(0.5f, 0.5f), {{0, 0.55f}, {}});
+  world.update();
+  ASSERT_EQ(world.contacts().size(), 1u);
+  const Manifold first = world.contacts()[0].manifold;
+  ASSERT_EQ(first.count, 2);
+  EXPECT_NEAR(first.points[0].separation, 0.05f, 1e-5f);
+  // Slid sideways: same features, same ids.
+  world.set_transform(box, {{0.3f, 0.54f}, {}});
+  world.update();
+  ASSERT_EQ(world.contacts().size(), 1u);
+  const Manifold second = world.contacts()[0].manifold;
+  ASSERT_EQ(second.count, 2);
+  EXPECT_EQ(second.points[0].id, first.points[0].id);
+  EXPECT_EQ(second.points[1].id, first.points[1].id);
+  EXPECT_TRUE(world.begin_touch_events().empty());
+  // Lifted beyond the margin: the contact ends.
+  world.set_transform(box, {{0.3f, 0.65f}, {}});
+  world.update();
+  EXPECT_TRUE(world.contacts().empty());
+  EXPECT_EQ(world.end_touch_events().size(), 1u);
+}
+
+TEST(CollisionWorld, RemovalEndsTouchingPairsAtTheNextUpdate) {
+  CollisionWorld world;
+  const ColliderId a = world.add(Shape::circle(1), {{0, 0}, {}});
+  const ColliderId b = world.add(Shape::circle(1), {{1.5f, 0}, {}});
+  world.update();
+  ASSERT_EQ(world.begin_touch_events().size(), 1u);
+  EXPECT_TRUE(world.remove(b));
+  // contacts() stays as of the last update until the next one.
+  EXPECT_EQ(world.contacts().size(), 1u);
+  world.update();
+  EXPECT_TRUE(world.contacts().empty());
+  ASSERT_EQ(world.end_touch_events().size(), 1u);
+  EXPECT_EQ(world.end_touch_events()[0].a, a);
+  EXPECT_EQ(world.end_touch_events()[0].b, b);  // stale by now
+  EXPECT_FALSE(world.contains(b));
+  world.update();
+  EXPECT_TRUE(world.end_touch_events().empty());
+}
+
+TEST(CollisionWorld, QueriesRefuseBadInputAndStop) {
+  CollisionWorld world;
+  for (int i = 0; i < 10; ++i) world.add(Shape::box(0.4f, 0.4f), {{float(i), 0}, {}});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(world.cast_ray({{nan, 0}, {1, 0}}).has_value());
+  EXPECT_FALSE(world.cast_ray({{-5, 0}, {1e30f, 0}}).has_value());
+  EXPECT_FALSE(world.cast_circle({{-5, 0}, {20, 0}}, -1).has_value());
+  int calls = 0;
+  world.overlap_point({nan, 0}, [&](ColliderId) { ++calls; return true; });
+  world.overlap_aabb({{1, 1}, {0, 0}}, [&](ColliderId) { ++calls; return true; });  // inverted
+  world.within_distance(Shape::circle(1), {{0, 0}, {}}, -1, [&](ColliderId) { ++calls; return true; });
+  EXPECT_EQ(calls, 0);
+  // Closest hit along a row: the first box, entered at x = -0.4 from x = -5 over 20: t = 0.23.
+  const auto hit = world.cast_ray({{-5, 0}, {20, 0}});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_NEAR(hit->hit.fraction, 0.23f, 1e-6f);
+  EXPECT_EQ(*world.transform(hit->id), (Transform{{0, 0}, {}}));
+  // A callback that stops after the first hit, and one that ignores every hit.
+  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) { ++calls; return 0.0f; });
+  EXPECT_EQ(calls, 1);
+  calls = 0;
+  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) { ++calls; return -1.0f; });
+  EXPECT_EQ(calls, 10);
+  calls = 0;
+  world.overlap_aabb({{-10, -10}, {20, 10}}, [&](ColliderId) { return ++calls < 3; });
+  EXPECT_EQ(calls, 3);
+  // A box too large for a Shape still works (clipped to each collider).
+  calls = 0;
+  world.overlap_aabb({{-1e9f, -1e9f}, {1e9f, 1e9f}}, [&](ColliderId) { ++calls; return true; });
+  EXPECT_EQ(calls, 10);
+  // A degenerate box (a segment through the row).
+  calls = 0;
+  world.overlap_aabb({{-1, 0}, {20, 0}}, [&](ColliderId) { ++calls; return true; });
+  EXPECT_EQ(calls, 10);
+}
+
+TEST(CollisionWorld, FarCoordinatesAndTinyShapes) {
+  // Shapes of size 0.01 near coordinates of 1e4, touching exactly and within the margin.
+  CollisionWorld world;
+  const Shape tiny = Shape::box(0.005f, 0.005f);
+  const ColliderId a = world.add(tiny, {{10000, 10000}, {}});
+  const ColliderId b = world.add(tiny, {{10000.01f, 10000}, {}});  // touching (to float rounding)
+  world.update();
+  Reference ref;
+  ref.live.emplace(a, Entry{tiny, *world.transform(a), {}});
+  ref.live.emplace(b, Entry{tiny, *world.transform(b), {}});
+  std::map<Key, Manifold, KeyLess> contacts;
+  std::set<Key, KeyLess> sensed;
+  ref.pairs(contacts, sensed);
+  EXPECT_EQ(world.contacts().size(), contacts.size());
+  EXPECT_EQ(world.contacts().size(), 1u);
+  const auto hit = world.cast_ray({{9999, 10000}, {2, 0}});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->id, a);
+}
+
+TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
+  test_random::Rng rng(31);
+  CollisionWorld world;
+  for (int i = 0; i < 3000 / kScale; ++i) {
+    ColliderOptions options;
+    options.fixed = rng.chance(0.5);
+    world.add(random_shape(rng, float(rng.log_uniform(0.1, 1.5))), random_transform(rng, 60), options);
+  }
+  world.update();
+  struct Query {
+    Ray ray;
+    Shape shape;
+    Transform xf;
+  };
+  std::vector<Query> queries;
+  for (int i = 0; i < 300; ++i) {
+    queries.push_back({{{float(rng.uniform(-60, 60)), float(rng.uniform(-60, 60))}, {float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))}},
+                       random_shape(rng, 1),
+                       random_transform(rng, 60)});
+  }
+  // One answer per query: the closest ray hit, the closest shape cast and the overlap count.
+  const auto answer = [&](const Query& q) {
+    const auto ray = world.cast_ray(q.ray);
+    const auto cast = world.cast_shape(q.shape, q.xf, q.ray.translation);
+    int overlaps = 0;
+    world.within_distance(q.shape, q.xf, 0.5f, [&](ColliderId) { ++overlaps; return true; });
+    return std::tuple(ray ? ray->id.index : kNone32, ray ? ray->hit.fraction : 2.0f, cast ? cast->id.index : kNone32,
+                      cast ? cast->hit.fraction : 2.0f, overlaps);
+  };
+  std::vector<decltype(answer(queries[0]))> serial;
+  for (const Query& q : queries) serial.push_back(answer(q));
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const std::size_t k = (i * 7 + std::size_t(t) * 13) % queries.size();  // each thread its own order
+        if (answer(queries[k]) != serial[k]) ++mismatches[std::size_t(t)];
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
+}
