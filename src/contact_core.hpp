@@ -15,6 +15,7 @@
 #pragma once
 
 #include "kernels.hpp"
+#include "lanes.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 
@@ -23,43 +24,22 @@ namespace pebble::detail::PEBBLE_KERNEL_NS {
 /// instructions. Every contact query checks its input with it (collide() only on its way to
 /// reporting a contact).
 inline bool valid_pair(const Transform& xa, const Transform& xb) {
-#if PEBBLE_SSE
   static_assert(sizeof(Transform) == 4 * sizeof(float), "Transform must be p.x, p.y, q.c, q.s");
   float fa[4], fb[4];
   std::memcpy(fa, &xa, sizeof fa);
   std::memcpy(fb, &xb, sizeof fb);
-#if PEBBLE_KERNEL_AVX2
-  // Both transforms in one register: pa.x pa.y qa.c qa.s | pb.x pb.y qb.c qb.s. The position
-  // lanes are compared as |p|, the rotation lanes as |c*c + s*s - 1| (computed as below).
-  const __m256 t = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(fa)), _mm_loadu_ps(fb), 1);
-  const __m256 abs8 = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-  const __m256 sq = _mm256_mul_ps(t, t);
-  const __m256 norm = _mm256_add_ps(sq, _mm256_permute_ps(sq, _MM_SHUFFLE(2, 3, 0, 1)));
-  const __m256 deviation8 = _mm256_and_ps(_mm256_sub_ps(norm, _mm256_set1_ps(1.0f)), abs8);
-  const __m256 value = _mm256_blend_ps(_mm256_and_ps(t, abs8), deviation8, 0xcc);
-  const __m256 limit = _mm256_setr_ps(kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance,
-                                      kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance);
-  return _mm256_movemask_ps(_mm256_cmp_ps(value, limit, _CMP_LE_OQ)) == 0xff;
-#else
-  const __m128 a = _mm_loadu_ps(fa), b = _mm_loadu_ps(fb);
-  const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-  const __m128 pos = _mm_movelh_ps(a, b);  // pa.x pa.y pb.x pb.y
-  const __m128 rot = _mm_movehl_ps(b, a);  // qa.c qa.s qb.c qb.s
-  const __m128 sq = _mm_mul_ps(rot, rot);
-  const __m128 norm = _mm_add_ps(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 3, 0, 1)));  // c*c + s*s
-  const __m128 deviation = _mm_and_ps(_mm_sub_ps(norm, _mm_set1_ps(1.0f)), abs_mask);
-  const __m128 ok = _mm_and_ps(_mm_cmple_ps(_mm_and_ps(pos, abs_mask), _mm_set1_ps(kMaxWorldCoordinate)),
-                               _mm_cmple_ps(deviation, _mm_set1_ps(kRotationTolerance)));
-  return _mm_movemask_ps(ok) == 0xf;
-#endif
-#else
-  return is_valid(xa) & is_valid(xb);
-#endif
+  const Float4 a = Float4::load(fa), b = Float4::load(fb);
+  const Float4 pos = low_halves(a, b);   // pa.x pa.y pb.x pb.y
+  const Float4 rot = high_halves(a, b);  // qa.c qa.s qb.c qb.s
+  const Float4 sq = rot * rot;
+  const Float4 deviation = abs((sq + swap_pairs(sq)) - Float4::splat(1.0f));  // |c*c + s*s - 1|, twice per rotation
+  return all((abs(pos) <= Float4::splat(kMaxWorldCoordinate)) & (deviation <= Float4::splat(kRotationTolerance)));
 }
 
 /// A core in some frame (shape A's): its vertices, and its edge normals and offsets as 8 lanes
 /// (lanes past `edges` hold a zero normal and a huge offset) so that the separating-axis scan
-/// and the incident-edge search are element-wise over edges and run four lanes at a time.
+/// and the incident-edge search are element-wise over edges: lane operations (lanes.hpp) on 4
+/// lanes for up to 4 edges, else on 8.
 struct FramedCore {
   const Vec2* v;    // count vertices, then copies of v[0] up to an even count and past it
   const float* nx;  // kMaxPolygonVertices lanes of outward unit edge normals
@@ -86,28 +66,27 @@ inline FramedCore view_core(const Shape& s) {
           s.vertex_count(), s.edge_count(), s.radius()};
 }
 
-/// The core moved by xf. An edge offset moves by the rotated normal's projection of xf.p.
+/// The core moved by xf.
 inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& storage) {
   const int count = s.vertex_count(), edges = s.edge_count();
   const Vec2* vs = s.padded_vertices();
-  const float* nx = s.normal_lanes_x();
-  const float* ny = s.normal_lanes_y();
-  const float* off = s.offset_lanes();
   const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
-#if PEBBLE_SSE
   // Two vertices per step, as transform_point() computes them: (c x - s y) + px, (c y + s x) + py
   // (the same roundings; the shape's slots past count repeat vertex 0, so an odd count reads one
   // valid padded vertex).
-  const __m128 cc = _mm_set1_ps(c), ss = _mm_setr_ps(-sn, sn, -sn, sn), pp = _mm_setr_ps(px, py, px, py);
+  const Float4 cc = Float4::splat(c), ss = Float4::lanes(-sn, sn, -sn, sn), pp = Float4::lanes(px, py, px, py);
   for (int i = 0; i < count; i += 2) {
-    const __m128 xy = _mm_loadu_ps(&vs[i].x);
-    const __m128 yx = _mm_shuffle_ps(xy, xy, _MM_SHUFFLE(2, 3, 0, 1));
-    _mm_storeu_ps(&storage.v[i].x, _mm_add_ps(_mm_add_ps(_mm_mul_ps(cc, xy), _mm_mul_ps(ss, yx)), pp));
+    const Float4 xy = Float4::load(&vs[i].x);
+    store(&storage.v[i].x, (cc * xy + ss * swap_pairs(xy)) + pp);
   }
-#else
-  for (int i = 0; i < count; ++i) storage.v[i] = transform_point(xf, vs[i]);
-#endif
   storage.v[count] = storage.v[0];  // so that edge e always ends at v[e + 1]
+  // The edge lanes: normals turned by xf.q, offsets moved by the turned normal's projection of
+  // xf.p. A plain loop (GCC vectorizes it at -O3): written on FloatLanes<8> it measured 4-5%
+  // slower on 8-gon/8-gon in the SSE2 copy, where GCC computed the lower half once for both lane
+  // counts and the upper half in a block out of line.
+  const float* nx = s.normal_lanes_x();
+  const float* ny = s.normal_lanes_y();
+  const float* off = s.offset_lanes();
   const auto move_lanes = [&](int lanes) {
     for (int i = 0; i < lanes; ++i) {
       const float x = c * nx[i] - sn * ny[i], y = sn * nx[i] + c * ny[i];
@@ -131,71 +110,17 @@ struct AxisSeparation {
   int edge;          // -1 when ref has no edges
 };
 
-/// The lowest set bit of a lane mask known not to be 0 (std::countr_zero also handles 0, at a
-/// test and a conditional move on the chain).
-inline int first_set_lane(unsigned mask) {
-#if defined(__GNUC__)
-  return __builtin_ctz(mask);
-#else
-  return std::countr_zero(mask);
-#endif
-}
-
-#if PEBBLE_SSE
-/// The four lanes of m folded by max (kMax) or min in one fixed order; each lane of the result
-/// is that of all four when they are numbers. Every 4- and 8-lane reduction below ends with it,
-/// so the SSE2 and AVX2 copies reduce alike.
-template <bool kMax>
-inline __m128 fold4(__m128 m) {
-  const auto op = [](__m128 a, __m128 b) { return kMax ? _mm_max_ps(a, b) : _mm_min_ps(a, b); };
-  m = op(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
-  return op(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
-}
-#endif
-
 /// The greatest of some edge lanes and the lowest lane holding it (ties go to the lower edge);
 /// {-huge, -1} when no lane exceeds -huge (no edges, or separations that are not numbers).
-#if PEBBLE_SSE
-template <int kVectors>
-inline AxisSeparation first_max_lane(const __m128 (&lanes)[kVectors]) {
-  // A max tree, then the lanes equal to the maximum (the scalar loop's tie rule). A max returns
-  // one of its operands, so `best` is some lane's value and the mask is not 0. (The tree's four
-  // results need not all equal `best` when some lanes are not numbers, which an invalid
-  // transform can cause before collide() checks it: hence the broadcast of `best` itself.)
-  __m128 m = lanes[0];
-  for (int k = 1; k < kVectors; ++k) m = _mm_max_ps(m, lanes[k]);
-  m = fold4<true>(m);
-  const float best = _mm_cvtss_f32(m);
+/// max_lane returns one of the lanes, so once it is a number the mask is not 0. (It is compared
+/// with the lanes as a number rather than the tree's whole result: with NaN lanes the tree's
+/// other lanes can differ, which an invalid transform can cause before collide() checks it.)
+template <class F>
+PEBBLE_HOT_INLINE AxisSeparation first_max_lane(F lanes) {
+  const float best = max_lane(lanes);
   if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
-  const __m128 all_best = _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 0, 0, 0));
-  unsigned mask = 0;
-  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(lanes[k], all_best))) << (4 * k);
-  return {best, first_set_lane(mask)};
+  return {best, first_set_lane(lanes_equal(lanes, best))};
 }
-#if PEBBLE_KERNEL_AVX2
-/// The same for 8 lanes in one register: the same max tree (low half against high half first,
-/// as lanes[0] against lanes[1] above), so the same answer.
-inline AxisSeparation first_max_lane(__m256 lanes) {
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(lanes), _mm256_extractf128_ps(lanes, 1));
-  m = fold4<true>(m);
-  const float best = _mm_cvtss_f32(m);
-  if (!(best > -kHugeDistance)) return {-kHugeDistance, -1};
-  const unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(lanes, _mm256_broadcastss_ps(m), _CMP_EQ_OQ)));
-  return {best, first_set_lane(mask)};
-}
-#endif
-#else
-template <int Lanes>
-inline AxisSeparation first_max_lane(const float (&lanes)[Lanes]) {
-  float best_sep = -kHugeDistance;
-  int best = -1;
-  for (int i = 0; i < Lanes; ++i) {
-    best = lanes[i] > best_sep ? i : best;
-    best_sep = std::max(lanes[i], best_sep);
-  }
-  return {best_sep, best};
-}
-#endif
 
 /// For every edge lane: the least projection of other's vertices on the normal, minus the edge's
 /// offset; then the greatest of those. Element-wise over the lanes (vectorized), no
@@ -203,59 +128,16 @@ inline AxisSeparation first_max_lane(const float (&lanes)[Lanes]) {
 /// slower at these sizes: its loop exits mispredict).
 template <int Lanes>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
-#if PEBBLE_KERNEL_AVX2
-  if constexpr (Lanes == 8) {
-    // All 8 lanes in one register; otherwise as the 4-wide loop below.
-    const __m256 nx = _mm256_loadu_ps(ref.nx), ny = _mm256_loadu_ps(ref.ny);
-    __m256 least = _mm256_set1_ps(std::numeric_limits<float>::infinity());
-    for (int j = 0; j < other.count; j += 2) {
-      const __m256 p0 = _mm256_add_ps(_mm256_mul_ps(nx, _mm256_set1_ps(other.v[j].x)),
-                                      _mm256_mul_ps(ny, _mm256_set1_ps(other.v[j].y)));
-      const __m256 p1 = _mm256_add_ps(_mm256_mul_ps(nx, _mm256_set1_ps(other.v[j + 1].x)),
-                                      _mm256_mul_ps(ny, _mm256_set1_ps(other.v[j + 1].y)));
-      least = _mm256_min_ps(least, _mm256_min_ps(p0, p1));
-    }
-    return first_max_lane(_mm256_sub_ps(least, _mm256_loadu_ps(ref.off)));
-  }
-#endif
-#if PEBBLE_SSE
-  // The same operations as the scalar loop below, four lanes at a time (compilers keep the
-  // scalar loop scalar: a float min is not IEEE-safe to vectorize without -ffast-math).
-  constexpr int kVectors = Lanes / 4;
-  __m128 nx[kVectors], ny[kVectors], least[kVectors];
-  for (int k = 0; k < kVectors; ++k) {
-    nx[k] = _mm_loadu_ps(ref.nx + 4 * k);
-    ny[k] = _mm_loadu_ps(ref.ny + 4 * k);
-    least[k] = _mm_set1_ps(std::numeric_limits<float>::infinity());
-  }
+  using F = FloatLanes<Lanes>;
+  const F nx = F::load(ref.nx), ny = F::load(ref.ny);
+  F least = F::splat(std::numeric_limits<float>::infinity());
   // Two vertices per step (a FramedCore's storage repeats vertex 0 past count, so an odd count
   // reads a copy of vertex 0, which changes no minimum).
   for (int j = 0; j < other.count; j += 2) {
-    const __m128 pair = _mm_loadu_ps(&other.v[j].x);
-    const __m128 x0 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(0, 0, 0, 0));
-    const __m128 y0 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(1, 1, 1, 1));
-    const __m128 x1 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(2, 2, 2, 2));
-    const __m128 y1 = _mm_shuffle_ps(pair, pair, _MM_SHUFFLE(3, 3, 3, 3));
-    for (int k = 0; k < kVectors; ++k) {
-      const __m128 p0 = _mm_add_ps(_mm_mul_ps(nx[k], x0), _mm_mul_ps(ny[k], y0));
-      const __m128 p1 = _mm_add_ps(_mm_mul_ps(nx[k], x1), _mm_mul_ps(ny[k], y1));
-      least[k] = _mm_min_ps(least[k], _mm_min_ps(p0, p1));
-    }
+    const PointLanes<F> p = F::splat_points(&other.v[j]);
+    least = min(least, min(nx * p.x0 + ny * p.y0, nx * p.x1 + ny * p.y1));
   }
-  __m128 sv[kVectors];
-  for (int k = 0; k < kVectors; ++k) sv[k] = _mm_sub_ps(least[k], _mm_loadu_ps(ref.off + 4 * k));
-  return first_max_lane(sv);
-#else
-  float least[Lanes], sep[Lanes];
-  const Vec2 v0 = other.v[0];
-  for (int i = 0; i < Lanes; ++i) least[i] = ref.nx[i] * v0.x + ref.ny[i] * v0.y;
-  for (int j = 1; j < other.count; ++j) {
-    const Vec2 v = other.v[j];
-    for (int i = 0; i < Lanes; ++i) least[i] = std::min(ref.nx[i] * v.x + ref.ny[i] * v.y, least[i]);
-  }
-  for (int i = 0; i < Lanes; ++i) sep[i] = least[i] - ref.off[i];
-  return first_max_lane(sep);
-#endif
+  return first_max_lane(least - F::load(ref.off));
 }
 
 inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& other) {
@@ -269,38 +151,10 @@ inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& ot
 /// normals are opposite, so the least is <= 0 and a tie at 0 goes to the lower, real lane.
 template <int Lanes>
 inline int incident_edge_lanes(const FramedCore& core, Vec2 n) {
-#if PEBBLE_KERNEL_AVX2
-  if constexpr (Lanes == 8) {
-    const __m256 d = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(core.nx), _mm256_set1_ps(n.x)),
-                                   _mm256_mul_ps(_mm256_loadu_ps(core.ny), _mm256_set1_ps(n.y)));
-    __m128 m = _mm_min_ps(_mm256_castps256_ps128(d), _mm256_extractf128_ps(d, 1));
-    m = fold4<false>(m);
-    const unsigned mask = unsigned(_mm256_movemask_ps(_mm256_cmp_ps(d, _mm256_set_m128(m, m), _CMP_EQ_OQ)));
-    return mask != 0 ? std::countr_zero(mask) : 0;
-  }
-#endif
-#if PEBBLE_SSE
-  constexpr int kVectors = Lanes / 4;
-  const __m128 x = _mm_set1_ps(n.x), y = _mm_set1_ps(n.y);
-  __m128 d[kVectors];
-  for (int k = 0; k < kVectors; ++k)
-    d[k] = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(core.nx + 4 * k), x), _mm_mul_ps(_mm_loadu_ps(core.ny + 4 * k), y));
-  __m128 m = d[0];
-  for (int k = 1; k < kVectors; ++k) m = _mm_min_ps(m, d[k]);
-  m = fold4<false>(m);
-  unsigned mask = 0;
-  for (int k = 0; k < kVectors; ++k) mask |= unsigned(_mm_movemask_ps(_mm_cmpeq_ps(d[k], m))) << (4 * k);
-  return mask != 0 ? std::countr_zero(mask) : 0;
-#else
-  int best = 0;
-  float least = core.nx[0] * n.x + core.ny[0] * n.y;
-  for (int j = 1; j < core.edges; ++j) {
-    const float d = core.nx[j] * n.x + core.ny[j] * n.y;
-    best = d < least ? j : best;
-    least = std::min(d, least);
-  }
-  return best;
-#endif
+  using F = FloatLanes<Lanes>;
+  const F d = F::load(core.nx) * F::splat(n.x) + F::load(core.ny) * F::splat(n.y);
+  const unsigned mask = lanes_equal(d, min_lane(d));
+  return mask != 0 ? first_set_lane(mask) : 0;  // 0: not numbers (invalid input only)
 }
 
 inline int incident_edge(const FramedCore& core, Vec2 n) {
@@ -447,7 +301,7 @@ inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage
 /// scans, so the same answer bit for bit (tests/simd_test.cpp compares them).
 PEBBLE_HOT_INLINE CoreQuery query_segments(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
   // Separation of `other`'s two vertices from ref's edge plane i: max_separation_lanes' least
-  // projection (min keeps the first of equal values, as _mm_min_ps does) minus the offset.
+  // projection (lanes.hpp's min: the second of equal values) minus the offset.
   const auto lane = [](const FramedCore& ref, const FramedCore& other, int i) {
     const float p0 = ref.nx[i] * other.v[0].x + ref.ny[i] * other.v[0].y;
     const float p1 = ref.nx[i] * other.v[1].x + ref.ny[i] * other.v[1].y;
@@ -699,64 +553,23 @@ struct PointAxis {
 /// the lanes themselves: the max tree is then off the chain of a separated pair (measured
 /// 2-3% on 8-gon/circle).
 template <int Lanes>
-inline PointAxis point_axis_lanes(const Shape& core, const Rot& q, Vec2 d, float stop_above) {
-  alignas(16) float nx[Lanes], ny[Lanes], along[Lanes];
-#if PEBBLE_KERNEL_AVX2
-  if constexpr (Lanes == 8) {
-    // All 8 lanes in one register; otherwise as the 4-wide code below.
-    const __m256 c = _mm256_set1_ps(q.c), s = _mm256_set1_ps(q.s), x = _mm256_set1_ps(d.x), y = _mm256_set1_ps(d.y);
-    const __m256 lx = _mm256_loadu_ps(core.normal_lanes_x()), ly = _mm256_loadu_ps(core.normal_lanes_y());
-    const __m256 wx = _mm256_sub_ps(_mm256_mul_ps(c, lx), _mm256_mul_ps(s, ly));
-    const __m256 wy = _mm256_add_ps(_mm256_mul_ps(s, lx), _mm256_mul_ps(c, ly));
-    const __m256 sv = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(wx, x), _mm256_mul_ps(wy, y)),
-                                    _mm256_loadu_ps(core.offset_lanes()));
-    _mm256_storeu_ps(nx, wx);
-    _mm256_storeu_ps(ny, wy);
-    _mm256_storeu_ps(along, _mm256_sub_ps(_mm256_mul_ps(wx, y), _mm256_mul_ps(wy, x)));
-    if (_mm256_movemask_ps(_mm256_cmp_ps(sv, _mm256_set1_ps(stop_above), _CMP_GT_OQ)) != 0) return {0, -2, {0, 1}, 0};
-    const AxisSeparation best = first_max_lane(sv);
-    const int e = best.edge;
-    if (e < 0) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
-    return {best.separation, e, {nx[e], ny[e]}, along[e]};
-  }
-#endif
-#if PEBBLE_SSE
-  constexpr int kVectors = Lanes / 4;
-  const __m128 c = _mm_set1_ps(q.c), s = _mm_set1_ps(q.s), x = _mm_set1_ps(d.x), y = _mm_set1_ps(d.y);
-  __m128 sv[kVectors];
-  for (int k = 0; k < kVectors; ++k) {
-    const __m128 lx = _mm_loadu_ps(core.normal_lanes_x() + 4 * k), ly = _mm_loadu_ps(core.normal_lanes_y() + 4 * k);
-    const __m128 wx = _mm_sub_ps(_mm_mul_ps(c, lx), _mm_mul_ps(s, ly));
-    const __m128 wy = _mm_add_ps(_mm_mul_ps(s, lx), _mm_mul_ps(c, ly));
-    sv[k] = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(wx, x), _mm_mul_ps(wy, y)), _mm_loadu_ps(core.offset_lanes() + 4 * k));
-    _mm_store_ps(nx + 4 * k, wx);
-    _mm_store_ps(ny + 4 * k, wy);
-    _mm_store_ps(along + 4 * k, _mm_sub_ps(_mm_mul_ps(wx, y), _mm_mul_ps(wy, x)));
-  }
-  const __m128 stop = _mm_set1_ps(stop_above);
-  __m128 above = _mm_cmpgt_ps(sv[0], stop);
-  for (int k = 1; k < kVectors; ++k) above = _mm_or_ps(above, _mm_cmpgt_ps(sv[k], stop));
-  if (_mm_movemask_ps(above) != 0) return {0, -2, {0, 1}, 0};
-  const AxisSeparation best = first_max_lane(sv);
-#else
-  float sep[Lanes];
-  const float* lx = core.normal_lanes_x();
-  const float* ly = core.normal_lanes_y();
-  const float* off = core.offset_lanes();
-  for (int i = 0; i < Lanes; ++i) {
-    nx[i] = q.c * lx[i] - q.s * ly[i];
-    ny[i] = q.s * lx[i] + q.c * ly[i];
-    sep[i] = (nx[i] * d.x + ny[i] * d.y) - off[i];
-    along[i] = nx[i] * d.y - ny[i] * d.x;
-  }
-  bool above = false;
-  for (int i = 0; i < Lanes; ++i) above |= sep[i] > stop_above;
-  if (above) return {0, -2, {0, 1}, 0};
+PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Vec2 d, float stop_above) {
+  using F = FloatLanes<Lanes>;
+  const F c = F::splat(q.c), s = F::splat(q.s), x = F::splat(d.x), y = F::splat(d.y);
+  const F lx = F::load(core.normal_lanes_x()), ly = F::load(core.normal_lanes_y());
+  const F nx = c * lx - s * ly, ny = s * lx + c * ly;  // the turned normals
+  const F sep = (nx * x + ny * y) - F::load(core.offset_lanes());
+  // Lane e's values are read back through the stack (a permute out of the registers measured
+  // 3-4% slower on 8-gon/circle, docs/contacts.md).
+  alignas(16) float nx_lanes[Lanes], ny_lanes[Lanes], along[Lanes];
+  store(nx_lanes, nx);
+  store(ny_lanes, ny);
+  store(along, nx * y - ny * x);
+  if (any(sep > F::splat(stop_above))) return {0, -2, {0, 1}, 0};
   const AxisSeparation best = first_max_lane(sep);
-#endif
   const int e = best.edge;
   if (e < 0) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
-  return {best.separation, e, {nx[e], ny[e]}, along[e]};
+  return {best.separation, e, {nx_lanes[e], ny_lanes[e]}, along[e]};
 }
 
 PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec2 d, float scale, float clip_eps,

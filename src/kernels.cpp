@@ -384,26 +384,18 @@ PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Trans
                        : DistanceResult{signed_distance, n, on_core, on_point};
 }
 
-// The entry points. GCC 12 can leave a function compiled for AVX2 with the upper halves of the
-// ymm registers still in use (seen: collide_generic after valid_pair's 256-bit check, on a path
-// its vzeroupper pass missed); the caller's SSE code then runs with a false dependency on every
-// instruction (capsule/capsule measured 96 ns instead of 62). So each AVX2 entry clears them
-// itself before it returns.
-#if PEBBLE_KERNEL_AVX2
-#define PEBBLE_LEAVE_AVX2() _mm256_zeroupper()
-#else
-#define PEBBLE_LEAVE_AVX2() static_cast<void>(0)
-#endif
+// The entry points: each ends with leave_lanes() (lanes.hpp), which clears the upper halves of
+// the ymm registers in the AVX2 copy.
 #define PEBBLE_COLLIDE_ENTRY(name)                                                                              \
   Manifold name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept { \
     const Manifold m = name##_body(a, xa, b, xb, margin);                                                        \
-    PEBBLE_LEAVE_AVX2();                                                                                         \
+    leave_lanes();                                                                                               \
     return m;                                                                                                    \
   }
 #define PEBBLE_DISTANCE_ENTRY(name)                                                                      \
   DistanceResult name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept { \
     const DistanceResult d = name##_body(a, xa, b, xb);                                                  \
-    PEBBLE_LEAVE_AVX2();                                                                                 \
+    leave_lanes();                                                                                       \
     return d;                                                                                            \
   }
 PEBBLE_COLLIDE_ENTRY(collide_generic)
@@ -414,17 +406,9 @@ PEBBLE_DISTANCE_ENTRY(distance_generic)
 PEBBLE_DISTANCE_ENTRY(distance_point)
 #undef PEBBLE_COLLIDE_ENTRY
 #undef PEBBLE_DISTANCE_ENTRY
-#undef PEBBLE_LEAVE_AVX2
 
 extern const ContactKernels kKernels;
-const ContactKernels kKernels{
-#if PEBBLE_KERNEL_AVX2
-    SimdPath::avx2,
-#elif PEBBLE_SSE
-    SimdPath::sse2,
-#else
-    SimdPath::scalar,
-#endif
-    &collide_generic, &collide_capsules, &collide_circles, &collide_point_core, &distance_generic, &distance_point};
+const ContactKernels kKernels{kLanePath, &collide_generic, &collide_capsules, &collide_circles, &collide_point_core,
+                              &distance_generic, &distance_point};
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS

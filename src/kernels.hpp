@@ -4,15 +4,18 @@
 // kernels.cpp holds the query code (collide, distance and their generic paths). It is compiled
 // once for the build's target, in namespace detail::base, and, on x86-64 with GCC or Clang,
 // once more by kernels_avx2.cpp for AVX2, in namespace detail::avx2. Where the base copy is
-// SSE2, kernels_scalar.cpp adds the portable scalar loops too (detail::scalar), for the tests. simd.cpp picks one table
-// of entry points (pebble/simd.hpp: ContactKernels) at load time; the inline collide() and
-// distance() of the public headers call through it.
+// SSE2, kernels_scalar.cpp adds the plain C++ copy too (detail::scalar), for the tests. simd.cpp
+// picks one table of entry points (pebble/simd.hpp: ContactKernels) at load time; the inline
+// collide() and distance() of the public headers call through it.
 //
 // This header also includes everything the kernels use. kernels_avx2.cpp includes it before it
 // switches the target to AVX2, so that no standard-library or public pebble function is ever
 // compiled for AVX2 (such a copy could be the one the linker keeps for the whole program, and
-// crash a CPU without AVX2). A header the kernels need goes here, never into contact_core.hpp
-// or kernels.cpp.
+// crash a CPU without AVX2). A header the kernels need goes here, never into lanes.hpp,
+// contact_core.hpp or kernels.cpp.
+//
+// The kernels are written once, on the lane types of lanes.hpp; that header is the only place
+// where the copies differ (a section per instruction set).
 #pragma once
 
 #include <algorithm>
@@ -21,6 +24,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
@@ -28,7 +32,7 @@
 #include "pebble/simd.hpp"
 
 // x86-64 always has SSE2: the base copy of the kernels uses it. Elsewhere, or with
-// PEBBLE_NO_SIMD, the base copy is the scalar loops. All copies give identical results.
+// PEBBLE_NO_SIMD, the base copy is plain C++. All copies give identical results.
 #if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define PEBBLE_BASE_SSE 1
 #else
@@ -56,9 +60,9 @@
 #define PEBBLE_HAVE_AVX2_KERNELS 0
 #endif
 
-// kernels_avx2.cpp sets these before it includes this header: the namespace the kernels and
-// contact_core.hpp are compiled into, and whether the 8-lane scans use one 8-wide register
-// instead of two 4-wide ones.
+// kernels_avx2.cpp sets these before it includes this header: the namespace the kernels,
+// contact_core.hpp and lanes.hpp are compiled into, and whether lanes.hpp's 8-lane type is one
+// 8-wide register instead of two 4-wide ones.
 #ifndef PEBBLE_KERNEL_NS
 #define PEBBLE_KERNEL_NS base
 #endif
