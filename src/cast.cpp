@@ -27,7 +27,6 @@ namespace {
 
 using cast_core::Difference;
 using cast_core::LocalHit;
-using cast_core::SweepFrames;
 
 constexpr CastHit kNoHit{false, 1, {0, 0}, {0, 0}};
 
@@ -152,11 +151,11 @@ bool valid_sweep(const Sweep& s) {
          std::fabs(s.a1) <= kMaxWorldCoordinate;
 }
 
-/// The largest distance of a core vertex from a point of the shape's frame.
+/// A bound on the distance of every core vertex from a point of the shape's frame: the core's
+/// extent about its centroid (extent() less the radius, padded for its rounding) plus the
+/// point's distance from the centroid; exact when the point is the centroid.
 float core_reach_from(const Shape& shape, Vec2 centre) {
-  float far2 = 0;
-  for (const Vec2 v : shape.vertices()) far2 = std::max(far2, distance_squared(v, centre));
-  return std::sqrt(far2);
+  return (shape.extent() - shape.radius()) * (1 + 4 * std::numeric_limits<float>::epsilon()) + distance(centre, shape.core_centroid());
 }
 
 /// Most steps along one gap between two distance() queries: a gap that needs more (a fast spin,
@@ -174,11 +173,9 @@ ToiResult toi_at(ToiResult::State state, float t, const DistanceResult& d) {
 /// cores have at most 4 vertices).
 struct Advance {
   const Shape& a;
-  const SweepFrames& frames_a;
-  float core_a;
   const Shape& b;
-  const SweepFrames& frames_b;
-  float core_b;
+  const cast_core::SweepPair& sweeps;
+  cast_core::SweepBounds bounds;
   float t_max, target, tolerance;
   int max_iterations;
   Vec2 relative;  // A's centre velocity relative to B's
@@ -188,12 +185,12 @@ struct Advance {
   /// possible before t_safe.
   template <int R>
   ToiResult from(float t_safe, const Transform& xa0, const Transform& xb0, const DistanceResult& start) const {
-    const Sweep &sa = frames_a.sweep, &sb = frames_b.sweep;
+    const Sweep &sa = sweeps.a, &sb = sweeps.b;
     float t = 0;
     Transform xa = xa0, xb = xb0;  // the poses at t
     DistanceResult d = start;
     for (int iteration = 1;; ++iteration) {
-      const cast_core::SweptSeparation<R> separation(a, sa, xa, core_a, b, sb, xb, core_b, t, d.normal, t_max);
+      const cast_core::SweptSeparation<R> separation(a, sa, xa, b, sb, xb, bounds, t, d.normal);
       typename cast_core::SweptSeparation<R>::Probe p = separation.probe_start(target, tolerance);
       // The first step is at least conservative advancement's from this distance (so that time
       // moves on even when the gap at t is within rounding of the target) and reaches the time
@@ -212,8 +209,7 @@ struct Advance {
         settled = p.settled;
       }
       if (iteration >= max_iterations) return {ToiResult::State::failed, t, {0, 0}, {0, 0}};
-      xa = frames_a.at(t);
-      xb = frames_b.at(t);
+      sweeps.at(t, xa, xb);
       d = distance(a, xa, b, xb);
       if (d.distance <= target + tolerance) return toi_at(ToiResult::State::hit, t, d);
     }
@@ -241,8 +237,9 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
       options.tolerance > 0 ? options.tolerance : std::min(kToiTolerance, kToiToleranceFraction * std::min(a.extent(), b.extent())),
       rounding);
 
-  const SweepFrames frames_a(sa), frames_b(sb);
-  const Transform xa0 = frames_a.at(0), xb0 = frames_b.at(0);
+  const cast_core::SweepPair sweeps(sa, sb);
+  Transform xa0, xb0;
+  sweeps.at(0, xa0, xb0);
   const DistanceResult start = distance(a, xa0, b, xb0);
   if (start.distance < 0) return toi_at(ToiResult::State::overlapped, 0, start);
   if (start.distance <= target + tolerance) return toi_at(ToiResult::State::hit, 0, start);
@@ -283,7 +280,11 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
   // Then the gap along an axis turning with the face distance() found (cast_sweep.hpp) bounds
   // the distance from below: it is followed, a few multiply-adds per step, to where it comes
   // within the tolerance of the target, and distance() is asked there: a touch, or a new axis.
-  const Advance advance{a, frames_a, core_a, b, frames_b, core_b, t_max, target, tolerance, options.max_iterations, relative, spin};
+  // B's centre relative to A's moves from d0 by -relative; |d0 - t relative| is convex in t.
+  const Vec2 d0 = sb.c0 - sa.c0;
+  const float far_apart = std::max(length(d0), length(d0 - t_max * relative));
+  const Advance advance{a, b, sweeps, {core_a, core_b, length(relative), far_apart}, t_max, target, tolerance, options.max_iterations,
+                        relative, spin};
   return std::max(a.vertex_count(), b.vertex_count()) <= 4 ? advance.from<1>(t_safe, xa0, xb0, start)
                                                            : advance.from<2>(t_safe, xa0, xb0, start);
 }

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "cast_wide.hpp"
@@ -51,6 +50,72 @@ struct SweepFrames {
   }
 };
 
+/// Cosine and sine of four angles: cos_sin() (src/cast_wide.hpp) when all are within its
+/// kWideTurnLimit, else turn() on each (turns of thousands of radians in one step).
+inline void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
+  if (bits(less(splat(kWideTurnLimit), abs(angle))) == 0) {
+    cos_sin(angle, cos_out, sin_out);
+    return;
+  }
+  float lanes[4], c[4], s[4];
+  store(lanes, angle);
+  for (int i = 0; i < 4; ++i) {
+    const Rot q = turn(lanes[i]);
+    c[i] = q.c;
+    s[i] = q.s;
+  }
+  cos_out = load(c);
+  sin_out = load(s);
+}
+
+/// Four floats in one F4.
+inline F4 make4(float x, float y, float z, float w) {
+  const float lanes[4] = {x, y, z, w};
+  return load(lanes);
+}
+
+/// Both bodies' sweeps for time_of_impact(), as SweepFrames but with both rotations from one
+/// cos_sin_any() (the start angles once, then the turns at each time): the same poses to float
+/// rounding, for a third of the cost.
+struct SweepPair {
+  const Sweep& a;
+  const Sweep& b;
+  Rot qa0, qb0;
+
+  SweepPair(const Sweep& sa, const Sweep& sb) : a(sa), b(sb) {
+    F4 c, s;
+    cos_sin_any(make4(sa.a0, sb.a0, 0, 0), c, s);
+    alignas(16) float cl[4], sl[4];
+    store(cl, c);
+    store(sl, s);
+    qa0 = {cl[0], sl[0]};
+    qb0 = {cl[1], sl[1]};
+  }
+
+  /// The poses at time t.
+  void at(float t, Transform& xa, Transform& xb) const {
+    Rot qa = qa0, qb = qb0;
+    if (t != 0) {
+      F4 c, s;
+      cos_sin_any(make4(t * (a.a1 - a.a0), t * (b.a1 - b.a0), 0, 0), c, s);
+      alignas(16) float cl[4], sl[4];
+      store(cl, c);
+      store(sl, s);
+      qa = mul(Rot{cl[0], sl[0]}, qa0);
+      qb = mul(Rot{cl[1], sl[1]}, qb0);
+    }
+    xa = {a.c0 + t * (a.c1 - a.c0) - rotate(qa, a.local_center), qa};
+    xb = {b.c0 + t * (b.c1 - b.c0) - rotate(qb, b.local_center), qb};
+  }
+};
+
+
+/// What SweptSeparation needs of the whole time of impact, computed once.
+struct SweepBounds {
+  float core_reach_a, core_reach_b;  ///< bounds on each core vertex's distance from its body's rotation centre
+  float speed;                       ///< of B's rotation centre relative to A's, per unit time
+  float far;                         ///< bound on the distance between the rotation centres over the step
+};
 
 /// A lower bound of the signed distance of two sweeping bodies from a time t0 on, and how far
 /// time may advance before it can fall to a level.
@@ -78,12 +143,11 @@ struct SweepFrames {
 template <int R>
 class SweptSeparation {
 public:
-  /// At time t0 of both sweeps, the bodies placed at xa and xb, distance() normal m (A to B), the
-  /// remaining motion up to t_end. core_reach_a and core_reach_b: each core's largest distance
-  /// from its rotation centre.
-  SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, float core_reach_a, const Shape& b, const Sweep& sb,
-                  const Transform& xb, float core_reach_b, float t0, Vec2 m, float t_end) {
+  /// At time t0 of both sweeps, the bodies placed at xa and xb, distance() normal m (A to B).
+  SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
+                  const SweepBounds& bounds, float t0, Vec2 m) {
     t0_ = t0;
+    const float core_reach_a = bounds.core_reach_a, core_reach_b = bounds.core_reach_b;
     // Half 0: B's core vertices about its rotation centre, world orientation at t0, as heights
     // along m and along m's left perpendicular; half 1: the same for A, negated, so that both
     // halves take their least height: gap = centre offset + least of B's + least of A's - radii.
@@ -92,7 +156,7 @@ public:
     const Transform* frames[2] = {&xb, &xa};
     const Vec2 centres[2] = {sb.local_center, sa.local_center};
     const float reach[2] = {core_reach_b, core_reach_a};
-    int ties[2];
+    bool face[2];
     for (int half = 0; half < 2; ++half) {
       const float sign = half == 1 ? -1.0f : 1.0f;
       const Vec2 u = sign * inv_rotate(frames[half]->q, m), up = sign * inv_rotate(frames[half]->q, mp);  // in the shape's frame
@@ -106,13 +170,15 @@ public:
         least = min(least, along_[half][k]);
       }
       // A face along m has two core vertices at the least height, to rounding of the size.
-      const F4 tie = lowest(least) + splat(kFaceTieFraction * reach[half]);
+      least_[half] = lowest(least);
+      const F4 tie = least_[half] + splat(kFaceTieFraction * reach[half]);
       unsigned near = 0;
       for (int k = 0; k < R; ++k) near |= static_cast<unsigned>(bits(less_equal(along_[half][k], tie))) << (4 * k);
-      ties[half] = std::popcount(near & ((1u << shapes[half]->vertex_count()) - 1));
+      near &= (1u << shapes[half]->vertex_count()) - 1;
+      face[half] = (near & (near - 1)) != 0;  // two bits or more
     }
     const float omega_a = sa.a1 - sa.a0, omega_b = sb.a1 - sb.a0;
-    axis_rate_ = ties[1] >= 2 ? omega_a : (ties[0] >= 2 ? omega_b : 0);
+    axis_rate_ = face[1] ? omega_a : (face[0] ? omega_b : 0);
     rate_[0] = axis_rate_ - omega_b;
     rate_[1] = axis_rate_ - omega_a;
     // The centres' offset B - A at time t is d0 + t w; its heights along m and m's perpendicular.
@@ -122,9 +188,7 @@ public:
     speed_along_ = dot(w, m);
     speed_across_ = dot(w, mp);
     radii_ = a.radius() + b.radius();
-    // Bounds over [t0, t_end]: |d0 + t w| is convex in t, largest at an end.
-    const float far = std::max(length(d0 + t0 * w), length(d0 + t_end * w));
-    const float turn_rate = std::fabs(axis_rate_), speed = length(w);
+    const float turn_rate = std::fabs(axis_rate_), speed = bounds.speed, far = bounds.far;
     bend_ = 2 * turn_rate * speed + turn_rate * turn_rate * far + rate_[0] * rate_[0] * core_reach_b + rate_[1] * rate_[1] * core_reach_a;
     fastest_ = (axis_rate_ == 0 ? std::max(0.0f, -speed_along_) : speed + turn_rate * far) + std::fabs(rate_[0]) * core_reach_b +
                std::fabs(rate_[1]) * core_reach_a;
@@ -145,13 +209,11 @@ public:
     Lanes lanes;
     for (int half = 0; half < 2; ++half) {
       const F4 rate = splat(rate_[half]);
-      F4 least = splat(kHugeDistance);
       for (int k = 0; k < R; ++k) {
         lanes.height[half][k] = along_[half][k];
         lanes.rate[half][k] = rate * across_[half][k];
-        least = min(least, along_[half][k]);
       }
-      lanes.least[half] = lowest(least);
+      lanes.least[half] = least_[half];
     }
     return step_from(lanes, along, speed_along_ + axis_rate_ * across, level, close);
   }
@@ -159,15 +221,8 @@ public:
   /// The probe at time t >= t0.
   Probe probe(float t, float level, float close) const {
     const float tau = t - t0_;
-    const F4 angles = make4(axis_rate_ * tau, rate_[0] * tau, rate_[1] * tau, 0);
     F4 cos_all, sin_all;
-    if (bits(less(splat(kWideTurnLimit), abs(angles))) == 0) {
-      cos_sin(angles, cos_all, sin_all);
-    } else {  // turns of thousands of radians in one step: turn() reduces them in double
-      const Rot axis = turn(axis_rate_ * tau), rb = turn(rate_[0] * tau), ra = turn(rate_[1] * tau);
-      cos_all = make4(axis.c, rb.c, ra.c, 1);
-      sin_all = make4(axis.s, rb.s, ra.s, 0);
-    }
+    cos_sin_any(make4(axis_rate_ * tau, rate_[0] * tau, rate_[1] * tau, 0), cos_all, sin_all);
     // The centres' offset along n(t) = cos m + sin m_perp, and its rate.
     const float axis_c = first(cos_all), axis_s = first(sin_all);
     const float along = centre_along_ + t * speed_along_, across = centre_across_ + t * speed_across_;
@@ -207,19 +262,18 @@ private:
     const float g = gap - level;
     if (!(g > 0)) return {gap, 0, false};
     // Per half: the fastest fall among the vertices within g of the least height; every other
-    // vertex stays above the least height falling at that rate for a window.
-    const F4 excess = splat(g), huge = splat(kHugeDistance);
+    // vertex stays above the least height falling at that rate for a window. (Lanes that fall no
+    // faster divide by zero: +inf, or NaN for 0 / 0, which min() passes over.)
+    const F4 huge = splat(kHugeDistance);
     F4 fall[2], window = huge;
     for (int half = 0; half < 2; ++half) {
+      const F4 near = lanes.least[half] + splat(g);
       F4 f = huge;
-      for (int k = 0; k < R; ++k) {
-        f = min(f, select(less_equal(lanes.height[half][k], lanes.least[half] + excess), lanes.rate[half][k], huge));
-      }
+      for (int k = 0; k < R; ++k) f = min(f, lanes.rate[half][k] + (less(near, lanes.height[half][k]) & huge));
       fall[half] = lowest(f);
       for (int k = 0; k < R; ++k) {
-        const F4 rate = lanes.rate[half][k], faster = less(rate, fall[half]);
-        const F4 until = (lanes.height[half][k] - lanes.least[half]) / (fall[half] - select(faster, rate, fall[half] - splat(1)));
-        window = min(window, select(faster, until, huge));
+        const F4 until = (lanes.height[half][k] - lanes.least[half]) / max(fall[half] - lanes.rate[half][k], splat(0));
+        window = min(until, window);
       }
     }
     // The first root of g + slope s - bend s^2 / 2 (the form without cancellation for either
@@ -232,12 +286,8 @@ private:
     return {gap, std::min(step, kHugeDistance), step == model && bend_ * model * model <= close};
   }
 
-  static F4 make4(float x, float y, float z, float w) {
-    alignas(16) const float lanes[4] = {x, y, z, w};
-    return load(lanes);
-  }
-
   F4 along_[2][R], across_[2][R];  // half 0: B, half 1: A negated (see the constructor)
+  F4 least_[2];                    // least height of each half at t0, in every lane
   float t0_;
   float axis_rate_, rate_[2];  // radians per unit time: the axis; each half relative to it
   float centre_along_, centre_across_, speed_along_, speed_across_;
