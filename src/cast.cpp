@@ -199,12 +199,17 @@ struct Advance {
       const float advancement = bound > 0 ? (d.distance - target) / bound : kHugeDistance;
       float step = std::max({p.step, advancement, t_safe - t});
       bool settled = p.settled && step == p.step;
+      // A settled step lands within the tolerance: distance() is asked there at once, unless the
+      // gap turns with a face and may be the distance itself (then the probe answers).
       for (int probe = 1;; ++probe) {
         t += step;
         if (!(t < t_max)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
-        if (settled || probe == kMaxGapSteps) break;
+        if ((settled && !separation.on_face()) || probe == kMaxGapSteps) break;
         p = separation.probe(t, target, tolerance);
-        if (p.gap <= target + tolerance) break;
+        if (p.gap <= target + tolerance) {
+          if (p.exact) return {ToiResult::State::hit, t, sa.c0 + t * (sa.c1 - sa.c0) + p.point, p.normal};
+          break;
+        }
         step = p.step;
         settled = p.settled;
       }

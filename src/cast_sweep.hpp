@@ -68,12 +68,6 @@ inline void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
   sin_out = load(s);
 }
 
-/// Four floats in one F4.
-inline F4 make4(float x, float y, float z, float w) {
-  const float lanes[4] = {x, y, z, w};
-  return load(lanes);
-}
-
 /// Both bodies' sweeps for time_of_impact(), as SweepFrames but with both rotations from one
 /// cos_sin_any() (the start angles once, then the turns at each time): the same poses to float
 /// rounding, for a third of the cost.
@@ -81,8 +75,9 @@ struct SweepPair {
   const Sweep& a;
   const Sweep& b;
   Rot qa0, qb0;
+  F4 turns;  // a1 - a0 of A and of B, then zeros
 
-  SweepPair(const Sweep& sa, const Sweep& sb) : a(sa), b(sb) {
+  SweepPair(const Sweep& sa, const Sweep& sb) : a(sa), b(sb), turns(make4(sa.a1 - sa.a0, sb.a1 - sb.a0, 0, 0)) {
     F4 c, s;
     cos_sin_any(make4(sa.a0, sb.a0, 0, 0), c, s);
     alignas(16) float cl[4], sl[4];
@@ -97,7 +92,7 @@ struct SweepPair {
     Rot qa = qa0, qb = qb0;
     if (t != 0) {
       F4 c, s;
-      cos_sin_any(make4(t * (a.a1 - a.a0), t * (b.a1 - b.a0), 0, 0), c, s);
+      cos_sin_any(turns * splat(t), c, s);
       alignas(16) float cl[4], sl[4];
       store(cl, c);
       store(sl, s);
@@ -138,6 +133,10 @@ struct SweepBounds {
 /// shrinks it by a constant factor per step. A Lipschitz step (the excess over the fastest the
 /// gap can fall) is always safe and is taken when larger.
 ///
+/// When the axis turns with a face and the other body's nearest vertex lies over that face (its
+/// foot on the face is within the face's ends), the gap is the signed distance itself, and the
+/// probe gives the contact point and normal that distance() would.
+///
 /// R is the number of 4-lane registers per body: 1 when both cores have at most 4 vertices, else
 /// 2 (lanes past a core's vertex count repeat its vertex 0).
 template <int R>
@@ -147,6 +146,7 @@ public:
   SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
                   const SweepBounds& bounds, float t0, Vec2 m) {
     t0_ = t0;
+    m_ = m;
     const float core_reach_a = bounds.core_reach_a, core_reach_b = bounds.core_reach_b;
     // Half 0: B's core vertices about its rotation centre, world orientation at t0, as heights
     // along m and along m's left perpendicular; half 1: the same for A, negated, so that both
@@ -157,9 +157,10 @@ public:
     const Vec2 centres[2] = {sb.local_center, sa.local_center};
     const float reach[2] = {core_reach_b, core_reach_a};
     bool face[2];
+    float face_lo[2], face_hi[2];
     for (int half = 0; half < 2; ++half) {
       const float sign = half == 1 ? -1.0f : 1.0f;
-      const Vec2 u = sign * inv_rotate(frames[half]->q, m), up = sign * inv_rotate(frames[half]->q, mp);  // in the shape's frame
+      const Vec2 u = sign * inv_rotate(frames[half]->q, m), up = left_perp(u);  // m and m_perp in the shape's frame, signed
       const float* v = &shapes[half]->padded_vertices()[0].x;
       F4 least = splat(kHugeDistance);
       for (int k = 0; k < R; ++k) {
@@ -169,24 +170,42 @@ public:
         across_[half][k] = (x * splat(up.x) + y * splat(up.y)) - splat(dot(centres[half], up));
         least = min(least, along_[half][k]);
       }
-      // A face along m has two core vertices at the least height, to rounding of the size.
+      // A face along m has two core vertices at the least height, to rounding of the size; its
+      // ends are the least and greatest across of those vertices.
       least_[half] = lowest(least);
-      const F4 tie = least_[half] + splat(kFaceTieFraction * reach[half]);
+      const F4 tie = least_[half] + splat(kFaceTieFraction * reach[half]), huge = splat(kHugeDistance);
       unsigned near = 0;
-      for (int k = 0; k < R; ++k) near |= static_cast<unsigned>(bits(less_equal(along_[half][k], tie))) << (4 * k);
+      F4 lo = huge, hi = -huge;
+      for (int k = 0; k < R; ++k) {
+        const F4 on = less_equal(along_[half][k], tie);
+        near |= static_cast<unsigned>(bits(on)) << (4 * k);
+        lo = min(lo, select(on, across_[half][k], huge));
+        hi = max(hi, select(on, across_[half][k], -huge));
+      }
       near &= (1u << shapes[half]->vertex_count()) - 1;
       face[half] = (near & (near - 1)) != 0;  // two bits or more
+      face_lo[half] = first(lowest(lo));
+      face_hi[half] = first(highest(hi));
     }
     const float omega_a = sa.a1 - sa.a0, omega_b = sb.a1 - sb.a0;
+    attached_ = face[1] ? 1 : (face[0] ? 0 : -1);
     axis_rate_ = face[1] ? omega_a : (face[0] ? omega_b : 0);
     rate_[0] = axis_rate_ - omega_b;
     rate_[1] = axis_rate_ - omega_a;
+    rates_ = make4(axis_rate_, rate_[0], rate_[1], 0);
+    // The attached face's ends across the axis, about its body's rotation centre (A's are stored
+    // negated).
+    if (attached_ >= 0) {
+      face_lo_ = attached_ == 1 ? -face_hi[1] : face_lo[0];
+      face_hi_ = attached_ == 1 ? -face_lo[1] : face_hi[0];
+    }
     // The centres' offset B - A at time t is d0 + t w; its heights along m and m's perpendicular.
     const Vec2 d0 = sb.c0 - sa.c0, w = (sb.c1 - sb.c0) - (sa.c1 - sa.c0);
     centre_along_ = dot(d0, m);
     centre_across_ = dot(d0, mp);
     speed_along_ = dot(w, m);
     speed_across_ = dot(w, mp);
+    radius_a_ = a.radius();
     radii_ = a.radius() + b.radius();
     const float turn_rate = std::fabs(axis_rate_), speed = bounds.speed, far = bounds.far;
     bend_ = 2 * turn_rate * speed + turn_rate * turn_rate * far + rate_[0] * rate_[0] * core_reach_b + rate_[1] * rate_[1] * core_reach_a;
@@ -194,13 +213,21 @@ public:
                std::fabs(rate_[1]) * core_reach_a;
   }
 
+  /// Whether the axis turns with a face of either body (else the gap is never the distance).
+  bool on_face() const { return attached_ >= 0; }
+
   /// The gap at a time (a lower bound of the signed distance there) and a step s >= 0 such that
   /// the gap stays above the level over the next s (0 when it is not above it now). settled: the
-  /// step lands where the gap is, by the same bounds, within `close` of the level.
+  /// step lands where the gap is, by the same bounds, within `close` of the level. When the gap
+  /// is within `close` of the level: exact, whether the gap is the signed distance, and if so
+  /// normal (unit, world, A to B) and point (midway between the surfaces, as an offset from A's
+  /// rotation centre at that time).
   struct Probe {
     float gap;
     float step;
     bool settled;
+    bool exact;
+    Vec2 normal, point;
   };
 
   /// The probe at t0, where every height is as the constructor found it.
@@ -211,24 +238,25 @@ public:
       const F4 rate = splat(rate_[half]);
       for (int k = 0; k < R; ++k) {
         lanes.height[half][k] = along_[half][k];
+        lanes.across[half][k] = across_[half][k];
         lanes.rate[half][k] = rate * across_[half][k];
       }
       lanes.least[half] = least_[half];
     }
-    return step_from(lanes, along, speed_along_ + axis_rate_ * across, level, close);
+    return step_from(lanes, Rot{1, 0}, along, across, speed_along_ + axis_rate_ * across, level, close);
   }
 
   /// The probe at time t >= t0.
   Probe probe(float t, float level, float close) const {
     const float tau = t - t0_;
     F4 cos_all, sin_all;
-    cos_sin_any(make4(axis_rate_ * tau, rate_[0] * tau, rate_[1] * tau, 0), cos_all, sin_all);
-    // The centres' offset along n(t) = cos m + sin m_perp, and its rate.
-    const float axis_c = first(cos_all), axis_s = first(sin_all);
+    cos_sin_any(rates_ * splat(tau), cos_all, sin_all);
+    // The centres' offset along n(t) = cos m + sin m_perp and across it, and its rate.
+    const Rot axis{first(cos_all), first(sin_all)};
     const float along = centre_along_ + t * speed_along_, across = centre_across_ + t * speed_across_;
-    const float centre = axis_c * along + axis_s * across;
-    const float centre_rate = axis_c * speed_along_ + axis_s * speed_across_ + axis_rate_ * (axis_c * across - axis_s * along);
-    // Each vertex's height along n(t) and its rate.
+    const float centre = axis.c * along + axis.s * across, centre_across = axis.c * across - axis.s * along;
+    const float centre_rate = axis.c * speed_along_ + axis.s * speed_across_ + axis_rate_ * centre_across;
+    // Each vertex's height along n(t), its offset across, and the height's rate.
     const F4 c[2] = {broadcast<1>(cos_all), broadcast<2>(cos_all)}, s[2] = {broadcast<1>(sin_all), broadcast<2>(sin_all)};
     Lanes lanes;
     for (int half = 0; half < 2; ++half) {
@@ -237,12 +265,13 @@ public:
       for (int k = 0; k < R; ++k) {
         const F4 al = along_[half][k], ac = across_[half][k];
         lanes.height[half][k] = c[half] * al + s[half] * ac;
-        lanes.rate[half][k] = rate * (c[half] * ac - s[half] * al);
+        lanes.across[half][k] = c[half] * ac - s[half] * al;
+        lanes.rate[half][k] = rate * lanes.across[half][k];
         least = min(least, lanes.height[half][k]);
       }
       lanes.least[half] = lowest(least);
     }
-    return step_from(lanes, centre, centre_rate, level, close);
+    return step_from(lanes, axis, centre, centre_across, centre_rate, level, close);
   }
 
 private:
@@ -251,16 +280,16 @@ private:
   /// they tie only to rounding).
   static constexpr float kFaceTieFraction = 1e-5f;
 
-  /// Heights and rates of every vertex at one time, per half and register; least: the least
-  /// height of each half in every lane.
+  /// Heights, offsets across the axis and rates of every vertex at one time, per half and
+  /// register; least: the least height of each half in every lane.
   struct Lanes {
-    F4 height[2][R], rate[2][R], least[2];
+    F4 height[2][R], across[2][R], rate[2][R], least[2];
   };
 
-  Probe step_from(const Lanes& lanes, float centre, float centre_rate, float level, float close) const {
+  Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
     const float gap = centre + first(lanes.least[0]) + first(lanes.least[1]) - radii_;
     const float g = gap - level;
-    if (!(g > 0)) return {gap, 0, false};
+    if (!(g > close)) return close_contact(lanes, axis, centre_across, gap);
     // Per half: the fastest fall among the vertices within g of the least height; every other
     // vertex stays above the least height falling at that rate for a window. (Lanes that fall no
     // faster divide by zero: +inf, or NaN for 0 / 0, which min() passes over.)
@@ -283,15 +312,45 @@ private:
     const float model = slope <= 0 ? 2 * g / (root - slope) : (bend_ > 0 ? (slope + root) / bend_ : kHugeDistance);
     float step = std::min(model, first(lowest(window)));
     if (fastest_ > 0) step = std::max(step, g / fastest_);
-    return {gap, std::min(step, kHugeDistance), step == model && bend_ * model * model <= close};
+    return {gap, std::min(step, kHugeDistance), step == model && bend_ * model * model <= close, false, {}, {}};
+  }
+
+  /// The probe's answer when the gap is within `close` of the level (or below it): whether the
+  /// gap is the signed distance, and the contact. It is when the cores lie on either side of the
+  /// attached face's line (their gap, radii added back, is not negative: a step that was safe for
+  /// the distance but not for this gap can leave the axis facing away) and the moving body's
+  /// nearest vertex lies over the face: then that vertex and its foot on the face are the closest
+  /// points of the cores.
+  Probe close_contact(const Lanes& lanes, Rot axis, float centre_across, float gap) const {
+    Probe out{gap, 0, false, false, {}, {}};
+    if (attached_ < 0 || !(gap + radii_ >= 0)) return out;
+    // The moving half's nearest vertex (the least across among ties) and where it lies across
+    // the axis from A's rotation centre.
+    const int moving = 1 - attached_;
+    const F4 huge = splat(kHugeDistance);
+    F4 x = huge;
+    for (int k = 0; k < R; ++k) x = min(x, select(less_equal(lanes.height[moving][k], lanes.least[moving]), lanes.across[moving][k], huge));
+    const float vertex = moving == 0 ? centre_across + first(lowest(x)) : -first(lowest(x));
+    const float offset = attached_ == 0 ? centre_across : 0;  // B's face about A's centre
+    if (!(vertex >= face_lo_ + offset && vertex <= face_hi_ + offset)) return out;
+    // Midway between A's surface (its top height plus its radius) and B's, along the normal.
+    out.exact = true;
+    out.normal = rotate(axis, m_);
+    const float along = -first(lanes.least[1]) + radius_a_ + 0.5f * gap;
+    out.point = along * out.normal + vertex * left_perp(out.normal);
+    return out;
   }
 
   F4 along_[2][R], across_[2][R];  // half 0: B, half 1: A negated (see the constructor)
   F4 least_[2];                    // least height of each half at t0, in every lane
+  Vec2 m_;                         // the axis at t0
   float t0_;
+  int attached_;                // the half whose face the axis turns with (0: B, 1: A), or -1
+  float face_lo_, face_hi_;     // that face's ends across the axis, about its body's rotation centre
   float axis_rate_, rate_[2];  // radians per unit time: the axis; each half relative to it
+  F4 rates_;                   // the axis's, half 0's and half 1's, then 0
   float centre_along_, centre_across_, speed_along_, speed_across_;
-  float radii_;
+  float radius_a_, radii_;
   float bend_;     // bound on the gap's second derivative
   float fastest_;  // bound on the rate at which the gap can fall
 };

@@ -40,6 +40,20 @@ inline F4 less_equal(F4 a, F4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
 /// mask ? a : b per lane.
 inline F4 select(F4 mask, F4 a, F4 b) { return {_mm_or_ps(_mm_and_ps(mask.v, a.v), _mm_andnot_ps(mask.v, b.v))}; }
 inline F4 operator&(F4 a, F4 b) { return {_mm_and_ps(a.v, b.v)}; }
+inline F4 operator^(F4 a, F4 b) { return {_mm_xor_ps(a.v, b.v)}; }
+/// Lanes x, y, z, w.
+inline F4 make4(float x, float y, float z, float w) { return {_mm_setr_ps(x, y, z, w)}; }
+/// For q, a number of quarter turns per lane (|q| < 2^31): k, the nearest integer (ties to even);
+/// odd, a mask of the lanes where k is odd; and the sign bits (all else zero) of the lanes where
+/// sin(k pi / 2 + r) and cos(k pi / 2 + r) take the sign opposite to the one of their
+/// first-quadrant value, k mod 4 in {2, 3} and {1, 2}.
+inline void quadrants(F4 q, F4& k, F4& odd, F4& sin_sign, F4& cos_sign) {
+  const __m128i ki = _mm_cvtps_epi32(q.v), one = _mm_set1_epi32(1), sign = _mm_set1_epi32(int(0x80000000u));
+  k = {_mm_cvtepi32_ps(ki)};
+  odd = {_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(ki, one), one))};
+  sin_sign = {_mm_castsi128_ps(_mm_and_si128(_mm_slli_epi32(ki, 30), sign))};
+  cos_sign = {_mm_castsi128_ps(_mm_and_si128(_mm_slli_epi32(_mm_add_epi32(ki, one), 30), sign))};
+}
 /// One bit per lane of a mask, lane 0 lowest.
 inline int bits(F4 mask) { return _mm_movemask_ps(mask.v); }
 /// The nearest integer, ties to even (the default rounding mode), for |a| < 2^31.
@@ -105,6 +119,22 @@ inline F4 operator&(F4 a, F4 b) {
   for (int i = 0; i < 4; ++i) out.v[i] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(a.v[i]) & std::bit_cast<std::uint32_t>(b.v[i]));
   return out;
 }
+inline F4 operator^(F4 a, F4 b) {
+  F4 out;
+  for (int i = 0; i < 4; ++i) out.v[i] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(a.v[i]) ^ std::bit_cast<std::uint32_t>(b.v[i]));
+  return out;
+}
+inline F4 make4(float x, float y, float z, float w) { return {{x, y, z, w}}; }
+inline void quadrants(F4 q, F4& k, F4& odd, F4& sin_sign, F4& cos_sign) {
+  for (int i = 0; i < 4; ++i) {
+    const std::int32_t ki = static_cast<std::int32_t>(std::nearbyint(q.v[i]));
+    const std::uint32_t u = static_cast<std::uint32_t>(ki);
+    k.v[i] = static_cast<float>(ki);
+    odd.v[i] = wide_detail::mask_of((u & 1) != 0);
+    sin_sign.v[i] = std::bit_cast<float>((u << 30) & 0x80000000u);
+    cos_sign.v[i] = std::bit_cast<float>(((u + 1) << 30) & 0x80000000u);
+  }
+}
 inline int bits(F4 mask) {
   int out = 0;
   for (int i = 0; i < 4; ++i) out |= (std::bit_cast<std::uint32_t>(mask.v[i]) >> 31) << i;
@@ -135,27 +165,22 @@ inline F4 operator-(F4 a) { return splat(0) - a; }
 
 /// Cosine and sine of four angles, each within kWideTurnLimit radians: Cody-Waite reduction to
 /// the nearest quarter turn k with pi/2 in three parts (8 and 11 significant bits for the first
-/// two, so that k times them is exact for |k| < 2^13, which the limit keeps), then the Taylor polynomials of turn() (src/cast_sweep.hpp) on |r| <= pi/4,
-/// whose errors stay below a float's rounding. The quadrant is read from k with float
-/// arithmetic only, so that both versions of F4 give the same bits.
+/// two, so that k times them is exact for |k| < 2^13, which the limit keeps), then polynomials
+/// in r^2 on |r| <= pi/4: sin(r) / r and cos(r) of degree 3, fitted to them on Chebyshev points
+/// (errors 3e-9 and 3e-8, under a float's rounding; cos(0) rounds to exactly 1).
 inline constexpr float kWideTurnLimit = 8192;
 
 inline void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
-  const F4 k = round_even(angle * splat(0.636619772f));
+  F4 k, odd, sin_sign, cos_sign;
+  quadrants(angle * splat(0.636619772f), k, odd, sin_sign, cos_sign);
   const F4 r = ((angle - k * splat(1.5703125f)) - k * splat(4.837512969970703125e-4f)) - k * splat(7.54978995489188216e-8f);
   const F4 r2 = r * r;
-  const F4 s = r * (splat(1) + r2 * (splat(-1.0f / 6) + r2 * (splat(1.0f / 120) + r2 * (splat(-1.0f / 5040) + r2 * splat(1.0f / 362880)))));
-  const F4 c = splat(1) +
-               r2 * (splat(-0.5f) + r2 * (splat(1.0f / 24) + r2 * (splat(-1.0f / 720) + r2 * (splat(1.0f / 40320) + r2 * splat(-1.0f / 3628800)))));
-  // k mod 2 and k mod 4 (k an integer in float): k - 2 round(k / 2) is -1, 0 or 1, and
-  // round(k / 4 - 3/8) is floor(k / 4) without a tie.
-  const F4 odd = less(splat(0.5f), abs(k - splat(2) * round_even(k * splat(0.5f))));
-  const F4 quadrant = k - splat(4) * round_even(k * splat(0.25f) - splat(0.375f));
-  const F4 sin_negative = less(splat(1.5f), quadrant);                       // quadrants 2, 3
-  const F4 cos_negative = less(abs(quadrant - splat(1.5f)), splat(1));      // quadrants 1, 2
-  const F4 sin_r = select(odd, c, s), cos_r = select(odd, s, c);
-  sin_out = select(sin_negative, -sin_r, sin_r);
-  cos_out = select(cos_negative, -cos_r, cos_r);
+  const F4 s = r * (splat(0.99999999691770356f) +
+                    r2 * (splat(-0.16666650673996773f) + r2 * (splat(0.0083320357855973084f) + r2 * splat(-0.00019503904250840799f))));
+  const F4 c = splat(0.99999997232849431f) +
+               r2 * (splat(-0.49999856419182183f) + r2 * (splat(0.041655014924883755f) + r2 * splat(-0.0013585779264842408f)));
+  sin_out = select(odd, c, s) ^ sin_sign;
+  cos_out = select(odd, s, c) ^ cos_sign;
 }
 
 }  // namespace pebble::cast_core
