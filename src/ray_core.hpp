@@ -195,6 +195,8 @@ struct Clip {
   bool empty;
 };
 
+/// (kGrown false: r is 0 and not even added, for sharp polygons.)
+template <bool kGrown = true>
 PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   // Per plane: num >= 0 when the origin is on its inner side, den < 0 when the ray enters it;
   // its crossing num / den counts as an entry or an exit, compared by cross-multiplying so that
@@ -204,7 +206,7 @@ PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, fl
   float lower = 0, upper = 1;
   int entry = -1;
   for (int i = 0; i < p.count; ++i) {
-    const float num = (p.off[i] + r) - (p.nx[i] * ox + p.ny[i] * oy);
+    const float num = (kGrown ? p.off[i] + r : p.off[i]) - (p.nx[i] * ox + p.ny[i] * oy);
     const float den = p.nx[i] * dx + p.ny[i] * dy;
     if (den < 0) {
       if (num < lower * den) {
