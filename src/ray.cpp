@@ -3,6 +3,9 @@
 // is the same ray against the core grown by the shape's radius plus the circle's.
 #include "pebble/ray.hpp"
 
+#include <bit>
+#include <cstdint>
+
 #include "ray_core.hpp"
 
 // x86-64 always has SSE2: the input check uses it there (one compare for eight floats);
@@ -82,8 +85,9 @@ CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ra
 }  // namespace
 
 CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcept {
+  // (The radius is never negative: zero is all bits clear, an integer test.)
   const int count = shape.vertex_count();
-  if (count >= 3 && shape.radius() == 0) {
+  if (count >= 3 && std::bit_cast<std::uint32_t>(shape.radius()) == 0) {
     // Sharp polygons, inline and lean (the general path of cast_polygon() with r = 0, without
     // its corner and wedge cases): the clip's entry plane is the hit, and a ray that enters no
     // plane after its start and is not clipped away starts inside the polygon.

@@ -208,17 +208,21 @@ PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, fl
   for (int i = 0; i < p.count; ++i) {
     const float num = (kGrown ? p.off[i] + r : p.off[i]) - (p.nx[i] * ox + p.ny[i] * oy);
     const float den = p.nx[i] * dx + p.ny[i] * dy;
+    // (The bounds can only cross where one of them moves: the test is there.)
     if (den < 0) {
       if (num < lower * den) {
         lower = num / den;
         entry = i;
+        if (upper < lower) return {lower, upper, -1, true};
       }
     } else if (den > 0) {
-      if (num < upper * den) upper = num / den;
+      if (num < upper * den) {
+        upper = num / den;
+        if (upper < lower) return {lower, upper, -1, true};
+      }
     } else if (num < 0) {
       return {lower, upper, -1, true};
     }
-    if (upper < lower) return {lower, upper, -1, true};
   }
   return {lower, upper, entry, false};
 }
