@@ -95,7 +95,9 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
     const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
     const cast_core::PolygonLanes lanes{shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count};
-    const cast_core::Clip clip = cast_core::clip_planes<false>(lanes, 0, c * px + s * py, c * py - s * px, dx, dy);
+    const float ox = c * px + s * py, oy = c * py - s * px;
+    const cast_core::Clip clip = count == 4 ? cast_core::clip_planes<false, 4>(lanes, 0, ox, oy, dx, dy)
+                                            : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
     if (clip.empty || !valid_input(xf, ray)) return kNoHit;
     if (clip.entry < 0) return {true, 0, ray.origin, {0, 0}};
     const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;

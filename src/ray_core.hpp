@@ -195,8 +195,9 @@ struct Clip {
   bool empty;
 };
 
-/// (kGrown false: r is 0 and not even added, for sharp polygons.)
-template <bool kGrown = true>
+/// (kGrown false: r is 0 and not even added, for sharp polygons. kCount > 0: the polygon has
+/// exactly that many planes, and the loop is unrolled.)
+template <bool kGrown = true, int kCount = 0>
 PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   // Per plane: num >= 0 when the origin is on its inner side, den < 0 when the ray enters it;
   // its crossing num / den counts as an entry or an exit, compared by cross-multiplying so that
@@ -205,7 +206,9 @@ PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, fl
   // maximum folds and lane search form one long dependency chain per query.)
   float lower = 0, upper = 1;
   int entry = -1;
-  for (int i = 0; i < p.count; ++i) {
+  const int count = kCount > 0 ? kCount : p.count;
+#pragma GCC unroll 8
+  for (int i = 0; i < count; ++i) {
     const float num = (kGrown ? p.off[i] + r : p.off[i]) - (p.nx[i] * ox + p.ny[i] * oy);
     const float den = p.nx[i] * dx + p.ny[i] * dy;
     // (The bounds can only cross where one of them moves: the test is there.)
