@@ -52,7 +52,7 @@ struct SweepFrames {
 
 /// Cosine and sine of four angles: cos_sin() (src/cast_wide.hpp) when all are within its
 /// kWideTurnLimit, else turn() on each (turns of thousands of radians in one step).
-inline void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
+PEBBLE_WIDE_INLINE void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
   if (bits(less(splat(kWideTurnLimit), abs(angle))) == 0) {
     cos_sin(angle, cos_out, sin_out);
     return;
@@ -143,7 +143,7 @@ template <int R>
 class SweptSeparation {
 public:
   /// At time t0 of both sweeps, the bodies placed at xa and xb, distance() normal m (A to B).
-  SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
+  PEBBLE_WIDE_INLINE SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
                   const SweepBounds& bounds, float t0, Vec2 m) {
     t0_ = t0;
     m_ = m;
@@ -231,7 +231,7 @@ public:
   };
 
   /// The probe at t0, where every height is as the constructor found it.
-  Probe probe_start(float level, float close) const {
+  PEBBLE_WIDE_INLINE Probe probe_start(float level, float close) const {
     const float along = centre_along_ + t0_ * speed_along_, across = centre_across_ + t0_ * speed_across_;
     Lanes lanes;
     for (int half = 0; half < 2; ++half) {
@@ -247,7 +247,7 @@ public:
   }
 
   /// The probe at time t >= t0.
-  Probe probe(float t, float level, float close) const {
+  PEBBLE_WIDE_INLINE Probe probe(float t, float level, float close) const {
     const float tau = t - t0_;
     F4 cos_all, sin_all;
     cos_sin_any(rates_ * splat(tau), cos_all, sin_all);
@@ -286,7 +286,7 @@ private:
     F4 height[2][R], across[2][R], rate[2][R], least[2];
   };
 
-  Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
+  PEBBLE_WIDE_INLINE Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
     const float gap = centre + first(lanes.least[0]) + first(lanes.least[1]) - radii_;
     const float g = gap - level;
     if (!(g > close)) return close_contact(lanes, axis, centre_across, gap);

@@ -15,6 +15,15 @@
 #define PEBBLE_WIDE_SSE 0
 #endif
 
+// The time of impact's hot helpers (the sine, the gap's probes) are forced inline: GCC inlines
+// them at -O3 but not at -O2, where passing the F4 values through memory cost 18% more
+// instructions per time of impact (valgrind, box / box: 2523 at -O3, 2986 at -O2).
+#if defined(__GNUC__) || defined(__clang__)
+#define PEBBLE_WIDE_INLINE inline __attribute__((always_inline))
+#else
+#define PEBBLE_WIDE_INLINE inline
+#endif
+
 namespace pebble::cast_core {
 
 #if PEBBLE_WIDE_SSE
@@ -170,7 +179,7 @@ inline F4 operator-(F4 a) { return splat(0) - a; }
 /// (errors 3e-9 and 3e-8, under a float's rounding; cos(0) rounds to exactly 1).
 inline constexpr float kWideTurnLimit = 8192;
 
-inline void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
+PEBBLE_WIDE_INLINE void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
   F4 k, odd, sin_sign, cos_sign;
   quadrants(angle * splat(0.636619772f), k, odd, sin_sign, cos_sign);
   const F4 r = ((angle - k * splat(1.5703125f)) - k * splat(4.837512969970703125e-4f)) - k * splat(7.54978995489188216e-8f);
