@@ -18,6 +18,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cast_sweep.hpp"
 #include "minkowski.hpp"
 #include "pebble/distance.hpp"
 
@@ -140,48 +141,7 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   return {true, hit.t, 0.5f * (surface_a + surface_b), n};
 }
 
-namespace {
-
-/// The rotation by `angle` radians from Taylor polynomials on the nearest quarter turn: the
-/// remainder r = angle - k pi/2 (reduced in double, exact enough for any angle a step turns by)
-/// has |r| <= pi/4, where sin to r^9/9! and cos to r^10/10! leave errors below 2e-9, under a
-/// float's rounding. About a third of the cost of std::sin plus std::cos, which measured a
-/// quarter of a time of impact.
-Rot turn(float angle) {
-  const double quarters = double(angle) * (2 / 3.14159265358979323846);
-  if (!(std::fabs(quarters) < 1e15)) return Rot::from_angle(angle);  // absurd or not a number
-  const double k = double(static_cast<long long>(quarters + (quarters >= 0 ? 0.5 : -0.5)));  // nearest, inline
-  const float r = float(double(angle) - k * (3.14159265358979323846 / 2)), r2 = r * r;
-  const float sin_r = r * (1 + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
-  const float cos_r = 1 + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
-  switch (static_cast<long long>(k) & 3) {
-    case 0: return {cos_r, sin_r};
-    case 1: return {-sin_r, cos_r};
-    case 2: return {-cos_r, -sin_r};
-    default: return {sin_r, -cos_r};
-  }
-}
-
-/// A sweep ready to give transforms: its rotation at t = 0 (std::cos and std::sin, once) and
-/// the turn over the step, applied as a second rotation at each time. Composing keeps the
-/// rotation at float precision even for large angles, where a0 + t (a1 - a0) itself would lose
-/// the low bits of the turn.
-struct SweepFrames {
-  const Sweep& sweep;
-  Rot q0;
-  float turn_by;
-
-  explicit SweepFrames(const Sweep& s) : sweep(s), q0(Rot::from_angle(s.a0)), turn_by(s.a1 - s.a0) {}
-  Transform at(float t) const {
-    const Rot q = t == 0 ? q0 : mul(turn(t * turn_by), q0);
-    const Vec2 centre = sweep.c0 + t * (sweep.c1 - sweep.c0);
-    return {centre - rotate(q, sweep.local_center), q};
-  }
-};
-
-}  // namespace
-
-Transform sweep_transform(const Sweep& sweep, float t) noexcept { return SweepFrames(sweep).at(t); }
+Transform sweep_transform(const Sweep& sweep, float t) noexcept { return cast_core::SweepFrames(sweep).at(t); }
 
 namespace {
 
@@ -199,18 +159,75 @@ bool valid_sweep(const Sweep& s) {
   return std::max(far.x, far.y) + reach <= kMaxWorldCoordinate;
 }
 
-/// The largest distance of a point of the shape (radius included) from a point of its frame.
-float reach_from(const Shape& shape, Vec2 centre) {
-  float far2 = 0;
-  for (const Vec2 v : shape.vertices()) far2 = std::max(far2, distance_squared(v, centre));
-  return std::sqrt(far2) + shape.radius();
+/// A bound on the distance of every core vertex from a point of the shape's frame: the core's
+/// extent about its centroid (extent() less the radius, padded for its rounding) plus the
+/// point's distance from the centroid; exact when the point is the centroid.
+float core_reach_from(const Shape& shape, Vec2 centre) {
+  return (shape.extent() - shape.radius()) * (1 + 4 * std::numeric_limits<float>::epsilon()) + distance(centre, shape.core_centroid());
 }
+
+/// Most steps along one gap between two distance() queries: a gap that needs more (a fast spin,
+/// where each step is short) is refreshed by distance(), which may give a better axis.
+constexpr int kMaxGapSteps = 16;
 
 constexpr ToiResult kToiInvalid{ToiResult::State::failed, 0, {0, 0}, {0, 0}};
 
 ToiResult toi_at(ToiResult::State state, float t, const DistanceResult& d) {
   return {state, t, 0.5f * (d.point_a + d.point_b), d.normal};
 }
+
+/// time_of_impact() once the bodies are apart at t = 0: the steps along the gap of
+/// cast_core::SweptSeparation between distance() queries, with R registers per body (1 when both
+/// cores have at most 4 vertices).
+struct Advance {
+  const Shape& a;
+  const Shape& b;
+  const cast_core::SweepPair& sweeps;
+  cast_core::SweepBounds bounds;
+  float t_max, target, tolerance;
+  int max_iterations;
+  Vec2 relative;  // A's centre velocity relative to B's
+  float spin;     // conservative advancement's bound on the approach speed from rotation
+
+  /// From t = 0, where the poses are xa0 and xb0 and the distance start, with no contact
+  /// possible before t_safe.
+  template <int R>
+  ToiResult from(float t_safe, const Transform& xa0, const Transform& xb0, const DistanceResult& start) const {
+    const Sweep &sa = sweeps.a, &sb = sweeps.b;
+    float t = 0;
+    Transform xa = xa0, xb = xb0;  // the poses at t
+    DistanceResult d = start;
+    for (int iteration = 1;; ++iteration) {
+      const cast_core::SweptSeparation<R> separation(a, sa, xa, b, sb, xb, bounds, t, d.normal);
+      typename cast_core::SweptSeparation<R>::Probe p = separation.probe_start(target, tolerance);
+      // The first step is at least conservative advancement's from this distance (so that time
+      // moves on even when the gap at t is within rounding of the target) and reaches the time
+      // the discs meet.
+      const float bound = dot(relative, d.normal) + spin;
+      const float advancement = bound > 0 ? (d.distance - target) / bound : kHugeDistance;
+      float step = std::max({p.step, advancement, t_safe - t});
+      bool settled = p.settled && step == p.step;
+      // A settled step lands within the tolerance: distance() is asked there at once, unless the
+      // gap turns with a face and may be the distance itself (then the probe answers).
+      for (int probe = 1;; ++probe) {
+        t += step;
+        if (!(t < t_max)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
+        if ((settled && !separation.on_face()) || probe == kMaxGapSteps) break;
+        p = separation.probe(t, target, tolerance);
+        if (p.gap <= target + tolerance) {
+          if (p.exact) return {ToiResult::State::hit, t, sa.c0 + t * (sa.c1 - sa.c0) + p.point, p.normal};
+          break;
+        }
+        step = p.step;
+        settled = p.settled;
+      }
+      if (iteration >= max_iterations) return {ToiResult::State::failed, t, {0, 0}, {0, 0}};
+      sweeps.at(t, xa, xb);
+      d = distance(a, xa, b, xb);
+      if (d.distance <= target + tolerance) return toi_at(ToiResult::State::hit, t, d);
+    }
+  }
+};
 
 }  // namespace
 
@@ -233,8 +250,9 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
       options.tolerance > 0 ? options.tolerance : std::min(kToiTolerance, kToiToleranceFraction * std::min(a.extent(), b.extent())),
       rounding);
 
-  const SweepFrames frames_a(sa), frames_b(sb);
-  const Transform xa0 = frames_a.at(0), xb0 = frames_b.at(0);
+  const cast_core::SweepPair sweeps(sa, sb);
+  Transform xa0, xb0;
+  sweeps.at(0, xa0, xb0);
   const DistanceResult start = distance(a, xa0, b, xb0);
   if (start.distance < 0) return toi_at(ToiResult::State::overlapped, 0, start);
   if (start.distance <= target + tolerance) return toi_at(ToiResult::State::hit, 0, start);
@@ -252,14 +270,14 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
   // current normal cannot close before (distance - target) / bound. Each step moves to that
   // time, where the shapes are still at least target apart.
   const Vec2 relative = (sa.c1 - sa.c0) - (sb.c1 - sb.c0);
-  const float reach_a = reach_from(a, sa.local_center), reach_b = reach_from(b, sb.local_center);
+  const float core_a = core_reach_from(a, sa.local_center), core_b = core_reach_from(b, sb.local_center);
+  const float reach_a = core_a + a.radius(), reach_b = core_b + b.radius();  // of any point of the shape
   const float spin = std::fabs(sa.a1 - sa.a0) * reach_a + std::fabs(sb.a1 - sb.a0) * reach_b;
-  float t = 0;
-  DistanceResult d = start;
-  // First, while even the discs about the rotation centres that hold the shapes (radius: the
-  // reach) are apart, no contact can happen: those discs only translate, so the time they come
-  // within the target is a circle cast, exact and conservative. Far-apart spinning bodies skip
-  // the many small steps their spin would otherwise force.
+  // While even the discs about the rotation centres that hold the shapes (radius: the reach) are
+  // apart, no contact can happen: those discs only translate, so the time they come within the
+  // target is a circle cast, exact and conservative. Far-apart spinning bodies skip the many
+  // small steps their spin would otherwise force.
+  float t_safe = 0;
   {
     const float r = reach_a + reach_b + target;
     const Vec2 m = sb.c0 - sa.c0, v = -relative;  // B's centre relative to A's, and its velocity
@@ -268,31 +286,20 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
       const float closing = dot(m, v), vv = dot(v, v);
       const float disc = vv * r * r - cross(m, v) * cross(m, v);
       if (!(closing < 0) || !(disc >= 0)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
-      const float enter = gap2 / (std::sqrt(disc) - closing);
-      if (!(enter < t_max)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
-      if (enter > 0) {
-        t = enter;
-        d = distance(a, frames_a.at(t), b, frames_b.at(t));
-        if (d.distance <= target + tolerance) return toi_at(ToiResult::State::hit, t, d);
-      }
+      t_safe = gap2 / (std::sqrt(disc) - closing);
+      if (!(t_safe < t_max)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
     }
   }
-  for (int iteration = 1;; ++iteration) {
-    // (Tried and dropped, all measured on the benchmark's sweeps: a bound that also uses each
-    // body's spread across the normal, tighter for long bodies end-on, saved 7% of the distance
-    // queries and cost more than that; stepping on the gap along the last normal between
-    // distance queries, cheaper per step, took half as many steps again; a step from the shapes'
-    // difference translated and grown by the spin over time was no larger than this one; the
-    // distance from the Minkowski difference instead of distance() cost more per step.)
-    const float bound = dot(relative, d.normal) + spin;
-    const float step = bound > 0 ? (d.distance - target) / bound : kHugeDistance;
-    if (!(step < kHugeDistance)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
-    t += step;
-    if (!(t < t_max)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
-    if (iteration >= options.max_iterations) return {ToiResult::State::failed, t, {0, 0}, {0, 0}};
-    d = distance(a, frames_a.at(t), b, frames_b.at(t));
-    if (d.distance <= target + tolerance) return toi_at(ToiResult::State::hit, t, d);
-  }
+  // Then the gap along an axis turning with the face distance() found (cast_sweep.hpp) bounds
+  // the distance from below: it is followed, a few multiply-adds per step, to where it comes
+  // within the tolerance of the target, and distance() is asked there: a touch, or a new axis.
+  // B's centre relative to A's moves from d0 by -relative; |d0 - t relative| is convex in t.
+  const Vec2 d0 = sb.c0 - sa.c0;
+  const float far_apart = std::max(length(d0), length(d0 - t_max * relative));
+  const Advance advance{a, b, sweeps, {core_a, core_b, length(relative), far_apart}, t_max, target, tolerance, options.max_iterations,
+                        relative, spin};
+  return std::max(a.vertex_count(), b.vertex_count()) <= 4 ? advance.from<1>(t_safe, xa0, xb0, start)
+                                                           : advance.from<2>(t_safe, xa0, xb0, start);
 }
 
 namespace {

@@ -3,6 +3,9 @@
 // is the same ray against the core grown by the shape's radius plus the circle's.
 #include "pebble/ray.hpp"
 
+#include <bit>
+#include <cstdint>
+
 #include "ray_core.hpp"
 
 // x86-64 always has SSE2: the input check uses it there (one compare for eight floats);
@@ -82,7 +85,34 @@ CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ra
 }  // namespace
 
 CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcept {
-  return shape.vertex_count() == 1 ? cast_against_circle(shape, xf, ray, 0) : cast_against_core(shape, xf, ray, 0);
+  // (The radius is never negative: zero is all bits clear, an integer test.)
+  const int count = shape.vertex_count();
+  if (count >= 3 && std::bit_cast<std::uint32_t>(shape.radius()) == 0) {
+    // Sharp polygons, inline and lean (the general path of cast_polygon() with r = 0, without
+    // its corner and wedge cases): the clip's entry plane is the hit, and a ray that enters no
+    // plane after its start and is not clipped away starts inside the polygon.
+    const float c = xf.q.c, s = xf.q.s;
+    const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
+    const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
+    const cast_core::PolygonLanes lanes{shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count};
+    const float ox = c * px + s * py, oy = c * py - s * px;
+    const cast_core::Clip clip = count == 4 ? cast_core::clip_planes<false, 4>(lanes, 0, ox, oy, dx, dy)
+                                            : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
+    if (clip.empty || !valid_input(xf, ray)) return kNoHit;
+    if (clip.entry < 0) return {true, 0, ray.origin, {0, 0}};
+    const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;
+    return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
+  }
+  if (count == 1) {
+    // Circles, inline too: cast_circle() in world space, as cast_against_circle() with no disc.
+    const Vec2 centre = transform_point(xf, shape.padded_vertices()[0]);
+    const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius(), ray.origin.x, ray.origin.y, 0, ray.translation.x,
+                                                ray.translation.y, 0);
+    if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray)) return kNoHit;
+    if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
+    return {true, hit.t, {ray.origin.x + hit.t * ray.translation.x, ray.origin.y + hit.t * ray.translation.y}, {hit.nx, hit.ny}};
+  }
+  return cast_against_core(shape, xf, ray, 0);
 }
 
 CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {

@@ -733,6 +733,77 @@ TEST(TimeOfImpact, TargetSeparationAndShortSteps) {
   expect_all(cases, [](const ToiCase& c) { return check_toi(c); }, "target and t_max");
 }
 
+namespace {
+
+/// Sweeps for each axis the gap between distance() queries can follow (src/cast_sweep.hpp): a
+/// corner of B coming down on a face of A (the axis turns with A), a corner of A onto a face of B
+/// (with B), a corner onto a corner (fixed), rounded and sharp, with A, B or both turning, slowly
+/// and fast, either way.
+std::vector<ToiCase> gap_axis_tois() {
+  std::vector<ToiCase> out;
+  const float quarter = 0.78539816f;
+  const std::vector<std::pair<float, float>> spins = {{0.3f, 0}, {0, 0.5f}, {-0.4f, 0.7f}, {2.5f, -3}, {0, -6}, {8, 0}};
+  for (const float radius : {0.0f, 0.1f}) {
+    const ShapeSpec flat = radius > 0 ? make_rounded_box(1.5f, 0.5f, radius) : make_box(1.5f, 0.5f);
+    const ShapeSpec block = radius > 0 ? make_rounded_box(0.5f, 0.5f, radius) : make_box(0.5f, 0.5f);
+    for (const auto& [spin_a, spin_b] : spins) {
+      // B's corner onto A's top face; A's corner onto B's bottom face; corner to corner.
+      out.push_back({flat, block, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, spin_a}, Sweep{{0, 0}, {0.3f, 2}, {-0.2f, -1}, quarter, quarter + spin_b}});
+      out.push_back({block, flat, Sweep{{0, 0}, {0.3f, -2}, {-0.2f, 1}, quarter, quarter + spin_a}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, spin_b}});
+      out.push_back({block, block, Sweep{{0, 0}, {0, 0}, {0.2f, 0}, quarter, quarter + spin_a},
+                     Sweep{{0, 0}, {2.2f, 0.1f}, {0.5f, -0.1f}, quarter, quarter + spin_b}});
+    }
+  }
+  return out;
+}
+
+/// Random sweeps whose rotation centres lie off the shapes (a shape on a body whose centre of
+/// mass is elsewhere): up to two sizes from the core's centroid.
+std::vector<ToiCase> off_centre_tois(unsigned seed, int per_pair) {
+  return every_kind_pair<ToiCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) -> std::optional<ToiCase> {
+    ToiCase c = random_toi(ka, kb, rng, 1, {}, 0.05f, 2, 3);
+    for (Sweep* w : {&c.sa, &c.sb}) {
+      // The same placement at t = 0, turning about another point of the body.
+      const Vec2 offset{uniform(rng, -2, 2), uniform(rng, -2, 2)};
+      const Vec2 moved = pebble::rotate(Rot::from_angle(w->a0), offset);
+      w->local_center = w->local_center + offset;
+      w->c0 = w->c0 + moved;
+      w->c1 = w->c1 + moved;
+    }
+    return c;
+  });
+}
+
+}  // namespace
+
+TEST(TimeOfImpact, EveryKindOfGapAxisMatchesOracle) {
+  ToiStats stats;
+  expect_all(gap_axis_tois(), [&](const ToiCase& c) { return check_toi(c, &stats); }, "face of A, face of B, corner to corner");
+  EXPECT_GT(stats.hits, 20);
+  EXPECT_EQ(stats.failed, 0);
+}
+
+TEST(TimeOfImpact, RotationCentresOffTheShapesMatchOracle) {
+  ToiStats stats;
+  expect_all(off_centre_tois(50, 6), [&](const ToiCase& c) { return check_toi(c, &stats); }, "off-centre rotation");
+  EXPECT_GT(stats.hits, 50);
+  EXPECT_LE(stats.failed, 2);
+}
+
+TEST(TimeOfImpact, ThousandsOfRadiansPerStepNeverTunnel) {
+  // Beyond the 4-lane sine's range (kWideTurnLimit, src/cast_wide.hpp) the gap turns through
+  // turn() instead: a disc spinning about its centre that a box reaches late in the step, and a
+  // thin box spinning next to a segment, which it hits within a fraction of a turn.
+  const std::vector<ToiCase> cases = {
+      {make_circle(0.5f), make_box(0.5f, 0.5f), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 12000}, Sweep{{0, 0}, {4, 0}, {0.5f, 0}, 0, 0}},
+      {make_circle(0.5f), make_box(0.5f, 0.5f), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, -12000}, Sweep{{0, 0}, {4, 1}, {0.5f, 0}, 0, 0.5f}},
+      {make_box(1, 0.02f), make_segment({-2, 0}, {2, 0}), Sweep{{0, 0}, {0, 0.9f}, {0, 0.9f}, 0.1f, 0.1f + 10000}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 0}},
+  };
+  ToiStats stats;
+  expect_all(cases, [&](const ToiCase& c) { return check_toi(c, &stats); }, "thousands of radians");
+  EXPECT_EQ(stats.hits + stats.failed, 3);
+}
+
 // =============================================================================================
 // closest_approach() against the oracle: the signed distance over the linear motion is convex in
 // time, so its least value, the time of that value and the first touch are exact.

@@ -1,0 +1,358 @@
+// Two bodies sweeping over a step, as time_of_impact() (src/cast.cpp) sees them: each body's pose
+// at any time of the step (turn(), SweepFrames), and a cheap lower bound of their signed
+// distance over the rest of the step (SweptSeparation): the gap between the two shapes along an
+// axis that turns with one body or with neither, which time_of_impact() follows between
+// distance() queries. Not part of the API.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "cast_wide.hpp"
+#include "pebble/cast.hpp"
+
+namespace pebble::cast_core {
+
+/// The rotation by `angle` radians from Taylor polynomials on the nearest quarter turn: the
+/// remainder r = angle - k pi/2 (reduced in double, exact enough for any angle a step turns by)
+/// has |r| <= pi/4, where sin to r^9/9! and cos to r^10/10! leave errors below 2e-9, under a
+/// float's rounding. About a third of the cost of std::sin plus std::cos, which measured a
+/// quarter of a time of impact.
+inline Rot turn(float angle) {
+  const double quarters = double(angle) * (2 / 3.14159265358979323846);
+  if (!(std::fabs(quarters) < 1e15)) return Rot::from_angle(angle);  // absurd or not a number
+  const double k = double(static_cast<long long>(quarters + (quarters >= 0 ? 0.5 : -0.5)));  // nearest, inline
+  const float r = float(double(angle) - k * (3.14159265358979323846 / 2)), r2 = r * r;
+  const float sin_r = r * (1 + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
+  const float cos_r = 1 + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
+  switch (static_cast<long long>(k) & 3) {
+    case 0: return {cos_r, sin_r};
+    case 1: return {-sin_r, cos_r};
+    case 2: return {-cos_r, -sin_r};
+    default: return {sin_r, -cos_r};
+  }
+}
+
+/// A sweep ready to give transforms: its rotation at t = 0 (std::cos and std::sin, once) and
+/// the turn over the step, applied as a second rotation at each time. Composing keeps the
+/// rotation at float precision even for large angles, where a0 + t (a1 - a0) itself would lose
+/// the low bits of the turn.
+struct SweepFrames {
+  const Sweep& sweep;
+  Rot q0;
+  float turn_by;
+
+  explicit SweepFrames(const Sweep& s) : sweep(s), q0(Rot::from_angle(s.a0)), turn_by(s.a1 - s.a0) {}
+  Transform at(float t) const {
+    const Rot q = t == 0 ? q0 : mul(turn(t * turn_by), q0);
+    const Vec2 centre = sweep.c0 + t * (sweep.c1 - sweep.c0);
+    return {centre - rotate(q, sweep.local_center), q};
+  }
+};
+
+/// Cosine and sine of four angles: cos_sin() (src/cast_wide.hpp) when all are within its
+/// kWideTurnLimit, else turn() on each (turns of thousands of radians in one step).
+PEBBLE_WIDE_INLINE void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
+  if (bits(less(splat(kWideTurnLimit), abs(angle))) == 0) {
+    cos_sin(angle, cos_out, sin_out);
+    return;
+  }
+  float lanes[4], c[4], s[4];
+  store(lanes, angle);
+  for (int i = 0; i < 4; ++i) {
+    const Rot q = turn(lanes[i]);
+    c[i] = q.c;
+    s[i] = q.s;
+  }
+  cos_out = load(c);
+  sin_out = load(s);
+}
+
+/// Both bodies' sweeps for time_of_impact(), as SweepFrames but with both rotations from one
+/// cos_sin_any() (the start angles once, then the turns at each time): the same poses to float
+/// rounding, for a third of the cost.
+struct SweepPair {
+  const Sweep& a;
+  const Sweep& b;
+  Rot qa0, qb0;
+  F4 turns;  // a1 - a0 of A and of B, then zeros
+
+  SweepPair(const Sweep& sa, const Sweep& sb) : a(sa), b(sb), turns(make4(sa.a1 - sa.a0, sb.a1 - sb.a0, 0, 0)) {
+    F4 c, s;
+    cos_sin_any(make4(sa.a0, sb.a0, 0, 0), c, s);
+    alignas(16) float cl[4], sl[4];
+    store(cl, c);
+    store(sl, s);
+    qa0 = {cl[0], sl[0]};
+    qb0 = {cl[1], sl[1]};
+  }
+
+  /// The poses at time t.
+  void at(float t, Transform& xa, Transform& xb) const {
+    Rot qa = qa0, qb = qb0;
+    if (t != 0) {
+      F4 c, s;
+      cos_sin_any(turns * splat(t), c, s);
+      alignas(16) float cl[4], sl[4];
+      store(cl, c);
+      store(sl, s);
+      qa = mul(Rot{cl[0], sl[0]}, qa0);
+      qb = mul(Rot{cl[1], sl[1]}, qb0);
+    }
+    xa = {a.c0 + t * (a.c1 - a.c0) - rotate(qa, a.local_center), qa};
+    xb = {b.c0 + t * (b.c1 - b.c0) - rotate(qb, b.local_center), qb};
+  }
+};
+
+
+/// What SweptSeparation needs of the whole time of impact, computed once.
+struct SweepBounds {
+  float core_reach_a, core_reach_b;  ///< bounds on each core vertex's distance from its body's rotation centre
+  float speed;                       ///< of B's rotation centre relative to A's, per unit time
+  float far;                         ///< bound on the distance between the rotation centres over the step
+};
+
+/// A lower bound of the signed distance of two sweeping bodies from a time t0 on, and how far
+/// time may advance before it can fall to a level.
+///
+/// At t0, distance() gave the normal m. The gap between the shapes along an axis n(t), the
+/// lowest point of B minus the highest point of A (every core vertex, radii subtracted), is a
+/// lower bound of their signed distance at every t (the signed distance is the largest such gap
+/// over all axes), and equals it at t0 for n(t0) = m. The axis turns with A when m is a face
+/// normal of A, with B when it is one of B's, else stays fixed: Box2D's separation functions
+/// (face A, face B, points) follow the same three cases, but track two fixed points and can
+/// miss a contact; this gap takes every vertex and cannot. Each vertex's height along n is a
+/// sinusoid in time, so the gap and its rate cost a few multiply-adds per vertex, against a
+/// distance() query.
+///
+/// Stepping (probe()): with g the gap's excess over the level, its rate, and a bound K on how
+/// fast any height can bend (angular rate squared times radius), the gap stays above the level
+/// until the first root of g + rate s - K s^2 / 2, as long as no other vertex overtakes the
+/// lowest (highest) one, which each vertex's own height and rate bound. Near a touch the steps
+/// shrink the excess quadratically, like Newton's, where conservative advancement (seed 002)
+/// shrinks it by a constant factor per step. A Lipschitz step (the excess over the fastest the
+/// gap can fall) is always safe and is taken when larger.
+///
+/// When the axis turns with a face and the other body's nearest vertex lies over that face (its
+/// foot on the face is within the face's ends), the gap is the signed distance itself, and the
+/// probe gives the contact point and normal that distance() would.
+///
+/// R is the number of 4-lane registers per body: 1 when both cores have at most 4 vertices, else
+/// 2 (lanes past a core's vertex count repeat its vertex 0).
+template <int R>
+class SweptSeparation {
+public:
+  /// At time t0 of both sweeps, the bodies placed at xa and xb, distance() normal m (A to B).
+  PEBBLE_WIDE_INLINE SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
+                  const SweepBounds& bounds, float t0, Vec2 m) {
+    t0_ = t0;
+    m_ = m;
+    const float core_reach_a = bounds.core_reach_a, core_reach_b = bounds.core_reach_b;
+    // Half 0: B's core vertices about its rotation centre, world orientation at t0, as heights
+    // along m and along m's left perpendicular; half 1: the same for A, negated, so that both
+    // halves take their least height: gap = centre offset + least of B's + least of A's - radii.
+    const Vec2 mp = left_perp(m);
+    const Shape* shapes[2] = {&b, &a};
+    const Transform* frames[2] = {&xb, &xa};
+    const Vec2 centres[2] = {sb.local_center, sa.local_center};
+    const float reach[2] = {core_reach_b, core_reach_a};
+    bool face[2];
+    float face_lo[2], face_hi[2];
+    for (int half = 0; half < 2; ++half) {
+      const float sign = half == 1 ? -1.0f : 1.0f;
+      const Vec2 u = sign * inv_rotate(frames[half]->q, m), up = left_perp(u);  // m and m_perp in the shape's frame, signed
+      const float* v = &shapes[half]->padded_vertices()[0].x;
+      F4 least = splat(kHugeDistance);
+      for (int k = 0; k < R; ++k) {
+        F4 x, y;
+        deinterleave(v + 8 * k, x, y);
+        along_[half][k] = (x * splat(u.x) + y * splat(u.y)) - splat(dot(centres[half], u));
+        across_[half][k] = (x * splat(up.x) + y * splat(up.y)) - splat(dot(centres[half], up));
+        least = min(least, along_[half][k]);
+      }
+      // A face along m has two core vertices at the least height, to rounding of the size; its
+      // ends are the least and greatest across of those vertices.
+      least_[half] = lowest(least);
+      const F4 tie = least_[half] + splat(kFaceTieFraction * reach[half]), huge = splat(kHugeDistance);
+      unsigned near = 0;
+      F4 lo = huge, hi = -huge;
+      for (int k = 0; k < R; ++k) {
+        const F4 on = less_equal(along_[half][k], tie);
+        near |= static_cast<unsigned>(bits(on)) << (4 * k);
+        lo = min(lo, select(on, across_[half][k], huge));
+        hi = max(hi, select(on, across_[half][k], -huge));
+      }
+      near &= (1u << shapes[half]->vertex_count()) - 1;
+      face[half] = (near & (near - 1)) != 0;  // two bits or more
+      face_lo[half] = first(lowest(lo));
+      face_hi[half] = first(highest(hi));
+    }
+    const float omega_a = sa.a1 - sa.a0, omega_b = sb.a1 - sb.a0;
+    attached_ = face[1] ? 1 : (face[0] ? 0 : -1);
+    axis_rate_ = face[1] ? omega_a : (face[0] ? omega_b : 0);
+    rate_[0] = axis_rate_ - omega_b;
+    rate_[1] = axis_rate_ - omega_a;
+    rates_ = make4(axis_rate_, rate_[0], rate_[1], 0);
+    // The attached face's ends across the axis, about its body's rotation centre (A's are stored
+    // negated).
+    if (attached_ >= 0) {
+      face_lo_ = attached_ == 1 ? -face_hi[1] : face_lo[0];
+      face_hi_ = attached_ == 1 ? -face_lo[1] : face_hi[0];
+    }
+    // The centres' offset B - A at time t is d0 + t w; its heights along m and m's perpendicular.
+    const Vec2 d0 = sb.c0 - sa.c0, w = (sb.c1 - sb.c0) - (sa.c1 - sa.c0);
+    centre_along_ = dot(d0, m);
+    centre_across_ = dot(d0, mp);
+    speed_along_ = dot(w, m);
+    speed_across_ = dot(w, mp);
+    radius_a_ = a.radius();
+    radii_ = a.radius() + b.radius();
+    const float turn_rate = std::fabs(axis_rate_), speed = bounds.speed, far = bounds.far;
+    bend_ = 2 * turn_rate * speed + turn_rate * turn_rate * far + rate_[0] * rate_[0] * core_reach_b + rate_[1] * rate_[1] * core_reach_a;
+    fastest_ = (axis_rate_ == 0 ? std::max(0.0f, -speed_along_) : speed + turn_rate * far) + std::fabs(rate_[0]) * core_reach_b +
+               std::fabs(rate_[1]) * core_reach_a;
+  }
+
+  /// Whether the axis turns with a face of either body (else the gap is never the distance).
+  bool on_face() const { return attached_ >= 0; }
+
+  /// The gap at a time (a lower bound of the signed distance there) and a step s >= 0 such that
+  /// the gap stays above the level over the next s (0 when it is not above it now). settled: the
+  /// step lands where the gap is, by the same bounds, within `close` of the level. When the gap
+  /// is within `close` of the level: exact, whether the gap is the signed distance, and if so
+  /// normal (unit, world, A to B) and point (midway between the surfaces, as an offset from A's
+  /// rotation centre at that time).
+  struct Probe {
+    float gap;
+    float step;
+    bool settled;
+    bool exact;
+    Vec2 normal, point;
+  };
+
+  /// The probe at t0, where every height is as the constructor found it.
+  PEBBLE_WIDE_INLINE Probe probe_start(float level, float close) const {
+    const float along = centre_along_ + t0_ * speed_along_, across = centre_across_ + t0_ * speed_across_;
+    Lanes lanes;
+    for (int half = 0; half < 2; ++half) {
+      const F4 rate = splat(rate_[half]);
+      for (int k = 0; k < R; ++k) {
+        lanes.height[half][k] = along_[half][k];
+        lanes.across[half][k] = across_[half][k];
+        lanes.rate[half][k] = rate * across_[half][k];
+      }
+      lanes.least[half] = least_[half];
+    }
+    return step_from(lanes, Rot{1, 0}, along, across, speed_along_ + axis_rate_ * across, level, close);
+  }
+
+  /// The probe at time t >= t0.
+  PEBBLE_WIDE_INLINE Probe probe(float t, float level, float close) const {
+    const float tau = t - t0_;
+    F4 cos_all, sin_all;
+    cos_sin_any(rates_ * splat(tau), cos_all, sin_all);
+    // The centres' offset along n(t) = cos m + sin m_perp and across it, and its rate.
+    const Rot axis{first(cos_all), first(sin_all)};
+    const float along = centre_along_ + t * speed_along_, across = centre_across_ + t * speed_across_;
+    const float centre = axis.c * along + axis.s * across, centre_across = axis.c * across - axis.s * along;
+    const float centre_rate = axis.c * speed_along_ + axis.s * speed_across_ + axis_rate_ * centre_across;
+    // Each vertex's height along n(t), its offset across, and the height's rate.
+    const F4 c[2] = {broadcast<1>(cos_all), broadcast<2>(cos_all)}, s[2] = {broadcast<1>(sin_all), broadcast<2>(sin_all)};
+    Lanes lanes;
+    for (int half = 0; half < 2; ++half) {
+      const F4 rate = splat(rate_[half]);
+      F4 least = splat(kHugeDistance);
+      for (int k = 0; k < R; ++k) {
+        const F4 al = along_[half][k], ac = across_[half][k];
+        lanes.height[half][k] = c[half] * al + s[half] * ac;
+        lanes.across[half][k] = c[half] * ac - s[half] * al;
+        lanes.rate[half][k] = rate * lanes.across[half][k];
+        least = min(least, lanes.height[half][k]);
+      }
+      lanes.least[half] = lowest(least);
+    }
+    return step_from(lanes, axis, centre, centre_across, centre_rate, level, close);
+  }
+
+private:
+  /// Two core vertices within this fraction of a body's reach of its greatest height along the
+  /// normal make the normal one of its faces (a face normal is computed from its vertices, so
+  /// they tie only to rounding).
+  static constexpr float kFaceTieFraction = 1e-5f;
+
+  /// Heights, offsets across the axis and rates of every vertex at one time, per half and
+  /// register; least: the least height of each half in every lane.
+  struct Lanes {
+    F4 height[2][R], across[2][R], rate[2][R], least[2];
+  };
+
+  PEBBLE_WIDE_INLINE Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
+    const float gap = centre + first(lanes.least[0]) + first(lanes.least[1]) - radii_;
+    const float g = gap - level;
+    if (!(g > close)) return close_contact(lanes, axis, centre_across, gap);
+    // Per half: the fastest fall among the vertices within g of the least height; every other
+    // vertex stays above the least height falling at that rate for a window. (Lanes that fall no
+    // faster divide by zero: +inf, or NaN for 0 / 0, which min() passes over.)
+    const F4 huge = splat(kHugeDistance);
+    F4 fall[2], window = huge;
+    for (int half = 0; half < 2; ++half) {
+      const F4 near = lanes.least[half] + splat(g);
+      F4 f = huge;
+      for (int k = 0; k < R; ++k) f = min(f, lanes.rate[half][k] + (less(near, lanes.height[half][k]) & huge));
+      fall[half] = lowest(f);
+      for (int k = 0; k < R; ++k) {
+        const F4 until = (lanes.height[half][k] - lanes.least[half]) / max(fall[half] - lanes.rate[half][k], splat(0));
+        window = min(until, window);
+      }
+    }
+    // The first root of g + slope s - bend s^2 / 2 (the form without cancellation for either
+    // sign); the gap there is at most bend s^2 above the level.
+    const float slope = centre_rate + first(fall[0]) + first(fall[1]);
+    const float root = std::sqrt(slope * slope + 2 * bend_ * g);
+    const float model = slope <= 0 ? 2 * g / (root - slope) : (bend_ > 0 ? (slope + root) / bend_ : kHugeDistance);
+    float step = std::min(model, first(lowest(window)));
+    if (fastest_ > 0) step = std::max(step, g / fastest_);
+    return {gap, std::min(step, kHugeDistance), step == model && bend_ * model * model <= close, false, {}, {}};
+  }
+
+  /// The probe's answer when the gap is within `close` of the level (or below it): whether the
+  /// gap is the signed distance, and the contact. It is when the cores lie on either side of the
+  /// attached face's line (their gap, radii added back, is not negative: a step that was safe for
+  /// the distance but not for this gap can leave the axis facing away) and the moving body's
+  /// nearest vertex lies over the face: then that vertex and its foot on the face are the closest
+  /// points of the cores.
+  Probe close_contact(const Lanes& lanes, Rot axis, float centre_across, float gap) const {
+    Probe out{gap, 0, false, false, {}, {}};
+    if (attached_ < 0 || !(gap + radii_ >= 0)) return out;
+    // The moving half's nearest vertex (the least across among ties) and where it lies across
+    // the axis from A's rotation centre.
+    const int moving = 1 - attached_;
+    const F4 huge = splat(kHugeDistance);
+    F4 x = huge;
+    for (int k = 0; k < R; ++k) x = min(x, select(less_equal(lanes.height[moving][k], lanes.least[moving]), lanes.across[moving][k], huge));
+    const float vertex = moving == 0 ? centre_across + first(lowest(x)) : -first(lowest(x));
+    const float offset = attached_ == 0 ? centre_across : 0;  // B's face about A's centre
+    if (!(vertex >= face_lo_ + offset && vertex <= face_hi_ + offset)) return out;
+    // Midway between A's surface (its top height plus its radius) and B's, along the normal.
+    out.exact = true;
+    out.normal = rotate(axis, m_);
+    const float along = -first(lanes.least[1]) + radius_a_ + 0.5f * gap;
+    out.point = along * out.normal + vertex * left_perp(out.normal);
+    return out;
+  }
+
+  F4 along_[2][R], across_[2][R];  // half 0: B, half 1: A negated (see the constructor)
+  F4 least_[2];                    // least height of each half at t0, in every lane
+  Vec2 m_;                         // the axis at t0
+  float t0_;
+  int attached_;                // the half whose face the axis turns with (0: B, 1: A), or -1
+  float face_lo_, face_hi_;     // that face's ends across the axis, about its body's rotation centre
+  float axis_rate_, rate_[2];  // radians per unit time: the axis; each half relative to it
+  F4 rates_;                   // the axis's, half 0's and half 1's, then 0
+  float centre_along_, centre_across_, speed_along_, speed_across_;
+  float radius_a_, radii_;
+  float bend_;     // bound on the gap's second derivative
+  float fastest_;  // bound on the rate at which the gap can fall
+};
+
+}  // namespace pebble::cast_core
