@@ -87,7 +87,12 @@ constexpr D2 operator-(D2 a, D2 b) noexcept { return {a.x - b.x, a.y - b.y}; }
 constexpr double dot(D2 a, D2 b) noexcept { return a.x * b.x + a.y * b.y; }
 constexpr double cross(D2 a, D2 b) noexcept { return a.x * b.y - a.y * b.x; }
 constexpr double max0(double v) noexcept { return v > 0 ? v : 0; }  // NaN -> 0 as well
-constexpr double abs(double v) noexcept { return v < 0 ? -v : v; }
+// std::fabs at run time (one and-not, where the ternary compiles to a branch that random signs
+// mispredict), the ternary at compile time (std::fabs is constexpr only from C++23).
+constexpr double abs(double v) noexcept {
+  if (std::is_constant_evaluated()) return v < 0 ? -v : v;
+  return std::fabs(v);
+}
 constexpr double clamp(double v, double lo, double hi) noexcept { return v < lo ? lo : (v > hi ? hi : v); }
 
 // Rounds to float, saturating at the largest float so that an overflowing sum stays finite.
@@ -104,6 +109,14 @@ constexpr Vec2 narrow(D2 v) noexcept { return {narrow(v.x), narrow(v.y)}; }
 // of doubles kept free of rounding error (an "expansion"). A product of two floats is exact in
 // double (24 + 24 <= 53 bits), so most exact terms are plain products; a product of two doubles
 // is split into its rounded value and its exact error (two_product).
+
+// The exact evaluations run only near zero: kept out of line so that the filtered fast path
+// stays small enough to inline.
+#if defined(__GNUC__)
+#define PEBBLE_PRIM_EXACT [[gnu::noinline, gnu::cold]]
+#else
+#define PEBBLE_PRIM_EXACT
+#endif
 
 // Unit roundoff of double: a single rounded operation errs by at most this, relative.
 inline constexpr double kUnitRoundoff = 0x1p-53;
@@ -167,7 +180,7 @@ struct ExactSum {
 };
 
 // a x b + b x p + p x a == cross(b - a, p - a), each term a product of floats.
-constexpr ExactSum<6> exact_orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
+PEBBLE_PRIM_EXACT constexpr ExactSum<6> exact_orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
   ExactSum<6> s;
   s.add_product(a.x, b.y);
   s.add_product(-a.y, b.x);
@@ -184,15 +197,12 @@ constexpr ExactSum<6> exact_orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
 constexpr double orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
   const double left = (double(b.x) - a.x) * (double(p.y) - a.y), right = (double(b.y) - a.y) * (double(p.x) - a.x);
   const double det = left - right, bound = error_bound(3, abs(left) + abs(right));
-  if (det > bound || -det > bound) return det;
+  // One well-predicted test: past the bound the double's sign is the exact one.
+  if (abs(det) > bound) return det;
   return exact_orient(a, b, p).leading();
 }
 
-// dot(p - q, u - v) with its exact sign (0 exactly when it is 0), as orient() does.
-constexpr double dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
-  const double x = (double(p.x) - q.x) * (double(u.x) - v.x), y = (double(p.y) - q.y) * (double(u.y) - v.y);
-  const double value = x + y;
-  if (abs(value) > error_bound(3, abs(x) + abs(y))) return value;
+PEBBLE_PRIM_EXACT constexpr double exact_dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
   ExactSum<8> s;
   s.add_product(p.x, u.x);
   s.add_product(-p.x, v.x);
@@ -203,6 +213,14 @@ constexpr double dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
   s.add_product(-q.y, u.y);
   s.add_product(q.y, v.y);
   return s.leading();
+}
+
+// dot(p - q, u - v) with its exact sign (0 exactly when it is 0), as orient() does.
+constexpr double dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
+  const double x = (double(p.x) - q.x) * (double(u.x) - v.x), y = (double(p.y) - q.y) * (double(u.y) - v.y);
+  const double value = x + y;
+  if (abs(value) > error_bound(3, abs(x) + abs(y))) return value;
+  return exact_dot_of_differences(p, q, u, v);
 }
 
 // Adds (a + b + c)^2 for floats to s, as six products of floats (a factor 2 is exact).
@@ -221,6 +239,17 @@ struct Sum3 {
   float a = 0, b = 0, c = 0;
 };
 
+// dx^2 + dy^2 <= (r1 + r2)^2, exactly.
+PEBBLE_PRIM_EXACT constexpr bool exact_within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
+  ExactSum<15> s;
+  add_square_of_sum(s, dx.a, dx.b, dx.c);
+  add_square_of_sum(s, dy.a, dy.b, dy.c);
+  s.add_product(-r1, r1);
+  s.add_product(-r2, r2);
+  s.add(-2.0 * r1 * r2);
+  return s.leading() <= 0;
+}
+
 // True when dx^2 + dy^2 <= (r1 + r2)^2 exactly, for dx, dy sums of three floats and r1, r2 >= 0.
 constexpr bool within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
   const double x1 = double(dx.a) + dx.b, y1 = double(dy.a) + dy.b;
@@ -230,15 +259,19 @@ constexpr bool within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
   // with the square, the sum, r's rounding squared and the difference: 7 units of the magnitude.
   const double mx = abs(x1) + abs(double(dx.c)), my = abs(y1) + abs(double(dy.c));
   const double bound = error_bound(7, (mx * mx + my * my) + r * r);
-  if (value > bound) return false;
-  if (value < -bound) return true;
-  ExactSum<15> s;
-  add_square_of_sum(s, dx.a, dx.b, dx.c);
-  add_square_of_sum(s, dy.a, dy.b, dy.c);
-  s.add_product(-r1, r1);
-  s.add_product(-r2, r2);
-  s.add(-2.0 * r1 * r2);
-  return s.leading() <= 0;
+  if (abs(value) <= bound) return exact_within_radius(dx, dy, r1, r2);
+  return value <= 0;
+}
+
+// True when |p - q| <= r1 + r2 exactly (r1, r2 >= 0): within_radius for plain differences, whose
+// one rounding is relative to the difference itself, so a cheaper bound holds: the difference,
+// the square and the sum err by 4 units of |p - q|^2, (r1 + r2)^2 by 3 of its value, and the
+// final difference adds 1.
+constexpr bool within_distance(Vec2 p, Vec2 q, float r1, float r2) noexcept {
+  const double x = double(p.x) - q.x, y = double(p.y) - q.y, r = double(r1) + r2;
+  const double d2 = x * x + y * y, rr = r * r;
+  if (abs(d2 - rr) <= error_bound(5, d2 + rr)) return exact_within_radius({p.x, -q.x, 0}, {p.y, -q.y, 0}, r1, r2);
+  return d2 <= rr;
 }
 
 // A radius as the predicates use it: negative (and NaN) counts as 0.
@@ -270,17 +303,21 @@ constexpr Interval rect_y(const Rect& r) noexcept { return interval(r.origin.y, 
 constexpr Interval aabb_x(const Aabb& a) noexcept { return interval(a.lower.x, 0, a.upper.x, 0); }
 constexpr Interval aabb_y(const Aabb& a) noexcept { return interval(a.lower.y, 0, a.upper.y, 0); }
 
-// True when a + b <= c + d exactly, given u and v, the two sums rounded to double. Rounding to
-// nearest is monotonic, so u < v already implies a + b < c + d and u > v the opposite; only when
-// the rounded sums are equal is the exact sign needed (the ends of a box 2^30 from its size).
-constexpr bool ends_le(double u, float a, float b, double v, float c, float d) noexcept {
-  if (u != v) return u < v;
+PEBBLE_PRIM_EXACT constexpr bool exact_ends_le(float a, float b, float c, float d) noexcept {
   ExactSum<4> s;
   s.add(a);
   s.add(b);
   s.add(-double(c));
   s.add(-double(d));
   return s.leading() <= 0;
+}
+
+// True when a + b <= c + d exactly, given u and v, the two sums rounded to double. Rounding to
+// nearest is monotonic, so u < v already implies a + b < c + d and u > v the opposite; only when
+// the rounded sums are equal is the exact sign needed (the ends of a box 2^30 from its size).
+constexpr bool ends_le(double u, float a, float b, double v, float c, float d) noexcept {
+  if (u != v) return u < v;
+  return exact_ends_le(a, b, c, d);
 }
 constexpr bool lo_le(const Interval& i, float p) noexcept { return ends_le(i.lo, i.lo_a, i.lo_b, p, p, 0); }
 constexpr bool le_hi(float p, const Interval& i) noexcept { return ends_le(p, p, 0, i.hi, i.hi_a, i.hi_b); }
@@ -295,15 +332,27 @@ constexpr bool intervals_meet(const Interval& a, const Interval& b) noexcept {
 // Seed 004 "nearest point on a rectangle": clamp each coordinate into the rectangle.
 constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)}; }
 
-// The disc meets the rectangle when the clamped centre is within the radius (seed 004), decided
-// exactly: on each axis the offset from the centre to its clamp is 0 or a side minus the centre.
-constexpr bool circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
+// The disc meets the rectangle when the clamped centre is within the radius (seed 004). The
+// clamp into the rounded ends is exact unless the centre equals one of them (ends_le), so the
+// double evaluation only needs within_radius's bound; a tie or a value within the bound goes to
+// the exact evaluation, whose offset on each axis is 0 or a side minus the centre.
+PEBBLE_PRIM_EXACT constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
   const auto offset = [](const Interval& i, float p) {
     if (!lo_le(i, p)) return Sum3{i.lo_a, i.lo_b, -p};
     if (!le_hi(p, i)) return Sum3{i.hi_a, i.hi_b, -p};
     return Sum3{};
   };
-  return within_radius(offset(x, c.center.x), offset(y, c.center.y), radius_of(c), 0);
+  return exact_within_radius(offset(x, c.center.x), offset(y, c.center.y), radius_of(c), 0);
+}
+constexpr bool circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
+  const double px = c.center.x, py = c.center.y, r = radius_of(c);
+  const double qx = clamp(px, x.lo, x.hi), qy = clamp(py, y.lo, y.hi);
+  const double dx = qx - px, dy = qy - py;
+  const double value = (dx * dx + dy * dy) - r * r;
+  const double mx = abs(qx) + abs(px), my = abs(qy) + abs(py);
+  const bool tie = px == x.lo || px == x.hi || py == y.lo || py == y.hi;
+  if (tie || abs(value) <= error_bound(7, (mx * mx + my * my) + r * r)) return exact_circle_meets_rectangle(c, x, y);
+  return value <= 0;
 }
 
 // Seed 004 "rectangle vs rectangle": on each axis b can leave a by moving up by a.hi - b.lo or
@@ -400,26 +449,8 @@ constexpr D2 nearest_on_triangle(const Triangle& t, Vec2 p) noexcept {
   return q;
 }
 
-// Seed 004 "segment vs circle" (nearest point on the segment within the radius), with the
-// projection's division cleared: between the ends' perpendiculars the squared distance is
-// cross(ab, ac)^2 / |ab|^2, so compare cross^2 with r^2 |ab|^2. Every comparison is exact
-// (dot_of_differences, within_radius, and the filtered one below), so exact touching stays
-// touching.
-constexpr bool segment_meets_disc(Vec2 a, Vec2 b, const Circle& c) noexcept {
-  const float r = radius_of(c);
-  const Vec2 o = c.center;
-  if (a == b || dot_of_differences(o, a, b, a) <= 0) return within_radius({a.x, -o.x, 0}, {a.y, -o.y, 0}, r, 0);
-  if (dot_of_differences(o, b, b, a) >= 0) return within_radius({b.x, -o.x, 0}, {b.y, -o.y, 0}, r, 0);
-  const D2 ab = d2(b) - d2(a), ac = d2(o) - d2(a);
-  const double left = ab.x * ac.y, right = ab.y * ac.x, side = left - right;
-  const double len2 = dot(ab, ab), r2 = double(r) * r;
-  const double value = side * side - r2 * len2;
-  // side errs by 4 units of |left| + |right| (depth 3 and one for the O()), so side^2 by about 8
-  // units of that squared, plus its own rounding; r2 * len2 by 5 units; the difference by one.
-  const double magnitude = abs(left) + abs(right);
-  const double bound = error_bound(10, magnitude * magnitude + r2 * len2);
-  if (value > bound) return false;
-  if (value < -bound) return true;
+// cross(b - a, o - a)^2 <= r2 |b - a|^2, exactly.
+PEBBLE_PRIM_EXACT constexpr bool exact_interior_meets_disc(Vec2 a, Vec2 b, Vec2 o, double r2) noexcept {
   const ExactSum<6> cross_ab_ac = exact_orient(a, b, o);
   ExactSum<6> length2;
   length2.add_product(a.x, a.x);
@@ -433,6 +464,43 @@ constexpr bool segment_meets_disc(Vec2 a, Vec2 b, const Circle& c) noexcept {
     for (int j = 0; j < cross_ab_ac.count; ++j) exact.add_exact_product(cross_ab_ac.part[i], cross_ab_ac.part[j]);
   for (int k = 0; k < length2.count; ++k) exact.add_exact_product(-r2, length2.part[k]);
   return exact.leading() <= 0;
+}
+
+// The exact form of segment_meets_disc below, for the rare inputs near one of its boundaries.
+PEBBLE_PRIM_EXACT constexpr bool exact_segment_meets_disc(Vec2 a, Vec2 b, Vec2 o, float r) noexcept {
+  if (a == b || exact_dot_of_differences(o, a, b, a) <= 0) return exact_within_radius({a.x, -o.x, 0}, {a.y, -o.y, 0}, r, 0);
+  if (exact_dot_of_differences(o, b, b, a) >= 0) return exact_within_radius({b.x, -o.x, 0}, {b.y, -o.y, 0}, r, 0);
+  return exact_interior_meets_disc(a, b, o, double(r) * r);
+}
+
+// Seed 004 "segment vs circle" (nearest point on the segment within the radius), with the
+// projection's division cleared: between the ends' perpendiculars the squared distance is
+// cross(ab, ao)^2 / |ab|^2, so compare cross^2 with r^2 |ab|^2. The three regions (nearest to
+// a, to b, or between) are all evaluated and one is selected without a branch (random inputs
+// would mispredict one); when any quantity that decides is within its rounding bound of zero,
+// the whole test runs again exactly, so exact touching stays touching.
+constexpr bool segment_meets_disc(Vec2 a, Vec2 b, const Circle& c) noexcept {
+  const float r = radius_of(c);
+  const Vec2 o = c.center;
+  const D2 ab = d2(b) - d2(a), ao = d2(o) - d2(a), bo = d2(o) - d2(b);
+  const double rr = double(r) * r;
+  // along = dot(ao, ab) <= 0: o projects before a; beyond = along - |ab|^2 = dot(bo, ab) >= 0:
+  // after b (its bound: along's 4 units and |ab|^2's 4, and the difference's 1).
+  const double along_x = ab.x * ao.x, along_y = ab.y * ao.y, along = along_x + along_y;
+  const double dist_a = dot(ao, ao), dist_b = dot(bo, bo), len2 = dot(ab, ab), beyond = along - len2;
+  const double along_magnitude = abs(along_x) + abs(along_y);
+  const double left = ab.x * ao.y, right = ab.y * ao.x, side = left - right, sides = abs(left) + abs(right);
+  const bool at_a = a == b || along <= 0, at_b = !at_a && beyond >= 0;
+  // The value whose sign answers, and its bound: plain differences squared (within_distance's
+  // 5 units), or side^2 - r^2 |ab|^2, where side errs by 4 units of |left| + |right|, its square
+  // by about 9 of that squared, r^2 |ab|^2 by 5 units and the difference by 1 (10 in all).
+  const double dist = at_a ? dist_a : dist_b;
+  const double value = at_a || at_b ? dist - rr : side * side - rr * len2;
+  const double bound = at_a || at_b ? error_bound(5, dist + rr) : error_bound(10, sides * sides + rr * len2);
+  const bool unsure = abs(along) <= error_bound(3, along_magnitude) ||
+                      abs(beyond) <= error_bound(5, along_magnitude + len2) || abs(value) <= bound;
+  if (unsure) return exact_segment_meets_disc(a, b, o, r);
+  return value <= 0;
 }
 
 // Segments whose four orientations are all zero lie on one line (or are points): they meet when
@@ -512,7 +580,7 @@ constexpr Vec2 nearest_point(const Segment& s, Vec2 p) noexcept { return detail:
 inline Vec2 nearest_point(const Circle& c, Vec2 p) noexcept {
   const float r = detail::radius_of(c);
   // The exact test, so that p comes back itself exactly when contains(c, p).
-  if (detail::within_radius({p.x, -c.center.x, 0}, {p.y, -c.center.y, 0}, r, 0)) return p;
+  if (detail::within_distance(p, c.center, r, 0)) return p;
   const detail::D2 d = detail::d2(p) - detail::d2(c.center);
   const double k = r / std::sqrt(detail::dot(d, d));  // p is outside, so p != center and the root is positive
   return detail::narrow(detail::D2{c.center.x + k * d.x, c.center.y + k * d.y});
@@ -538,7 +606,7 @@ constexpr Vec2 nearest_point(const Triangle& t, Vec2 p) noexcept { return detail
 
 /// True when p is in the disc or on its circle.
 constexpr bool contains(const Circle& c, Vec2 p) noexcept {
-  return detail::within_radius({p.x, -c.center.x, 0}, {p.y, -c.center.y, 0}, detail::radius_of(c), 0);
+  return detail::within_distance(p, c.center, detail::radius_of(c), 0);
 }
 /// True when p is in the box or on its boundary.
 constexpr bool contains(const Box& b, Vec2 p) noexcept {
@@ -581,8 +649,7 @@ constexpr bool overlaps(const Segment& s, const Circle& c) noexcept { return det
 constexpr bool overlaps(const Circle& c, const Segment& s) noexcept { return overlaps(s, c); }
 /// True when the discs touch or overlap (distance of centers <= sum of radii).
 constexpr bool overlaps(const Circle& a, const Circle& b) noexcept {
-  return detail::within_radius({b.center.x, -a.center.x, 0}, {b.center.y, -a.center.y, 0}, detail::radius_of(a),
-                               detail::radius_of(b));
+  return detail::within_distance(b.center, a.center, detail::radius_of(a), detail::radius_of(b));
 }
 /// True when the disc touches or overlaps the box.
 constexpr bool overlaps(const Circle& c, const Box& b) noexcept {
