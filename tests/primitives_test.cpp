@@ -1508,4 +1508,37 @@ TEST(Exactness, ReportedCases) {
   EXPECT_TRUE(contains(b, Vec2{std::nextafter(big, 0.0f), 0}));
 }
 
+
+TEST(Aabb, InvertedBoxGetsItsFormulasAsWritten) {
+  // lower.x = 5 > upper.x = 3: not repaired; each function applies its formula (the header's
+  // and docs/primitives.md's "Inverted boxes").
+  const Aabb inv{{5, 0}, {3, 2}};
+  EXPECT_FALSE(contains(inv, Vec2{4, 1}));  // no p has 5 <= p.x <= 3
+  EXPECT_FALSE(contains(inv, Vec2{6, 1}));
+  EXPECT_TRUE(pebble::overlaps(inv, Aabb{{0, 0}, {10, 2}}));  // covers [3, 5]
+  EXPECT_FALSE(pebble::overlaps(inv, Aabb{{3.5f, 0}, {4.5f, 2}}));
+  EXPECT_TRUE(penetration(inv, Aabb{{0, 0}, {10, 2}}).hit);
+  // The clamp tests the lower end first: below lower gives lower, anything else upper.
+  EXPECT_EQ(nearest_point(inv, Vec2{4, 1}).x, 5);
+  EXPECT_EQ(nearest_point(inv, Vec2{9, 1}).x, 3);
+  EXPECT_FALSE(overlaps(Circle{{4, 1}, 0.5f}, inv));
+  EXPECT_TRUE(overlaps(Circle{{4, 1}, 1}, inv));  // 1 from the clamp point (5, 1)
+  EXPECT_EQ(to_box(inv).half_extents.x, 0);
+  EXPECT_EQ(to_box(inv).center.x, 4);
+  EXPECT_EQ(to_rect(inv).size.x, 0);
+  EXPECT_EQ(to_rect(inv).origin.x, 5);
+}
+
+TEST(Ties, PenetrationAndNearestEdgeFollowTheirStatedOrder) {
+  // penetration: on each axis the positive way out wins a tie, then x wins a tie of the axes.
+  const Box a{{0, 0}, {1, 1}};
+  EXPECT_EQ(penetration(a, Box{{0, 0}, {1, 1}}).separation, (Vec2{2, 0}));      // all four equal: +x
+  EXPECT_EQ(penetration(a, Box{{0, 0.5f}, {1, 1}}).separation, (Vec2{0, 1.5f}));  // +y is shallower
+  EXPECT_EQ(penetration(a, Box{{-0.5f, 0}, {1, 1}}).separation, (Vec2{-1.5f, 0}));
+  // nearest_edge: positive side, then x.
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {1, 1}}, Vec2{0, 0}).normal, (Vec2{1, 0}));
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {2, 1}}, Vec2{0, 0}).normal, (Vec2{0, 1}));
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {1, 1}}, Vec2{0.5f, 0.5f}).normal, (Vec2{1, 0}));  // diagonal
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {1, 1}}, Vec2{-0.5f, -0.5f}).normal, (Vec2{-1, 0}));
+}
 }  // namespace
