@@ -3,11 +3,15 @@
 // Conventions: y up; the boundary counts as inside, so touching counts as intersecting; every
 // function is noexcept, allocates nothing and returns finite values for finite input.
 //
-// Why the double arithmetic inside: float inputs convert to double exactly and the products the
-// predicates form then carry about 1e-16 relative error instead of float's 1e-7, so a point that
-// lies exactly on an edge, or two shapes that exactly touch, are reported as the conventions say.
-// It also keeps every intermediate in range (a float squared cannot overflow a double), which is
-// why no function needs a guard against huge input. Results are rounded to float once, at the end.
+// Exactness: every yes/no answer (contains, overlaps, intersect().hit, penetration().hit) is the
+// exact answer for the float inputs as given, at any scale and mix of scales: a point exactly on
+// an edge is inside, shapes that exactly touch overlap, one float step apart they do not. Each
+// predicate is evaluated in double with a bound on its rounding error and, only when the value
+// is within that bound of zero, again in exact arithmetic (Shewchuk's adaptive predicates; see
+// detail below). The other outputs (nearest points, the crossing point, separation vectors,
+// normals) are computed in double and rounded to float once: accurate, not exact. Float inputs
+// keep every double in range (a degree-4 product of floats stays below 2^512), which is why no
+// function needs a guard against huge input.
 #pragma once
 
 #include <cmath>
@@ -50,7 +54,12 @@ struct Rect {
   Vec2 size{};
 };
 
-/// The lower/upper form (seed 004's "aabb" l, t, r, b) is pebble::Aabb from math.hpp.
+/// The lower/upper form (seed 004's "aabb" l, t, r, b) is pebble::Aabb from math.hpp. An
+/// inverted Aabb (lower > upper on an axis) is not repaired: every function applies its formula
+/// to the numbers as given. contains() is false (no p has lower <= p <= upper); overlaps() and
+/// penetration() against another box are true when that box spans [upper, lower] on the axis;
+/// the clamp (nearest_point, overlaps with a Circle) gives lower for p below lower, else upper;
+/// to_box and to_rect give size 0 on that axis. Build boxes with bounds() or combine().
 using pebble::Aabb;
 /// combine(a, b) (union of two Aabb), contains(Aabb, Vec2 or Aabb) and overlaps(Aabb, Aabb) from
 /// math.hpp belong to the toolbox too (boundary included, touching counts).
@@ -357,7 +366,9 @@ constexpr bool circle_meets_rectangle(const Circle& c, const Interval& x, const 
 
 // Seed 004 "rectangle vs rectangle": on each axis b can leave a by moving up by a.hi - b.lo or
 // down by b.hi - a.lo; the smaller of the two is the axis's overlap, and the axis with the least
-// overlap gives the minimum translation. Ties go to the positive direction and then to x.
+// overlap gives the minimum translation. On each axis a tie of the two ways out goes to the
+// positive one (right <= left), then a tie of the two axes to x (depth_x <= depth_y); both
+// compare the depths as computed in double.
 constexpr Penetration penetration(const Interval& ax, const Interval& ay, const Interval& bx, const Interval& by) noexcept {
   if (!intervals_meet(ax, bx) || !intervals_meet(ay, by)) return {};
   const double right = ax.hi - bx.lo, left = bx.hi - ax.lo;
@@ -370,9 +381,10 @@ constexpr Penetration penetration(const Interval& ax, const Interval& ay, const 
 }
 
 // Nearest edge of a rectangle (seed 004 "box_normal"): the side with the least distance to p,
-// measured inward, so for a point outside it is the side p is furthest beyond. Ties go to the
-// positive side and then to x, so the exact centre gets the normal of the nearer pair of sides
-// (the smaller half extent), on the positive side.
+// measured inward, so for a point outside it is the side p is furthest beyond. On each axis a
+// tie goes to the positive side (right <= left), then a tie of the axes to x (dist_x <= dist_y),
+// comparing the distances as computed in double; so the exact centre gets the normal of the
+// nearer pair of sides (the smaller half extent), on the positive side.
 constexpr NearestEdge nearest_edge(const Interval& x, const Interval& y, Vec2 p) noexcept {
   const double px = p.x, py = p.y;
   const double left = px - x.lo, right = x.hi - px, below = py - y.lo, above = y.hi - py;
@@ -701,7 +713,10 @@ constexpr bool overlaps(const Rect& a, const Rect& b) noexcept {
 }
 
 /// Overlap of two boxes and the minimum translation of b (axis of least overlap) that makes
-/// them just touch; touching gives hit with a zero vector. Ties: positive direction, then x.
+/// them just touch; touching gives hit with a zero vector. hit is exact; the depths are computed
+/// in double and compared as computed. Ties: on each axis, when b's way out in the positive
+/// direction (a.upper - b.lower) equals the way out in the negative one (b.upper - a.lower), the
+/// positive one is taken; then, when the two axes' depths are equal, x is taken.
 constexpr Penetration penetration(const Box& a, const Box& b) noexcept {
   return detail::penetration(detail::box_x(a), detail::box_y(a), detail::box_x(b), detail::box_y(b));
 }
@@ -727,8 +742,11 @@ inline NearestEdge nearest_edge(const Circle& c, Vec2 p) noexcept {
   return {detail::narrow(detail::D2{c.center.x + r * n.x, c.center.y + r * n.y}), detail::narrow(n)};
 }
 /// The side of the box nearest to p (for p outside: the side p is furthest beyond), the point
-/// of it nearest p and its axis-aligned outward normal. Ties go to the positive side, then to
-/// x; so the exact centre gets +x or +y, whichever axis has the smaller half extent.
+/// of it nearest p and its axis-aligned outward normal. Distances to the sides are computed in
+/// double and compared as computed. Ties: on each axis, when p is as far from the upper side as
+/// from the lower, the upper (positive) side is taken; then, when the two axes' distances are
+/// equal, x is taken. So the exact centre gets +x or +y, whichever axis has the smaller half
+/// extent, and a point on a diagonal of a square gets the x side on its own half.
 constexpr NearestEdge nearest_edge(const Box& b, Vec2 p) noexcept {
   return detail::nearest_edge(detail::box_x(b), detail::box_y(b), p);
 }
