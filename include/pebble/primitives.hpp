@@ -224,14 +224,6 @@ PEBBLE_PRIM_EXACT constexpr double exact_dot_of_differences(Vec2 p, Vec2 q, Vec2
   return s.leading();
 }
 
-// dot(p - q, u - v) with its exact sign (0 exactly when it is 0), as orient() does.
-constexpr double dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
-  const double x = (double(p.x) - q.x) * (double(u.x) - v.x), y = (double(p.y) - q.y) * (double(u.y) - v.y);
-  const double value = x + y;
-  if (abs(value) > error_bound(3, abs(x) + abs(y))) return value;
-  return exact_dot_of_differences(p, q, u, v);
-}
-
 // Adds (a + b + c)^2 for floats to s, as six products of floats (a factor 2 is exact).
 template <int N>
 constexpr void add_square_of_sum(ExactSum<N>& s, float a, float b, float c) noexcept {
@@ -259,23 +251,9 @@ PEBBLE_PRIM_EXACT constexpr bool exact_within_radius(Sum3 dx, Sum3 dy, float r1,
   return s.leading() <= 0;
 }
 
-// True when dx^2 + dy^2 <= (r1 + r2)^2 exactly, for dx, dy sums of three floats and r1, r2 >= 0.
-constexpr bool within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
-  const double x1 = double(dx.a) + dx.b, y1 = double(dy.a) + dy.b;
-  const double x = x1 + dx.c, y = y1 + dy.c, r = double(r1) + r2;
-  const double value = (x * x + y * y) - r * r;
-  // x errs by at most 2 units of (|x1| + |c|) (two roundings), so x^2 by 4 units of its square;
-  // with the square, the sum, r's rounding squared and the difference: 7 units of the magnitude.
-  const double mx = abs(x1) + abs(double(dx.c)), my = abs(y1) + abs(double(dy.c));
-  const double bound = error_bound(7, (mx * mx + my * my) + r * r);
-  if (abs(value) <= bound) return exact_within_radius(dx, dy, r1, r2);
-  return value <= 0;
-}
-
-// True when |p - q| <= r1 + r2 exactly (r1, r2 >= 0): within_radius for plain differences, whose
-// one rounding is relative to the difference itself, so a cheaper bound holds: the difference,
-// the square and the sum err by 4 units of |p - q|^2, (r1 + r2)^2 by 3 of its value, and the
-// final difference adds 1.
+// True when |p - q| <= r1 + r2 exactly (r1, r2 >= 0). A plain difference rounds once, relative
+// to the difference itself, so the difference, the squares and their sum err by 4 units of
+// |p - q|^2, (r1 + r2)^2 by 3 units of its value, and the final difference adds 1.
 constexpr bool within_distance(Vec2 p, Vec2 q, float r1, float r2) noexcept {
   const double x = double(p.x) - q.x, y = double(p.y) - q.y, r = double(r1) + r2;
   const double d2 = x * x + y * y, rr = r * r;
@@ -342,9 +320,11 @@ constexpr bool intervals_meet(const Interval& a, const Interval& b) noexcept {
 constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)}; }
 
 // The disc meets the rectangle when the clamped centre is within the radius (seed 004). The
-// clamp into the rounded ends is exact unless the centre equals one of them (ends_le), so the
-// double evaluation only needs within_radius's bound; a tie or a value within the bound goes to
-// the exact evaluation, whose offset on each axis is 0 or a side minus the centre.
+// clamp into the rounded ends is exact unless the centre equals one of them (ends_le). The offset
+// q - p from a rounded end q = fl(a + b) errs by 2 units of |q| + |p| (two roundings), its square
+// by about 4 units of that squared; with the square, the sum, r^2 and the difference: 7 units.
+// A tie or a value within the bound goes to the exact evaluation, whose offset on each axis is 0
+// or a side minus the centre.
 PEBBLE_PRIM_EXACT constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
   const auto offset = [](const Interval& i, float p) {
     if (!lo_le(i, p)) return Sum3{i.lo_a, i.lo_b, -p};
