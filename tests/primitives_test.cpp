@@ -11,9 +11,14 @@
 //          degenerate inputs, where the oracle is exact and the answer must match exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <pebble/distance.hpp>
@@ -21,6 +26,7 @@
 #include <pebble/point.hpp>
 #include <pebble/primitives.hpp>
 
+#include "oracle/exact.hpp"
 #include "oracle/primitives.hpp"
 
 using namespace pebble;
@@ -972,4 +978,567 @@ TEST(ShapeAgreement, PairTestsAgreeWithOverlap) {
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Exactness, checked in integer arithmetic (tests/oracle/exact.hpp): every predicate on 100k
+// cases per regime, where long double could not decide (products of doubles, sums of floats
+// 2^30 apart). The regimes:
+//   unit   uniform floats in [-1, 1];
+//   large  uniform floats in [-1e4, 1e4];
+//   mixed  each coordinate either in [-1, 1] or in [-2^30, 2^30], so one query mixes both;
+//   near   the query placed on the boundary as nearly as floats allow (a boundary point rounded
+//          to float), at a scale drawn from the three above: the exact path runs here;
+//   built  exact touching by construction (Pythagorean triples scaled by powers of two, points
+//          on lines of small rational slope, rectangle ends that round alike), must be true.
+
+namespace ex = oracle::exact;
+
+enum class ExactRegime { kUnit, kLarge, kMixed, kNear, kBuilt };
+constexpr ExactRegime kExactRegimes[] = {ExactRegime::kUnit, ExactRegime::kLarge, ExactRegime::kMixed, ExactRegime::kNear,
+                                         ExactRegime::kBuilt};
+constexpr int kExactCases = 100000;
+
+const char* name(ExactRegime r) {
+  switch (r) {
+    case ExactRegime::kUnit: return "unit";
+    case ExactRegime::kLarge: return "large";
+    case ExactRegime::kMixed: return "mixed";
+    case ExactRegime::kNear: return "near";
+    case ExactRegime::kBuilt: return "built";
+  }
+  return "?";
+}
+
+class ExactGen {
+public:
+  explicit ExactGen(uint32_t seed) : rng_(seed) {}
+  // The scale of the current case's random coordinates (near and built draw one per case).
+  ExactRegime scale = ExactRegime::kUnit;
+
+  double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+  int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  float coord() {
+    const float u = std::uniform_real_distribution<float>(-1, 1)(rng_);
+    switch (scale) {
+      case ExactRegime::kLarge: return 1e4f * u;
+      case ExactRegime::kMixed: return uniform() < 0.5 ? u : std::ldexp(u, 30);
+      default: return u;
+    }
+  }
+  Vec2 point() { return {coord(), coord()}; }
+  float size() { return std::fabs(coord()); }
+  void pick_scale() { scale = kExactRegimes[integer(0, 2)]; }
+  // A boundary point computed in double, rounded to float: within an ulp of the boundary.
+  static Vec2 rounded(double x, double y) { return {float(x), float(y)}; }
+  Vec2 lerp(Vec2 a, Vec2 b) {
+    const double t = uniform();
+    return rounded(a.x + t * (double(b.x) - a.x), a.y + t * (double(b.y) - a.y));
+  }
+  // A point of the circle (center, r), rounded.
+  Vec2 on_circle(Vec2 center, float r) {
+    const double angle = 6.283185307179586 * uniform();
+    return rounded(center.x + r * std::cos(angle), center.y + r * std::sin(angle));
+  }
+  // A Pythagorean triple (a, b, h), a^2 + b^2 = h^2, with random signs and order.
+  std::array<int, 3> triple() {
+    static constexpr int kTriples[][3] = {{3, 4, 5}, {5, 12, 13}, {8, 15, 17}, {7, 24, 25}, {20, 21, 29}, {12, 35, 37},
+                                          {9, 40, 41}, {28, 45, 53}, {11, 60, 61}, {33, 56, 65}, {0, 1, 1}};
+    const auto& t = kTriples[integer(0, 10)];
+    int a = t[0], b = t[1];
+    if (integer(0, 1)) std::swap(a, b);
+    return {integer(0, 1) ? a : -a, integer(0, 1) ? b : -b, t[2]};
+  }
+  // A power of two for built cases, 2^-6 .. 2^6.
+  float power() { return std::ldexp(1.0f, integer(-6, 6)); }
+  // A float of at most `bits` significant bits between 2^-6 and 2^(bits + 6), so that sums of
+  // a few of them, and of small multiples of power(), stay exact in float.
+  float short_float(int bits) { return std::ldexp(float(integer(-(1 << bits), 1 << bits)), integer(-6, 6)); }
+
+private:
+  std::mt19937 rng_;
+};
+
+// Counts cases and answers per regime and checks them; both answers must be well represented.
+class ExactCheck {
+public:
+  explicit ExactCheck(const char* what) : what_(what) {}
+  void check(bool got, bool exact, ExactRegime regime, int i) {
+    ++cases_;
+    if (exact) ++positives_;
+    if (got != exact && failures_++ < 10) {
+      ADD_FAILURE() << what_ << " [" << name(regime) << "] case " << i << ": got " << got << ", exact " << exact;
+    }
+  }
+  void expect_both_answers(ExactRegime regime) const {
+    EXPECT_EQ(failures_, 0) << what_ << " [" << name(regime) << "]";
+    if (regime == ExactRegime::kBuilt) return;  // built cases all touch
+    EXPECT_GT(positives_, cases_ / 20) << what_ << " [" << name(regime) << "]";
+    EXPECT_LT(positives_, cases_ - cases_ / 20) << what_ << " [" << name(regime) << "]";
+  }
+
+private:
+  const char* what_;
+  int cases_ = 0, positives_ = 0, failures_ = 0;
+};
+
+ex::F2 ef(Vec2 v) { return {v.x, v.y}; }
+std::vector<float> floats_of(std::initializer_list<Vec2> points, std::initializer_list<float> more = {}) {
+  std::vector<float> out;
+  for (const Vec2 p : points) {
+    out.push_back(p.x);
+    out.push_back(p.y);
+  }
+  out.insert(out.end(), more.begin(), more.end());
+  return out;
+}
+
+// Runs make_case(gen, regime, i) -> {got, exact} over every regime.
+template <class F>
+void run_exact(const char* what, uint32_t seed, F make_case) {
+  for (const ExactRegime regime : kExactRegimes) {
+    ExactGen g(seed + 1000 * static_cast<uint32_t>(regime));
+    ExactCheck check(what);
+    for (int i = 0; i < kExactCases; ++i) {
+      if (regime == ExactRegime::kNear || regime == ExactRegime::kBuilt) g.pick_scale();
+      else g.scale = regime;
+      const auto [got, exact] = make_case(g, regime, i);
+      check.check(got, exact, regime, i);
+      if (regime == ExactRegime::kBuilt) check.check(exact, true, regime, i);  // the construction touches
+    }
+    check.expect_both_answers(regime);
+  }
+}
+
+struct Answer {
+  bool got, exact;
+};
+
+bool exact_contains(const Circle& c, Vec2 p) {
+  const ex::Scale s(floats_of({c.center, p}, {c.radius}));
+  const ex::I2 d = ex::to_int(s, ef(p)) - ex::to_int(s, ef(c.center));
+  const ex::Int r = s(std::max(c.radius, 0.0f));
+  return (ex::dot(d, d) - r * r).sign() <= 0;
+}
+
+TEST(Exactness, CircleContains) {
+  run_exact("contains(Circle)", 1, [](ExactGen& g, ExactRegime regime, int) {
+    Circle c{g.point(), g.size()};
+    Vec2 p = g.point();
+    if (regime == ExactRegime::kNear) p = g.on_circle(c.center, c.radius);
+    if (regime == ExactRegime::kBuilt) {
+      const auto [a, b, h] = g.triple();
+      const float k = g.power();
+      c = {{g.short_float(8), g.short_float(8)}, float(h) * k};
+      p = {c.center.x + float(a) * k, c.center.y + float(b) * k};
+    }
+    return Answer{contains(c, p), exact_contains(c, p)};
+  });
+}
+
+TEST(Exactness, CircleCircle) {
+  run_exact("overlaps(Circle, Circle)", 2, [](ExactGen& g, ExactRegime regime, int) {
+    Circle c1{g.point(), g.size()}, c2{g.point(), g.size()};
+    if (regime == ExactRegime::kNear) c2.radius = float(op::length(ov(c2.center) - ov(c1.center)) - c1.radius);
+    if (regime == ExactRegime::kBuilt) {
+      const auto [a, b, h] = g.triple();
+      const float k = g.power();
+      const int h1 = g.integer(0, h);
+      c1 = {{g.short_float(8), g.short_float(8)}, float(h1) * k};
+      c2 = {{c1.center.x + float(a) * k, c1.center.y + float(b) * k}, float(h - h1) * k};
+    }
+    const ex::Scale s(floats_of({c1.center, c2.center}, {c1.radius, c2.radius}));
+    const ex::I2 d = ex::to_int(s, ef(c2.center)) - ex::to_int(s, ef(c1.center));
+    const ex::Int r = s(std::max(c1.radius, 0.0f)) + s(std::max(c2.radius, 0.0f));
+    return Answer{overlaps(c1, c2), (ex::dot(d, d) - r * r).sign() <= 0};
+  });
+}
+
+// The exact ends of a rectangle form (scaled integers), for the oracle.
+struct ExactRect {
+  ex::I2 lo, hi;
+};
+ExactRect exact_rect(const ex::Scale& s, const Box& b) {
+  const ex::I2 c = ex::to_int(s, ef(b.center));
+  const ex::Int hx = s(std::max(b.half_extents.x, 0.0f)), hy = s(std::max(b.half_extents.y, 0.0f));
+  return {{c.x - hx, c.y - hy}, {c.x + hx, c.y + hy}};
+}
+ExactRect exact_rect(const ex::Scale& s, const Rect& r) {
+  const ex::I2 o = ex::to_int(s, ef(r.origin));
+  return {o, {o.x + s(std::max(r.size.x, 0.0f)), o.y + s(std::max(r.size.y, 0.0f))}};
+}
+ExactRect exact_rect(const ex::Scale& s, const Aabb& a) { return {ex::to_int(s, ef(a.lower)), ex::to_int(s, ef(a.upper))}; }
+std::vector<float> floats_of(const Box& b) { return floats_of({b.center, b.half_extents}); }
+std::vector<float> floats_of(const Rect& r) { return floats_of({r.origin, r.size}); }
+std::vector<float> floats_of(const Aabb& a) { return floats_of({a.lower, a.upper}); }
+
+// A random rectangle of each form; "built" ones have an end that rounds to a float (a center
+// 2^30 from its half extent), the case where the double sum alone cannot decide.
+Box random_rect(ExactGen& g, Box*) { return {g.point(), {g.size(), g.size()}}; }
+Rect random_rect(ExactGen& g, Rect*) { return {g.point(), {2 * g.size(), 2 * g.size()}}; }
+Aabb random_rect(ExactGen& g, Aabb*) {
+  const Vec2 a = g.point(), b = g.point();
+  return {min(a, b), max(a, b)};
+}
+// A float at or next to the rounded end a + b of a rectangle.
+float near_end(ExactGen& g, double end) {
+  float v = float(end);
+  const int step = g.integer(-1, 1);
+  if (step != 0) v = std::nextafter(v, step * std::numeric_limits<float>::infinity());
+  return v;
+}
+template <class R>
+R far_apart_rect(ExactGen& g) {
+  // Size ~2^30 and position ~1 (or the reverse): the ends need more than double's 53 bits.
+  const float big = std::ldexp(float(g.integer(1, 1 << 20)), 10 + g.integer(0, 3));
+  const float small = float(g.integer(-(1 << 20), 1 << 20)) * std::ldexp(1.0f, -g.integer(20, 40));
+  if constexpr (std::is_same_v<R, Box>) return Box{{small, -small}, {big, big}};
+  else if constexpr (std::is_same_v<R, Rect>) return Rect{{small, -small}, {big, big}};
+  else return Aabb{{-big, small}, {small, big}};
+}
+template <class R>
+std::array<double, 4> rounded_ends(const R& r) {
+  // The ends in double (rounded when a center and its half extent are 2^30 apart).
+  if constexpr (std::is_same_v<R, Box>)
+    return {double(r.center.x) - r.half_extents.x, double(r.center.y) - r.half_extents.y,
+            double(r.center.x) + r.half_extents.x, double(r.center.y) + r.half_extents.y};
+  else if constexpr (std::is_same_v<R, Rect>)
+    return {r.origin.x, r.origin.y, double(r.origin.x) + r.size.x, double(r.origin.y) + r.size.y};
+  else return {r.lower.x, r.lower.y, r.upper.x, r.upper.y};
+}
+
+// A rectangle of the form R whose sides are short floats (exact sums), and a point exactly on
+// its boundary.
+template <class R>
+std::pair<R, Vec2> touching_rect(ExactGen& g) {
+  const Vec2 lo{g.short_float(8), g.short_float(8)};
+  const Vec2 size{std::fabs(g.short_float(8)), std::fabs(g.short_float(8))};
+  const Vec2 hi = lo + size;  // exact: few significant bits
+  const float t = float(g.integer(0, 4)) / 4;
+  const Vec2 p = g.integer(0, 1) ? Vec2{g.integer(0, 1) ? lo.x : hi.x, lo.y + t * size.y}
+                                 : Vec2{lo.x + t * size.x, g.integer(0, 1) ? lo.y : hi.y};
+  if constexpr (std::is_same_v<R, Box>) return {Box{lo + 0.5f * size, 0.5f * size}, p};
+  else if constexpr (std::is_same_v<R, Rect>) return {Rect{lo, size}, p};
+  else return {Aabb{lo, hi}, p};
+}
+
+template <class R>
+ex::Scale scale_of(const R& r, std::initializer_list<Vec2> points, std::initializer_list<float> more = {}) {
+  std::vector<float> v = floats_of(r), w = floats_of(points, more);
+  v.insert(v.end(), w.begin(), w.end());
+  return ex::Scale(v);
+}
+
+template <class R>
+void check_rectangle_contains_exactly(const char* what, uint32_t seed) {
+  run_exact(what, seed, [](ExactGen& g, ExactRegime regime, int) {
+    R r = random_rect(g, static_cast<R*>(nullptr));
+    Vec2 p = g.point();
+    if (regime == ExactRegime::kNear) {
+      if (g.uniform() < 0.5) r = far_apart_rect<R>(g);
+      const auto e = rounded_ends(r);
+      p = {near_end(g, e[g.integer(0, 1) * 2]), near_end(g, e[1 + g.integer(0, 1) * 2])};
+    }
+    if (regime == ExactRegime::kBuilt) std::tie(r, p) = touching_rect<R>(g);
+    const ex::Scale s = scale_of(r, {p});
+    const ExactRect x = exact_rect(s, r);
+    const ex::I2 q = ex::to_int(s, ef(p));
+    const bool exact = x.lo.x <= q.x && q.x <= x.hi.x && x.lo.y <= q.y && q.y <= x.hi.y;
+    return Answer{contains(r, p), exact};
+  });
+}
+TEST(Exactness, BoxContains) { check_rectangle_contains_exactly<Box>("contains(Box)", 3); }
+TEST(Exactness, RectContains) { check_rectangle_contains_exactly<Rect>("contains(Rect)", 4); }
+TEST(Exactness, AabbContains) { check_rectangle_contains_exactly<Aabb>("contains(Aabb)", 5); }
+
+// Two rectangles of one form: overlaps() and penetration().hit against the exact intervals.
+template <class R>
+void check_rectangles_overlap_exactly(const char* what, uint32_t seed) {
+  run_exact(what, seed, [](ExactGen& g, ExactRegime regime, int i) {
+    R a = random_rect(g, static_cast<R*>(nullptr)), b = random_rect(g, static_cast<R*>(nullptr));
+    if (regime == ExactRegime::kNear) {
+      // b's lower corner on or next to a's rounded upper corner (or the reverse).
+      if (g.uniform() < 0.5) a = far_apart_rect<R>(g);
+      const auto e = rounded_ends(a);
+      const Vec2 corner{near_end(g, e[2]), near_end(g, e[3])};
+      const Aabb bb = as_aabb(b);
+      const Vec2 shift = corner - bb.lower;
+      if constexpr (std::is_same_v<R, Box>) b.center = b.center + shift;
+      else if constexpr (std::is_same_v<R, Rect>) b.origin = b.origin + shift;
+      else b = Aabb{corner, corner + (bb.upper - bb.lower)};
+    }
+    if (regime == ExactRegime::kBuilt) {
+      Vec2 p;
+      std::tie(a, p) = touching_rect<R>(g);
+      const float w = std::fabs(g.short_float(8)), h = std::fabs(g.short_float(8));
+      // b has p as a corner, on the outer side of a's boundary point p.
+      const Aabb box = as_aabb(a);
+      const float x0 = p.x == box.lower.x ? p.x - w : p.x, y0 = p.y == box.lower.y ? p.y - h : p.y;
+      if constexpr (std::is_same_v<R, Box>) b = Box{{x0 + 0.5f * w, y0 + 0.5f * h}, {0.5f * w, 0.5f * h}};
+      else if constexpr (std::is_same_v<R, Rect>) b = Rect{{x0, y0}, {w, h}};
+      else b = Aabb{{x0, y0}, {x0 + w, y0 + h}};
+    }
+    const ex::Scale s = [&] {
+      std::vector<float> v = floats_of(a), w = floats_of(b);
+      v.insert(v.end(), w.begin(), w.end());
+      return ex::Scale(v);
+    }();
+    const ExactRect x = exact_rect(s, a), y = exact_rect(s, b);
+    const bool exact = x.lo.x <= y.hi.x && y.lo.x <= x.hi.x && x.lo.y <= y.hi.y && y.lo.y <= x.hi.y;
+    const bool got = overlaps(a, b);
+    EXPECT_EQ(penetration(a, b).hit, got) << i;
+    return Answer{got, exact};
+  });
+}
+TEST(Exactness, BoxBox) { check_rectangles_overlap_exactly<Box>("overlaps(Box, Box)", 6); }
+TEST(Exactness, RectRect) { check_rectangles_overlap_exactly<Rect>("overlaps(Rect, Rect)", 7); }
+TEST(Exactness, AabbAabb) { check_rectangles_overlap_exactly<Aabb>("overlaps(Aabb, Aabb)", 8); }
+
+// Circle against each rectangle form: the exact squared distance from the center to the
+// rectangle against r^2.
+template <class R>
+void check_circle_rectangle_exactly(const char* what, uint32_t seed) {
+  run_exact(what, seed, [](ExactGen& g, ExactRegime regime, int) {
+    R r = random_rect(g, static_cast<R*>(nullptr));
+    Circle c{g.point(), g.size()};
+    if (regime == ExactRegime::kNear) {
+      if (g.uniform() < 0.5) r = far_apart_rect<R>(g);
+      const auto e = rounded_ends(r);
+      // A corner (rounded), and the center at distance r from it, rounded.
+      const Vec2 corner{float(e[g.integer(0, 1) * 2]), float(e[1 + g.integer(0, 1) * 2])};
+      c.center = g.on_circle(corner, c.radius);
+    }
+    if (regime == ExactRegime::kBuilt) {
+      // The circle touches a corner of a short-float rectangle along a Pythagorean direction
+      // pointing away from the rectangle.
+      Vec2 p;
+      std::tie(r, p) = touching_rect<R>(g);
+      const Aabb box = as_aabb(r);
+      const Vec2 corner{g.integer(0, 1) ? box.lower.x : box.upper.x, g.integer(0, 1) ? box.lower.y : box.upper.y};
+      auto [a, b, h] = g.triple();
+      a = std::abs(a) * (corner.x == box.lower.x ? -1 : 1);
+      b = std::abs(b) * (corner.y == box.lower.y ? -1 : 1);
+      const float k = std::ldexp(1.0f, g.integer(-2, 4));
+      c = {{corner.x + float(a) * k, corner.y + float(b) * k}, float(h) * k};
+    }
+    const ex::Scale s = scale_of(r, {c.center}, {c.radius});
+    const ExactRect x = exact_rect(s, r);
+    const ex::Int rr = s(std::max(c.radius, 0.0f));
+    const bool exact = (ex::squared_distance_to_rectangle(x.lo, x.hi, ex::to_int(s, ef(c.center))) - rr * rr).sign() <= 0;
+    const bool got = overlaps(c, r);
+    EXPECT_EQ(overlaps(r, c), got);
+    return Answer{got, exact};
+  });
+}
+TEST(Exactness, CircleBox) { check_circle_rectangle_exactly<Box>("overlaps(Circle, Box)", 9); }
+TEST(Exactness, CircleRect) { check_circle_rectangle_exactly<Rect>("overlaps(Circle, Rect)", 10); }
+TEST(Exactness, CircleAabb) { check_circle_rectangle_exactly<Aabb>("overlaps(Circle, Aabb)", 11); }
+
+// Points on a line of small rational slope: (q t, p t) times a power of two.
+// The line is through the origin and t keeps 20 significant bits, so (q t, p t) is exact for
+// any t, however far from 1.
+struct LineGen {
+  int p, q;
+  float unit;
+  Vec2 at(float t) const {
+    int e = 0;
+    const float m = std::frexp(t, &e);
+    t = std::ldexp(std::round(std::ldexp(m, 20)), e - 20);
+    return {float(q) * t * unit, float(p) * t * unit};
+  }
+};
+// t0 + u (t1 - t0) for u in [0, 1], rounded, and kept between t0 and t1 (when they are 2^60
+// apart the double arithmetic itself rounds).
+float between(float t0, float t1, float u) {
+  const float t = u == 1 ? t1 : float(t0 + double(u) * (double(t1) - t0));
+  return std::clamp(t, std::min(t0, t1), std::max(t0, t1));
+}
+LineGen random_line(ExactGen& g) {
+  LineGen l{g.integer(-7, 7), g.integer(-7, 7), g.power()};
+  if (l.p == 0 && l.q == 0) l.q = 1;
+  return l;
+}
+// A parameter: short (few bits), and in the mixed scale 2^30 or 2^-30 times that now and then,
+// so that differences of points round in double.
+float line_t(ExactGen& g) {
+  const float t = float(g.integer(-64, 64)) / 8;
+  return g.scale == ExactRegime::kMixed ? std::ldexp(t, 30 * g.integer(-1, 1)) : t;
+}
+
+bool exact_triangle_contains(const Triangle& t, Vec2 p) {
+  const ex::Scale s(floats_of({t.a, t.b, t.c, p}));
+  return ex::hull_contains({ex::to_int(s, ef(t.a)), ex::to_int(s, ef(t.b)), ex::to_int(s, ef(t.c))}, ex::to_int(s, ef(p)));
+}
+
+TEST(Exactness, TriangleContains) {
+  run_exact("contains(Triangle)", 12, [](ExactGen& g, ExactRegime regime, int) {
+    Triangle t{g.point(), g.point(), g.point()};
+    Vec2 p = g.point();
+    if (regime == ExactRegime::kNear) p = g.lerp(t.a, t.b);
+    if (regime == ExactRegime::kBuilt) {
+      // a, b and p on one line, p between a and b; c anywhere.
+      const LineGen l = random_line(g);
+      float ta = line_t(g), tb = line_t(g);
+      if (ta == tb) tb = ta + 1;
+      const float u = float(g.integer(0, 8)) / 8;
+      t = {l.at(ta), l.at(tb), g.point()};
+      p = g.uniform() < 0.5 ? l.at(between(ta, tb, u)) : (g.uniform() < 0.5 ? t.a : t.b);
+      if (g.integer(0, 1)) std::swap(t.a, t.c);  // the edge in another place
+    }
+    return Answer{contains(t, p), exact_triangle_contains(t, p)};
+  });
+}
+
+TEST(Exactness, SegmentSegment) {
+  run_exact("intersect(Segment, Segment).hit", 13, [](ExactGen& g, ExactRegime regime, int) {
+    Segment s{g.point(), g.point()}, u{g.point(), g.point()};
+    if (regime == ExactRegime::kNear) u.a = g.lerp(s.a, s.b);  // an end of u (nearly) on s
+    if (regime == ExactRegime::kBuilt) {
+      // u's end exactly on s (or s's end on u, or collinear overlapping).
+      const LineGen l = random_line(g);
+      const float t0 = line_t(g), t1 = line_t(g) + 1, tm = between(t0, t1, float(g.integer(0, 8)) / 8);
+      s = {l.at(t0), l.at(t1)};
+      u = {l.at(tm), g.integer(0, 3) == 0 ? l.at(line_t(g)) : g.point()};
+      if (g.integer(0, 1)) std::swap(s, u);
+    }
+    const ex::Scale sc(floats_of({s.a, s.b, u.a, u.b}));
+    const bool exact = ex::segments_meet(ex::to_int(sc, ef(s.a)), ex::to_int(sc, ef(s.b)), ex::to_int(sc, ef(u.a)),
+                                         ex::to_int(sc, ef(u.b)));
+    const SegmentHit hit = intersect(s, u);
+    EXPECT_TRUE(finite(hit.point));
+    return Answer{hit.hit, exact};
+  });
+}
+
+bool exact_segment_meets_disc(Vec2 a, Vec2 b, const Circle& c) {
+  const ex::Scale s(floats_of({a, b, c.center}, {c.radius}));
+  const ex::Int r = s(std::max(c.radius, 0.0f));
+  return ex::segment_meets_disc(ex::to_int(s, ef(a)), ex::to_int(s, ef(b)), ex::to_int(s, ef(c.center)), r * r);
+}
+
+// A circle and a segment exactly tangent to it, the touching point inside the segment or
+// beyond an end (then it does not meet the disc unless an end is inside).
+std::pair<Circle, Segment> tangent_pair(ExactGen& g) {
+  auto [a, b, h] = g.triple();
+  const float k = g.power();
+  const Circle c{{g.short_float(8), g.short_float(8)}, float(h) * k};
+  // The touching point c + k (a, b); the tangent direction (-b, a).
+  const Vec2 touch{c.center.x + float(a) * k, c.center.y + float(b) * k};
+  const float s0 = -float(g.integer(1, 16)) / 4, s1 = float(g.integer(1, 16)) / 4;
+  const Vec2 dir{-float(b) * k, float(a) * k};
+  return {c, Segment{touch + s0 * dir, touch + s1 * dir}};
+}
+
+TEST(Exactness, SegmentCircle) {
+  run_exact("overlaps(Segment, Circle)", 14, [](ExactGen& g, ExactRegime regime, int i) {
+    Segment s{g.point(), g.point()};
+    Circle c{g.point(), g.size()};
+    if (regime == ExactRegime::kNear) {
+      // The radius is the distance to the segment, rounded to float.
+      c.radius = float(op::distance_to_segment(ov(s.a), ov(s.b), ov(c.center)));
+    }
+    if (regime == ExactRegime::kBuilt) std::tie(c, s) = tangent_pair(g);
+    const bool got = overlaps(s, c);
+    EXPECT_EQ(overlaps(c, s), got) << i;
+    return Answer{got, exact_segment_meets_disc(s.a, s.b, c)};
+  });
+}
+
+TEST(Exactness, CircleTriangle) {
+  run_exact("overlaps(Circle, Triangle)", 15, [](ExactGen& g, ExactRegime regime, int i) {
+    Triangle t{g.point(), g.point(), g.point()};
+    Circle c{g.point(), g.size()};
+    if (regime == ExactRegime::kNear) {
+      c.radius = float(op::distance_to_segment(ov(t.b), ov(t.c), ov(c.center)));
+    }
+    if (regime == ExactRegime::kBuilt) {
+      // The tangent segment is an edge; the third vertex lies on the far side from the center.
+      Segment s;
+      std::tie(c, s) = tangent_pair(g);
+      const Vec2 mid = s.a + 0.5f * (s.b - s.a), out = mid - c.center;
+      t = {s.a, s.b, mid + float(g.integer(1, 4)) * out};
+      if (g.integer(0, 1)) std::swap(t.a, t.c);
+    }
+    const bool got = overlaps(c, t);
+    EXPECT_EQ(overlaps(t, c), got) << i;
+    const bool exact = exact_triangle_contains(t, c.center) || exact_segment_meets_disc(t.a, t.b, c) ||
+                       exact_segment_meets_disc(t.b, t.c, c) || exact_segment_meets_disc(t.c, t.a, c);
+    return Answer{got, exact};
+  });
+}
+
+TEST(Exactness, TriangleTriangle) {
+  run_exact("overlaps(Triangle, Triangle)", 16, [](ExactGen& g, ExactRegime regime, int) {
+    Triangle s{g.point(), g.point(), g.point()}, t{g.point(), g.point(), g.point()};
+    if (regime == ExactRegime::kNear) t.a = g.lerp(s.a, s.b);  // a vertex (nearly) on an edge
+    if (regime == ExactRegime::kBuilt) {
+      // t's vertex exactly on s's edge, t's other vertices beyond that edge's line.
+      const LineGen l = random_line(g);
+      const float t0 = line_t(g), t1 = t0 + 1 + float(g.integer(0, 8));
+      const Vec2 a = l.at(t0), b = l.at(t1), d = b - a;
+      const Vec2 n{-d.y, d.x};
+      s = {a, b, a + 0.5f * d + n};
+      const Vec2 p = l.at(between(t0, t1, float(g.integer(0, 8)) / 8));
+      t = {p, p - n + 0.25f * d, p - n - 0.25f * d};
+    }
+    const ex::Scale sc(floats_of({s.a, s.b, s.c, t.a, t.b, t.c}));
+    const auto pts = [&](const Triangle& u) {
+      return std::vector<ex::I2>{ex::to_int(sc, ef(u.a)), ex::to_int(sc, ef(u.b)), ex::to_int(sc, ef(u.c))};
+    };
+    return Answer{overlaps(s, t), ex::hulls_meet(pts(s), pts(t))};
+  });
+}
+
+TEST(Exactness, ReportedCases) {
+  // Issue 15: an exact tangency inside the segment that rounding in double reported as a miss.
+  const Segment s{{35.7326126f, 14.0712948f}, {-11.557127f, -5.63276339f}};
+  const Circle c{{22.544775f, -5.50697088f}, 13};
+  EXPECT_TRUE(exact_segment_meets_disc(s.a, s.b, c));
+  EXPECT_TRUE(overlaps(s, c));
+  // A point exactly on a triangle's edge, with coordinates 2^30 apart in one query.
+  const float big = std::ldexp(1.0f, 30);
+  const float tiny = std::ldexp(1.0f, -30);
+  const Triangle t{{3 * big, big}, {3 * tiny, tiny}, {0, big}};
+  const Vec2 p{3 * 0.5f, 0.5f};
+  EXPECT_TRUE(exact_triangle_contains(t, p));
+  EXPECT_TRUE(contains(t, p));
+  EXPECT_EQ(nearest_point(t, p), p);
+  // A box whose upper end (-2^-30 + 2^30) is not a double: the point 2^30 is just outside.
+  const Box b{{-std::ldexp(1.0f, -30), 0}, {big, 1}};
+  EXPECT_FALSE(contains(b, Vec2{big, 0}));
+  EXPECT_TRUE(contains(b, Vec2{std::nextafter(big, 0.0f), 0}));
+}
+
+
+TEST(Aabb, InvertedBoxGetsItsFormulasAsWritten) {
+  // lower.x = 5 > upper.x = 3: not repaired; each function applies its formula (the header's
+  // and docs/primitives.md's "Inverted boxes").
+  const Aabb inv{{5, 0}, {3, 2}};
+  EXPECT_FALSE(contains(inv, Vec2{4, 1}));  // no p has 5 <= p.x <= 3
+  EXPECT_FALSE(contains(inv, Vec2{6, 1}));
+  EXPECT_TRUE(pebble::overlaps(inv, Aabb{{0, 0}, {10, 2}}));  // covers [3, 5]
+  EXPECT_FALSE(pebble::overlaps(inv, Aabb{{3.5f, 0}, {4.5f, 2}}));
+  EXPECT_TRUE(penetration(inv, Aabb{{0, 0}, {10, 2}}).hit);
+  // The clamp tests the lower end first: below lower gives lower, anything else upper.
+  EXPECT_EQ(nearest_point(inv, Vec2{4, 1}).x, 5);
+  EXPECT_EQ(nearest_point(inv, Vec2{9, 1}).x, 3);
+  EXPECT_FALSE(overlaps(Circle{{4, 1}, 0.5f}, inv));
+  EXPECT_TRUE(overlaps(Circle{{4, 1}, 1}, inv));  // 1 from the clamp point (5, 1)
+  EXPECT_EQ(to_box(inv).half_extents.x, 0);
+  EXPECT_EQ(to_box(inv).center.x, 4);
+  EXPECT_EQ(to_rect(inv).size.x, 0);
+  EXPECT_EQ(to_rect(inv).origin.x, 5);
+}
+
+TEST(Ties, PenetrationAndNearestEdgeFollowTheirStatedOrder) {
+  // penetration: on each axis the positive way out wins a tie, then x wins a tie of the axes.
+  const Box a{{0, 0}, {1, 1}};
+  EXPECT_EQ(penetration(a, Box{{0, 0}, {1, 1}}).separation, (Vec2{2, 0}));      // all four equal: +x
+  EXPECT_EQ(penetration(a, Box{{0, 0.5f}, {1, 1}}).separation, (Vec2{0, 1.5f}));  // +y is shallower
+  EXPECT_EQ(penetration(a, Box{{-0.5f, 0}, {1, 1}}).separation, (Vec2{-1.5f, 0}));
+  // nearest_edge: positive side, then x.
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {1, 1}}, Vec2{0, 0}).normal, (Vec2{1, 0}));
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {2, 1}}, Vec2{0, 0}).normal, (Vec2{0, 1}));
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {1, 1}}, Vec2{0.5f, 0.5f}).normal, (Vec2{1, 0}));  // diagonal
+  EXPECT_EQ(nearest_edge(Box{{0, 0}, {1, 1}}, Vec2{-0.5f, -0.5f}).normal, (Vec2{-1, 0}));
+}
 }  // namespace

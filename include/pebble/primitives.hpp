@@ -3,15 +3,21 @@
 // Conventions: y up; the boundary counts as inside, so touching counts as intersecting; every
 // function is noexcept, allocates nothing and returns finite values for finite input.
 //
-// Why the double arithmetic inside: float inputs convert to double exactly and the products the
-// predicates form then carry about 1e-16 relative error instead of float's 1e-7, so a point that
-// lies exactly on an edge, or two shapes that exactly touch, are reported as the conventions say.
-// It also keeps every intermediate in range (a float squared cannot overflow a double), which is
-// why no function needs a guard against huge input. Results are rounded to float once, at the end.
+// Exactness: every yes/no answer (contains, overlaps, intersect().hit, penetration().hit) is the
+// exact answer for the float inputs as given, at any scale and mix of scales: a point exactly on
+// an edge is inside, shapes that exactly touch overlap, one float step apart they do not. Each
+// predicate is evaluated in double with a bound on its rounding error and, only when the value
+// is within that bound of zero, again in exact arithmetic (Shewchuk's adaptive predicates; see
+// detail below). The other outputs (nearest points, the crossing point, separation vectors,
+// normals) are computed in double and rounded to float once: accurate, not exact. Float inputs
+// keep every double in range (a degree-4 product of floats stays below 2^512), which is why no
+// function needs a guard against huge input.
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 #include "pebble/math.hpp"
 
@@ -48,7 +54,12 @@ struct Rect {
   Vec2 size{};
 };
 
-/// The lower/upper form (seed 004's "aabb" l, t, r, b) is pebble::Aabb from math.hpp.
+/// The lower/upper form (seed 004's "aabb" l, t, r, b) is pebble::Aabb from math.hpp. An
+/// inverted Aabb (lower > upper on an axis) is not repaired: every function applies its formula
+/// to the numbers as given. contains() is false (no p has lower <= p <= upper); overlaps() and
+/// penetration() against another box are true when that box spans [upper, lower] on the axis;
+/// the clamp (nearest_point, overlaps with a Circle) gives lower for p below lower, else upper;
+/// to_box and to_rect give size 0 on that axis. Build boxes with bounds() or combine().
 using pebble::Aabb;
 /// combine(a, b) (union of two Aabb), contains(Aabb, Vec2 or Aabb) and overlaps(Aabb, Aabb) from
 /// math.hpp belong to the toolbox too (boundary included, touching counts).
@@ -85,7 +96,12 @@ constexpr D2 operator-(D2 a, D2 b) noexcept { return {a.x - b.x, a.y - b.y}; }
 constexpr double dot(D2 a, D2 b) noexcept { return a.x * b.x + a.y * b.y; }
 constexpr double cross(D2 a, D2 b) noexcept { return a.x * b.y - a.y * b.x; }
 constexpr double max0(double v) noexcept { return v > 0 ? v : 0; }  // NaN -> 0 as well
-constexpr double abs(double v) noexcept { return v < 0 ? -v : v; }
+// std::fabs at run time (one and-not, where the ternary compiles to a branch that random signs
+// mispredict), the ternary at compile time (std::fabs is constexpr only from C++23).
+constexpr double abs(double v) noexcept {
+  if (std::is_constant_evaluated()) return v < 0 ? -v : v;
+  return std::fabs(v);
+}
 constexpr double clamp(double v, double lo, double hi) noexcept { return v < lo ? lo : (v > hi ? hi : v); }
 
 // Rounds to float, saturating at the largest float so that an overflowing sum stays finite.
@@ -95,43 +111,245 @@ constexpr float narrow(double v) noexcept {
 }
 constexpr Vec2 narrow(D2 v) noexcept { return {narrow(v.x), narrow(v.y)}; }
 
-// Twice the signed area of abp: > 0 when p is to the left of a->b (counter-clockwise).
-constexpr double orient(Vec2 a, Vec2 b, Vec2 p) noexcept { return cross(d2(b) - d2(a), d2(p) - d2(a)); }
+// ---- Exact signs (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust
+// Geometric Predicates", 1997). Every predicate below is the sign of a polynomial of degree 1 to
+// 4 in the float inputs. Each is first evaluated in double together with a bound on its rounding
+// error; only when the value is within that bound of zero is it evaluated again exactly, as a sum
+// of doubles kept free of rounding error (an "expansion"). A product of two floats is exact in
+// double (24 + 24 <= 53 bits), so most exact terms are plain products; a product of two doubles
+// is split into its rounded value and its exact error (two_product).
+
+// The exact evaluations run only near zero: kept out of line so that the filtered fast path
+// stays small enough to inline.
+#if defined(__GNUC__)
+#define PEBBLE_PRIM_EXACT [[gnu::noinline, gnu::cold]]
+#else
+#define PEBBLE_PRIM_EXACT
+#endif
+
+// Unit roundoff of double: a single rounded operation errs by at most this, relative.
+inline constexpr double kUnitRoundoff = 0x1p-53;
+
+// A value computed in double through `depth` rounded operations along any path, whose exact
+// terms have absolute values summing to `magnitude` (computed alike), errs by at most
+// depth * kUnitRoundoff * magnitude (1 + O(kUnitRoundoff)); one more unit covers the O() and the
+// rounding of this product. Float inputs cannot underflow or overflow these doubles (a float
+// product of degree 4 stays within 2^-596 .. 2^512), so the relative error model holds.
+constexpr double error_bound(int depth, double magnitude) noexcept { return (depth + 1) * kUnitRoundoff * magnitude; }
+
+// s + e == a + b exactly, s the rounded sum (Knuth's TwoSum; additions only, so a fused
+// multiply-add cannot change it).
+struct Exact2 {
+  double s = 0, e = 0;
+};
+constexpr Exact2 two_sum(double a, double b) noexcept {
+  const double s = a + b, bv = s - a, av = s - bv;
+  return {s, (a - av) + (b - bv)};
+}
+// s + e == a * b exactly. With hardware fused multiply-add the error is one fma; otherwise (and
+// at compile time) Dekker's split of each factor into two 26-bit halves, whose products are exact.
+constexpr Exact2 two_product(double a, double b) noexcept {
+  const double p = a * b;
+#if defined(__FMA__) || defined(__FP_FAST_FMA)
+  if (!std::is_constant_evaluated()) return {p, std::fma(a, b, -p)};
+#endif
+  constexpr double kSplitter = 134217729.0;  // 2^27 + 1
+  const double ca = kSplitter * a, a_hi = ca - (ca - a), a_lo = a - a_hi;
+  const double cb = kSplitter * b, b_hi = cb - (cb - b), b_lo = b - b_hi;
+  return {p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo};
+}
+
+// An exact sum of up to N doubles, kept as a nonoverlapping expansion of increasing magnitude
+// with zero components dropped (Shewchuk's Grow-Expansion), so the last component carries the
+// sign of the whole and approximates it to about 1e-16 relative.
+template <int N>
+struct ExactSum {
+  double part[N]{};
+  int count = 0;
+  constexpr void add(double v) noexcept {
+    int kept = 0;
+    for (int i = 0; i < count; ++i) {
+      const Exact2 r = two_sum(v, part[i]);
+      if (r.e != 0) part[kept++] = r.e;
+      v = r.s;
+    }
+    if (v != 0 && kept < N) part[kept++] = v;
+    count = kept;
+  }
+  // Adds a * b for floats (exact in double).
+  constexpr void add_product(float a, float b) noexcept { add(double(a) * double(b)); }
+  // Adds a * b for doubles, as its rounded product and the exact error.
+  constexpr void add_exact_product(double a, double b) noexcept {
+    const Exact2 p = two_product(a, b);
+    add(p.e);
+    add(p.s);
+  }
+  // The most significant component: 0 exactly when the sum is 0, else of the sum's sign.
+  constexpr double leading() const noexcept { return count > 0 ? part[count - 1] : 0.0; }
+};
+
+// a x b + b x p + p x a == cross(b - a, p - a), each term a product of floats.
+PEBBLE_PRIM_EXACT constexpr ExactSum<6> exact_orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
+  ExactSum<6> s;
+  s.add_product(a.x, b.y);
+  s.add_product(-a.y, b.x);
+  s.add_product(b.x, p.y);
+  s.add_product(-b.y, p.x);
+  s.add_product(p.x, a.y);
+  s.add_product(-p.y, a.x);
+  return s;
+}
+
+// Twice the signed area of abp: > 0 when p is to the left of a->b (counter-clockwise), 0 exactly
+// when the three points are collinear. Shewchuk's orient2d: the double value when it is clear
+// of its error bound, else the leading component of the exact value (right sign, ~1e-16 close).
+constexpr double orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
+  const double left = (double(b.x) - a.x) * (double(p.y) - a.y), right = (double(b.y) - a.y) * (double(p.x) - a.x);
+  const double det = left - right, bound = error_bound(3, abs(left) + abs(right));
+  // One well-predicted test: past the bound the double's sign is the exact one.
+  if (abs(det) > bound) return det;
+  return exact_orient(a, b, p).leading();
+}
+
+PEBBLE_PRIM_EXACT constexpr double exact_dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
+  ExactSum<8> s;
+  s.add_product(p.x, u.x);
+  s.add_product(-p.x, v.x);
+  s.add_product(-q.x, u.x);
+  s.add_product(q.x, v.x);
+  s.add_product(p.y, u.y);
+  s.add_product(-p.y, v.y);
+  s.add_product(-q.y, u.y);
+  s.add_product(q.y, v.y);
+  return s.leading();
+}
+
+// Adds (a + b + c)^2 for floats to s, as six products of floats (a factor 2 is exact).
+template <int N>
+constexpr void add_square_of_sum(ExactSum<N>& s, float a, float b, float c) noexcept {
+  s.add_product(a, a);
+  s.add_product(b, b);
+  s.add_product(c, c);
+  s.add(2.0 * a * b);
+  s.add(2.0 * a * c);
+  s.add(2.0 * b * c);
+}
+
+// The exact sum of three floats (a coordinate difference, or a rectangle side minus a point).
+struct Sum3 {
+  float a = 0, b = 0, c = 0;
+};
+
+// dx^2 + dy^2 <= (r1 + r2)^2, exactly.
+PEBBLE_PRIM_EXACT constexpr bool exact_within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
+  ExactSum<15> s;
+  add_square_of_sum(s, dx.a, dx.b, dx.c);
+  add_square_of_sum(s, dy.a, dy.b, dy.c);
+  s.add_product(-r1, r1);
+  s.add_product(-r2, r2);
+  s.add(-2.0 * r1 * r2);
+  return s.leading() <= 0;
+}
+
+// True when |p - q| <= r1 + r2 exactly (r1, r2 >= 0). A plain difference rounds once, relative
+// to the difference itself, so the difference, the squares and their sum err by 4 units of
+// |p - q|^2, (r1 + r2)^2 by 3 units of its value, and the final difference adds 1.
+constexpr bool within_distance(Vec2 p, Vec2 q, float r1, float r2) noexcept {
+  const double x = double(p.x) - q.x, y = double(p.y) - q.y, r = double(r1) + r2;
+  const double d2 = x * x + y * y, rr = r * r;
+  if (abs(d2 - rr) <= error_bound(5, d2 + rr)) return exact_within_radius({p.x, -q.x, 0}, {p.y, -q.y, 0}, r1, r2);
+  return d2 <= rr;
+}
+
+// A radius as the predicates use it: negative (and NaN) counts as 0.
+constexpr float radius_of(const Circle& c) noexcept { return c.radius > 0 ? c.radius : 0.0f; }
+
 
 // One axis of a rectangle as a closed interval [lo, hi]; the three rectangle forms all reduce to
-// two of these, so every rectangle query is written once.
+// two of these, so every rectangle query is written once. Each end is the exact sum of two floats
+// (lo_a + lo_b, hi_a + hi_b: center -/+ half extent, origin + size, or a coordinate + 0), held
+// rounded to double in lo and hi for the arithmetic; the predicates decide exactly (see ends_le).
 struct Interval {
   double lo = 0, hi = 0;
+  float lo_a = 0, lo_b = 0, hi_a = 0, hi_b = 0;
 };
+constexpr Interval interval(float lo_a, float lo_b, float hi_a, float hi_b) noexcept {
+  return {double(lo_a) + lo_b, double(hi_a) + hi_b, lo_a, lo_b, hi_a, hi_b};
+}
+constexpr float nonnegative(float v) noexcept { return v > 0 ? v : 0.0f; }  // NaN -> 0 as well
 constexpr Interval box_x(const Box& b) noexcept {
-  const double h = max0(b.half_extents.x);
-  return {b.center.x - h, b.center.x + h};
+  const float h = nonnegative(b.half_extents.x);
+  return interval(b.center.x, -h, b.center.x, h);
 }
 constexpr Interval box_y(const Box& b) noexcept {
-  const double h = max0(b.half_extents.y);
-  return {b.center.y - h, b.center.y + h};
+  const float h = nonnegative(b.half_extents.y);
+  return interval(b.center.y, -h, b.center.y, h);
 }
-constexpr Interval rect_x(const Rect& r) noexcept { return {r.origin.x, r.origin.x + max0(r.size.x)}; }
-constexpr Interval rect_y(const Rect& r) noexcept { return {r.origin.y, r.origin.y + max0(r.size.y)}; }
-constexpr Interval aabb_x(const Aabb& a) noexcept { return {a.lower.x, a.upper.x}; }
-constexpr Interval aabb_y(const Aabb& a) noexcept { return {a.lower.y, a.upper.y}; }
+constexpr Interval rect_x(const Rect& r) noexcept { return interval(r.origin.x, 0, r.origin.x, nonnegative(r.size.x)); }
+constexpr Interval rect_y(const Rect& r) noexcept { return interval(r.origin.y, 0, r.origin.y, nonnegative(r.size.y)); }
+constexpr Interval aabb_x(const Aabb& a) noexcept { return interval(a.lower.x, 0, a.upper.x, 0); }
+constexpr Interval aabb_y(const Aabb& a) noexcept { return interval(a.lower.y, 0, a.upper.y, 0); }
 
-constexpr bool intervals_meet(Interval a, Interval b) noexcept { return a.lo <= b.hi && b.lo <= a.hi; }
+PEBBLE_PRIM_EXACT constexpr bool exact_ends_le(float a, float b, float c, float d) noexcept {
+  ExactSum<4> s;
+  s.add(a);
+  s.add(b);
+  s.add(-double(c));
+  s.add(-double(d));
+  return s.leading() <= 0;
+}
+
+// True when a + b <= c + d exactly, given u and v, the two sums rounded to double. Rounding to
+// nearest is monotonic, so u < v already implies a + b < c + d and u > v the opposite; only when
+// the rounded sums are equal is the exact sign needed (the ends of a box 2^30 from its size).
+constexpr bool ends_le(double u, float a, float b, double v, float c, float d) noexcept {
+  if (u != v) return u < v;
+  return exact_ends_le(a, b, c, d);
+}
+constexpr bool lo_le(const Interval& i, float p) noexcept { return ends_le(i.lo, i.lo_a, i.lo_b, p, p, 0); }
+constexpr bool le_hi(float p, const Interval& i) noexcept { return ends_le(p, p, 0, i.hi, i.hi_a, i.hi_b); }
+constexpr bool interval_holds(const Interval& i, float p) noexcept { return lo_le(i, p) && le_hi(p, i); }
+
+// An Aabb with lower > upper on an axis is not a box: it contains no point and overlaps nothing
+// on that axis (an empty interval), and its clamp gives lower there.
+constexpr bool intervals_meet(const Interval& a, const Interval& b) noexcept {
+  return ends_le(a.lo, a.lo_a, a.lo_b, b.hi, b.hi_a, b.hi_b) && ends_le(b.lo, b.lo_a, b.lo_b, a.hi, a.hi_a, a.hi_b);
+}
 
 // Seed 004 "nearest point on a rectangle": clamp each coordinate into the rectangle.
-constexpr D2 clamp_into(Interval x, Interval y, D2 p) noexcept { return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)}; }
+constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)}; }
 
-constexpr bool circle_meets_rectangle(const Circle& c, Interval x, Interval y) noexcept {
-  const D2 p = d2(c.center);
-  const D2 d = clamp_into(x, y, p) - p;
-  const double r = max0(c.radius);
-  return dot(d, d) <= r * r;
+// The disc meets the rectangle when the clamped centre is within the radius (seed 004). The
+// clamp into the rounded ends is exact unless the centre equals one of them (ends_le). The offset
+// q - p from a rounded end q = fl(a + b) errs by 2 units of |q| + |p| (two roundings), its square
+// by about 4 units of that squared; with the square, the sum, r^2 and the difference: 7 units.
+// A tie or a value within the bound goes to the exact evaluation, whose offset on each axis is 0
+// or a side minus the centre.
+PEBBLE_PRIM_EXACT constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
+  const auto offset = [](const Interval& i, float p) {
+    if (!lo_le(i, p)) return Sum3{i.lo_a, i.lo_b, -p};
+    if (!le_hi(p, i)) return Sum3{i.hi_a, i.hi_b, -p};
+    return Sum3{};
+  };
+  return exact_within_radius(offset(x, c.center.x), offset(y, c.center.y), radius_of(c), 0);
+}
+constexpr bool circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
+  const double px = c.center.x, py = c.center.y, r = radius_of(c);
+  const double qx = clamp(px, x.lo, x.hi), qy = clamp(py, y.lo, y.hi);
+  const double dx = qx - px, dy = qy - py;
+  const double value = (dx * dx + dy * dy) - r * r;
+  const double mx = abs(qx) + abs(px), my = abs(qy) + abs(py);
+  const bool tie = px == x.lo || px == x.hi || py == y.lo || py == y.hi;
+  if (tie || abs(value) <= error_bound(7, (mx * mx + my * my) + r * r)) return exact_circle_meets_rectangle(c, x, y);
+  return value <= 0;
 }
 
 // Seed 004 "rectangle vs rectangle": on each axis b can leave a by moving up by a.hi - b.lo or
 // down by b.hi - a.lo; the smaller of the two is the axis's overlap, and the axis with the least
-// overlap gives the minimum translation. Ties go to the positive direction and then to x.
-constexpr Penetration penetration(Interval ax, Interval ay, Interval bx, Interval by) noexcept {
+// overlap gives the minimum translation. On each axis a tie of the two ways out goes to the
+// positive one (right <= left), then a tie of the two axes to x (depth_x <= depth_y); both
+// compare the depths as computed in double.
+constexpr Penetration penetration(const Interval& ax, const Interval& ay, const Interval& bx, const Interval& by) noexcept {
   if (!intervals_meet(ax, bx) || !intervals_meet(ay, by)) return {};
   const double right = ax.hi - bx.lo, left = bx.hi - ax.lo;
   const double up = ay.hi - by.lo, down = by.hi - ay.lo;
@@ -143,10 +361,11 @@ constexpr Penetration penetration(Interval ax, Interval ay, Interval bx, Interva
 }
 
 // Nearest edge of a rectangle (seed 004 "box_normal"): the side with the least distance to p,
-// measured inward, so for a point outside it is the side p is furthest beyond. Ties go to the
-// positive side and then to x, so the exact centre gets the normal of the nearer pair of sides
-// (the smaller half extent), on the positive side.
-constexpr NearestEdge nearest_edge(Interval x, Interval y, Vec2 p) noexcept {
+// measured inward, so for a point outside it is the side p is furthest beyond. On each axis a
+// tie goes to the positive side (right <= left), then a tie of the axes to x (dist_x <= dist_y),
+// comparing the distances as computed in double; so the exact centre gets the normal of the
+// nearer pair of sides (the smaller half extent), on the positive side.
+constexpr NearestEdge nearest_edge(const Interval& x, const Interval& y, Vec2 p) noexcept {
   const double px = p.x, py = p.y;
   const double left = px - x.lo, right = x.hi - px, below = py - y.lo, above = y.hi - py;
   const bool pos_x = right <= left, pos_y = above <= below;
@@ -222,20 +441,58 @@ constexpr D2 nearest_on_triangle(const Triangle& t, Vec2 p) noexcept {
   return q;
 }
 
+// cross(b - a, o - a)^2 <= r2 |b - a|^2, exactly.
+PEBBLE_PRIM_EXACT constexpr bool exact_interior_meets_disc(Vec2 a, Vec2 b, Vec2 o, double r2) noexcept {
+  const ExactSum<6> cross_ab_ac = exact_orient(a, b, o);
+  ExactSum<6> length2;
+  length2.add_product(a.x, a.x);
+  length2.add_product(b.x, b.x);
+  length2.add(-2.0 * a.x * b.x);
+  length2.add_product(a.y, a.y);
+  length2.add_product(b.y, b.y);
+  length2.add(-2.0 * a.y * b.y);
+  ExactSum<2 * (6 * 6 + 6)> exact;
+  for (int i = 0; i < cross_ab_ac.count; ++i)
+    for (int j = 0; j < cross_ab_ac.count; ++j) exact.add_exact_product(cross_ab_ac.part[i], cross_ab_ac.part[j]);
+  for (int k = 0; k < length2.count; ++k) exact.add_exact_product(-r2, length2.part[k]);
+  return exact.leading() <= 0;
+}
+
+// The exact form of segment_meets_disc below, for the rare inputs near one of its boundaries.
+PEBBLE_PRIM_EXACT constexpr bool exact_segment_meets_disc(Vec2 a, Vec2 b, Vec2 o, float r) noexcept {
+  if (a == b || exact_dot_of_differences(o, a, b, a) <= 0) return exact_within_radius({a.x, -o.x, 0}, {a.y, -o.y, 0}, r, 0);
+  if (exact_dot_of_differences(o, b, b, a) >= 0) return exact_within_radius({b.x, -o.x, 0}, {b.y, -o.y, 0}, r, 0);
+  return exact_interior_meets_disc(a, b, o, double(r) * r);
+}
+
 // Seed 004 "segment vs circle" (nearest point on the segment within the radius), with the
 // projection's division cleared: between the ends' perpendiculars the squared distance is
-// cross(ab, ac)^2 / |ab|^2, so compare cross^2 with r^2 |ab|^2. Exact touching stays touching,
-// where rounding the projected point could lose it.
+// cross(ab, ao)^2 / |ab|^2, so compare cross^2 with r^2 |ab|^2. The three regions (nearest to
+// a, to b, or between) are all evaluated and one is selected without a branch (random inputs
+// would mispredict one); when any quantity that decides is within its rounding bound of zero,
+// the whole test runs again exactly, so exact touching stays touching.
 constexpr bool segment_meets_disc(Vec2 a, Vec2 b, const Circle& c) noexcept {
-  const D2 ab = d2(b) - d2(a), ac = d2(c.center) - d2(a);
-  const double r = max0(c.radius), r2 = r * r, len2 = dot(ab, ab), along = dot(ac, ab);
-  if (along <= 0 || len2 == 0) return dot(ac, ac) <= r2;
-  if (along >= len2) {
-    const D2 bc = d2(c.center) - d2(b);
-    return dot(bc, bc) <= r2;
-  }
-  const double side = cross(ab, ac);
-  return side * side <= r2 * len2;
+  const float r = radius_of(c);
+  const Vec2 o = c.center;
+  const D2 ab = d2(b) - d2(a), ao = d2(o) - d2(a), bo = d2(o) - d2(b);
+  const double rr = double(r) * r;
+  // along = dot(ao, ab) <= 0: o projects before a; beyond = along - |ab|^2 = dot(bo, ab) >= 0:
+  // after b (its bound: along's 4 units and |ab|^2's 4, and the difference's 1).
+  const double along_x = ab.x * ao.x, along_y = ab.y * ao.y, along = along_x + along_y;
+  const double dist_a = dot(ao, ao), dist_b = dot(bo, bo), len2 = dot(ab, ab), beyond = along - len2;
+  const double along_magnitude = abs(along_x) + abs(along_y);
+  const double left = ab.x * ao.y, right = ab.y * ao.x, side = left - right, sides = abs(left) + abs(right);
+  const bool at_a = a == b || along <= 0, at_b = !at_a && beyond >= 0;
+  // The value whose sign answers, and its bound: plain differences squared (within_distance's
+  // 5 units), or side^2 - r^2 |ab|^2, where side errs by 4 units of |left| + |right|, its square
+  // by about 9 of that squared, r^2 |ab|^2 by 5 units and the difference by 1 (10 in all).
+  const double dist = at_a ? dist_a : dist_b;
+  const double value = at_a || at_b ? dist - rr : side * side - rr * len2;
+  const double bound = at_a || at_b ? error_bound(5, dist + rr) : error_bound(10, sides * sides + rr * len2);
+  const bool unsure = abs(along) <= error_bound(3, along_magnitude) ||
+                      abs(beyond) <= error_bound(5, along_magnitude + len2) || abs(value) <= bound;
+  if (unsure) return exact_segment_meets_disc(a, b, o, r);
+  return value <= 0;
 }
 
 // Segments whose four orientations are all zero lie on one line (or are points): they meet when
@@ -313,10 +570,11 @@ constexpr Aabb bounds(const Rect& r) noexcept { return to_aabb(r); }
 constexpr Vec2 nearest_point(const Segment& s, Vec2 p) noexcept { return detail::narrow(detail::nearest_on_segment(s.a, s.b, p)); }
 /// Closest point of the disc to p: p if inside, else the point of the circle toward p.
 inline Vec2 nearest_point(const Circle& c, Vec2 p) noexcept {
+  const float r = detail::radius_of(c);
+  // The exact test, so that p comes back itself exactly when contains(c, p).
+  if (detail::within_distance(p, c.center, r, 0)) return p;
   const detail::D2 d = detail::d2(p) - detail::d2(c.center);
-  const double len2 = detail::dot(d, d), r = detail::max0(c.radius);
-  if (len2 <= r * r) return p;
-  const double k = r / std::sqrt(len2);  // len2 > r * r >= 0, so the root is positive
+  const double k = r / std::sqrt(detail::dot(d, d));  // p is outside, so p != center and the root is positive
   return detail::narrow(detail::D2{c.center.x + k * d.x, c.center.y + k * d.y});
 }
 /// Closest point of the box to p (p clamped into it).
@@ -340,19 +598,15 @@ constexpr Vec2 nearest_point(const Triangle& t, Vec2 p) noexcept { return detail
 
 /// True when p is in the disc or on its circle.
 constexpr bool contains(const Circle& c, Vec2 p) noexcept {
-  const detail::D2 d = detail::d2(p) - detail::d2(c.center);
-  const double r = detail::max0(c.radius);
-  return detail::dot(d, d) <= r * r;
+  return detail::within_distance(p, c.center, detail::radius_of(c), 0);
 }
 /// True when p is in the box or on its boundary.
 constexpr bool contains(const Box& b, Vec2 p) noexcept {
-  const auto x = detail::box_x(b), y = detail::box_y(b);
-  return x.lo <= p.x && p.x <= x.hi && y.lo <= p.y && p.y <= y.hi;
+  return detail::interval_holds(detail::box_x(b), p.x) && detail::interval_holds(detail::box_y(b), p.y);
 }
 /// True when p is in the rect or on its boundary.
 constexpr bool contains(const Rect& r, Vec2 p) noexcept {
-  const auto x = detail::rect_x(r), y = detail::rect_y(r);
-  return x.lo <= p.x && p.x <= x.hi && y.lo <= p.y && p.y <= y.hi;
+  return detail::interval_holds(detail::rect_x(r), p.x) && detail::interval_holds(detail::rect_y(r), p.y);
 }
 /// True when p is in the triangle or on an edge or vertex (either winding; a zero-area triangle
 /// contains the points of the segment or point it collapsed to).
@@ -391,9 +645,7 @@ constexpr bool overlaps(const Segment& s, const Circle& c) noexcept { return det
 constexpr bool overlaps(const Circle& c, const Segment& s) noexcept { return overlaps(s, c); }
 /// True when the discs touch or overlap (distance of centers <= sum of radii).
 constexpr bool overlaps(const Circle& a, const Circle& b) noexcept {
-  const detail::D2 d = detail::d2(b.center) - detail::d2(a.center);
-  const double r = detail::max0(a.radius) + detail::max0(b.radius);
-  return detail::dot(d, d) <= r * r;
+  return detail::within_distance(b.center, a.center, detail::radius_of(a), detail::radius_of(b));
 }
 /// True when the disc touches or overlaps the box.
 constexpr bool overlaps(const Circle& c, const Box& b) noexcept {
@@ -445,7 +697,10 @@ constexpr bool overlaps(const Rect& a, const Rect& b) noexcept {
 }
 
 /// Overlap of two boxes and the minimum translation of b (axis of least overlap) that makes
-/// them just touch; touching gives hit with a zero vector. Ties: positive direction, then x.
+/// them just touch; touching gives hit with a zero vector. hit is exact; the depths are computed
+/// in double and compared as computed. Ties: on each axis, when b's way out in the positive
+/// direction (a.upper - b.lower) equals the way out in the negative one (b.upper - a.lower), the
+/// positive one is taken; then, when the two axes' depths are equal, x is taken.
 constexpr Penetration penetration(const Box& a, const Box& b) noexcept {
   return detail::penetration(detail::box_x(a), detail::box_y(a), detail::box_x(b), detail::box_y(b));
 }
@@ -471,8 +726,11 @@ inline NearestEdge nearest_edge(const Circle& c, Vec2 p) noexcept {
   return {detail::narrow(detail::D2{c.center.x + r * n.x, c.center.y + r * n.y}), detail::narrow(n)};
 }
 /// The side of the box nearest to p (for p outside: the side p is furthest beyond), the point
-/// of it nearest p and its axis-aligned outward normal. Ties go to the positive side, then to
-/// x; so the exact centre gets +x or +y, whichever axis has the smaller half extent.
+/// of it nearest p and its axis-aligned outward normal. Distances to the sides are computed in
+/// double and compared as computed. Ties: on each axis, when p is as far from the upper side as
+/// from the lower, the upper (positive) side is taken; then, when the two axes' distances are
+/// equal, x is taken. So the exact centre gets +x or +y, whichever axis has the smaller half
+/// extent, and a point on a diagonal of a square gets the x side on its own half.
 constexpr NearestEdge nearest_edge(const Box& b, Vec2 p) noexcept {
   return detail::nearest_edge(detail::box_x(b), detail::box_y(b), p);
 }
