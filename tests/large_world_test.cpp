@@ -110,20 +110,36 @@ std::vector<Moving> base_motions(const std::vector<Pair>& pairs, unsigned seed, 
 
 // --- The queries, each scored on one case set placed at `offset`. -------------------------------
 
+/// A pair moved by offset, with its oracle shapes and the smaller size.
+struct Placed {
+  Pair p;
+  oracle::RShape wa, wb;
+  real size;
+};
+
+Placed placed(const Pair& base, Vec2 offset) {
+  Pair p = base;
+  p.xa = shifted(base.xa, offset), p.xb = shifted(base.xb, offset);
+  oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+  const real size = smaller_size(wa, wb);
+  return {std::move(p), std::move(wa), std::move(wb), size};
+}
+
 Score score_distance(const std::vector<Pair>& base, Vec2 offset) {
   Score s;
   for (const Pair& b : base) {
-    Pair p = b;
-    p.xa = shifted(b.xa, offset), p.xb = shifted(b.xb, offset);
-    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
-    const real size = smaller_size(wa, wb);
+    const Placed pl = placed(b, offset);
+    const Pair& p = pl.p;
+    const oracle::RShape &wa = pl.wa, &wb = pl.wb;
+    const real size = pl.size;
     const oracle::DistanceAnswer o = oracle::distance(wa, wb, kAccuracy * size, 1e-2L * size);
     const pebble::DistanceResult r = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb);
     ++s.cases;
     s.add_invariant(std::fabs(r.distance - o.distance) / size, at("distance", p));
     if (o.normal_unique) s.add_invariant(angle_between(oracle::normalize(v(r.normal)), o.normal), at("distance normal", p));
-    s.add_point(std::fabs(oracle::signed_distance_to_surface(wa, v(r.point_a))) / size, at("distance point_a", p));
-    s.add_point(std::fabs(oracle::signed_distance_to_surface(wb, v(r.point_b))) / size, at("distance point_b", p));
+    const real ea = std::fabs(oracle::signed_distance_to_surface(wa, v(r.point_a))) - rounding(r.point_a);
+    const real eb = std::fabs(oracle::signed_distance_to_surface(wb, v(r.point_b))) - rounding(r.point_b);
+    s.add_point(std::max<real>({0, ea, eb}) / size, at("distance points", p));
   }
   return s;
 }
@@ -131,10 +147,10 @@ Score score_distance(const std::vector<Pair>& base, Vec2 offset) {
 Score score_overlap(const std::vector<Pair>& base, Vec2 offset) {
   Score s;
   for (const Pair& b : base) {
-    Pair p = b;
-    p.xa = shifted(b.xa, offset), p.xb = shifted(b.xb, offset);
-    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
-    const real size = smaller_size(wa, wb);
+    const Placed pl = placed(b, offset);
+    const Pair& p = pl.p;
+    const oracle::RShape &wa = pl.wa, &wb = pl.wb;
+    const real size = pl.size;
     const real d = oracle::signed_distance_between(wa, wb);
     ++s.cases;
     if (std::fabs(d) > kAccuracy * size && pebble::overlap(p.a.shape, p.xa, p.b.shape, p.xb) != (d <= 0)) ++s.wrong;
@@ -145,10 +161,10 @@ Score score_overlap(const std::vector<Pair>& base, Vec2 offset) {
 Score score_collide(const std::vector<Pair>& base, Vec2 offset) {
   Score s;
   for (const Pair& b : base) {
-    Pair p = b;
-    p.xa = shifted(b.xa, offset), p.xb = shifted(b.xb, offset);
-    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
-    const real size = smaller_size(wa, wb);
+    const Placed pl = placed(b, offset);
+    const Pair& p = pl.p;
+    const oracle::RShape &wa = pl.wa, &wb = pl.wb;
+    const real size = pl.size;
     const float margin = float(0.1L * size);
     const oracle::DistanceAnswer o = oracle::distance(wa, wb, kAccuracy * size, 1e-2L * size);
     const pebble::Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
@@ -243,10 +259,10 @@ real moved_distance(const oracle::RShape& wa, const oracle::RShape& wb, V da, V 
 Score score_shape_cast(const std::vector<Moving>& base, Vec2 offset) {
   Score s;
   for (const Moving& mv : base) {
-    Pair p = mv.pair;
-    p.xa = shifted(p.xa, offset), p.xb = shifted(p.xb, offset);
-    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
-    const real size = smaller_size(wa, wb);
+    const Placed pl = placed(mv.pair, offset);
+    const Pair& p = pl.p;
+    const oracle::RShape &wa = pl.wa, &wb = pl.wb;
+    const real size = pl.size;
     const oracle::ConvexTrack track([&](real t) { return moved_distance(wa, wb, t * v(mv.ta), t * v(mv.tb)); });
     const real t = track.first_at_or_below(kTouchLevel * size);
     const pebble::CastHit h = pebble::shape_cast(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb);
@@ -304,10 +320,10 @@ Score score_toi(const std::vector<Moving>& base, Vec2 offset) {
 Score score_approach(const std::vector<Moving>& base, Vec2 offset) {
   Score s;
   for (const Moving& mv : base) {
-    Pair p = mv.pair;
-    p.xa = shifted(p.xa, offset), p.xb = shifted(p.xb, offset);
-    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
-    const real size = smaller_size(wa, wb);
+    const Placed pl = placed(mv.pair, offset);
+    const Pair& p = pl.p;
+    const oracle::RShape &wa = pl.wa, &wb = pl.wb;
+    const real size = pl.size;
     const oracle::ConvexTrack track([&](real t) { return moved_distance(wa, wb, t * v(mv.ta), t * v(mv.tb)); });
     const pebble::Approach r = pebble::closest_approach(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb, 1);
     ++s.cases;
