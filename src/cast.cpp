@@ -112,14 +112,19 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
     // Relative to the other shape's position (a local origin, as Box2D v3 does): the disc's
     // centre through its world position would round by 1e-3 at coordinates 1e4, while the
     // difference of the two positions is exact when the shapes are near each other.
-    const Ray ray{(x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]), move_disc - move_other};
-    const CastHit h = cast_core::cast_disc(other, Transform{{0, 0}, x_other.q}, ray, disc.radius() + target);
+    // (Not when the shapes are so far apart that the disc's centre relative to the other shape is
+    // beyond what raycast() accepts: then in world coordinates, as far as those are valid.)
+    const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
+    const bool local = is_valid_point(centre);
+    const Vec2 base = local ? x_other.p : Vec2{0, 0};  // what the cast's points are relative to
+    const Ray ray{local ? centre : transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
+    const CastHit h = cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target);
     if (!h.hit) return kNoHit;
     if (h.normal == Vec2{}) return hit_at_start(a, xa, b, xb);
-    // h.point is on the other shape's surface (at its start pose, relative to its position),
+    // h.point is on the other shape's surface (at its start pose, relative to base),
     // h.normal its outward normal; at the time of contact that shape has moved, and the disc is
     // target further out.
-    const Vec2 surface = x_other.p + (h.point + h.fraction * move_other + 0.5f * target * h.normal);
+    const Vec2 surface = base + (h.point + h.fraction * move_other + 0.5f * target * h.normal);
     return {true, h.fraction, surface, disc_is_a ? -h.normal : h.normal};
   }
   const PairInA pair(a, b, xa, xb);
@@ -402,9 +407,12 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
   // Everything at that time from distance(), so that the answer is the distance's own; relative
   // to A's start position (a local origin): the moved positions rounded at coordinates 1e4
   // would move the shapes relative to each other by 1e-3 (tests/large_world_test.cpp).
+  // (Not when the shapes are so far apart that B's position relative to A's is beyond what
+  // distance() accepts: then in world coordinates, which it does accept.)
   const Transform xa_t{t * move_a, xa.q}, xb_t{(xb.p - xa.p) + t * move_b, xb.q};
-  const Vec2 rel = xb_t.p - xa_t.p;
-  if (!is_valid_point(rel)) return approach_at(touches, t * horizon, distance(a, {xa.p + t * move_a, xa.q}, b, {xb.p + t * move_b, xb.q}));
+  if (!is_valid_point(xa_t.p) || !is_valid_point(xb_t.p)) {
+    return approach_at(touches, t * horizon, distance(a, {xa.p + t * move_a, xa.q}, b, {xb.p + t * move_b, xb.q}));
+  }
   DistanceResult at_t = distance(a, xa_t, b, xb_t);
   at_t.point_a = xa.p + at_t.point_a;
   at_t.point_b = xa.p + at_t.point_b;

@@ -141,6 +141,35 @@ TEST(Robustness, MotionsThatLeaveTheWorldAreInvalid) {
   EXPECT_EQ(r.fraction, 0);
 }
 
+TEST(Robustness, ClosestApproachOfShapesFartherApartThanTheWorldIsWide) {
+  // closest_approach() computes its answer relative to A's start position (large worlds): B's
+  // position relative to A's, 1e9 + 1e7 here, is beyond what distance() accepts although both
+  // positions are valid, and distance()'s empty answer (a zero normal) came back as a result.
+  const Shape big = Shape::box(1e7f, 1e7f);
+  const Shape segment = Shape::segment({0, -1e7f}, {0, 1e7f});
+  const Transform xa{{0.25390625f, 1e7f}, Rot::identity()}, xb{{1e9f, -1e9f}, Rot::identity()};
+  for (const float horizon : {1.0f, 0.5f}) {
+    const Approach ap = closest_approach(big, xa, {10.0039062f, -1e9f}, segment, xb, {-90, 60.265625f}, horizon);
+    EXPECT_FALSE(ap.hit);
+    EXPECT_LT(ap.distance, kHugeDistance);
+    EXPECT_NEAR(norm(ap.normal), 1, 1e-6);
+    EXPECT_TRUE(finite(ap.point_a) && finite(ap.point_b));
+  }
+}
+
+TEST(Robustness, ShapeCastOfADiscFartherAwayThanTheWorldIsWide) {
+  // shape_cast() of a disc works relative to the other shape's position (large worlds); with the
+  // disc 1.005e9 away that relative position is beyond what raycast() accepts, although both
+  // positions and the motion are valid and the shapes do meet: found while writing the fix.
+  const Shape box = Shape::box(1e7f, 1e7f), disc = Shape::circle(1e7f);
+  const Transform xo{{-5e8f, 0}, Rot::identity()}, xd{{5.05e8f, 0}, Rot::identity()};
+  const CastHit h = shape_cast(disc, xd, {-1e9f, 0}, box, xo, {0, 0});
+  ASSERT_TRUE(h.hit);
+  EXPECT_NEAR(h.fraction, 0.985, 1e-6);
+  EXPECT_NEAR(h.point.x, -4.9e8, 1e2);
+  EXPECT_EQ(h.normal, (Vec2{-1, 0}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The toolbox.
 
