@@ -110,13 +110,22 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
     const Transform& x_disc = disc_is_a ? xa : xb;
     const Transform& x_other = disc_is_a ? xb : xa;
     const Vec2 move_disc = disc_is_a ? translation_a : translation_b, move_other = disc_is_a ? translation_b : translation_a;
-    const Ray ray{transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
-    const CastHit h = cast_core::cast_disc(other, x_other, ray, disc.radius() + target);
+    // Relative to the other shape's position (a local origin, as Box2D v3 does): the disc's
+    // centre through its world position would round by 1e-3 at coordinates 1e4, while the
+    // difference of the two positions is exact when the shapes are near each other.
+    // (Not when the shapes are so far apart that the disc's centre relative to the other shape is
+    // beyond what raycast() accepts: then in world coordinates, as far as those are valid.)
+    const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
+    const bool local = is_valid_point(centre);
+    const Vec2 base = local ? x_other.p : Vec2{0, 0};  // what the cast's points are relative to
+    const Ray ray{local ? centre : transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
+    const CastHit h = cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target);
     if (!h.hit) return kNoHit;
     if (h.normal == Vec2{}) return hit_at_start(a, xa, b, xb);
-    // h.point is on the other shape's surface (at its start pose), h.normal its outward normal;
-    // at the time of contact that shape has moved, and the disc is target further out.
-    const Vec2 surface = h.point + h.fraction * move_other + 0.5f * target * h.normal;
+    // h.point is on the other shape's surface (at its start pose, relative to base),
+    // h.normal its outward normal; at the time of contact that shape has moved, and the disc is
+    // target further out.
+    const Vec2 surface = base + (h.point + h.fraction * move_other + 0.5f * target * h.normal);
     return {true, h.fraction, surface, disc_is_a ? -h.normal : h.normal};
   }
   const PairInA pair(a, b, xa, xb);
@@ -235,8 +244,34 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
   return time_of_impact(a, sa, b, sb, t_max, ToiOptions{});
 }
 
+namespace {
+
+ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max, const ToiOptions& options);
+
+}  // namespace
+
 ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max,
                          const ToiOptions& options) noexcept {
+  // Relative to a local origin, A's starting centre (as Box2D v3 computes far from the origin):
+  // every transform the search evaluates then has small coordinates, and so do the tolerance's
+  // rounding allowance and the distances, which at coordinates 1e4 would otherwise round by
+  // 1e-3 (tests/large_world_test.cpp). Not when shifting would carry B's sweep out of range.
+  if (valid_sweep(sa) && valid_sweep(sb)) {
+    const Vec2 o = sa.c0;
+    const Sweep la{sa.local_center, sa.c0 - o, sa.c1 - o, sa.a0, sa.a1}, lb{sb.local_center, sb.c0 - o, sb.c1 - o, sb.a0, sb.a1};
+    if (valid_sweep(la) && valid_sweep(lb)) {
+      ToiResult r = time_of_impact_at(a, la, b, lb, t_max, options);
+      if (r.state == ToiResult::State::hit || r.state == ToiResult::State::overlapped) r.point = o + r.point;
+      return r;
+    }
+  }
+  return time_of_impact_at(a, sa, b, sb, t_max, options);
+}
+
+namespace {
+
+/// time_of_impact() in the frame the sweeps are given in.
+ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max, const ToiOptions& options) {
   const float target = options.target_separation;
   if (!valid_sweep(sa) || !valid_sweep(sb) || !(t_max >= 0 && t_max <= 1) || !(target >= 0 && target <= kMaxShapeExtent) ||
       !(options.tolerance >= 0 && options.tolerance <= kMaxShapeExtent) || options.max_iterations < 1) {
@@ -301,6 +336,8 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
   return std::max(a.vertex_count(), b.vertex_count()) <= 4 ? advance.from<1>(t_safe, xa0, xb0, start)
                                                            : advance.from<2>(t_safe, xa0, xb0, start);
 }
+
+}  // namespace
 
 namespace {
 
@@ -374,9 +411,19 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
   const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
   const bool touches = hit.kind != LocalHit::Kind::miss;  // inside: touching at time 0
   const float t = touches ? hit.t : nearest_fraction(pair.diff, d);
-  // Everything at that time from distance(), so that the answer is the distance's own.
-  const Transform xa_t{xa.p + t * move_a, xa.q}, xb_t{xb.p + t * move_b, xb.q};
-  return approach_at(touches, t * horizon, distance(a, xa_t, b, xb_t));
+  // Everything at that time from distance(), so that the answer is the distance's own; relative
+  // to A's start position (a local origin): the moved positions rounded at coordinates 1e4
+  // would move the shapes relative to each other by 1e-3 (tests/large_world_test.cpp).
+  // (Not when the shapes are so far apart that B's position relative to A's is beyond what
+  // distance() accepts: then in world coordinates, which it does accept.)
+  const Transform xa_t{t * move_a, xa.q}, xb_t{(xb.p - xa.p) + t * move_b, xb.q};
+  if (!is_valid_point(xa_t.p) || !is_valid_point(xb_t.p)) {
+    return approach_at(touches, t * horizon, distance(a, {xa.p + t * move_a, xa.q}, b, {xb.p + t * move_b, xb.q}));
+  }
+  DistanceResult at_t = distance(a, xa_t, b, xb_t);
+  at_t.point_a = xa.p + at_t.point_a;
+  at_t.point_b = xa.p + at_t.point_b;
+  return approach_at(touches, t * horizon, at_t);
 }
 
 }  // namespace pebble

@@ -55,10 +55,12 @@ PEBBLE_CAST_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const
 }
 
 /// A disc of radius `extra` (0 for a ray) cast along ray against a circle shape (a 1-vertex core).
-/// A circle needs no frame: its centre goes to world space instead of the ray to its frame.
+/// A circle needs no frame: its centre is taken relative to the ray's origin, in world axes. (Not
+/// through its world position: at coordinates 1e4 that rounds by 1e-3, a tenth of a percent of a
+/// unit circle; the difference of the two positions is exact when they are near, tests/large_world_test.cpp.)
 CastHit cast_against_circle(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
-  const Vec2 centre = transform_point(xf, shape.padded_vertices()[0]);
-  const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, ray.origin.x, ray.origin.y, 0,
+  const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
+  const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0,
                                               ray.translation.x, ray.translation.y, 0);
   return report(hit, hit.nx, hit.ny, xf, ray, extra);
 }

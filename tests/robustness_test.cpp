@@ -141,6 +141,49 @@ TEST(Robustness, MotionsThatLeaveTheWorldAreInvalid) {
   EXPECT_EQ(r.fraction, 0);
 }
 
+TEST(Robustness, ClosestApproachOfShapesFartherApartThanTheWorldIsWide) {
+  // closest_approach() computes its answer relative to A's start position (large worlds): B's
+  // position relative to A's, 1e9 + 1e7 here, is beyond what distance() accepts although both
+  // positions are valid, and distance()'s empty answer (a zero normal) came back as a result.
+  const Shape big = Shape::box(1e7f, 1e7f);
+  const Shape segment = Shape::segment({0, -1e7f}, {0, 1e7f});
+  const Transform xa{{0.25390625f, 1e7f}, Rot::identity()}, xb{{1e9f, -1e9f}, Rot::identity()};
+  for (const float horizon : {1.0f, 0.5f}) {
+    const Approach ap = closest_approach(big, xa, {10.0039062f, -1e9f}, segment, xb, {-90, 60.265625f}, horizon);
+    EXPECT_FALSE(ap.hit);
+    EXPECT_LT(ap.distance, kHugeDistance);
+    EXPECT_NEAR(norm(ap.normal), 1, 1e-6);
+    EXPECT_TRUE(finite(ap.point_a) && finite(ap.point_b));
+  }
+}
+
+TEST(Robustness, ShapeCastOfADiscFartherAwayThanTheWorldIsWide) {
+  // shape_cast() of a disc works relative to the other shape's position (large worlds); with the
+  // disc 1.005e9 away that relative position is beyond what raycast() accepts, although both
+  // positions and the motion are valid and the shapes do meet: found while writing the fix.
+  const Shape box = Shape::box(1e7f, 1e7f), disc = Shape::circle(1e7f);
+  const Transform xo{{-5e8f, 0}, Rot::identity()}, xd{{5.05e8f, 0}, Rot::identity()};
+  const CastHit h = shape_cast(disc, xd, {-1e9f, 0}, box, xo, {0, 0});
+  ASSERT_TRUE(h.hit);
+  EXPECT_NEAR(h.fraction, 0.985, 1e-6);
+  EXPECT_NEAR(h.point.x, -4.9e8, 1e2);
+  EXPECT_EQ(h.normal, (Vec2{-1, 0}));
+}
+
+TEST(Robustness, DISABLED_ShapeCastWithoutMotionOfDeeplyOverlappingShapesHits) {
+  // Found by the query fuzzer on 2026-11-23 (also on main): two shapes overlapping by 52 (the
+  // rounded polygon's radius; the cores about touch) and zero motions. shape_cast() must hit at
+  // fraction 0 (cast.hpp: already overlapping); it reports no hit. Not fixed yet (reported).
+  const Vec2 pa[] = {{0, 9.47742545e-38f}, {0.04296875f, 4.72585104e-40f}, {58, 52.203125f}, {58, 58.4765625f}, {0, 3}};
+  const Shape a = Shape::polygon(pa, 52.203125f);
+  const Shape b = Shape::box(14885, 58.2265625f);
+  const Transform xa{{58.2265625f, 58.2265625f}, Rot{1, 1.00000001e-10f}};
+  ASSERT_LT(distance(a, xa, b, kId).distance, -50);
+  const CastHit h = shape_cast(a, xa, {0, 0}, b, kId, {0, 0});
+  EXPECT_TRUE(h.hit);
+  EXPECT_EQ(h.fraction, 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The toolbox.
 
