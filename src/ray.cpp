@@ -106,10 +106,10 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
   }
   if (count == 1) {
-    // Circles, inline too: cast_circle() in world space, as cast_against_circle() with no disc.
-    const Vec2 centre = transform_point(xf, shape.padded_vertices()[0]);
-    const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius(), ray.origin.x, ray.origin.y, 0, ray.translation.x,
-                                                ray.translation.y, 0);
+    // Circles, inline too: cast_against_circle() with no disc (the centre relative to the ray's
+    // origin, so that far from the world's origin nothing rounds by the coordinates' size).
+    const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
+    const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius(), 0, 0, 0, ray.translation.x, ray.translation.y, 0);
     if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray)) return kNoHit;
     if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
     return {true, hit.t, {ray.origin.x + hit.t * ray.translation.x, ray.origin.y + hit.t * ray.translation.y}, {hit.nx, hit.ny}};
