@@ -622,9 +622,11 @@ struct CirclePair {
 };
 
 inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
-  const Vec2 ca = transform_point(xa, a.padded_vertices()[0]);
-  const Vec2 cb = transform_point(xb, b.padded_vertices()[0]);
-  const Vec2 d = cb - ca;
+  // The centres' offset from the positions' difference (exact for nearby bodies), not from the
+  // two world centres: at coordinates 1e4 those round by 5e-4 each (tests/large_world_test.cpp).
+  const Vec2 va = rotate(xa.q, a.padded_vertices()[0]), vb = rotate(xb.q, b.padded_vertices()[0]);
+  const Vec2 ca = va + xa.p, cb = vb + xb.p;
+  const Vec2 d = (xb.p - xa.p) + (vb - va);
   const float len = length(d);
   const Vec2 n = len > 0 ? d / len : Vec2{-xa.q.s, xa.q.c};
   const float ra = a.radius(), rb = b.radius();
@@ -649,8 +651,10 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   const Shape& point = point_is_a ? a : b;
   const Transform& xc = point_is_a ? xb : xa;
   const Transform& xp = point_is_a ? xa : xb;
-  const Vec2 world = transform_point(xp, point.padded_vertices()[0]);
-  return {point_is_a, &core, core.radius(), point.radius(), world, world - xc.p, &xc.q};
+  // d from the positions' difference, as in circle_pair(), so that it does not carry the
+  // rounding of the world coordinates.
+  const Vec2 v = rotate(xp.q, point.padded_vertices()[0]);
+  return {point_is_a, &core, core.radius(), point.radius(), v + xp.p, (xp.p - xc.p) + v, &xc.q};
 }
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS
