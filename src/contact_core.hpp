@@ -628,7 +628,10 @@ inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& 
   const Vec2 ca = va + xa.p, cb = vb + xb.p;
   const Vec2 d = (xb.p - xa.p) + (vb - va);
   const float len = length(d);
-  const Vec2 n = len > 0 ? d / len : Vec2{-xa.q.s, xa.q.c};
+  // normalize(), not d / len: for centres a denormal apart len keeps only a few bits and the
+  // quotient is not unit; normalize() rescales first (the same bits otherwise).
+  Vec2 n = normalize(d);
+  if (n == Vec2{}) n = Vec2{-xa.q.s, xa.q.c};
   const float ra = a.radius(), rb = b.radius();
   return {len - ra - rb, n, ca + ra * n, cb - rb * n};
 }
