@@ -199,7 +199,7 @@ TEST(Robustness, SegmentsCollinearByRoundingShareNoFarPoint) {
 // ---------------------------------------------------------------------------------------------
 // Reported, in code this branch does not change (fuzz/invariants.hpp FUZZ_KNOWN_ISSUE).
 
-TEST(Robustness, DISABLED_CollideAgreesWithDistanceAtTheMarginForAPoint) {
+TEST(Robustness, CollideAgreesWithDistanceAtTheMarginForAPoint) {
   // collide() stops early when an axis separates the cores by more than margin + radii + 1e-5 x
   // the smaller extent (stop_bound in src/contact_core.hpp): with a point (extent 0) at
   // coordinates near 100 the slack is 1e-11, below the rounding of the axis test, while distance()
@@ -211,7 +211,7 @@ TEST(Robustness, DISABLED_CollideAgreesWithDistanceAtTheMarginForAPoint) {
   EXPECT_GT(collide(capsule, x, point, x, margin).count, 0) << "distance " << margin;
 }
 
-TEST(Robustness, DISABLED_CollideAgreesWithDistanceForATouchingLongSegment) {
+TEST(Robustness, CollideAgreesWithDistanceForATouchingLongSegment) {
   // The same early stop: a triangle touching a 15000-long segment (distance() exactly 0) has
   // no contact at margin 0; the slack (1e-5 x 1.5) is below the rounding of the segment's
   // coordinates.
