@@ -4,8 +4,12 @@
 # build/fuzz/work/<target>/, crashes to build/fuzz/artifacts/. Fails when a target finds a crash,
 # a sanitizer report or a violated invariant. docs/robustness.md says what each target checks.
 #
-#   scripts/fuzz.sh [--seconds N] [--parallel P] [--seeds] [--merge] [target ...]
+#   scripts/fuzz.sh [--seconds N] [--seed S] [--parallel P] [--seeds] [--merge] [target ...]
 #     --seconds N   run time of each target (default 60)
+#     --seed S      libFuzzer's random seed (default 0: a new one each run). ./scripts/test.sh
+#                   passes a fixed one, so that the test command walks the same inputs every time
+#                   (a gate that fails on what a new random walk happens to find is not a gate);
+#                   exploring is for runs without it
 #     --parallel P  targets run at once (default: the number of cores, at most 2)
 #     --seeds       first rewrite the hand-made seeds (fuzz/corpus/*/seed-*, fuzz/make_seeds.cpp)
 #     --merge       afterwards, add the inputs of this run that reach new code to fuzz/corpus/
@@ -16,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=60
+seed=0
 parallel=$(( $(nproc) < 2 ? 1 : 2 ))
 seeds=0
 merge=0
@@ -23,10 +28,11 @@ targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
     --seeds) seeds=1; shift ;;
     --merge) merge=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -40,7 +46,7 @@ mkdir -p build/fuzz/artifacts
 run_target() {
   local t="$1" work="build/fuzz/work/$1" log="build/fuzz/$1.log"
   mkdir -p "$work"
-  if ./build/fuzz/"$t"_fuzz -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=2048 -print_final_stats=1 \
+  if ./build/fuzz/"$t"_fuzz -max_total_time="$seconds" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -max_len=2048 -print_final_stats=1 \
        -artifact_prefix=build/fuzz/artifacts/"$t"- "$work" fuzz/corpus/"$t" >"$log" 2>&1; then
     local runs
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

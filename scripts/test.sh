@@ -34,6 +34,6 @@ ctest --preset asan -j "$jobs"
 echo "== determinism: g++ and clang++, -O0 and -O2, every SIMD path, against the expected digest"
 tests/determinism/check.sh
 
-echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus (scripts/fuzz.sh)"
-scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}"
+echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1} (scripts/fuzz.sh)"
+scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}" --seed "${PEBBLE_FUZZ_SEED:-1}"
 echo "pebble: all tests passed (release, asan+ubsan, determinism, fuzz)"
