@@ -297,6 +297,12 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
                                {p.v[j], j, in.n, p.normal(j)});
   }
 
+  // A sharp polygon is its extended polygon: a clip with no entry starts inside it, as raycast()'s
+  // lean path for sharp polygons says (src/ray.cpp), bit for bit. (The vertex test below could
+  // disagree where an exit plane's crossing underflowed to -0: the origin a denormal beyond that
+  // plane, touching to any tolerance, kept a clip that "ends at 0".)
+  if (r == 0) return kInside;
+
   // The origin is inside the extended polygon: inside the shape, or in the wedge of its
   // nearest core vertex. Outside the core, the nearest core point is inside an edge that o lies
   // beyond (with o between the normals at its ends) or else a vertex; the edge is within r (o
