@@ -980,7 +980,6 @@ TEST(ClosestApproach, MatchesOracleForTinyAndFarShapes) {
   expect_all(random_approaches(66, 10, 1, {-1e4f, 1e4f}), check_approach, "coordinates 1e4");
 }
 
-// Seed 003's reference code gets three things wrong; these pin them down.
 TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
   // The shape casts' family above (one Minkowski difference and ray cast): touching at time 0.
   std::vector<ApproachCase> cases;
@@ -993,6 +992,7 @@ TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
   }, "tilted long face");
 }
 
+// Seed 003's reference code gets three things wrong; these pin them down.
 TEST(ClosestApproach, ShapesMovingApartAreClosestAtTheStartWithoutAHit) {
   const Approach r = pebble::closest_approach(Shape::circle(1), kId, {-1, 0}, Shape::circle(1), Transform{{3, 0}, Rot::identity()}, {1, 0}, 5);
   EXPECT_FALSE(r.hit);
