@@ -354,8 +354,14 @@ inline int edge_end_index(const FramedCore& c, int e, int end) {
 
 /// A separation of the cores above this proves distance > margin, so a query may stop there.
 /// The slack keeps float rounding from ever stopping a pair that distance() puts within the
-/// margin (distance() runs to the end and must agree with every early stop).
-inline float stop_bound(float margin, float ra, float rb, float scale) { return margin + ra + rb + 1e-5f * scale; }
+/// margin (distance() runs to the end and must agree with every early stop). It is a fraction of
+/// the LARGER shape's size: near the bound the separation is computed from coordinates about as
+/// large as both shapes together, and its rounding follows them, not the smaller shape (a point
+/// has size 0; a small triangle on a 15000-long segment rounds like the segment; both found by
+/// the query fuzzer, tests/robustness_test.cpp). A larger slack only stops fewer pairs early.
+inline float stop_bound(float margin, const Shape& a, const Shape& b) {
+  return margin + a.radius() + b.radius() + 1e-5f * std::max(a.extent(), b.extent());
+}
 
 /// The scale of a pair: the smaller shape's size, never 0.
 inline float pair_scale(const Shape& a, const Shape& b) {
@@ -622,11 +628,16 @@ struct CirclePair {
 };
 
 inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
-  const Vec2 ca = transform_point(xa, a.padded_vertices()[0]);
-  const Vec2 cb = transform_point(xb, b.padded_vertices()[0]);
-  const Vec2 d = cb - ca;
+  // The centres' offset from the positions' difference (exact for nearby bodies), not from the
+  // two world centres: at coordinates 1e4 those round by 5e-4 each (tests/large_world_test.cpp).
+  const Vec2 va = rotate(xa.q, a.padded_vertices()[0]), vb = rotate(xb.q, b.padded_vertices()[0]);
+  const Vec2 ca = va + xa.p, cb = vb + xb.p;
+  const Vec2 d = (xb.p - xa.p) + (vb - va);
   const float len = length(d);
-  const Vec2 n = len > 0 ? d / len : Vec2{-xa.q.s, xa.q.c};
+  // normalize(), not d / len: for centres a denormal apart len keeps only a few bits and the
+  // quotient is not unit; normalize() rescales first (the same bits otherwise).
+  Vec2 n = normalize(d);
+  if (n == Vec2{}) n = Vec2{-xa.q.s, xa.q.c};
   const float ra = a.radius(), rb = b.radius();
   return {len - ra - rb, n, ca + ra * n, cb - rb * n};
 }
@@ -649,8 +660,10 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   const Shape& point = point_is_a ? a : b;
   const Transform& xc = point_is_a ? xb : xa;
   const Transform& xp = point_is_a ? xa : xb;
-  const Vec2 world = transform_point(xp, point.padded_vertices()[0]);
-  return {point_is_a, &core, core.radius(), point.radius(), world, world - xc.p, &xc.q};
+  // d from the positions' difference, as in circle_pair(), so that it does not carry the
+  // rounding of the world coordinates.
+  const Vec2 v = rotate(xp.q, point.padded_vertices()[0]);
+  return {point_is_a, &core, core.radius(), point.radius(), v + xp.p, (xp.p - xc.p) + v, &xc.q};
 }
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS

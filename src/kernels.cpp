@@ -303,7 +303,7 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
   const float scale = pair_scale(a, b);
-  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, a.radius(), b.radius(), scale));
+  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, a, b));
   return manifold_from_cores(ca, cb, d, scale, xa, xb, margin);
 }
 
@@ -315,7 +315,7 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_segment(b, inv_mul(xa, xb), sb);
   const float scale = pair_scale(a, b);
-  const CoreQuery q = query_segments(ca, cb, scale, stop_bound(margin, a.radius(), b.radius(), scale));
+  const CoreQuery q = query_segments(ca, cb, scale, stop_bound(margin, a, b));
   if (q.ref_edge == -2) return empty_manifold();
   return manifold_from_cores(ca, cb, closest_features(ca, cb, q, scale), scale, xa, xb, margin);
 }
@@ -340,7 +340,7 @@ PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transfo
   const PointPair pp = point_pair(a, xa, b, xb);
   const float scale = pair_scale(a, b);
   const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, kClipFraction * scale,
-                                      stop_bound(margin, a.radius(), b.radius(), scale));
+                                      stop_bound(margin, a, b));
   if (r.feature == kStoppedEarly) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();

@@ -186,7 +186,12 @@ void AabbTree::sort_moved() {
   if (moved_.size() < 2) return;
   const Aabb world = bounds();
   const Vec2 size = world.upper - world.lower;
-  const float sx = size.x > 0 ? 65535.0f / size.x : 0, sy = size.y > 0 ? 65535.0f / size.y : 0;
+  // (A size so small that 65535 / size overflows quantizes to 0 on that axis: no spread to order.)
+  const auto quantum = [](float extent) {
+    const float q = extent > 0 ? 65535.0f / extent : 0;
+    return std::isfinite(q) ? q : 0.0f;
+  };
+  const float sx = quantum(size.x), sy = quantum(size.y);
   sort_keys_.clear();
   for (const ProxyId id : moved_) {
     const Vec2 c = center(fat_box(id)) - world.lower;
@@ -406,6 +411,9 @@ int split_items(std::vector<BuildItem>& items, int begin, int end, int depth) {
     if (!(extent > 0)) continue;
     const float origin = axis == 0 ? lo.x : lo.y;
     const float scale = float(kBins) / extent;
+    // Centres a denormal apart: kBins / extent overflows, and binning by it would convert an
+    // infinite or NaN product to an int (undefined behaviour). Such a spread is no spread.
+    if (!std::isfinite(scale)) continue;
     Aabb bin_box[kBins];
     int bin_count[kBins] = {};
     for (Aabb& b : bin_box) b = {{kInfinity, kInfinity}, {-kInfinity, -kInfinity}};

@@ -237,7 +237,7 @@ TEST(Robustness, SegmentsCollinearByRoundingShareNoFarPoint) {
 // ---------------------------------------------------------------------------------------------
 // Reported, in code this branch does not change (fuzz/invariants.hpp FUZZ_KNOWN_ISSUE).
 
-TEST(Robustness, DISABLED_CollideAgreesWithDistanceAtTheMarginForAPoint) {
+TEST(Robustness, CollideAgreesWithDistanceAtTheMarginForAPoint) {
   // collide() stops early when an axis separates the cores by more than margin + radii + 1e-5 x
   // the smaller extent (stop_bound in src/contact_core.hpp): with a point (extent 0) at
   // coordinates near 100 the slack is 1e-11, below the rounding of the axis test, while distance()
@@ -249,7 +249,7 @@ TEST(Robustness, DISABLED_CollideAgreesWithDistanceAtTheMarginForAPoint) {
   EXPECT_GT(collide(capsule, x, point, x, margin).count, 0) << "distance " << margin;
 }
 
-TEST(Robustness, DISABLED_CollideAgreesWithDistanceForATouchingLongSegment) {
+TEST(Robustness, CollideAgreesWithDistanceForATouchingLongSegment) {
   // The same early stop: a triangle touching a 15000-long segment (distance() exactly 0) has
   // no contact at margin 0; the slack (1e-5 x 1.5) is below the rounding of the segment's
   // coordinates.
@@ -260,7 +260,7 @@ TEST(Robustness, DISABLED_CollideAgreesWithDistanceForATouchingLongSegment) {
   EXPECT_GT(collide(triangle, kId, segment, kId).count, 0);
 }
 
-TEST(Robustness, DISABLED_UnitNormalForCirclesADenormalApart) {
+TEST(Robustness, UnitNormalForCirclesADenormalApart) {
   // The contact kernels normalize the line of centres as d / length(d): for centres 1e-40 apart
   // length(d) is a denormal with a few bits, and the quotient is not unit (normalize() is).
   const Shape point = Shape::circle(0);
@@ -273,7 +273,7 @@ TEST(Robustness, DISABLED_UnitNormalForCirclesADenormalApart) {
   EXPECT_NEAR(norm(m.normal), 1, 1e-5);
 }
 
-TEST(Robustness, DISABLED_FixedTreeRebuildWithCentresADenormalApart) {
+TEST(Robustness, FixedTreeRebuildWithCentresADenormalApart) {
   // AabbTree's binned SAH rebuild (src/tree.cpp) scales centres by kBins / spread: a spread of
   // 1e-40 overflows to infinity, (c - origin) * infinity is infinite or NaN, and its conversion
   // to an int bin index is undefined behaviour (UBSan reports it; an index far outside the bins).
