@@ -1,8 +1,5 @@
 // Regression tests for what the fuzz targets (fuzz/, docs/robustness.md) found: each test is one
-// input that broke a documented invariant, reduced by hand, with the invariant it broke. The
-// DISABLED_ tests reproduce bugs in code this branch does not own (the contact kernels, the AABB
-// tree), reported to their owners; they fail today, and pass once fixed
-// (--gtest_also_run_disabled_tests runs them).
+// input that broke a documented invariant, reduced by hand, with the invariant it broke.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -235,7 +232,7 @@ TEST(Robustness, SegmentsCollinearByRoundingShareNoFarPoint) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reported, in code this branch does not change (fuzz/invariants.hpp FUZZ_KNOWN_ISSUE).
+// The contact kernels and the AABB tree (the fuzz targets still accept these as FUZZ_KNOWN_ISSUE).
 
 TEST(Robustness, CollideAgreesWithDistanceAtTheMarginForAPoint) {
   // collide() stops early when an axis separates the cores by more than margin + radii + 1e-5 x
