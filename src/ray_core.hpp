@@ -19,6 +19,7 @@
 // use).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -296,25 +297,44 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
                                {p.v[j], j, in.n, p.normal(j)});
   }
 
+  // A sharp polygon is its extended polygon: a clip with no entry starts inside it, as raycast()'s
+  // lean path for sharp polygons says (src/ray.cpp), bit for bit. (The vertex test below could
+  // disagree where an exit plane's crossing underflowed to -0: the origin a denormal beyond that
+  // plane, touching to any tolerance, kept a clip that "ends at 0".)
+  if (r == 0) return kInside;
+
   // The origin is inside the extended polygon: inside the shape, or in the wedge of its
   // nearest core vertex. Outside the core, the nearest core point is inside an edge that o lies
   // beyond (with o between the normals at its ends) or else a vertex; the edge is within r (o
   // is inside that edge's outer plane), so that case is inside the shape too.
+  //
+  // The planes and the vertices agree only to rounding: an edge whose normal was turned by a
+  // rotation too small to move its (large) vertices is a plane tilted against the line through
+  // them. The origin can then lie beyond one plane, beside no edge it is beyond, and inside
+  // every other plane while the vertices put it on (or within a hair of) an edge: "beyond no
+  // edge, so the nearest vertex" would cast from a vertex thousands of times r away and miss
+  // shapes overlapping by r. So the nearest core point is also measured from the vertices
+  // alone: when it lies inside an edge (nearer than every vertex), that edge is within r too.
   bool in_core = true;
   int nearest = 0;
-  float best = std::numeric_limits<float>::infinity();
+  float best = std::numeric_limits<float>::infinity(), best_edge = best;
   for (int i = 0; i < n; ++i) {
     const Vec2 a = p.v[i], e = p.v[i + 1] - a;
     const float beyond = p.nx[i] * ox + p.ny[i] * oy - p.off[i], s = (ox - a.x) * e.x + (oy - a.y) * e.y;
+    const float len2 = dot(e, e);
     in_core = in_core && beyond <= 0;
-    if (beyond > 0 && s > 0 && s < dot(e, e)) return kInside;
+    if (s > 0 && s < len2) {
+      if (beyond > 0) return kInside;
+      const float u = s / len2, fx = ox - (a.x + u * e.x), fy = oy - (a.y + u * e.y);  // o less the foot
+      best_edge = std::min(best_edge, fx * fx + fy * fy);
+    }
     const float d2 = (ox - a.x) * (ox - a.x) + (oy - a.y) * (oy - a.y);
     if (d2 < best) {
       best = d2;
       nearest = i;
     }
   }
-  if (in_core) return kInside;
+  if (in_core || best_edge < best) return kInside;
   const Vec2 c = p.v[nearest];
   LocalHit hit = cast_circle(c.x, c.y, r, ox, oy, 0, dx, dy, nearest);  // inside when within r
   if (hit.kind == LocalHit::Kind::corner) clamp_to_cone(hit, p.normal(nearest == 0 ? n - 1 : nearest - 1), p.normal(nearest));

@@ -235,6 +235,69 @@ TEST(ShapeCast, ZeroRelativeMotionHitsOnlyWhenAlreadyTouching) {
   expect_all(cases, check_cast, "no relative motion");
 }
 
+namespace {
+
+/// Issue 15 (the query fuzzer): a long box turned by an angle too small to move its vertices
+/// (its edge normals do turn) under a rounded shape whose core rests on its long face, a hair
+/// above it (a denormal to a float step: a vertex coordinate of the rider) or in it, so that
+/// they overlap by about the radius. In the Minkowski difference the face's plane is then
+/// tilted against the line through its vertices, and the origin lies below that line, beyond
+/// the rider's own short bottom edge but beside no edge it is beyond: the cast took the nearest
+/// vertex of the difference, thousands of radii away, and missed. Every scale, either tilt, the
+/// box turned or the rider, either order, motions none, apart and along the face: always a hit
+/// at fraction 0.
+std::vector<CastCase> tilted_long_face_casts() {
+  struct Scale {
+    float half_width, half_height, radius;
+  };
+  const Scale scales[] = {{100, 1, 0.01f},     {100, 1, 1},        {14885, 58.2265625f, 52.203125f}, {14885, 58.2265625f, 1},
+                          {1e5f, 50, 5},       {10, 0.01f, 0.01f}};
+  std::vector<CastCase> cases;
+  for (const Scale& sc : scales) {
+    const float s = sc.half_height, r = sc.radius;
+    const ShapeSpec box = make_box(sc.half_width, sc.half_height);
+    for (const float hair : {0.0f, 9.47742545e-38f, 1e-20f, 1e-7f * s}) {
+      // Riders whose core's lowest points are `hair` above their frame's origin: a flat bottom
+      // edge (short beside the box's), a capsule's, a corner.
+      const ShapeSpec riders[] = {make_polygon({{-s, hair}, {s, hair}, {s, hair + s}, {-s, hair + s}}, r),
+                                  make_capsule({-s, hair}, {s, hair}, r), make_polygon({{0, hair}, {s, s}, {-s, s}}, r)};
+      for (const float tilt : {1e-10f, -1e-10f, 3e-9f, -2e-8f}) {
+        for (const ShapeSpec& rider : riders) {
+          for (const float sink : {0.0f, 0.5f}) {            // the core this far (x r) into the face
+            for (int motion = 0; motion < 3; ++motion) {   // none, rider apart, along the face
+              for (int turned = 0; turned < 2; ++turned) { // the box turned, or the rider
+                const Rot q = Rot::from_angle(tilt);
+                const Transform xbox{{0, 0}, turned == 0 ? q : Rot::identity()};
+                const Transform xrider{{0.25f * sc.half_width, sc.half_height - sink * r}, turned == 1 ? q : Rot::identity()};
+                const Vec2 move = motion == 0 ? Vec2{0, 0} : motion == 1 ? Vec2{0, r} : Vec2{0.3f * sc.half_width, 0};
+                cases.push_back({rider, box, xrider, xbox, move, {0, 0}});
+                cases.push_back({box, rider, xbox, xrider, {0, 0}, move});
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST(ShapeCast, TiltedLongFaceUnderARoundedShapeHitsAtTheStart) {
+  const std::vector<CastCase> cases = tilted_long_face_casts();
+  expect_all(cases, [](const CastCase& c) {
+    const CastHit h = run(c);
+    std::string err = check_cast(c);
+    if (!h.hit || h.fraction != 0) err += "overlapping at the start, yet not a hit at fraction 0; ";
+    return err;
+  }, "tilted long face");
+  // Both moving together (no relative motion) too.
+  std::vector<CastCase> together = cases;
+  for (CastCase& c : together) c.ta = c.tb = Vec2{-0.25f * c.xa.p.y, 0.5f};
+  expect_all(together, check_cast, "tilted long face, moving together");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exact cases worked by hand.
 
@@ -915,6 +978,18 @@ TEST(ClosestApproach, MatchesOracleForGrazingAndParallelMotions) {
 TEST(ClosestApproach, MatchesOracleForTinyAndFarShapes) {
   expect_all(random_approaches(65, 10, 0.01f), check_approach, "size 0.01");
   expect_all(random_approaches(66, 10, 1, {-1e4f, 1e4f}), check_approach, "coordinates 1e4");
+}
+
+TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
+  // The shape casts' family above (one Minkowski difference and ray cast): touching at time 0.
+  std::vector<ApproachCase> cases;
+  for (const CastCase& c : tilted_long_face_casts()) cases.push_back({c.a, c.b, c.xa, c.xb, c.ta, c.tb, 1});
+  expect_all(cases, [](const ApproachCase& c) {
+    const Approach r = run(c);
+    std::string err = check_approach(c);
+    if (!r.hit || r.time != 0) err += "overlapping at the start, yet not touching at time 0; ";
+    return err;
+  }, "tilted long face");
 }
 
 // Seed 003's reference code gets three things wrong; these pin them down.
