@@ -633,11 +633,19 @@ inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& 
   const Vec2 va = rotate(xa.q, a.padded_vertices()[0]), vb = rotate(xb.q, b.padded_vertices()[0]);
   const Vec2 ca = va + xa.p, cb = vb + xb.p;
   const Vec2 d = (xb.p - xa.p) + (vb - va);
-  const float len = length(d);
-  // normalize(), not d / len: for centres a denormal apart len keeps only a few bits and the
-  // quotient is not unit; normalize() rescales first (the same bits otherwise).
-  Vec2 n = normalize(d);
-  if (n == Vec2{}) n = Vec2{-xa.q.s, xa.q.c};
+  // One square root in the common case; for centres a denormal apart (or coincident) d / len
+  // would keep only a few bits of len and not be unit: length() and normalize() rescale first.
+  const float len2 = dot(d, d);
+  float len;
+  Vec2 n;
+  if (len2 >= 0x1p-120f) [[likely]] {
+    len = std::sqrt(len2);
+    n = d / len;
+  } else {
+    len = length(d);
+    n = normalize(d);
+    if (n == Vec2{}) n = Vec2{-xa.q.s, xa.q.c};
+  }
   const float ra = a.radius(), rb = b.radius();
   return {len - ra - rb, n, ca + ra * n, cb - rb * n};
 }
