@@ -58,10 +58,13 @@ PEBBLE_CAST_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const
 /// A circle needs no frame: its centre is taken relative to the ray's origin, in world axes. (Not
 /// through its world position: at coordinates 1e4 that rounds by 1e-3, a tenth of a percent of a
 /// unit circle; the difference of the two positions is exact when they are near, tests/large_world_test.cpp.)
-CastHit cast_against_circle(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
+PEBBLE_CAST_INLINE LocalHit circle_hit(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
-  const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0,
-                                              ray.translation.x, ray.translation.y, 0);
+  return cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0, ray.translation.x, ray.translation.y, 0);
+}
+
+CastHit cast_against_circle(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
+  const LocalHit hit = circle_hit(shape, xf, ray, extra);
   return report(hit, hit.nx, hit.ny, xf, ray, extra);
 }
 
@@ -106,10 +109,9 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
   }
   if (count == 1) {
-    // Circles, inline too: cast_against_circle() with no disc (the centre relative to the ray's
-    // origin, so that far from the world's origin nothing rounds by the coordinates' size).
-    const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
-    const LocalHit hit = cast_core::cast_circle(centre.x, centre.y, shape.radius(), 0, 0, 0, ray.translation.x, ray.translation.y, 0);
+    // Circles, inline too: cast_against_circle()'s hit with no disc, reported without the disc's
+    // offset.
+    const LocalHit hit = circle_hit(shape, xf, ray, 0);
     if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray)) return kNoHit;
     if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
     return {true, hit.t, {ray.origin.x + hit.t * ray.translation.x, ray.origin.y + hit.t * ray.translation.y}, {hit.nx, hit.ny}};
