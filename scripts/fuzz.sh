@@ -60,12 +60,11 @@ run_target() {
 
 status=0
 pids=()
-names=()
 for t in "${targets[@]}"; do
-  run_target "$t" & pids+=($!); names+=("$t")
+  run_target "$t" & pids+=($!)
   if [ ${#pids[@]} -ge "$parallel" ]; then
     wait "${pids[0]}" || status=1
-    pids=("${pids[@]:1}"); names=("${names[@]:1}")
+    pids=("${pids[@]:1}")
   fi
 done
 for p in "${pids[@]}"; do wait "$p" || status=1; done
