@@ -69,11 +69,14 @@ int Stepper::add(const BodyDef& def) {
 
 void Stepper::step(float dt) {
   stats_ = {};
+  ids_lost_ = ids_tracked_ = 0;
   if (!(dt > 0) || settings_.substeps < 1) return;
   const float h = dt / static_cast<float>(settings_.substeps);
   for (int i = 0; i < settings_.substeps; ++i) substep(h);
   stats_.manifolds = static_cast<int>(contacts_.size());
   stats_.warm_started = warm_started_;
+  stats_.ids_lost = ids_lost_;
+  stats_.ids_tracked = ids_tracked_;
   for (const BodyContact& c : contacts_) {
     stats_.points += c.manifold.count;
     for (int k = 0; k < c.manifold.count; ++k)
@@ -158,6 +161,7 @@ void Stepper::prepare() {
         old < previous_.size() && previous_[old].a == c.a && previous_[old].b == c.b ? &previous_[old] : nullptr;
     if (before) c.rolling_impulse = before->rolling_impulse;
     const Vec2 t = right_perp(c.normal);
+    int matched = 0;
     for (int k = 0; k < c.count; ++k) {
       const ContactPoint& cp = contact.manifold.points[k];
       PointConstraint& p = c.points[k];
@@ -179,8 +183,14 @@ void Stepper::prepare() {
           p.normal_impulse = before->points[j].normal_impulse;
           p.tangent_impulse = before->points[j].tangent_impulse;
           ++warm_started_;
+          ++matched;
         }
       }
+    }
+    if (before) {
+      const int could_keep = std::min(c.count, before->count);
+      ids_tracked_ += could_keep;
+      ids_lost_ += std::max(0, could_keep - matched);
     }
     constraints_.push_back(c);
   }

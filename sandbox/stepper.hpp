@@ -81,6 +81,14 @@ struct StepStats {
   int points = 0;               ///< their contact points
   float max_penetration = 0;    ///< largest -separation among the points (0 when none overlap)
   int warm_started = 0;         ///< points whose impulses came from the previous sub-step by id
+  /// Feature ids lost, summed over the step's sub-steps: for a pair in contact in two sub-steps
+  /// running, the points that could have kept an id (the smaller of the two counts) minus those
+  /// whose id is found again. A point that appears (a corner lands) or goes (a corner lifts) is
+  /// not a loss; a point that changes its id while its features still touch is (issue 19).
+  int ids_lost = 0;
+  /// Points of pairs in contact in two sub-steps running, summed over the step's sub-steps: the
+  /// denominator of ids_lost.
+  int ids_tracked = 0;
 };
 
 /// Bodies, their contacts and the solver. Contacts come from a PairSource (by default the
@@ -146,6 +154,7 @@ private:
   std::vector<Constraint> constraints_, previous_;
   StepStats stats_;
   int warm_started_ = 0;  // points of the current sub-step that found their impulses by id
+  int ids_lost_ = 0, ids_tracked_ = 0;  // over the current step (StepStats)
 };
 
 }  // namespace pebble::sandbox

@@ -528,19 +528,14 @@ inline void add_overlap_witness(CoreDistance& d, const FramedCore& a, const Fram
 /// by its rotation q and p is given as d = p - (the core's position), so neither the point nor
 /// the answer has to be moved between frames. The separating axes of the core pick the best
 /// edge; where p lies along that edge (before its start, over it, past its end) decides between
-/// the edge and one of its ends. `feature` is what collide() reports for the core: the edge, or
-/// a vertex when the point lies clearly beyond that end of the edge (the generic path's rule,
-/// manifold.cpp).
+/// the edge and one of its ends.
 struct PointToCore {
   float distance;  // signed, radii not included
   Vec2 normal;     // world, unit, from the core towards p; the core's closest (or, inside,
                    // deepest-direction) point is always p - distance * normal
-  uint32_t feature;
+  bool stopped;    // an edge plane separates p by more than stop_above (distance then holds
+                   // stop_above, a lower bound), or the input is not finite
 };
-
-/// feature value meaning point_to_core stopped early: an edge plane separates p by more than
-/// stop_above (distance then holds stop_above, a lower bound of the true distance).
-inline constexpr uint32_t kStoppedEarly = 0xffffffffu;
 
 /// The best edge's values in world axes, for point_to_core.
 struct PointAxis {
@@ -578,24 +573,23 @@ PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Ve
   return {best.separation, e, {nx_lanes[e], ny_lanes[e]}, along[e]};
 }
 
-PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec2 d, float scale, float clip_eps,
+PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec2 d, float scale,
                                             float stop_above = kHugeDistance) {
   const Vec2* v = core.padded_vertices();
   const int edges = core.edge_count();
   if (edges == 0) {
     const Vec2 r = d - rotate(q, v[0]);
     const float len = length(r);
-    return {len, len > 0 ? r / len : Vec2{-q.s, q.c}, 0};
+    return {len, len > 0 ? r / len : Vec2{-q.s, q.c}, false};
   }
   const PointAxis axis = edges <= 4 ? point_axis_lanes<4>(core, q, d, stop_above)
                                     : point_axis_lanes<kMaxPolygonVertices>(core, q, d, stop_above);
   const float sep = axis.separation;
   const int e = axis.edge;
   const Vec2 ne = axis.normal;
-  if (e == -2) return {stop_above, {0, 1}, kStoppedEarly};
-  if (e < 0) return {kHugeDistance, {0, 1}, kStoppedEarly};  // non-finite input only (see core_distance)
-  const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
-  if (sep < -kOverlapFraction * scale) return {sep, ne, edge_feature};
+  if (e == -2) return {stop_above, {0, 1}, true};
+  if (e < 0) return {kHugeDistance, {0, 1}, true};  // non-finite input only (see core_distance)
+  if (sep < -kOverlapFraction * scale) return {sep, ne, false};
   // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
   // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
   // clipping). t.v is the same in the core's frame as in world, so the shape's own vertices serve
@@ -603,7 +597,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const Vec2 t = left_perp(core.normal(e));
   const float u_start = axis.along - dot(t, v[e]), u_end = axis.along - dot(t, v[e + 1]);
   // Over the edge (the face region): the distance is the separation itself.
-  if (u_start > 0 && u_end < 0) return {std::max(sep, 0.0f), ne, edge_feature};
+  if (u_start > 0 && u_end < 0) return {std::max(sep, 0.0f), ne, false};
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
   // to an edge next to the closest vertex), and p - that end is sep along the normal plus u
   // along the edge.
@@ -612,11 +606,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const float dist = std::sqrt(sep * sep + u * u);
   // At a vertex the direction to p; when p (nearly) sits on the vertex, the edge's normal.
   const Vec2 normal = dist > 1e-5f * scale ? (sep * ne + u * left_perp(ne)) / dist : ne;
-  // A vertex feature when p lies clearly beyond that end of the edge (by more than clip_eps
-  // along it, collide_generic's rule).
-  const int vertex = at_start ? e : (e + 1 == core.vertex_count() ? 0 : e + 1);
-  const uint32_t feature = (at_start ? -u : u) > clip_eps ? uint32_t(vertex) : edge_feature;
-  return {dist, normal, feature};
+  return {dist, normal, false};
 }
 
 /// Two circles (or points): everything in world space, on the line of centres. Coincident

@@ -66,18 +66,6 @@ Manifold single_point(CoreDistance d, const FramedCore& ca, const FramedCore& cb
   return m;
 }
 
-/// The feature of the reference core that meets a single incident point: the reference edge,
-/// or one of its vertices when the cores are apart and the point lies clearly beyond that end
-/// (a rounded corner against a rounded corner, seed 000 step 5). u is the incident point's
-/// position along the reference edge, len the edge's length.
-uint32_t reference_feature(const FramedCore& ref, const CoreDistance& d, float u, float len, float eps) {
-  const int edge = d.query.ref_edge;
-  const SegmentClosest& c = d.closest;
-  const bool at_end = !d.overlapping && (c.s == 0 || c.s == 1);
-  if (at_end && (u < -eps || u > len + eps)) return uint32_t(edge_end_index(ref, edge, c.s == 0 ? 0 : 1));
-  return kEdgeFeature | uint32_t(edge);
-}
-
 /// A reference edge's start, unit direction and length.
 struct EdgeFrame {
   Vec2 r1, r2, t;
@@ -234,7 +222,6 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   // call, measured as a misprediction every other call).
   const int ref_rotation = q.flip ? 16 : 0;
   auto pack = [=](uint32_t f_ref, uint32_t f_inc) { return std::rotl(pack_id(f_ref, f_inc), ref_rotation); };
-  const uint32_t ref_face = kEdgeFeature | uint32_t(q.ref_edge);
 
   // The incident edge in the reference edge's coordinates; its deeper end is i1 on ties.
   const Vec2 shift = r_inc * inc.normal(q.inc_edge);
@@ -247,15 +234,15 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   ie.shift_h = dot(shift, n);
   ie.r = r_inc;
   ie.first_deeper = ie.h1 <= ie.h2;
-  // Feature ids keep the meaning they have for the core edges: an end whose CORE vertex lies over
-  // the reference edge keeps its vertex, else it is the reference vertex at that side plane
-  // against the incident edge. (Where two rounded corners stand in line, a tilt moves the outer
-  // end across the plane by r_inc sin(tilt) while the core vertex stays put: the ids must not
-  // follow.)
+  // Each end of the incident edge is named by the vertex pair that bounds the contact on its side
+  // (Box2D v3's b2ClipPolygons names its points the same way): the incident edge's vertex at that
+  // end and the reference edge's vertex it faces (the edges run opposite ways, so end k faces the
+  // reference edge's end 1 - k). The pair is the same whichever core is the reference, so a
+  // reference that changes sides as a landing body tilts keeps every id, and it does not depend
+  // on the clip (a rounded corner crossing a side plane, the margin).
   const float len = e.len;
   const auto end_id = [&](int k) {
-    if (u[k] >= -eps && u[k] <= len + eps) return pack(ref_face, uint32_t(edge_end_index(inc, q.inc_edge, k)));
-    return pack(uint32_t(edge_end_index(ref, q.ref_edge, u[k] < -eps ? 0 : 1)), kEdgeFeature | uint32_t(q.inc_edge));
+    return pack(uint32_t(edge_end_index(ref, q.ref_edge, 1 - k)), uint32_t(edge_end_index(inc, q.inc_edge, k)));
   };
 
   // Separated cores whose closest points are two vertices, the incident one clearly beyond the
@@ -268,9 +255,10 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
   const int closest_end = c.t == 0 ? 0 : 1;
   if (inc.count == 1 || (vertex_pair && (u[closest_end] < -eps || u[closest_end] > len + eps))) {
-    const uint32_t f_ref = reference_feature(ref, d, u[closest_end], len, eps);
-    const uint32_t f_inc = uint32_t(edge_end_index(inc, q.inc_edge, closest_end));
-    m = single_point(d, ca, cb, ra, rb, signed_distance, pack(f_ref, f_inc));
+    // A circle or point has one contact with anything, so its id is 0 whatever features touch (as
+    // in Box2D): a ball rolling over a corner keeps its warm start. A corner pair takes the name
+    // the same end gets in a face contact, which it becomes when it slides over the edge.
+    m = single_point(d, ca, cb, ra, rb, signed_distance, inc.count == 1 ? 0u : end_id(closest_end));
     if (inc.count > 1) {
       const int far = 1 - closest_end;
       const ClipPoint cp = far == 0 ? end_point<true>(ie, ie.u1, ie.h1, ie.first_deeper, len, eps)
@@ -293,7 +281,7 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
     clip_points<false>(ie, e, n, r_ref, margin, eps, id, m);
   }
   // Float noise clipped away the contact the distance says exists: report the witness.
-  if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, pack(kEdgeFeature | uint32_t(q.ref_edge), 0));
+  if (m.count == 0) m = single_point(d, ca, cb, ra, rb, signed_distance, end_id(ie.first_deeper ? 0 : 1));
   to_world(m, xa);
   return m;
 }
@@ -339,9 +327,8 @@ PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform&
 PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
   const PointPair pp = point_pair(a, xa, b, xb);
   const float scale = pair_scale(a, b);
-  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, kClipFraction * scale,
-                                      stop_bound(margin, a, b));
-  if (r.feature == kStoppedEarly) return empty_manifold();
+  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, stop_bound(margin, a, b));
+  if (r.stopped) return empty_manifold();
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
   if (!valid_input(xa, xb, margin)) return empty_manifold();
@@ -351,7 +338,7 @@ PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transfo
   m.count = 1;
   // Midway between the core's surface point and the point's: world - (distance - rc + rp) / 2 * n.
   m.points[0] = {pp.world - 0.5f * (r.distance - pp.core_radius + pp.point_radius) * n, signed_distance,
-                 pp.point_is_a ? pack_id(0, r.feature) : pack_id(r.feature, 0)};
+                 0u};  // one point per pair: id 0 (manifold_from_cores)
   return m;
 }
 
@@ -376,7 +363,7 @@ PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Trans
   }
   const PointPair pp = point_pair(a, xa, b, xb);
   const float scale = pair_scale(a, b);
-  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, kClipFraction * scale);
+  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale);
   const Vec2 n = r.normal;  // world, from the core to the point
   const Vec2 on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
   const float signed_distance = r.distance - a.radius() - b.radius();  // as collide() computes it

@@ -6,6 +6,7 @@
 // feature ids that survive tiny motions; invalid input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -653,25 +654,30 @@ TEST(Collide, AlignedBoxesNudgedAlongTheEdgeKeepBothPointsAndTheirIds) {
 }
 
 TEST(Collide, BetweenExactlyParallelFacesTheFirstShapesFaceIsTheReference) {
-  // Equal separations on both faces' axes: the first argument's face is the reference, so its
-  // feature in each id is its face (kEdgeFeature | edge) or one of its vertices, and the normal
-  // is its face normal exactly, in either order.
+  // Equal separations on both faces' axes: the first argument's face is the reference, so the
+  // normal is its face normal exactly, in either order. Each id names one vertex of A's top edge
+  // and one of B's bottom edge, and the two orders give the same ids (issue 19: a reference that
+  // changes sides keeps them).
   const Shape a = Shape::box(1, 0.5f), b = Shape::box(0.5f, 0.25f);
   const Transform xa{{1, 2}, Rot::from_angle(0.5f)};
   const Transform xb = pebble::mul(xa, Transform{{0.25f, 0.75f - 0.001f}, Rot::identity()});  // B on A's top face
   const Manifold ab = pebble::collide(a, xa, b, xb, 0.01f);
   ASSERT_EQ(ab.count, 2) << show(ab);
   EXPECT_LT(pebble::length(ab.normal - pebble::rotate(xa.q, Vec2{0, 1})), 1e-6f) << show(ab);
-  for (const ContactPoint& c : ab.points) EXPECT_EQ(c.id & 0xffffu, pebble::kEdgeFeature | 2u) << show(ab);  // A's top edge
   const Manifold ba = pebble::collide(b, xb, a, xa, 0.01f);
   ASSERT_EQ(ba.count, 2) << show(ba);
   EXPECT_LT(pebble::length(ba.normal - pebble::rotate(xa.q, Vec2{0, -1})), 1e-6f) << show(ba);
-  // B's bottom face is the reference now: B's feature of each id is its bottom edge (edge 0) or
-  // one of that edge's vertices.
-  for (const ContactPoint& c : ba.points) {
-    const uint32_t fb = c.id & 0xffffu;
-    EXPECT_TRUE(fb == (pebble::kEdgeFeature | 0u) || fb == 0u || fb == 1u) << show(ba);
+  std::vector<uint32_t> ids_ab, ids_ba;
+  for (const ContactPoint& c : ab.points) {
+    ids_ab.push_back(c.id);
+    const uint32_t fa = c.id & 0xffffu, fb = c.id >> 16;
+    EXPECT_TRUE(fa == 2u || fa == 3u) << show(ab);  // A's top edge runs from vertex 2 to 3
+    EXPECT_TRUE(fb == 0u || fb == 1u) << show(ab);  // B's bottom edge from 0 to 1
   }
+  for (const ContactPoint& c : ba.flipped().points) ids_ba.push_back(c.id);
+  std::sort(ids_ab.begin(), ids_ab.end());
+  std::sort(ids_ba.begin(), ids_ba.end());
+  EXPECT_EQ(ids_ab, ids_ba) << show(ab) << "\n" << show(ba);
 }
 
 TEST(Collide, CirclesGiveOnePointOnTheLineOfCentres) {
@@ -879,6 +885,94 @@ TEST(Collide, IdsSurviveTheJitterOfRestingContact) {
     }
   }
   EXPECT_EQ(failures, 0) << "of " << checked;
+}
+
+// Landing and settling at any tilt (issue 19): a shape resting on another, turned about the
+// corner it stands on by tilts from 0.2 rad down to 0, through the old parallel-face bound (a sine
+// of exactly 9.5e-4 and one float step either side) and the reference preference's edge. Whichever
+// face is the reference, and whether one corner or both touch, every id is one of the ids of the
+// flat contact: the corner that lands first keeps its id while the rest of the face comes down.
+TEST(Collide, IdsHoldThroughLandingAtAnyTilt) {
+  struct Stack {
+    const char* what;
+    Shape lower, upper;
+    float offset;  // of the upper shape's core centre from the lower's, sideways
+  };
+  const Stack stacks[] = {
+      {"pyramid of boxes", Shape::box(0.5f, 0.5f), Shape::box(0.5f, 0.5f), 0.5f},
+      {"column of boxes", Shape::box(0.5f, 0.5f), Shape::box(0.5f, 0.5f), 0.01f},
+      {"narrow box on a wide one", Shape::box(1, 0.5f), Shape::box(0.25f, 0.5f), -0.3f},
+      {"wide box on a narrow one", Shape::box(0.25f, 0.5f), Shape::box(1, 0.25f), 0.1f},
+      {"1:4 block across a 1:4 block", Shape::box(0.125f, 0.5f), Shape::box(0.5f, 0.125f), 0},
+      {"rounded boxes", Shape::rounded_box(0.5f, 0.5f, 0.1f), Shape::rounded_box(0.5f, 0.5f, 0.1f), 0.3f},
+      {"capsule on a box", Shape::box(1, 0.5f), Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), 0.2f},
+      {"box on a capsule", Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), Shape::box(0.4f, 0.2f), 0.05f},
+      {"rounded hexagon on a box", Shape::box(1, 0.5f),
+       Shape::polygon(std::array<Vec2, 6>{{{0.5f, 0}, {0.25f, 0.4f}, {-0.25f, 0.4f}, {-0.5f, 0}, {-0.25f, -0.4f}, {0.25f, -0.4f}}}, 0.05f),
+       0.4f},
+  };
+  // Sines of the tilt: the old bound exactly and a float step either side, the preference's reach
+  // in a unit pyramid (4e-4 / 0.5), and tilts that only landing bodies have.
+  const float bound = 9.5e-4f;
+  std::vector<float> sines = {0, 1e-5f, 1e-4f, 8e-4f, std::nextafter(bound, 0.0f), bound, std::nextafter(bound, 1.0f),
+                              1e-3f, 2e-3f, 5e-3f, 0.01f, 0.03f, 0.1f, 0.2f};
+  const float margin = 4 * pebble::kLinearSlop, depth = 0.5f * pebble::kLinearSlop;
+  int failures = 0, checked = 0, b_reference = 0;
+  for (const Stack& st : stacks) {
+    float lower_top = -1e30f, upper_half = 0, upper_below = 0;
+    for (Vec2 p : st.lower.vertices()) lower_top = std::max(lower_top, p.y);
+    lower_top += st.lower.radius();
+    for (Vec2 p : st.upper.vertices()) upper_below = std::max(upper_below, -p.y);
+    for (Vec2 p : st.upper.vertices()) {
+      if (p.y == -upper_below) upper_half = std::max(upper_half, std::fabs(p.x));  // the lower edge's half length
+    }
+    for (const float side : {1.0f, -1.0f}) {
+      for (const float frame_angle : {0.0f, 0.7f, -2.3f}) {
+        const Transform frame{{3, -2}, Rot::from_angle(frame_angle)};
+        auto place = [&](float sine) {
+          // Turned by the tilt, then lowered until the shapes overlap by `depth` (a bisection on
+          // the height: where a corner lands or a corner of the lower shape meets the face).
+          const float sn = side * sine, c = std::sqrt(1 - sine * sine);
+          float lo = lower_top - 1, hi = lower_top + 2 * (upper_half + upper_below + st.upper.radius());
+          for (int i = 0; i < 60; ++i) {
+            const float mid = 0.5f * (lo + hi);
+            const float d = pebble::distance(st.lower, frame, st.upper, pebble::mul(frame, Transform{{st.offset, mid}, Rot{c, sn}})).distance;
+            (d > -depth ? hi : lo) = mid;
+          }
+          return pebble::mul(frame, Transform{{st.offset, hi}, Rot{c, sn}});
+        };
+        auto ids_of = [](const Manifold& m) {
+          std::vector<uint32_t> ids;
+          for (int i = 0; i < m.count; ++i) ids.push_back(m.points[i].id);
+          std::sort(ids.begin(), ids.end());
+          return ids;
+        };
+        const Manifold flat = pebble::collide(st.lower, frame, st.upper, place(0), margin);
+        const std::vector<uint32_t> flat_ids = ids_of(flat);
+        if (flat.count != 2) {
+          ADD_FAILURE() << st.what << ": the flat contact has " << flat.count << " points: " << show(flat);
+          continue;
+        }
+        const Vec2 up = pebble::rotate(frame.q, Vec2{0, 1});
+        for (const float sine : sines) {
+          const Manifold m = pebble::collide(st.lower, frame, st.upper, place(sine), margin);
+          ++checked;
+          if (pebble::length(m.normal - up) > 1e-6f) ++b_reference;
+          bool ok = m.count >= 1;
+          for (const uint32_t id : ids_of(m)) ok = ok && std::find(flat_ids.begin(), flat_ids.end(), id) != flat_ids.end();
+          // The symmetric call names the same pairs.
+          const std::vector<uint32_t> mirrored = ids_of(pebble::collide(st.upper, place(sine), st.lower, frame, margin).flipped());
+          ok = ok && mirrored == ids_of(m);
+          if (!ok && ++failures <= max_reports()) {
+            ADD_FAILURE() << st.what << ", side " << side << ", frame angle " << frame_angle << ", sine " << sine << ": " << show(m)
+                          << "\n    flat: " << show(flat);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0) << "of " << checked;
+  EXPECT_GT(b_reference, checked / 4) << "the sweep must take B's face as the reference often";
 }
 
 TEST(Collide, FlippedSwapsTheIdHalvesAndNegatesTheNormal) {

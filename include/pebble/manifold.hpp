@@ -41,9 +41,16 @@ inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, con
   return k.collide_point_core(a, xa, b, xb, margin);
 }
 
-/// Feature ids: an id packs the feature of A in its low 16 bits and the feature of B in its
-/// high 16 bits. A feature is a core vertex index, or kEdgeFeature | edge index for a point
-/// that stands for a clipped edge end.
+/// Feature ids: an id packs a core vertex index of A in its low 16 bits and one of B in its high
+/// 16 bits. Between two polygon cores (2..8 vertices) each point is named by a vertex pair: the
+/// vertex of the incident edge at the point's end and the vertex of the reference edge that end
+/// faces (the edges run opposite ways). The pair does not depend on which shape is the reference,
+/// nor on whether the point is a vertex or a clipped edge end, so a warm-started solver keeps its
+/// impulses while a body lands and settles at any tilt. A pair with a circle or point (a 1-vertex
+/// core) has one point, whose id is 0.
+///
+/// kEdgeFeature is no longer produced by collide() (issue 19); kept so that code written against
+/// the earlier ids compiles.
 inline constexpr uint32_t kEdgeFeature = 0x100;
 
 namespace detail {
