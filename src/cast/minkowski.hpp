@@ -14,7 +14,7 @@
 #pragma once
 
 #include "pebble/shape.hpp"
-#include "ray_core.hpp"
+#include "cast/ray_core.hpp"
 
 namespace pebble::cast_core {
 

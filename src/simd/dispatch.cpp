@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "kernels.hpp"
+#include "simd/config.hpp"
 
 namespace pebble {
 namespace detail {

@@ -14,7 +14,7 @@
 // can escape into a function another copy shares (kernels.hpp).
 #pragma once
 
-#include "kernels.hpp"
+#include "simd/config.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 

@@ -28,7 +28,7 @@
 
 #include "pebble/mass.hpp"
 #include "pebble/point.hpp"
-#include "thread_pool.hpp"
+#include "world/thread_pool.hpp"
 
 namespace pebble {
 namespace {

@@ -18,8 +18,8 @@
 #include <cmath>
 #include <limits>
 
-#include "cast_sweep.hpp"
-#include "minkowski.hpp"
+#include "cast/cast_sweep.hpp"
+#include "cast/minkowski.hpp"
 #include "pebble/distance.hpp"
 
 namespace pebble {

@@ -1,7 +1,7 @@
 // The default task pool of CollisionWorld: workers sleep on a condition variable between jobs and
 // claim task indices from one atomic cursor during a job, the calling thread too; the caller waits
 // only for the tasks, never for the workers (C++20 atomic wait on the count of finished tasks).
-#include "thread_pool.hpp"
+#include "world/thread_pool.hpp"
 
 namespace pebble::detail {
 

@@ -14,8 +14,8 @@
 // For an origin inside, the greatest separation is minus the penetration depth.
 #pragma once
 
-#include "kernels.hpp"
-#include "lanes.hpp"
+#include "simd/config.hpp"
+#include "simd/wide.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 
@@ -663,5 +663,15 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
   const Vec2 v = rotate(xp.q, point.padded_vertices()[0]);
   return {point_is_a, &core, core.radius(), point.radius(), v + xp.p, (xp.p - xc.p) + v, &xc.q};
 }
+
+/// This copy's entry points (contact/manifold.cpp, contact/distance.cpp), gathered in its
+/// ContactKernels table at the end of contact/distance.cpp. Each ends with leave_lanes()
+/// (simd/wide.hpp), which clears the upper halves of the ymm registers in the AVX2 copy.
+Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+Manifold collide_capsules(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
+DistanceResult distance_point(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS

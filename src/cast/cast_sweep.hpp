@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cast_wide.hpp"
+#include "cast/cast_wide.hpp"
 #include "pebble/cast.hpp"
 
 namespace pebble::cast_core {

@@ -1,27 +1,22 @@
-// The contact-query kernels: collide() and distance() for any pair of rounded convex shapes,
-// their generic paths and the circle fast paths. Compiled once for the build's target (this
-// file, namespace detail::base) and once for AVX2 (kernels_avx2.cpp, namespace detail::avx2);
-// kernels.hpp says why and how one is chosen.
-//
 // collide(): contact manifolds for any pair of rounded convex shapes, one generic path (seed 000,
-// "The rounded polygon algorithm"), with these departures from the seed (docs/contacts.md):
+// "The rounded polygon algorithm"), and the circle and point fast paths. The axis search and the
+// closest features it starts from are contact/core.hpp's, shared with distance() so that the two
+// never disagree. Departures from the seed (docs/contacts.md):
 //  - The seed's step 5 tests one vertex pair (deepest incident vertex against one reference
-//    endpoint). We take the closest points of the whole reference and incident edges, which are
-//    the exact closest points of the cores (contact_core.hpp), so no closer pair is missed and a
-//    corner-to-corner contact reports the true distance.
+//    endpoint). We take the closest points of the whole reference and incident edges, the exact
+//    closest points of the cores, so no closer pair is missed and a corner-to-corner contact
+//    reports the true distance.
 //  - No NaN for parallel edges and no division by zero for coincident circle centres: clipping
 //    works on projections along the reference edge, and coincident points get a fixed normal.
 //  - Aligned edges closer than the margin give two points (Box2D's speculative path reports one):
 //    a corner exactly in line with the reference edge's end counts as on the edge.
-//  - count > 0 exactly when distance() <= margin: both use the same core distance.
-//
-// distance(): the signed distance of the cores minus both radii (the Minkowski difference of two
-// rounded shapes is the cores' difference grown by ra + rb, seed 002 "Minkowski difference";
-// seed 003 "Nearest distances and Minkowski sum"). The core distance comes from
-// contact_core.hpp, shared with collide() so that the two can never disagree.
-#include "kernels.hpp"
+// This file is compiled once per kernel copy (simd/config.hpp); Manifold::flipped() and the
+// public entry detail::collide_generic() are compiled with the base copy only.
+#include "simd/config.hpp"
 
-#include "contact_core.hpp"
+#if PEBBLE_KERNEL_ENABLED
+PEBBLE_KERNEL_TARGET_BEGIN
+#include "contact/core.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
@@ -179,15 +174,6 @@ void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool fli
   if (first) std::swap(m.points[0], m.points[1]);
 }
 
-constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
-
-/// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
-DistanceResult to_world(const CoreDistance& d, float ra, float rb, const Transform& frame) {
-  const Vec2 pa = d.point_a + ra * d.normal;
-  const Vec2 pb = d.point_b - rb * d.normal;
-  return {d.distance - ra - rb, rotate(frame.q, d.normal), transform_point(frame, pa), transform_point(frame, pb)};
-}
-
 }  // namespace
 
 /// The manifold of two cores in A's frame (ca, cb) once their distance d is known: what
@@ -342,60 +328,41 @@ PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transfo
   return m;
 }
 
-
-PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
-  if (!valid_pair(xa, xb)) return kNoDistance;
-  CoreStorage sb;
-  const FramedCore ca = view_core(a);
-  const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
-  CoreDistance d = core_distance(ca, cb, pair_scale(a, b));
-  if (d.overlapping) add_overlap_witness(d, ca, cb);
-  return to_world(d, a.radius(), b.radius(), xa);
-}
-
-/// The fast path of distance(): a circle or point against anything (bench/contacts_bench.cpp
-/// measures it).
-PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
-  if (!valid_pair(xa, xb)) return kNoDistance;
-  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
-    const CirclePair c = circle_pair(a, xa, b, xb);
-    return {c.distance, c.normal, c.on_a, c.on_b};
-  }
-  const PointPair pp = point_pair(a, xa, b, xb);
-  const float scale = pair_scale(a, b);
-  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale);
-  const Vec2 n = r.normal;  // world, from the core to the point
-  const Vec2 on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
-  const float signed_distance = r.distance - a.radius() - b.radius();  // as collide() computes it
-  return pp.point_is_a ? DistanceResult{signed_distance, -n, on_point, on_core}
-                       : DistanceResult{signed_distance, n, on_core, on_point};
-}
-
-// The entry points: each ends with leave_lanes() (lanes.hpp), which clears the upper halves of
-// the ymm registers in the AVX2 copy.
 #define PEBBLE_COLLIDE_ENTRY(name)                                                                              \
   Manifold name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept { \
     const Manifold m = name##_body(a, xa, b, xb, margin);                                                        \
     leave_lanes();                                                                                               \
     return m;                                                                                                    \
   }
-#define PEBBLE_DISTANCE_ENTRY(name)                                                                      \
-  DistanceResult name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept { \
-    const DistanceResult d = name##_body(a, xa, b, xb);                                                  \
-    leave_lanes();                                                                                       \
-    return d;                                                                                            \
-  }
 PEBBLE_COLLIDE_ENTRY(collide_generic)
 PEBBLE_COLLIDE_ENTRY(collide_capsules)
 PEBBLE_COLLIDE_ENTRY(collide_circles)
 PEBBLE_COLLIDE_ENTRY(collide_point_core)
-PEBBLE_DISTANCE_ENTRY(distance_generic)
-PEBBLE_DISTANCE_ENTRY(distance_point)
 #undef PEBBLE_COLLIDE_ENTRY
-#undef PEBBLE_DISTANCE_ENTRY
-
-extern const ContactKernels kKernels;
-const ContactKernels kKernels{kLanePath, &collide_generic, &collide_capsules, &collide_circles, &collide_point_core,
-                              &distance_generic, &distance_point};
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS
+PEBBLE_KERNEL_TARGET_END
+#endif  // PEBBLE_KERNEL_ENABLED
+
+#if PEBBLE_KERNEL_COPY == 0
+namespace pebble {
+
+Manifold Manifold::flipped() const {
+  Manifold out = *this;
+  out.normal = -normal;
+  for (int i = 0; i < count && i < 2; ++i) {
+    const uint32_t id = points[i].id;
+    out.points[i].id = (id >> 16) | (id << 16);
+  }
+  return out;
+}
+
+namespace detail {
+
+Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  return contact_kernels().collide_generic(a, xa, b, xb, margin);
+}
+
+}  // namespace detail
+}  // namespace pebble
+#endif

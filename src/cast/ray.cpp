@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "ray_core.hpp"
+#include "cast/ray_core.hpp"
 
 // x86-64 always has SSE2: the input check uses it there (one compare for eight floats);
 // elsewhere, or with PEBBLE_NO_SIMD, the same comparisons one by one.
