@@ -111,7 +111,8 @@ struct WorldSettings {
   /// The fat boxes of moving colliders (AabbTree). The fixed tree has no margins.
   TreeSettings tree{};
   /// update() spreads its work over this many threads (the calling thread included) from a small
-  /// pool the world owns, unless task_hook is set. 1: no threads at all.
+  /// pool the world owns, unless task_hook is set. 1: no threads at all. Ignored (1) in a build
+  /// without threads (CMake option PEBBLE_THREADS=OFF).
   int threads = 1;
   /// When run is set, update() hands its parallel work to it and `threads` is ignored.
   TaskHook task_hook{};

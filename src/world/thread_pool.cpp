@@ -3,6 +3,8 @@
 // only for the tasks, never for the workers (C++20 atomic wait on the count of finished tasks).
 #include "world/thread_pool.hpp"
 
+#ifndef PEBBLE_NO_THREADS
+
 namespace pebble::detail {
 
 ThreadPool::ThreadPool(int threads) {
@@ -68,3 +70,4 @@ void ThreadPool::work() {
 }
 
 }  // namespace pebble::detail
+#endif

@@ -2,15 +2,28 @@
 // (WorldSettings::threads > 1). Not installed; not part of the API.
 #pragma once
 
+#ifndef PEBBLE_NO_THREADS
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
+#endif
 
 namespace pebble::detail {
 
+#ifdef PEBBLE_NO_THREADS
+/// A build without threads (CMake option PEBBLE_THREADS=OFF, e.g. for WebAssembly): the world
+/// makes no pool, and its parallel work runs on the calling thread or the user's task hook.
+class ThreadPool {
+public:
+  explicit ThreadPool(int) {}
+  void run(int count, void (*task)(int, void*), void* context) {
+    for (int i = 0; i < count; ++i) task(i, context);
+  }
+};
+#else
 /// threads - 1 workers that, with the calling thread, run the tasks of one run() at a time.
 class ThreadPool {
 public:
@@ -42,5 +55,6 @@ private:
   std::atomic<std::uint64_t> cursor_{0};
   std::atomic<int> done_{0};  // tasks of the current job finished
 };
+#endif
 
 }  // namespace pebble::detail

@@ -213,7 +213,9 @@ CollisionWorld::CollisionWorld(const WorldSettings& settings)
       scratch_(std::make_unique<Scratch>()) {
   if (!(settings_.contact_margin >= 0) || !std::isfinite(settings_.contact_margin)) settings_.contact_margin = 0;
   if (serial_ == 0) serial_ = g_next_serial.fetch_add(1, std::memory_order_relaxed);  // after 2^32 worlds
+#ifndef PEBBLE_NO_THREADS
   if (settings_.task_hook.run == nullptr && settings_.threads > 1) pool_ = std::make_unique<detail::ThreadPool>(settings_.threads);
+#endif
 }
 
 CollisionWorld::~CollisionWorld() = default;
