@@ -14,7 +14,7 @@ g++ -std=c++20 -O2 -I"$src/include" bench/cost/cost.cpp "$build/libpebble.a" -o 
 rows=("collide box box" "collide octagon octagon" "collide rounded rounded" "collide capsule capsule"
       "collide octagon circle" "collide circle circle" "collide box capsule"
       "distance box box" "distance octagon circle" "raycast box box" "shape_cast box octagon" "toi box box"
-      "approach rounded capsule")
+      "approach rounded capsule" "world_step box rounded" "world_query octagon capsule")
 for row in "${rows[@]}"; do
   # shellcheck disable=SC2086
   calls=$(valgrind --tool=callgrind --callgrind-out-file="$out/cg" --toggle-collect=pebble_cost_loop "$out/cost" $row 2>/dev/null | sed -n 's/ calls//p')

@@ -228,6 +228,76 @@ TEST(AabbTree, RandomOperationsAgreeWithBruteForce) {
   EXPECT_LE(s.height, 4 * int(std::log2(s.proxy_count)) + 2);
 }
 
+// Masked queries (issue 20): each proxy has category bits, every node the union of its subtree's,
+// and query(box, mask, f) and cast_box(..., mask) report exactly the brute-force answer restricted
+// to proxies whose category has a bit in the mask, through creates, category changes, moves,
+// destroys and rebuilds (validate() checks every node's unions). A mask that no proxy matches
+// visits no node below the root.
+TEST(AabbTree, MaskedQueriesSkipSubtreesWithoutTheCategory) {
+  test_random::Rng rng(77);
+  AabbTree tree;
+  Model model;
+  std::map<ProxyId, std::uint64_t> category;
+  const int operations = 6000 / kScale;
+  for (int op = 0; op < operations; ++op) {
+    const int live = int(model.tight.size());
+    const double r = rng.uniform(0, 1);
+    // Four categories, one rare (bit 3), so that masks select sparse subsets.
+    const std::uint64_t bits = rng.chance(0.05) ? 8u : (1u << rng.integer(0, 2));
+    if (live < 300 || r < 0.25) {
+      const Aabb box = random_box(rng, 60);
+      const ProxyId id = tree.create_proxy(box, 0, bits);
+      model.tight[id] = box;
+      category[id] = bits;
+    } else if (r < 0.35) {
+      auto it = model.tight.begin();
+      std::advance(it, rng.integer(0, live - 1));
+      tree.destroy_proxy(it->first);
+      category.erase(it->first);
+      model.tight.erase(it);
+    } else if (r < 0.5) {
+      auto it = model.tight.begin();
+      std::advance(it, rng.integer(0, live - 1));
+      tree.set_category(it->first, bits);
+      category[it->first] = bits;
+      EXPECT_EQ(tree.category(it->first), bits);
+    } else {
+      auto it = model.tight.begin();
+      std::advance(it, rng.integer(0, live - 1));
+      const Aabb box = random_box(rng, 60);
+      tree.move_proxy(it->first, box, {});
+      it->second = box;
+    }
+    if (rng.chance(0.003)) tree.rebuild();
+    ASSERT_TRUE(tree.validate()) << "after operation " << op;
+    if (op % 20 != 0) continue;
+    tree.clear_moved();
+    const std::uint64_t mask = rng.chance(0.3) ? 8u : std::uint64_t(rng.integer(1, 15));
+    const Aabb q = random_box(rng, 60);
+    std::set<ProxyId> want, got;
+    for (ProxyId id : brute_query(tree, model, q))
+      if (category[id] & mask) want.insert(id);
+    tree.query(q, mask, [&](ProxyId id) {
+      EXPECT_TRUE(got.insert(id).second);
+      return true;
+    });
+    EXPECT_EQ(got, want) << "mask " << mask;
+    // A ray through everything: the masked cast reports the masked subset of the unmasked one.
+    const Vec2 origin{float(rng.uniform(-70, 70)), -70}, translation{float(rng.uniform(-50, 50)), 140};
+    std::set<ProxyId> all, masked;
+    tree.cast_ray(origin, translation, 1, [&](ProxyId id, float f) { return all.insert(id), f; });
+    tree.cast_ray(origin, translation, 1, [&](ProxyId id, float f) { return masked.insert(id), f; }, mask);
+    std::set<ProxyId> expected;
+    for (ProxyId id : all)
+      if (category[id] & mask) expected.insert(id);
+    EXPECT_EQ(masked, expected) << "mask " << mask;
+  }
+  // No proxy has bit 4: the masked query finds nothing and enters no subtree.
+  int calls = 0;
+  tree.query(Aabb{{-1e6f, -1e6f}, {1e6f, 1e6f}}, 16u, [&](ProxyId) { return ++calls, true; });
+  EXPECT_EQ(calls, 0);
+}
+
 TEST(AabbTree, RebuildKeepsProxiesAndImprovesTheTree) {
   test_random::Rng rng(7);
   AabbTree tree;

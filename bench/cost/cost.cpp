@@ -55,6 +55,28 @@ std::vector<Pair> pairs(const std::string& ka, const std::string& kb) {
 
 volatile float g_sink;
 
+/// The world rows: every pair's two shapes in one CollisionWorld, pair i at (4 i mod 160, 4 (i / 40)).
+struct WorldScene {
+  CollisionWorld world;
+  std::vector<ColliderId> ids;
+  std::vector<Transform> places;
+};
+
+WorldScene& world_scene(const std::vector<Pair>& ps) {
+  static WorldScene scene;
+  if (!scene.ids.empty()) return scene;
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const Vec2 offset{4.0f * float(i % 40), 4.0f * float(i / 40)};
+    for (int k = 0; k < 2; ++k) {
+      const Transform xf{(k == 0 ? ps[i].xa.p : ps[i].xb.p) + offset, k == 0 ? ps[i].xa.q : ps[i].xb.q};
+      scene.ids.push_back(scene.world.add(k == 0 ? ps[i].a : ps[i].b, xf));
+      scene.places.push_back(xf);
+    }
+  }
+  scene.world.update();
+  return scene;
+}
+
 }  // namespace
 
 extern "C" [[gnu::noinline]] void pebble_cost_loop(const char* query, const std::vector<Pair>& ps, int rounds) {
@@ -62,6 +84,30 @@ extern "C" [[gnu::noinline]] void pebble_cost_loop(const char* query, const std:
   const bool is_collide = std::strcmp(query, "collide") == 0, is_distance = std::strcmp(query, "distance") == 0;
   const bool is_cast = std::strcmp(query, "shape_cast") == 0, is_ray = std::strcmp(query, "raycast") == 0;
   const bool is_toi = std::strcmp(query, "toi") == 0;
+  if (std::strcmp(query, "world_step") == 0 || std::strcmp(query, "world_query") == 0) {
+    // Per call: one collider moved and updated (world_step: all of them moved a little, then
+    // update(), divided by the collider count), or one ray and one box query (world_query).
+    WorldScene& w = world_scene(ps);
+    for (int r = 0; r < rounds; ++r) {
+      if (query[6] == 's') {
+        const float wiggle = 0.01f * float(r % 4 < 2 ? 1 : -1);
+        for (std::size_t i = 0; i < w.ids.size(); ++i) {
+          w.places[i].p.x += wiggle;
+          w.world.set_transform(w.ids[i], w.places[i]);
+        }
+        w.world.update();
+        sink += float(w.world.contacts().size());
+      } else {
+        for (const Pair& p : ps) {
+          const Vec2 at = p.xa.p + Vec2{4.0f * float(&p - ps.data()) / 40.0f, 0};
+          if (const auto hit = w.world.cast_ray(Ray{at - Vec2{3, 1}, {6, 2}})) sink += hit->hit.fraction;
+          w.world.overlap_aabb(Aabb{at - Vec2{1, 1}, at + Vec2{1, 1}}, [&](ColliderId) { return sink += 1, true; });
+        }
+      }
+    }
+    g_sink = sink;
+    return;
+  }
   for (int r = 0; r < rounds; ++r) {
     for (const Pair& p : ps) {
       if (is_collide) {
@@ -92,7 +138,9 @@ int main(int argc, char** argv) {
   }
   const std::vector<Pair> ps = pairs(argv[2], argv[3]);
   const int rounds = argc > 4 ? std::atoi(argv[4]) : 40;
+  if (std::strcmp(argv[1], "world_step") == 0 || std::strcmp(argv[1], "world_query") == 0) world_scene(ps);
   pebble_cost_loop(argv[1], ps, rounds);
-  std::printf("%d calls\n", rounds * int(ps.size()));
+  // world_step: per collider per step (two colliders per pair); otherwise per query.
+  std::printf("%d calls\n", rounds * int(ps.size()) * (std::strcmp(argv[1], "world_step") == 0 ? 2 : 1));
   return 0;
 }

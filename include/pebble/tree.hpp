@@ -80,7 +80,10 @@ public:
   /// Adds a proxy whose fat box is `box` fattened by the settings (see TreeSettings) and returns
   /// its id. The proxy counts as moved (see moved()). A box that is not valid (is_valid: finite,
   /// lower <= upper) is taken as the point {0, 0}, so that it cannot spoil the tree's boxes.
-  ProxyId create_proxy(const Aabb& box, std::uint64_t user_data = 0);
+  /// `category`: the bits a masked query tests (query(box, mask, f)); every node keeps the union of
+  /// its subtree's, so that a query skips subtrees that hold none of its bits (Box2D's
+  /// b2DynamicTree_Query does the same).
+  ProxyId create_proxy(const Aabb& box, std::uint64_t user_data = 0, std::uint64_t category = ~0ull);
   /// Removes a live proxy; its id may be reused by a later create_proxy().
   void destroy_proxy(ProxyId id);
   /// Tells the tree that proxy id now has the box `box`, having moved by `displacement` since the
@@ -95,6 +98,10 @@ public:
   /// The user value given to create_proxy().
   std::uint64_t user_data(ProxyId id) const { return proxies_[std::size_t(id)].user_data; }
   void set_user_data(ProxyId id, std::uint64_t value) { proxies_[std::size_t(id)].user_data = value; }
+  /// The category bits given to create_proxy() or set_category().
+  std::uint64_t category(ProxyId id) const { return proxies_[std::size_t(id)].category; }
+  /// Changes a live proxy's category bits (and the unions above it); the proxy does not move.
+  void set_category(ProxyId id, std::uint64_t category);
   /// True when id names a live proxy of this tree.
   bool is_proxy(ProxyId id) const {
     return id >= 0 && std::size_t(id) < proxies_.size() && proxies_[std::size_t(id)].node != kFreeProxy;
@@ -129,7 +136,19 @@ public:
   /// Calls f(id) for every proxy whose fat box overlaps `box` (touching counts); f returns false
   /// to stop the query early.
   template <class F>
-  void query(const Aabb& box, F&& f) const;
+  void query(const Aabb& box, F&& f) const {
+    query_impl<false>(box, ~0ull, f);
+  }
+  /// The same for the proxies whose category has a bit in `mask`; subtrees without such a proxy
+  /// are not entered.
+  template <class F>
+  void query(const Aabb& box, std::uint64_t mask, F&& f) const {
+    if (mask == ~0ull) {
+      query_impl<false>(box, mask, f);
+    } else {
+      query_impl<true>(box, mask, f);
+    }
+  }
   /// Calls f(id) for every proxy whose fat box contains the point; f returns false to stop.
   template <class F>
   void query_point(Vec2 point, F&& f) const { query(Aabb{point, point}, static_cast<F&&>(f)); }
@@ -141,12 +160,16 @@ public:
   /// max_fraction: the same value to go on, a smaller one to shorten the sweep (what a closest-hit
   /// search does), 0 or less to stop. Half extents {0, 0} cast a ray; {r, r} bound a circle of
   /// radius r (seed 000: the nodes are grown by the cast radius). Returns the final max_fraction.
+  /// `mask`: only proxies whose category has a bit in it (subtrees without one are not entered).
   template <class F>
-  float cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f) const;
+  float cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {
+    return mask == ~0ull ? cast_box_impl<false>(origin, half_extents, translation, max_fraction, f, mask)
+                         : cast_box_impl<true>(origin, half_extents, translation, max_fraction, f, mask);
+  }
   /// A ray from origin to origin + translation: cast_box with half extents {0, 0}.
   template <class F>
-  float cast_ray(Vec2 origin, Vec2 translation, float max_fraction, F&& f) const {
-    return cast_box(origin, Vec2{}, translation, max_fraction, static_cast<F&&>(f));
+  float cast_ray(Vec2 origin, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {
+    return cast_box(origin, Vec2{}, translation, max_fraction, static_cast<F&&>(f), mask);
   }
 
   /// Rebuilds the whole tree from its proxies' fat boxes by a top-down binned surface-area split
@@ -172,14 +195,15 @@ private:
   static constexpr std::int32_t kFreeProxy = -2;
   static constexpr float kInf = std::numeric_limits<float>::infinity();
 
-  // 64 bytes: both children's boxes first, so one cache line serves a traversal step.
+  // 64 bytes: both children's boxes and categories first, so one cache line serves a traversal step.
   struct alignas(64) Node {
     Aabb box[2];
+    std::uint64_t category[2];  // the union of the categories of the proxies below each child
     std::int32_t child[2];
-    std::int32_t parent;
+    std::int32_t parent;  // the next free node while the node is free
     std::int32_t height;  // 1 + the larger child height; a proxy has height 0
-    std::int32_t next_free;
   };
+  static_assert(sizeof(Node) == 64);
   // The fat box is also in the proxy, so that a move that stays inside it, fat_box() and the pair
   // finding read the proxy alone (one cache miss fewer per proxy in a large tree).
   struct Proxy {
@@ -188,6 +212,7 @@ private:
     std::int32_t slot;        // its slot in that node; the next free proxy when free
     std::int32_t move_index;  // its index in moved_, or -1
     std::uint64_t user_data;
+    std::uint64_t category;
   };
 
   static bool is_leaf(std::int32_t child) { return child < 0; }
@@ -209,6 +234,16 @@ private:
   void remove_leaf(ProxyId id);
   void set_child(std::int32_t node, int slot, std::int32_t child, const Aabb& box);
   int child_height(std::int32_t child) const { return is_leaf(child) ? 0 : nodes_[std::size_t(child)].height; }
+  std::uint64_t child_category(std::int32_t child) const {
+    if (child == kEmptySlot) return 0;
+    if (is_leaf(child)) return proxies_[std::size_t(~child)].category;
+    const Node& n = nodes_[std::size_t(child)];
+    return n.category[0] | n.category[1];
+  }
+  template <bool kMasked, class F>
+  void query_impl(const Aabb& box, std::uint64_t mask, F& f) const;
+  template <bool kMasked, class F>
+  float cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f, std::uint64_t mask) const;
   int slot_in_parent(std::int32_t node) const;
   void refit_up(std::int32_t node, bool rotate);
   void rotate(std::int32_t node);
@@ -230,8 +265,8 @@ private:
 // ---------------------------------------------------------------------------------------------
 // Traversals, inline so that the callback inlines into them.
 
-template <class F>
-void AabbTree::query(const Aabb& box, F&& f) const {
+template <bool kMasked, class F>
+void AabbTree::query_impl(const Aabb& box, std::uint64_t mask, F& f) const {
   if (root_ == kNullNode) return;
   std::int32_t stack[kMaxTreeHeight + 1];
   int top = 0;
@@ -244,7 +279,7 @@ void AabbTree::query(const Aabb& box, F&& f) const {
   for (;;) {
     const Node& n = nodes_[std::size_t(node)];
 #if PEBBLE_TREE_SSE
-    const int hit = (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[0].lower.x), flip), limit)) == 0xf) |
+    int hit = (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[0].lower.x), flip), limit)) == 0xf) |
                     (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[1].lower.x), flip), limit)) == 0xf) << 1;
 #else
     int hit = 0;
@@ -254,6 +289,7 @@ void AabbTree::query(const Aabb& box, F&& f) const {
       hit |= int((b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) & (box.lower.y <= b.upper.y)) << k;
     }
 #endif
+    if constexpr (kMasked) hit &= int((n.category[0] & mask) != 0) | int((n.category[1] & mask) != 0) << 1;
     std::int32_t next = kNullNode;
     for (int k = 0; k < 2; ++k) {
       if ((hit >> k & 1) == 0) continue;
@@ -288,8 +324,8 @@ void AabbTree::find_moved_pairs(F&& f) {
   clear_moved();
 }
 
-template <class F>
-float AabbTree::cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f) const {
+template <bool kMasked, class F>
+float AabbTree::cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f, std::uint64_t mask) const {
   if (root_ == kNullNode || !(max_fraction > 0)) return max_fraction;
   if (!is_finite(origin) || !is_finite(translation) || !is_finite(half_extents)) return max_fraction;
   // Slab test against each child box grown by half_extents (the Minkowski sum of the node and the
@@ -329,7 +365,11 @@ float AabbTree::cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float
     } else {
       const Node& n = nodes_[std::size_t(current.child)];
       const float t0 = enter(n.box[0]), t1 = enter(n.box[1]);
-      const bool hit0 = t0 <= max_fraction, hit1 = t1 <= max_fraction;
+      bool hit0 = t0 <= max_fraction, hit1 = t1 <= max_fraction;
+      if constexpr (kMasked) {
+        hit0 = hit0 && (n.category[0] & mask) != 0;
+        hit1 = hit1 && (n.category[1] & mask) != 0;
+      }
       if (hit0 & hit1) {
         const int near = t1 < t0 ? 1 : 0;
         stack[top++] = {n.child[1 - near], near ? t0 : t1};

@@ -38,17 +38,17 @@ std::int32_t AabbTree::allocate_node() {
   std::int32_t index;
   if (free_node_ != kNullNode) {
     index = free_node_;
-    free_node_ = nodes_[std::size_t(index)].next_free;
+    free_node_ = nodes_[std::size_t(index)].parent;
   } else {
     index = std::int32_t(nodes_.size());
     nodes_.emplace_back();
   }
   Node& n = nodes_[std::size_t(index)];
   n.box[0] = n.box[1] = empty_box();
+  n.category[0] = n.category[1] = 0;
   n.child[0] = n.child[1] = kEmptySlot;
   n.parent = kNullNode;
   n.height = 1;
-  n.next_free = kNullNode;
   ++node_count_;
   return index;
 }
@@ -56,7 +56,7 @@ std::int32_t AabbTree::allocate_node() {
 void AabbTree::free_node(std::int32_t node) {
   Node& n = nodes_[std::size_t(node)];
   n.height = -1;
-  n.next_free = free_node_;
+  n.parent = free_node_;
   free_node_ = node;
   --node_count_;
 }
@@ -66,6 +66,7 @@ void AabbTree::set_child(std::int32_t node, int slot, std::int32_t child, const 
   Node& n = nodes_[std::size_t(node)];
   n.child[slot] = child;
   n.box[slot] = box;
+  n.category[slot] = child_category(child);
   if (child == kEmptySlot) return;
   if (is_leaf(child)) {
     Proxy& p = proxies_[std::size_t(~child)];
@@ -91,7 +92,7 @@ inline Aabb AabbTree::fatten(const Aabb& box, Vec2 displacement) const {
   return fat;
 }
 
-ProxyId AabbTree::create_proxy(const Aabb& given, std::uint64_t user_data) {
+ProxyId AabbTree::create_proxy(const Aabb& given, std::uint64_t user_data, std::uint64_t category) {
   const Aabb box = is_valid(given) ? given : Aabb{};
   ProxyId id;
   if (free_proxy_ != kNullProxy) {
@@ -101,7 +102,7 @@ ProxyId AabbTree::create_proxy(const Aabb& given, std::uint64_t user_data) {
     id = ProxyId(proxies_.size());
     proxies_.emplace_back();
   }
-  proxies_[std::size_t(id)] = {{}, kNullNode, 0, -1, user_data};
+  proxies_[std::size_t(id)] = {{}, kNullNode, 0, -1, user_data, category};
   ++proxy_count_;
   insert_leaf(id, fatten(box, {}));
   mark_moved(id);
@@ -266,9 +267,9 @@ void AabbTree::insert_leaf(ProxyId id, const Aabb& fat) {
     Node& holder = nodes_[std::size_t(best_node)];
     const std::int32_t sibling = holder.child[best_slot];
     const Aabb sibling_box = holder.box[best_slot];
-    set_child(best_node, best_slot, parent, combine(sibling_box, fat));
     set_child(parent, 0, sibling, sibling_box);
     set_child(parent, 1, leaf, fat);
+    set_child(best_node, best_slot, parent, combine(sibling_box, fat));  // after: it reads parent's categories
   }
   nodes_[std::size_t(parent)].height = 1 + child_height(nodes_[std::size_t(parent)].child[0]);
   refit_up(nodes_[std::size_t(parent)].parent, true);
@@ -314,14 +315,17 @@ void AabbTree::refit_up(std::int32_t node, bool rotate_nodes) {
     const int height = 1 + std::max(child_height(n.child[0]), child_height(n.child[1]));
     const std::int32_t parent = n.parent;
     const Aabb box = combine(n.box[0], n.box[1]);
+    const std::uint64_t category = n.category[0] | n.category[1];
     if (parent == kNullNode) {
       n.height = height;
       return;
     }
-    Aabb& slot_box = nodes_[std::size_t(parent)].box[slot_in_parent(node)];
-    if (height == n.height && slot_box == box) return;
+    const int slot = slot_in_parent(node);
+    Node& up = nodes_[std::size_t(parent)];
+    if (height == n.height && up.box[slot] == box && up.category[slot] == category) return;
     n.height = height;
-    slot_box = box;
+    up.box[slot] = box;
+    up.category[slot] = category;
     node = parent;
   }
 }
@@ -358,6 +362,22 @@ void AabbTree::rotate(std::int32_t node) {
   set_child(other, best_grandslot, moved_down, moved_down_box);
   o.height = 1 + std::max(child_height(o.child[0]), child_height(o.child[1]));
   a.box[1 - best_side] = combine(o.box[0], o.box[1]);
+  a.category[1 - best_side] = o.category[0] | o.category[1];
+}
+
+void AabbTree::set_category(ProxyId id, std::uint64_t category) {
+  Proxy& p = proxies_[std::size_t(id)];
+  p.category = category;
+  std::int32_t node = p.node;
+  nodes_[std::size_t(node)].category[p.slot] = category;
+  // Up to where the union stops changing.
+  for (std::int32_t parent = nodes_[std::size_t(node)].parent; parent != kNullNode; parent = nodes_[std::size_t(node)].parent) {
+    const Node& n = nodes_[std::size_t(node)];
+    std::uint64_t& slot = nodes_[std::size_t(parent)].category[slot_in_parent(node)];
+    if (slot == (n.category[0] | n.category[1])) return;
+    slot = n.category[0] | n.category[1];
+    node = parent;
+  }
 }
 
 Aabb AabbTree::bounds() const {
@@ -508,10 +528,11 @@ void AabbTree::rebuild() {
       }
     }
   }
-  // Pre-order allocation puts children after parents: heights in reverse order.
+  // Pre-order allocation puts children after parents: heights and categories in reverse order.
   for (std::size_t i = nodes_.size(); i-- > 0;) {
     Node& n = nodes_[i];
     n.height = 1 + std::max(child_height(n.child[0]), child_height(n.child[1]));
+    for (int k = 0; k < 2; ++k) n.category[k] = child_category(n.child[k]);
   }
 }
 
@@ -526,6 +547,7 @@ int AabbTree::validate_node(std::int32_t node, std::int32_t parent, int& proxies
   int height = 0;
   for (int k = 0; k < 2; ++k) {
     const std::int32_t c = n.child[k];
+    if (n.category[k] != child_category(c)) return -1;
     if (c == kEmptySlot) {
       // Only the root, holding one proxy, has an empty slot (its second).
       if (node != root_ || k != 1 || n.child[0] == kEmptySlot || !is_leaf(n.child[0])) return -1;
@@ -562,7 +584,7 @@ bool AabbTree::validate() const {
   if (proxies != proxy_count_) return false;
   // Free nodes: count them; every node is in use or free.
   int free_nodes = 0;
-  for (std::int32_t f = free_node_; f != kNullNode; f = nodes_[std::size_t(f)].next_free) {
+  for (std::int32_t f = free_node_; f != kNullNode; f = nodes_[std::size_t(f)].parent) {
     if (f < 0 || std::size_t(f) >= nodes_.size() || nodes_[std::size_t(f)].height != -1) return false;
     if (++free_nodes > int(nodes_.size())) return false;
   }

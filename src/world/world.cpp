@@ -297,11 +297,11 @@ ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, const Co
   h.fixed = options.fixed;
   h.sensor = options.sensor;
   if (options.fixed) {
-    h.proxy = fixed_tree_.create_proxy(box, index);
+    h.proxy = fixed_tree_.create_proxy(box, index, options.filter.category);
     ++fixed_count_;
     ++fixed_changes_;
   } else {
-    h.proxy = moving_tree_.create_proxy(box, index);
+    h.proxy = moving_tree_.create_proxy(box, index, options.filter.category);
   }
   ++live_;
   return id_of(index);
@@ -417,7 +417,9 @@ bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
   colliders_[index].options.filter = filter;
   h.filter = filter;
   h.changed_at = h.filtered_at = step_;  // its pairs are checked against the filter again
-  (h.fixed ? fixed_tree_ : moving_tree_).touch(h.proxy);  // and new ones looked for
+  AabbTree& tree = h.fixed ? fixed_tree_ : moving_tree_;
+  tree.set_category(h.proxy, filter.category);  // what masked scene queries skip by
+  tree.touch(h.proxy);                          // and new pairs looked for
   return true;
 }
 
@@ -697,7 +699,7 @@ void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter&
       const float answer = on_hit(RayResult{id_of(index), hit});
       if (answer < 0) return current;
       return std::min(current, answer);
-    });
+    }, filter.mask);
     if (!(max_fraction > 0)) return;
   }
 }
@@ -766,7 +768,7 @@ void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filte
                                        detail::CallbackRef<bool(ColliderId)> on_hit) const {
   bool going = true;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    tree->query(box, [&](ProxyId p) {
+    tree->query(box, filter.mask, [&](ProxyId p) {
       const std::uint32_t index = std::uint32_t(tree->user_data(p));
       if (query_sees(index, filter) && accept(colliders_[index])) going = on_hit(id_of(index));
       return going;
