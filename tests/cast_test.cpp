@@ -854,7 +854,7 @@ TEST(TimeOfImpact, RotationCentresOffTheShapesMatchOracle) {
 }
 
 TEST(TimeOfImpact, ThousandsOfRadiansPerStepNeverTunnel) {
-  // Beyond the 4-lane sine's range (kWideTurnLimit, src/cast_wide.hpp) the gap turns through
+  // Beyond the 4-lane sine's range (kWideTurnLimit, src/cast/cast_sweep.hpp) the gap turns through
   // turn() instead: a disc spinning about its centre that a box reaches late in the step, and a
   // thin box spinning next to a segment, which it hits within a fraction of a turn.
   const std::vector<ToiCase> cases = {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "pebble/shape.hpp"
-#include "pebble/simd.hpp"
+#include "pebble/detail/kernels.hpp"
 
 namespace pebble {
 

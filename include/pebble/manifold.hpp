@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "pebble/shape.hpp"
-#include "pebble/simd.hpp"
+#include "pebble/detail/kernels.hpp"
 
 namespace pebble {
 

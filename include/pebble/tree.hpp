@@ -14,12 +14,13 @@
 
 #include "pebble/math.hpp"
 
-// x86-64 always has SSE2: the box tests of query() use it there (PEBBLE_NO_SIMD asks for plain C++).
-#if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
-#include <emmintrin.h>
-#define PEBBLE_TREE_SSE 1
+// query() tests both boxes of a node as one 4-float vector (GCC and Clang vector extensions: no
+// instruction-set header, and every target gets its own vector code; PEBBLE_NO_SIMD asks for the
+// plain loop).
+#if !defined(PEBBLE_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#define PEBBLE_TREE_VECTOR 1
 #else
-#define PEBBLE_TREE_SSE 0
+#define PEBBLE_TREE_VECTOR 0
 #endif
 
 namespace pebble {
@@ -271,16 +272,24 @@ void AabbTree::query_impl(const Aabb& box, std::uint64_t mask, F& f) const {
   std::int32_t stack[kMaxTreeHeight + 1];
   int top = 0;
   std::int32_t node = root_;
-#if PEBBLE_TREE_SSE
+#if PEBBLE_TREE_VECTOR
   // b overlaps box when (b.lower, -b.upper) <= (box.upper, -box.lower) in all four lanes.
-  const __m128 limit = _mm_setr_ps(box.upper.x, box.upper.y, -box.lower.x, -box.lower.y);
-  const __m128 flip = _mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f);
+  using V4 = float __attribute__((vector_size(16)));
+  const V4 limit = {box.upper.x, box.upper.y, -box.lower.x, -box.lower.y};
+  using M4 = std::int32_t __attribute__((vector_size(16)));
+  const M4 flip = {0, 0, std::int32_t(0x80000000u), std::int32_t(0x80000000u)};  // the sign bits of the upper corner
+  const auto overlaps = [&](const Aabb& b) {
+    V4 v;
+    __builtin_memcpy(&v, &b, sizeof v);
+    using Q2 = long long __attribute__((vector_size(16)));
+    const Q2 le = Q2(V4(M4(v) ^ flip) <= limit);  // all ones in each lane that holds
+    return int((le[0] & le[1]) == -1);
+  };
 #endif
   for (;;) {
     const Node& n = nodes_[std::size_t(node)];
-#if PEBBLE_TREE_SSE
-    int hit = (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[0].lower.x), flip), limit)) == 0xf) |
-                    (_mm_movemask_ps(_mm_cmple_ps(_mm_xor_ps(_mm_load_ps(&n.box[1].lower.x), flip), limit)) == 0xf) << 1;
+#if PEBBLE_TREE_VECTOR
+    int hit = overlaps(n.box[0]) | overlaps(n.box[1]) << 1;
 #else
     int hit = 0;
     for (int k = 0; k < 2; ++k) {

@@ -8,10 +8,40 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cast/cast_wide.hpp"
 #include "pebble/cast.hpp"
+#include "simd/config.hpp"
+#include "simd/wide.hpp"
 
 namespace pebble::cast_core {
+
+// The casts run on the base copy's 4-lane type (simd/wide.hpp), with these spellings.
+using F4 = detail::base::Float4;
+PEBBLE_HOT_INLINE F4 splat(float x) { return F4::splat(x); }
+PEBBLE_HOT_INLINE F4 load(const float* p) { return F4::load(p); }
+PEBBLE_HOT_INLINE F4 make4(float x, float y, float z, float w) { return F4::lanes(x, y, z, w); }
+PEBBLE_HOT_INLINE float first(F4 a) { return first_lane(a); }
+
+/// Cosine and sine of four angles, each within kWideTurnLimit radians: Cody-Waite reduction to
+/// the nearest quarter turn k with pi/2 in three parts (8 and 11 significant bits for the first
+/// two, so that k times them is exact for |k| < 2^13, which the limit keeps), then polynomials
+/// in r^2 on |r| <= pi/4: sin(r) / r and cos(r) of degree 3, fitted to them on Chebyshev points
+/// (errors 3e-9 and 3e-8, under a float's rounding; cos(0) rounds to exactly 1).
+inline constexpr float kWideTurnLimit = 8192;
+
+PEBBLE_HOT_INLINE void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
+  F4 k, sin_sign, cos_sign;
+  detail::base::Mask4 odd;
+  quadrants(angle * splat(0.636619772f), k, odd, sin_sign, cos_sign);
+  const F4 r = ((angle - k * splat(1.5703125f)) - k * splat(4.837512969970703125e-4f)) - k * splat(7.54978995489188216e-8f);
+  const F4 r2 = r * r;
+  const F4 s = r * (splat(0.99999999691770356f) +
+                    r2 * (splat(-0.16666650673996773f) + r2 * (splat(0.0083320357855973084f) + r2 * splat(-0.00019503904250840799f))));
+  const F4 c = splat(0.99999997232849431f) +
+               r2 * (splat(-0.49999856419182183f) + r2 * (splat(0.041655014924883755f) + r2 * splat(-0.0013585779264842408f)));
+  sin_out = flip_signs(select(odd, c, s), sin_sign);
+  cos_out = flip_signs(select(odd, s, c), cos_sign);
+}
+
 
 /// The rotation by `angle` radians from Taylor polynomials on the nearest quarter turn: the
 /// remainder r = angle - k pi/2 (reduced in double, exact enough for any angle a step turns by)
@@ -50,10 +80,10 @@ struct SweepFrames {
   }
 };
 
-/// Cosine and sine of four angles: cos_sin() (src/cast_wide.hpp) when all are within its
+/// Cosine and sine of four angles: cos_sin() when all are within its
 /// kWideTurnLimit, else turn() on each (turns of thousands of radians in one step).
-PEBBLE_WIDE_INLINE void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
-  if (bits(less(splat(kWideTurnLimit), abs(angle))) == 0) {
+PEBBLE_HOT_INLINE void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
+  if (bits(splat(kWideTurnLimit) < abs(angle)) == 0) {
     cos_sin(angle, cos_out, sin_out);
     return;
   }
@@ -143,7 +173,7 @@ template <int R>
 class SweptSeparation {
 public:
   /// At time t0 of both sweeps, the bodies placed at xa and xb, distance() normal m (A to B).
-  PEBBLE_WIDE_INLINE SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
+  PEBBLE_HOT_INLINE SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
                   const SweepBounds& bounds, float t0, Vec2 m) {
     t0_ = t0;
     m_ = m;
@@ -177,7 +207,7 @@ public:
       unsigned near = 0;
       F4 lo = huge, hi = -huge;
       for (int k = 0; k < R; ++k) {
-        const F4 on = less_equal(along_[half][k], tie);
+        const auto on = along_[half][k] <= tie;
         near |= static_cast<unsigned>(bits(on)) << (4 * k);
         lo = min(lo, select(on, across_[half][k], huge));
         hi = max(hi, select(on, across_[half][k], -huge));
@@ -231,7 +261,7 @@ public:
   };
 
   /// The probe at t0, where every height is as the constructor found it.
-  PEBBLE_WIDE_INLINE Probe probe_start(float level, float close) const {
+  PEBBLE_HOT_INLINE Probe probe_start(float level, float close) const {
     const float along = centre_along_ + t0_ * speed_along_, across = centre_across_ + t0_ * speed_across_;
     Lanes lanes;
     for (int half = 0; half < 2; ++half) {
@@ -247,7 +277,7 @@ public:
   }
 
   /// The probe at time t >= t0.
-  PEBBLE_WIDE_INLINE Probe probe(float t, float level, float close) const {
+  PEBBLE_HOT_INLINE Probe probe(float t, float level, float close) const {
     const float tau = t - t0_;
     F4 cos_all, sin_all;
     cos_sin_any(rates_ * splat(tau), cos_all, sin_all);
@@ -286,7 +316,7 @@ private:
     F4 height[2][R], across[2][R], rate[2][R], least[2];
   };
 
-  PEBBLE_WIDE_INLINE Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
+  PEBBLE_HOT_INLINE Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
     const float gap = centre + first(lanes.least[0]) + first(lanes.least[1]) - radii_;
     const float g = gap - level;
     if (!(g > close)) return close_contact(lanes, axis, centre_across, gap);
@@ -298,7 +328,7 @@ private:
     for (int half = 0; half < 2; ++half) {
       const F4 near = lanes.least[half] + splat(g);
       F4 f = huge;
-      for (int k = 0; k < R; ++k) f = min(f, lanes.rate[half][k] + (less(near, lanes.height[half][k]) & huge));
+      for (int k = 0; k < R; ++k) f = min(f, lanes.rate[half][k] + select(near < lanes.height[half][k], huge, splat(0)));
       fall[half] = lowest(f);
       for (int k = 0; k < R; ++k) {
         const F4 until = (lanes.height[half][k] - lanes.least[half]) / max(fall[half] - lanes.rate[half][k], splat(0));
@@ -329,7 +359,7 @@ private:
     const int moving = 1 - attached_;
     const F4 huge = splat(kHugeDistance);
     F4 x = huge;
-    for (int k = 0; k < R; ++k) x = min(x, select(less_equal(lanes.height[moving][k], lanes.least[moving]), lanes.across[moving][k], huge));
+    for (int k = 0; k < R; ++k) x = min(x, select((lanes.height[moving][k] <= lanes.least[moving]), lanes.across[moving][k], huge));
     const float vertex = moving == 0 ? centre_across + first(lowest(x)) : -first(lowest(x));
     const float offset = attached_ == 0 ? centre_across : 0;  // B's face about A's centre
     if (!(vertex >= face_lo_ + offset && vertex <= face_hi_ + offset)) return out;

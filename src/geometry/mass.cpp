@@ -22,13 +22,8 @@
 #include <numbers>
 #include <sstream>
 
-// x86-64 always has SSE2; bounds() uses it there (PEBBLE_NO_SIMD asks for the portable code).
-#if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
-#include <emmintrin.h>
-#define PEBBLE_BOUNDS_SSE 1
-#else
-#define PEBBLE_BOUNDS_SSE 0
-#endif
+#include "simd/config.hpp"
+#include "simd/wide.hpp"
 
 namespace pebble {
 namespace {
@@ -202,62 +197,44 @@ Aabb detail::bounds_portable(const Shape& shape, const Transform& xf) noexcept {
   return {{(xf.p.x + lo_x) - grow_x, (xf.p.y + lo_y) - grow_y}, {(xf.p.x + hi_x) + grow_x, (xf.p.y + hi_y) + grow_y}};
 }
 
-#if PEBBLE_BOUNDS_SSE
-namespace {
-// bounds()'s constants as whole registers, so that each is one memory operand.
-alignas(16) constexpr float kSignXY[4] = {-0.0f, -0.0f, 0.0f, 0.0f};     // negates the lower corner
-alignas(16) constexpr float kSignSine[4] = {-0.0f, 0.0f, -0.0f, 0.0f};   // (-s, s, -s, s)
-alignas(16) constexpr std::uint32_t kAbs[4] = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
-alignas(16) constexpr float kOne[4] = {1, 1, 1, 1};
-alignas(16) constexpr float kPad[4] = {kBoundsPad, kBoundsPad, kBoundsPad, kBoundsPad};
-alignas(16) constexpr float kPadFloor[4] = {kBoundsPadFloor, kBoundsPadFloor, kBoundsPadFloor, kBoundsPadFloor};
-alignas(16) constexpr float kLimit[4] = {kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance};
-}  // namespace
-#endif
-
 Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
-#if PEBBLE_BOUNDS_SSE
-  // bounds_portable()'s float operations, two vertices (x, y, x, y) per register: the same
+  // bounds_portable()'s float operations, two vertices (x, y, x, y) per 4-lane value: the same
   // results bit for bit (tests/mass_test.cpp compares them).
+  using F = detail::base::Float4;
   static_assert(sizeof(Transform) == 4 * sizeof(float) && sizeof(Aabb) == 4 * sizeof(float));
-  const __m128 abs_mask = _mm_load_ps(reinterpret_cast<const float*>(kAbs));
-  const __m128 t = _mm_loadu_ps(&xf.p.x);  // p.x p.y c s
-  const __m128 c4 = _mm_shuffle_ps(t, t, _MM_SHUFFLE(2, 2, 2, 2));
-  const __m128 s4 = _mm_xor_ps(_mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 3, 3, 3)), _mm_load_ps(kSignSine));
+  const F t = F::load(&xf.p.x);  // p.x p.y c s
+  const F c4 = detail::base::broadcast<2>(t);
+  const F s4 = flip_signs(detail::base::broadcast<3>(t), F::lanes(-0.0f, 0.0f, -0.0f, 0.0f));  // (-s, s, -s, s)
   const float* v = &shape.padded_vertices()[0].x;
   // Rotates vertices i and i + 1: (c x - s y, c y + s x) for each.
   const auto turn = [&](int i) {
-    const __m128 xy = _mm_loadu_ps(v + 2 * i);
-    return _mm_add_ps(_mm_mul_ps(c4, xy), _mm_mul_ps(s4, _mm_shuffle_ps(xy, xy, _MM_SHUFFLE(2, 3, 0, 1))));
+    const F xy = F::load(v + 2 * i);
+    return c4 * xy + s4 * swap_pairs(xy);
   };
-  __m128 box;  // lo.x lo.y hi.x hi.y, about the origin
+  F box;  // lo.x lo.y hi.x hi.y, about the origin
   if (shape.vertex_count() == 1) {
     box = turn(0);  // slot 1 repeats vertex 0
   } else {
-    const __m128 w0 = turn(0), w1 = turn(2), w2 = turn(4), w3 = turn(6);
-    __m128 lo = _mm_min_ps(_mm_min_ps(w0, w1), _mm_min_ps(w2, w3));
-    __m128 hi = _mm_max_ps(_mm_max_ps(w0, w1), _mm_max_ps(w2, w3));
-    lo = _mm_min_ps(lo, _mm_movehl_ps(lo, lo));
-    hi = _mm_max_ps(hi, _mm_movehl_ps(hi, hi));
-    box = _mm_movelh_ps(lo, hi);
+    const F w0 = turn(0), w1 = turn(2), w2 = turn(4), w3 = turn(6);
+    F lo = min(min(w0, w1), min(w2, w3));
+    F hi = max(max(w0, w1), max(w2, w3));
+    lo = min(lo, high_halves(lo, lo));
+    hi = max(hi, high_halves(hi, hi));
+    box = low_halves(lo, hi);
   }
-  const __m128 abs_t = _mm_and_ps(t, abs_mask);  // |p.x| |p.y| |c| |s|
+  const F abs_t = abs(t);  // |p.x| |p.y| |c| |s|
   const Vec2 centroid = shape.core_centroid();
   const float reach = std::fabs(centroid.x) + std::fabs(centroid.y) + shape.extent();
-  const __m128 pad = _mm_add_ps(_mm_mul_ps(_mm_load_ps(kPad), _mm_add_ps(_mm_movelh_ps(abs_t, abs_t), _mm_set1_ps(reach))),
-                                _mm_load_ps(kPadFloor));
-  const __m128 grow = _mm_xor_ps(_mm_add_ps(_mm_set1_ps(shape.radius()), pad), _mm_load_ps(kSignXY));
+  const F pad = F::splat(kBoundsPad) * (low_halves(abs_t, abs_t) + F::splat(reach)) + F::splat(kBoundsPadFloor);
+  const F grow = flip_signs(F::splat(shape.radius()) + pad, F::lanes(-0.0f, -0.0f, 0.0f, 0.0f));  // the lower corner negated
   // is_valid(xf), lane by lane: |p| <= kMaxWorldCoordinate, |c*c + s*s - 1| <= kRotationTolerance.
-  const __m128 sq = _mm_mul_ps(t, t);
-  const __m128 deviation = _mm_sub_ps(_mm_add_ps(sq, _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(2, 3, 0, 1))), _mm_load_ps(kOne));
-  const __m128 checked = _mm_shuffle_ps(abs_t, _mm_and_ps(deviation, abs_mask), _MM_SHUFFLE(3, 2, 1, 0));
-  if (_mm_movemask_ps(_mm_cmple_ps(checked, _mm_load_ps(kLimit))) != 0xf) return {};
-  const __m128 out = _mm_add_ps(_mm_add_ps(_mm_movelh_ps(t, t), box), grow);
-  const __m128 upper = _mm_movehl_ps(out, out);
-  return {{_mm_cvtss_f32(out), _mm_cvtss_f32(_mm_shuffle_ps(out, out, 1))}, {_mm_cvtss_f32(upper), _mm_cvtss_f32(_mm_shuffle_ps(upper, upper, 1))}};
-#else
-  return detail::bounds_portable(shape, xf);
-#endif
+  const F sq = t * t;
+  const F deviation = (sq + swap_pairs(sq)) - F::splat(1);
+  const F checked = join_halves(abs_t, abs(deviation));
+  if (!all(checked <= F::lanes(kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance))) return {};
+  Aabb out;
+  detail::base::store(&out.lower.x, (low_halves(t, t) + box) + grow);
+  return out;
 }
 
 }  // namespace pebble

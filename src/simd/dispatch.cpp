@@ -1,5 +1,6 @@
 // Picks the copy of the contact-query kernels the library runs on (kernels.hpp).
 #include "pebble/simd.hpp"
+#include "pebble/detail/kernels.hpp"
 
 #include <cstdlib>
 #include <cstring>

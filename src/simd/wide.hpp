@@ -73,6 +73,36 @@ PEBBLE_HOT_INLINE Float4 swap_halves(Float4 a) { return {_mm_shuffle_ps(a.v, a.v
 PEBBLE_HOT_INLINE Float4 low_halves(Float4 a, Float4 b) { return {_mm_movelh_ps(a.v, b.v)}; }
 /// Lanes 2 3 of a, then 2 3 of b.
 PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {_mm_movehl_ps(b.v, a.v)}; }
+/// Lanes 0 1 of a, then 2 3 of b.
+PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {_mm_shuffle_ps(a.v, b.v, _MM_SHUFFLE(3, 2, 1, 0))}; }
+PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {_mm_div_ps(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
+/// m ? a : b per lane.
+PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
+/// a with its sign bits flipped where `signs` has them (signs holds sign bits only).
+PEBBLE_HOT_INLINE Float4 flip_signs(Float4 a, Float4 signs) { return {_mm_xor_ps(a.v, signs.v)}; }
+/// Lane i of a in every lane.
+template <int i>
+PEBBLE_HOT_INLINE Float4 broadcast(Float4 a) {
+  return {_mm_shuffle_ps(a.v, a.v, _MM_SHUFFLE(i, i, i, i))};
+}
+/// The x and y coordinates of the four points p[0..3] (x, y interleaved).
+PEBBLE_HOT_INLINE void deinterleave(const float* p, Float4& x, Float4& y) {
+  const __m128 lo = _mm_loadu_ps(p), hi = _mm_loadu_ps(p + 4);
+  x = {_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))};
+  y = {_mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))};
+}
+/// For q, a number of quarter turns per lane (|q| < 2^31): k, the nearest integer (ties to even);
+/// odd, the lanes where k is odd; and the sign bits (all else zero) of the lanes where
+/// sin(k pi / 2 + r) and cos(k pi / 2 + r) take the sign opposite to that of their
+/// first-quadrant value, k mod 4 in {2, 3} and {1, 2}.
+PEBBLE_HOT_INLINE void quadrants(Float4 q, Float4& k, Mask4& odd, Float4& sin_sign, Float4& cos_sign) {
+  const __m128i ki = _mm_cvtps_epi32(q.v), one = _mm_set1_epi32(1), sign = _mm_set1_epi32(int(0x80000000u));
+  k = {_mm_cvtepi32_ps(ki)};
+  odd = {_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(ki, one), one))};
+  sin_sign = {_mm_castsi128_ps(_mm_and_si128(_mm_slli_epi32(ki, 30), sign))};
+  cos_sign = {_mm_castsi128_ps(_mm_and_si128(_mm_slli_epi32(_mm_add_epi32(ki, one), 30), sign))};
+}
 
 #else
 // Plain C++: the only copy off x86-64 (or with PEBBLE_NO_SIMD), and a third copy on x86-64 for
@@ -124,7 +154,48 @@ PEBBLE_HOT_INLINE Float4 swap_pairs(Float4 a) { return {{a.v[1], a.v[0], a.v[3],
 PEBBLE_HOT_INLINE Float4 swap_halves(Float4 a) { return {{a.v[2], a.v[3], a.v[0], a.v[1]}}; }
 PEBBLE_HOT_INLINE Float4 low_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[1], b.v[0], b.v[1]}}; }
 PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {{a.v[2], a.v[3], b.v[2], b.v[3]}}; }
+PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[1], b.v[2], b.v[3]}}; }
+PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {{a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]}}; }
+PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {{a.v[0] < b.v[0], a.v[1] < b.v[1], a.v[2] < b.v[2], a.v[3] < b.v[3]}}; }
+PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) {
+  return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
+}
+PEBBLE_HOT_INLINE Float4 flip_signs(Float4 a, Float4 signs) {
+  Float4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(a.v[i]) ^ std::bit_cast<std::uint32_t>(signs.v[i]));
+  return r;
+}
+template <int i>
+PEBBLE_HOT_INLINE Float4 broadcast(Float4 a) {
+  return Float4::splat(a.v[i]);
+}
+PEBBLE_HOT_INLINE void deinterleave(const float* p, Float4& x, Float4& y) {
+  x = {{p[0], p[2], p[4], p[6]}};
+  y = {{p[1], p[3], p[5], p[7]}};
+}
+PEBBLE_HOT_INLINE void quadrants(Float4 q, Float4& k, Mask4& odd, Float4& sin_sign, Float4& cos_sign) {
+  for (int i = 0; i < 4; ++i) {
+    const std::int32_t ki = static_cast<std::int32_t>(std::nearbyint(q.v[i]));
+    const std::uint32_t u = static_cast<std::uint32_t>(ki);
+    k.v[i] = static_cast<float>(ki);
+    odd.v[i] = (u & 1) != 0;
+    sin_sign.v[i] = std::bit_cast<float>((u << 30) & 0x80000000u);
+    cos_sign.v[i] = std::bit_cast<float>(((u + 1) << 30) & 0x80000000u);
+  }
+}
 #endif
+
+PEBBLE_HOT_INLINE Float4 operator-(Float4 a) { return Float4::splat(0) - a; }
+/// The least (greatest) lane in every lane, by the halves first, then the pairs (the casts' tree;
+/// min_lane below keeps the kernels' own).
+PEBBLE_HOT_INLINE Float4 lowest(Float4 a) {
+  const Float4 m = min(a, swap_halves(a));
+  return min(m, swap_pairs(m));
+}
+PEBBLE_HOT_INLINE Float4 highest(Float4 a) {
+  const Float4 m = max(a, swap_halves(a));
+  return max(m, swap_pairs(m));
+}
 
 // ---------------------------------------------------------------------------------------------
 // 8 lanes: the 8 edge lanes of an 8-gon.

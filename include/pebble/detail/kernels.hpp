@@ -1,0 +1,50 @@
+// pebble/detail/kernels.hpp — not API: how the inline collide() and distance() reach the copy of
+// the contact kernels in use (src/simd/dispatch.cpp picks it at load time; pebble/simd.hpp is the
+// public side). Kept out of simd.hpp so that its public surface is only the SimdPath query.
+#pragma once
+
+#include <atomic>
+
+#include "pebble/simd.hpp"
+
+namespace pebble {
+
+class Shape;
+struct Transform;
+struct Manifold;
+struct DistanceResult;
+
+namespace detail {
+
+/// The entry points of one copy of the contact kernels (src/kernels.hpp). Not part of the API:
+/// collide() and distance() are inline functions that pick an entry by the pair's core sizes and
+/// call it, so that a query costs one call. (A wrapper function would cost a second: GCC does not
+/// turn a call that returns a struct into a jump. It measured 4% of an 8-gon/circle collide().)
+struct ContactKernels {
+  using Collide = Manifold (*)(const Shape&, const Transform&, const Shape&, const Transform&, float) noexcept;
+  using Distance = DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
+  SimdPath path;
+  Collide collide_generic;     ///< any pair (the one generic algorithm)
+  Collide collide_capsules;    ///< two 2-vertex cores (capsules, segments)
+  Collide collide_circles;     ///< two 1-vertex cores
+  Collide collide_point_core;  ///< exactly one 1-vertex core
+  Distance distance_generic;   ///< any pair
+  Distance distance_point;     ///< at least one 1-vertex core
+};
+
+/// The copy in use (src/simd.cpp): the base copy from the start (constant initialization, so a
+/// query made by another library's static initializer works), AVX2 from load time on when the
+/// CPU has it.
+extern std::atomic<const ContactKernels*> active_contact_kernels;
+
+inline const ContactKernels& contact_kernels() noexcept {
+  return *active_contact_kernels.load(std::memory_order_relaxed);
+}
+
+/// Switches the contact queries to `path` if this build and CPU have it and returns whether it
+/// did. For tests and benchmarks that compare the paths; queries already running finish on the
+/// path they started on.
+bool use_simd_path(SimdPath path) noexcept;
+}  // namespace detail
+
+}  // namespace pebble
