@@ -22,6 +22,8 @@
 #include <numbers>
 #include <sstream>
 
+#include "pebble/detail/exact.hpp"
+
 // x86-64 always has SSE2; bounds() uses it there (PEBBLE_NO_SIMD asks for the portable code).
 #if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #include <emmintrin.h>
@@ -33,17 +35,7 @@
 namespace pebble {
 namespace {
 
-struct D2 {
-  double x = 0, y = 0;
-};
-
-D2 operator+(D2 a, D2 b) { return {a.x + b.x, a.y + b.y}; }
-D2 operator-(D2 a, D2 b) { return {a.x - b.x, a.y - b.y}; }
-D2 operator*(double s, D2 v) { return {s * v.x, s * v.y}; }
-double dot(D2 a, D2 b) { return a.x * b.x + a.y * b.y; }
-double cross(D2 a, D2 b) { return a.x * b.y - a.y * b.x; }
-// Rotated by -90 degrees: the outward side of a counter-clockwise edge.
-D2 right_perp(D2 v) { return {v.y, -v.x}; }
+using detail::D2;  // double vector and its operations: pebble/detail/exact.hpp
 
 // Area, first moment and polar second moment of a region about the reference point.
 struct Moments {
