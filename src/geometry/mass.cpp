@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "pebble/detail/exact.hpp"
+#include "tolerances.hpp"
 
 // x86-64 always has SSE2; bounds() uses it there (PEBBLE_NO_SIMD asks for the portable code).
 #if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
@@ -110,15 +111,6 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
   }
   return m;
 }
-
-// bounds() pads its float box by this fraction of |translation| + the shape's reach. The float
-// rounding of the box (two products, a difference, a sum and a difference per side) is at most
-// about 4.01 × 2⁻²⁴ of that sum; 2⁻²¹ leaves a factor of two for the rounding of the reach
-// itself (centroid and extent are floats) and of the pad.
-constexpr float kBoundsPad = 0x1p-21f;
-// Added to the pad so that it covers the absolute rounding of results that underflow below the
-// normal floats (shapes of size 1e-38): the smallest normal float.
-constexpr float kBoundsPadFloor = std::numeric_limits<float>::min();
 
 [[noreturn]] void fail_density(float density, const char* problem) {
   std::ostringstream out;

@@ -5,9 +5,10 @@
 // clean-up pass in double that removes the flattest vertex while every input point stays within
 // a tolerance of the hull (which welds near-equal points and drops nearly collinear ones). The
 // tolerance is kWeldFraction x the point set's size, floored at 4 float ulps of its largest
-// coordinate and at kMinWeldDistance (so that no edge is so short that the queries would square
-// it into a denormal). Degenerate inputs shrink to the smaller core instead of failing: a cluster
-// of equal points becomes a 1-vertex core, collinear points a 2-vertex core.
+// coordinate (kHullRoundingFraction) and at kMinWeldDistance (so that no edge is so short that
+// the queries would square it into a denormal). Degenerate inputs shrink to the smaller core
+// instead of failing: a cluster of equal points becomes a 1-vertex core, collinear points a
+// 2-vertex core.
 #include "pebble/shape.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "pebble/detail/exact.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
@@ -96,7 +98,7 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
     biggest = std::max({biggest, std::fabs(double(p.x)), std::fabs(double(p.y))});
   }
   const double size = std::max(hi_x - lo_x, hi_y - lo_y);
-  const double tol = std::max({double(kWeldFraction) * size, 4.0 * 1.2e-7 * biggest, double(kMinWeldDistance)});
+  const double tol = std::max({double(kWeldFraction) * size, kHullRoundingFraction * biggest, double(kMinWeldDistance)});
 
   std::sort(ps.begin(), ps.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
 
