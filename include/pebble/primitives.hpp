@@ -7,8 +7,8 @@
 // exact answer for the float inputs as given, at any scale and mix of scales: a point exactly on
 // an edge is inside, shapes that exactly touch overlap, one float step apart they do not. Each
 // predicate is evaluated in double with a bound on its rounding error and, only when the value
-// is within that bound of zero, again in exact arithmetic (Shewchuk's adaptive predicates; see
-// detail below). The other outputs (nearest points, the crossing point, separation vectors,
+// is within that bound of zero, again in exact arithmetic (Shewchuk's adaptive predicates;
+// pebble/detail/exact.hpp). The other outputs (nearest points, the crossing point, separation vectors,
 // normals) are computed in double and rounded to float once: accurate, not exact. Float inputs
 // keep every double in range (a degree-4 product of floats stays below 2^512), which is why no
 // function needs a guard against huge input.
@@ -17,8 +17,8 @@
 #include <cmath>
 #include <limits>
 #include <span>
-#include <type_traits>
 
+#include "pebble/detail/exact.hpp"
 #include "pebble/math.hpp"
 
 namespace pebble::prim {
@@ -87,21 +87,18 @@ struct NearestEdge {
 
 namespace detail {
 
-// A double-precision vector for the internal arithmetic (see the header comment).
-struct D2 {
-  double x = 0, y = 0;
-};
-constexpr D2 d2(Vec2 v) noexcept { return {v.x, v.y}; }
-constexpr D2 operator-(D2 a, D2 b) noexcept { return {a.x - b.x, a.y - b.y}; }
-constexpr double dot(D2 a, D2 b) noexcept { return a.x * b.x + a.y * b.y; }
-constexpr double cross(D2 a, D2 b) noexcept { return a.x * b.y - a.y * b.x; }
+// The double-precision vector and the exact predicates, shared with the library (detail/exact.hpp).
+using pebble::detail::abs;
+using pebble::detail::cross;
+using pebble::detail::D2;
+using pebble::detail::d2;
+using pebble::detail::dot;
+using pebble::detail::error_bound;
+using pebble::detail::ExactSum;
+using pebble::detail::exact_orient;
+using pebble::detail::orient;
+
 constexpr double max0(double v) noexcept { return v > 0 ? v : 0; }  // NaN -> 0 as well
-// std::fabs at run time (one and-not, where the ternary compiles to a branch that random signs
-// mispredict), the ternary at compile time (std::fabs is constexpr only from C++23).
-constexpr double abs(double v) noexcept {
-  if (std::is_constant_evaluated()) return v < 0 ? -v : v;
-  return std::fabs(v);
-}
 constexpr double clamp(double v, double lo, double hi) noexcept { return v < lo ? lo : (v > hi ? hi : v); }
 
 // Rounds to float, saturating at the largest float so that an overflowing sum stays finite.
@@ -111,107 +108,7 @@ constexpr float narrow(double v) noexcept {
 }
 constexpr Vec2 narrow(D2 v) noexcept { return {narrow(v.x), narrow(v.y)}; }
 
-// ---- Exact signs (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust
-// Geometric Predicates", 1997). Every predicate below is the sign of a polynomial of degree 1 to
-// 4 in the float inputs. Each is first evaluated in double together with a bound on its rounding
-// error; only when the value is within that bound of zero is it evaluated again exactly, as a sum
-// of doubles kept free of rounding error (an "expansion"). A product of two floats is exact in
-// double (24 + 24 <= 53 bits), so most exact terms are plain products; a product of two doubles
-// is split into its rounded value and its exact error (two_product).
-
-// The exact evaluations run only near zero: kept out of line so that the filtered fast path
-// stays small enough to inline.
-#if defined(__GNUC__)
-#define PEBBLE_PRIM_EXACT [[gnu::noinline, gnu::cold]]
-#else
-#define PEBBLE_PRIM_EXACT
-#endif
-
-// Unit roundoff of double: a single rounded operation errs by at most this, relative.
-inline constexpr double kUnitRoundoff = 0x1p-53;
-
-// A value computed in double through `depth` rounded operations along any path, whose exact
-// terms have absolute values summing to `magnitude` (computed alike), errs by at most
-// depth * kUnitRoundoff * magnitude (1 + O(kUnitRoundoff)); one more unit covers the O() and the
-// rounding of this product. Float inputs cannot underflow or overflow these doubles (a float
-// product of degree 4 stays within 2^-596 .. 2^512), so the relative error model holds.
-constexpr double error_bound(int depth, double magnitude) noexcept { return (depth + 1) * kUnitRoundoff * magnitude; }
-
-// s + e == a + b exactly, s the rounded sum (Knuth's TwoSum; additions only, so a fused
-// multiply-add cannot change it).
-struct Exact2 {
-  double s = 0, e = 0;
-};
-constexpr Exact2 two_sum(double a, double b) noexcept {
-  const double s = a + b, bv = s - a, av = s - bv;
-  return {s, (a - av) + (b - bv)};
-}
-// s + e == a * b exactly. With hardware fused multiply-add the error is one fma; otherwise (and
-// at compile time) Dekker's split of each factor into two 26-bit halves, whose products are exact.
-constexpr Exact2 two_product(double a, double b) noexcept {
-  const double p = a * b;
-#if defined(__FMA__) || defined(__FP_FAST_FMA)
-  if (!std::is_constant_evaluated()) return {p, std::fma(a, b, -p)};
-#endif
-  constexpr double kSplitter = 134217729.0;  // 2^27 + 1
-  const double ca = kSplitter * a, a_hi = ca - (ca - a), a_lo = a - a_hi;
-  const double cb = kSplitter * b, b_hi = cb - (cb - b), b_lo = b - b_hi;
-  return {p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo};
-}
-
-// An exact sum of up to N doubles, kept as a nonoverlapping expansion of increasing magnitude
-// with zero components dropped (Shewchuk's Grow-Expansion), so the last component carries the
-// sign of the whole and approximates it to about 1e-16 relative.
-template <int N>
-struct ExactSum {
-  double part[N]{};
-  int count = 0;
-  constexpr void add(double v) noexcept {
-    int kept = 0;
-    for (int i = 0; i < count; ++i) {
-      const Exact2 r = two_sum(v, part[i]);
-      if (r.e != 0) part[kept++] = r.e;
-      v = r.s;
-    }
-    if (v != 0 && kept < N) part[kept++] = v;
-    count = kept;
-  }
-  // Adds a * b for floats (exact in double).
-  constexpr void add_product(float a, float b) noexcept { add(double(a) * double(b)); }
-  // Adds a * b for doubles, as its rounded product and the exact error.
-  constexpr void add_exact_product(double a, double b) noexcept {
-    const Exact2 p = two_product(a, b);
-    add(p.e);
-    add(p.s);
-  }
-  // The most significant component: 0 exactly when the sum is 0, else of the sum's sign.
-  constexpr double leading() const noexcept { return count > 0 ? part[count - 1] : 0.0; }
-};
-
-// a x b + b x p + p x a == cross(b - a, p - a), each term a product of floats.
-PEBBLE_PRIM_EXACT constexpr ExactSum<6> exact_orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
-  ExactSum<6> s;
-  s.add_product(a.x, b.y);
-  s.add_product(-a.y, b.x);
-  s.add_product(b.x, p.y);
-  s.add_product(-b.y, p.x);
-  s.add_product(p.x, a.y);
-  s.add_product(-p.y, a.x);
-  return s;
-}
-
-// Twice the signed area of abp: > 0 when p is to the left of a->b (counter-clockwise), 0 exactly
-// when the three points are collinear. Shewchuk's orient2d: the double value when it is clear
-// of its error bound, else the leading component of the exact value (right sign, ~1e-16 close).
-constexpr double orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
-  const double left = (double(b.x) - a.x) * (double(p.y) - a.y), right = (double(b.y) - a.y) * (double(p.x) - a.x);
-  const double det = left - right, bound = error_bound(3, abs(left) + abs(right));
-  // One well-predicted test: past the bound the double's sign is the exact one.
-  if (abs(det) > bound) return det;
-  return exact_orient(a, b, p).leading();
-}
-
-PEBBLE_PRIM_EXACT constexpr double exact_dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
+PEBBLE_EXACT_COLD constexpr double exact_dot_of_differences(Vec2 p, Vec2 q, Vec2 u, Vec2 v) noexcept {
   ExactSum<8> s;
   s.add_product(p.x, u.x);
   s.add_product(-p.x, v.x);
@@ -241,7 +138,7 @@ struct Sum3 {
 };
 
 // dx^2 + dy^2 <= (r1 + r2)^2, exactly.
-PEBBLE_PRIM_EXACT constexpr bool exact_within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
+PEBBLE_EXACT_COLD constexpr bool exact_within_radius(Sum3 dx, Sum3 dy, float r1, float r2) noexcept {
   ExactSum<15> s;
   add_square_of_sum(s, dx.a, dx.b, dx.c);
   add_square_of_sum(s, dy.a, dy.b, dy.c);
@@ -290,7 +187,7 @@ constexpr Interval rect_y(const Rect& r) noexcept { return interval(r.origin.y, 
 constexpr Interval aabb_x(const Aabb& a) noexcept { return interval(a.lower.x, 0, a.upper.x, 0); }
 constexpr Interval aabb_y(const Aabb& a) noexcept { return interval(a.lower.y, 0, a.upper.y, 0); }
 
-PEBBLE_PRIM_EXACT constexpr bool exact_ends_le(float a, float b, float c, float d) noexcept {
+PEBBLE_EXACT_COLD constexpr bool exact_ends_le(float a, float b, float c, float d) noexcept {
   ExactSum<4> s;
   s.add(a);
   s.add(b);
@@ -325,7 +222,7 @@ constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { r
 // by about 4 units of that squared; with the square, the sum, r^2 and the difference: 7 units.
 // A tie or a value within the bound goes to the exact evaluation, whose offset on each axis is 0
 // or a side minus the centre.
-PEBBLE_PRIM_EXACT constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
+PEBBLE_EXACT_COLD constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
   const auto offset = [](const Interval& i, float p) {
     if (!lo_le(i, p)) return Sum3{i.lo_a, i.lo_b, -p};
     if (!le_hi(p, i)) return Sum3{i.hi_a, i.hi_b, -p};
@@ -442,7 +339,7 @@ constexpr D2 nearest_on_triangle(const Triangle& t, Vec2 p) noexcept {
 }
 
 // cross(b - a, o - a)^2 <= r2 |b - a|^2, exactly.
-PEBBLE_PRIM_EXACT constexpr bool exact_interior_meets_disc(Vec2 a, Vec2 b, Vec2 o, double r2) noexcept {
+PEBBLE_EXACT_COLD constexpr bool exact_interior_meets_disc(Vec2 a, Vec2 b, Vec2 o, double r2) noexcept {
   const ExactSum<6> cross_ab_ac = exact_orient(a, b, o);
   ExactSum<6> length2;
   length2.add_product(a.x, a.x);
@@ -459,7 +356,7 @@ PEBBLE_PRIM_EXACT constexpr bool exact_interior_meets_disc(Vec2 a, Vec2 b, Vec2 
 }
 
 // The exact form of segment_meets_disc below, for the rare inputs near one of its boundaries.
-PEBBLE_PRIM_EXACT constexpr bool exact_segment_meets_disc(Vec2 a, Vec2 b, Vec2 o, float r) noexcept {
+PEBBLE_EXACT_COLD constexpr bool exact_segment_meets_disc(Vec2 a, Vec2 b, Vec2 o, float r) noexcept {
   if (a == b || exact_dot_of_differences(o, a, b, a) <= 0) return exact_within_radius({a.x, -o.x, 0}, {a.y, -o.y, 0}, r, 0);
   if (exact_dot_of_differences(o, b, b, a) >= 0) return exact_within_radius({b.x, -o.x, 0}, {b.y, -o.y, 0}, r, 0);
   return exact_interior_meets_disc(a, b, o, double(r) * r);

@@ -21,6 +21,7 @@
 #include "cast/cast_sweep.hpp"
 #include "cast/minkowski.hpp"
 #include "pebble/distance.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
@@ -344,11 +345,6 @@ namespace {
 constexpr Approach kNoApproach{false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 Approach approach_at(bool hit, float time, const DistanceResult& d) { return {hit, time, d.distance, d.point_a, d.point_b, d.normal}; }
-
-/// Two fractions of the path count as the same least distance when their distances differ by
-/// less than this fraction of the sizes involved (float rounding of the projections): the earlier
-/// one is taken, so that a path parallel to an edge gives the start of its closest stretch.
-constexpr float kApproachTieFraction = 1e-6f;
 
 /// The fraction of the segment from 0 to d (in the difference's frame) at which it is nearest
 /// the convex polygon (a point or segment too), which it does not meet: the nearest pair of two

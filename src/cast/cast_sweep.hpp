@@ -11,6 +11,7 @@
 #include "pebble/cast.hpp"
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
+#include "tolerances.hpp"
 
 namespace pebble::cast_core {
 
@@ -305,11 +306,6 @@ public:
   }
 
 private:
-  /// Two core vertices within this fraction of a body's reach of its greatest height along the
-  /// normal make the normal one of its faces (a face normal is computed from its vertices, so
-  /// they tie only to rounding).
-  static constexpr float kFaceTieFraction = 1e-5f;
-
   /// Heights, offsets across the axis and rates of every vertex at one time, per half and
   /// register; least: the least height of each half in every lane.
   struct Lanes {

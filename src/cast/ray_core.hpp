@@ -25,6 +25,7 @@
 
 #include "pebble/math.hpp"
 #include "pebble/ray.hpp"
+#include "tolerances.hpp"
 
 // The cast functions are small and called from one place per query: inlined into it, the
 // compiler keeps their values in registers instead of passing structs through memory.
@@ -61,11 +62,6 @@ struct LocalHit {
 
 inline constexpr LocalHit kInside{LocalHit::Kind::inside, 0, 0, 0, 0};
 
-/// A corner's normal, computed as the radial vector over the radius, is made unit again when its
-/// squared length is off 1 by more than this: a few float roundings of the radius-sized numbers
-/// stay well within it, so the common case costs one compare.
-inline constexpr float kRadialSlack = 1e-6f;
-
 inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex);
 
 /// The ray o + (t - t0) d (t0 <= t <= 1) against the disc of radius r about c, given as
@@ -78,7 +74,7 @@ PEBBLE_CAST_INLINE LocalHit circle_contact(float mx, float my, float r, float t0
     // A disc and an origin both closer than about 1e-18 (lengths whose squares are float
     // denormals or 0) decide "inside" from what is left of the squares: measure them in units
     // of their own size instead.
-    if (unit == 1 && mm < 0x1p-120f && r < 0x1p-60f && (mx != 0 || my != 0)) return tiny_circle_contact(mx, my, r, t0, dx, dy, vertex);
+    if (unit == 1 && mm < kTinySquare && r < kTinyLength && (mx != 0 || my != 0)) return tiny_circle_contact(mx, my, r, t0, dx, dy, vertex);
     return {LocalHit::Kind::inside, t0, vertex, 0, 0};
   }
   const float b = mx * dx + my * dy;
@@ -142,12 +138,6 @@ PEBBLE_CAST_INLINE void clamp_to_cone(LocalHit& hit, Vec2 prev, Vec2 next) {
   hit.nx = side.x;
   hit.ny = side.y;
 }
-
-/// How far beyond an edge's end a clip's entry point may lie through float rounding alone,
-/// relative to the size of the numbers it was computed from. An entry point that close to the
-/// end whose corner circle is missed (a sharp corner has none; a tiny radius is smaller than the
-/// rounding) is taken as an edge hit: the ray passes within rounding of the corner.
-inline constexpr float kEntryRoundingFraction = 1e-6f;
 
 /// An outer edge the clip entered through: the edge from core vertex a, vector e, outward unit
 /// normal n, and the entry point q at fraction t.

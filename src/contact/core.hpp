@@ -16,6 +16,7 @@
 
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
+#include "tolerances.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 
@@ -211,25 +212,6 @@ struct CoreQuery {
   Vec2 normal;       // reference edge normal, from reference to incident; {0,1} if none
 };
 
-/// Relative preference for A's axis, as a fraction of the smaller shape's size: B's axis is
-/// chosen only when it separates clearly more. Keeps the reference stable under float noise
-/// (warm-started ids depend on it) and is far below the accuracy bound.
-inline constexpr float kAxisPreference = 2e-5f;
-
-/// The preference when A's best face and B's best face are nearly parallel (their normals
-/// opposite within kParallelFaceSine): the resting contact of a stack. There the two separations
-/// differ by about the tilt times the sideways offset of the faces, and they cross as the tilt
-/// changes sign, so a small preference lets the reference (and with it every feature id) flip
-/// back and forth under jitter (issue 11: 0.1 to 0.6% of resting points did, at 2e-5). At 4e-4
-/// of the smaller shape's size (a unit box pyramid keeps A's face for tilts up to about 5e-4 rad)
-/// the separation stays within the contract's 1e-3 of the size (Shape::extent() is at most twice
-/// the half diameter the contract measures size by), and the normal within the faces' tilt.
-inline constexpr float kParallelFacePreference = 4e-4f;
-/// Faces whose normals are opposite within this sine of the angle count as nearly parallel for
-/// kParallelFacePreference: well above the jitter of a resting stack (about 1e-4 rad), well below
-/// the angle at which a tilted face stops resting on the other.
-inline constexpr float kParallelFaceSine = 9.5e-4f;
-
 /// Whether B's best axis is the reference rather than A's (kAxisPreference, kParallelFacePreference).
 inline bool prefer_b(const FramedCore& a, const FramedCore& b, const AxisSeparation& sa, const AxisSeparation& sb, float scale) {
   if (!(sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale))) return false;
@@ -353,19 +335,16 @@ inline int edge_end_index(const FramedCore& c, int e, int end) {
 }
 
 /// A separation of the cores above this proves distance > margin, so a query may stop there.
-/// The slack keeps float rounding from ever stopping a pair that distance() puts within the
-/// margin (distance() runs to the end and must agree with every early stop). It is a fraction of
-/// the LARGER shape's size: near the bound the separation is computed from coordinates about as
-/// large as both shapes together, and its rounding follows them, not the smaller shape (a point
-/// has size 0; a small triangle on a 15000-long segment rounds like the segment; both found by
-/// the query fuzzer, tests/robustness_test.cpp). A larger slack only stops fewer pairs early.
+/// The slack (kStopSlackFraction, tolerances.hpp) keeps float rounding from ever stopping a pair
+/// that distance() puts within the margin (distance() runs to the end and must agree with every
+/// early stop; cases found by the query fuzzer are in tests/robustness_test.cpp).
 inline float stop_bound(float margin, const Shape& a, const Shape& b) {
-  return margin + a.radius() + b.radius() + 1e-5f * std::max(a.extent(), b.extent());
+  return margin + a.radius() + b.radius() + kStopSlackFraction * std::max(a.extent(), b.extent());
 }
 
 /// The scale of a pair: the smaller shape's size, never 0.
 inline float pair_scale(const Shape& a, const Shape& b) {
-  return std::max(std::min(a.extent(), b.extent()), 1e-6f);
+  return std::max(std::min(a.extent(), b.extent()), kMinPairScale);
 }
 
 /// Signed distance of two cores in A's frame, with what collide() needs to build a manifold.
@@ -380,14 +359,6 @@ struct CoreDistance {
   float over_lo, over_hi;  // overlapping: the part of the incident edge over the reference edge
   SegmentClosest closest;  // reference vs incident edge, when !overlapping and ref_edge >= 0
 };
-
-/// Incident points within this fraction of the pair's size outside the reference edge's side
-/// planes count as on the edge (a corner exactly in line with the edge's end is an edge contact).
-inline constexpr float kClipFraction = 1e-5f;
-
-/// Cores that overlap by less than this fraction of the pair's size are measured with the
-/// closest-points path, which is exact for touching and for degenerate (collinear) cores.
-inline constexpr float kOverlapFraction = 1e-6f;
 
 /// The rest of core_distance() once the axes are searched (query_cores, or query_segments for
 /// two segments): the overlap depth or the closest features of the reference and incident edges.
@@ -475,7 +446,7 @@ PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const Frame
   Vec2 n = q.normal;
   const bool inside_ref = c.s > 0 && c.s < 1, inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
   if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
-  if (!inside_ref && !inside_inc && dist > 1e-5f * scale) n = (c.c2 - c.c1) / dist;
+  if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) n = (c.c2 - c.c1) / dist;
   out.distance = dist;
   out.normal = q.flip ? -n : n;
   out.point_a = q.flip ? c.c2 : c.c1;
@@ -605,7 +576,7 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const float u = at_start ? u_start : u_end;
   const float dist = std::sqrt(sep * sep + u * u);
   // At a vertex the direction to p; when p (nearly) sits on the vertex, the edge's normal.
-  const Vec2 normal = dist > 1e-5f * scale ? (sep * ne + u * left_perp(ne)) / dist : ne;
+  const Vec2 normal = dist > kWitnessNormalFraction * scale ? (sep * ne + u * left_perp(ne)) / dist : ne;
   return {dist, normal, false};
 }
 
@@ -628,7 +599,7 @@ inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& 
   const float len2 = dot(d, d);
   float len;
   Vec2 n;
-  if (len2 >= 0x1p-120f) [[likely]] {
+  if (len2 >= kTinySquare) [[likely]] {
     len = std::sqrt(len2);
     n = d / len;
   } else {

@@ -22,23 +22,15 @@
 #include <numbers>
 #include <sstream>
 
+#include "pebble/detail/exact.hpp"
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
 
-struct D2 {
-  double x = 0, y = 0;
-};
-
-D2 operator+(D2 a, D2 b) { return {a.x + b.x, a.y + b.y}; }
-D2 operator-(D2 a, D2 b) { return {a.x - b.x, a.y - b.y}; }
-D2 operator*(double s, D2 v) { return {s * v.x, s * v.y}; }
-double dot(D2 a, D2 b) { return a.x * b.x + a.y * b.y; }
-double cross(D2 a, D2 b) { return a.x * b.y - a.y * b.x; }
-// Rotated by -90 degrees: the outward side of a counter-clockwise edge.
-D2 right_perp(D2 v) { return {v.y, -v.x}; }
+using detail::D2;  // double vector and its operations: pebble/detail/exact.hpp
 
 // Area, first moment and polar second moment of a region about the reference point.
 struct Moments {
@@ -113,15 +105,6 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
   }
   return m;
 }
-
-// bounds() pads its float box by this fraction of |translation| + the shape's reach. The float
-// rounding of the box (two products, a difference, a sum and a difference per side) is at most
-// about 4.01 × 2⁻²⁴ of that sum; 2⁻²¹ leaves a factor of two for the rounding of the reach
-// itself (centroid and extent are floats) and of the pad.
-constexpr float kBoundsPad = 0x1p-21f;
-// Added to the pad so that it covers the absolute rounding of results that underflow below the
-// normal floats (shapes of size 1e-38): the smallest normal float.
-constexpr float kBoundsPadFloor = std::numeric_limits<float>::min();
 
 [[noreturn]] void fail_density(float density, const char* problem) {
   std::ostringstream out;

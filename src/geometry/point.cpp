@@ -14,20 +14,13 @@
 #include <cmath>
 #include <limits>
 
+#include "pebble/detail/exact.hpp"
+
 namespace pebble {
 namespace {
 
-struct DVec {
-  double x, y;
-};
-
-DVec dvec(Vec2 v) { return {v.x, v.y}; }
-DVec operator-(DVec a, DVec b) { return {a.x - b.x, a.y - b.y}; }
-double ddot(DVec a, DVec b) { return a.x * b.x + a.y * b.y; }
-// Positive when b is counter-clockwise from a.
-double dcross(DVec a, DVec b) { return a.x * b.y - a.y * b.x; }
-// The outward direction of a counter-clockwise edge e (e rotated by -90 degrees).
-DVec dright_perp(DVec e) { return {e.y, -e.x}; }
+using detail::D2;  // double vector and its operations: pebble/detail/exact.hpp
+using detail::d2;
 
 // A valid transform in double with its rotation scaled to unit length. is_valid() lets |q|
 // stray from 1 by kRotationTolerance; we treat such a q as the rotation by its angle rather than
@@ -43,12 +36,12 @@ struct Frame {
     c *= inv;
     s *= inv;
   }
-  DVec to_local(Vec2 p) const {
+  D2 to_local(Vec2 p) const {
     const double dx = double(p.x) - px, dy = double(p.y) - py;
     return {c * dx + s * dy, -s * dx + c * dy};
   }
-  Vec2 point_to_world(DVec v) const { return {float(c * v.x - s * v.y + px), float(s * v.x + c * v.y + py)}; }
-  Vec2 vector_to_world(DVec v) const { return {float(c * v.x - s * v.y), float(s * v.x + c * v.y)}; }
+  Vec2 point_to_world(D2 v) const { return {float(c * v.x - s * v.y + px), float(s * v.x + c * v.y + py)}; }
+  Vec2 vector_to_world(D2 v) const { return {float(c * v.x - s * v.y), float(s * v.x + c * v.y)}; }
 };
 
 // Which part of the core is closest to the query point.
@@ -59,7 +52,7 @@ enum class Feature {
 };
 
 struct Location {
-  DVec p;           // query point, local frame
+  D2 p;           // query point, local frame
   Feature feature;  // closest core feature (interior: inside the core)
   int index;        // vertex or edge index; unused for interior
   double cross;     // edge: cross(p - v_index, edge), > 0 on the outward side
@@ -70,15 +63,15 @@ struct Location {
 // The classification shared by contains() and project_point(): the nearest core feature, its
 // squared distance (along an edge as cross^2 / |e|^2, so that a point exactly on an edge line
 // gets exactly 0) and the inside decision, all without a square root.
-Location locate(const Shape& shape, DVec p) {
+Location locate(const Shape& shape, D2 p) {
   const Vec2* v = shape.vertices().data();
   const int n = shape.vertex_count();
   const double r = shape.radius();
   const double r2 = r * r;  // exact: r is a float
 
   if (n == 1) {
-    const DVec w = p - dvec(v[0]);
-    const double d2 = ddot(w, w);
+    const D2 w = p - d2(v[0]);
+    const double d2 = dot(w, w);
     return {p, Feature::vertex, 0, 0, d2, d2 <= r2};
   }
 
@@ -86,16 +79,16 @@ Location locate(const Shape& shape, DVec p) {
     // A segment has no interior: the answer is the clamped projection on a->b. The side of
     // the line picks edge 0 (a->b, normal n0) or edge 1 (b->a, normal -n0); a point on the
     // segment itself goes to edge 0.
-    const DVec a = dvec(v[0]), b = dvec(v[1]);
-    const DVec e = b - a, w = p - a;
-    const double t = ddot(w, e), len2 = ddot(e, e);
-    if (t < 0) return {p, Feature::vertex, 0, 0, ddot(w, w), ddot(w, w) <= r2};
+    const D2 a = d2(v[0]), b = d2(v[1]);
+    const D2 e = b - a, w = p - a;
+    const double t = dot(w, e), len2 = dot(e, e);
+    if (t < 0) return {p, Feature::vertex, 0, 0, dot(w, w), dot(w, w) <= r2};
     if (t > len2) {
-      const DVec wb = p - b;
-      const double d2 = ddot(wb, wb);
+      const D2 wb = p - b;
+      const double d2 = dot(wb, wb);
       return {p, Feature::vertex, 1, 0, d2, d2 <= r2};
     }
-    const double c = dcross(w, e);
+    const double c = cross(w, e);
     const double d2 = c * c / len2;
     return {p, Feature::edge, c >= 0 ? 0 : 1, c >= 0 ? c : -c, d2, d2 <= r2};
   }
@@ -106,8 +99,8 @@ Location locate(const Shape& shape, DVec p) {
   double cross_of[kMaxPolygonVertices];
   bool in_core = true;
   for (int i = 0; i < n; ++i) {
-    const DVec a = dvec(v[i]);
-    cross_of[i] = dcross(p - a, dvec(v[i + 1 == n ? 0 : i + 1]) - a);
+    const D2 a = d2(v[i]);
+    cross_of[i] = cross(p - a, d2(v[i + 1 == n ? 0 : i + 1]) - a);
     in_core = in_core && cross_of[i] <= 0;
   }
   if (in_core) return {p, Feature::interior, 0, 0, 0, true};
@@ -119,15 +112,15 @@ Location locate(const Shape& shape, DVec p) {
   for (int i = 0; i < n; ++i) {
     if (!(cross_of[i] > 0)) continue;
     const int j = i + 1 == n ? 0 : i + 1;
-    const DVec a = dvec(v[i]);
-    const DVec e = dvec(v[j]) - a, w = p - a;
-    const double t = ddot(w, e), len2 = ddot(e, e);
+    const D2 a = d2(v[i]);
+    const D2 e = d2(v[j]) - a, w = p - a;
+    const double t = dot(w, e), len2 = dot(e, e);
     if (t < 0) {
-      const double d2 = ddot(w, w);
+      const double d2 = dot(w, w);
       if (d2 < best.d2) { best.feature = Feature::vertex; best.index = i; best.d2 = d2; }
     } else if (t > len2) {
-      const DVec wj = p - dvec(v[j]);
-      const double d2 = ddot(wj, wj);
+      const D2 wj = p - d2(v[j]);
+      const double d2 = dot(wj, wj);
       if (d2 < best.d2) { best.feature = Feature::vertex; best.index = j; best.d2 = d2; }
     } else {
       const double d2 = cross_of[i] * cross_of[i] / len2;
@@ -150,8 +143,8 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
   const int n = shape.vertex_count();
   const double r = shape.radius();
 
-  DVec normal{};     // outward unit normal at the answer, local
-  DVec core_point{};  // closest point of the core, local
+  D2 normal{};     // outward unit normal at the answer, local
+  D2 core_point{};  // closest point of the core, local
   double distance = 0;
 
   switch (loc.feature) {
@@ -165,14 +158,14 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
       int k = 0;
       double best = -std::numeric_limits<double>::infinity();
       for (int i = 0; i < n; ++i) {
-        const double sep = ddot(loc.p - dvec(v[i]), dvec(shape.normal(i)));
+        const double sep = dot(loc.p - d2(v[i]), d2(shape.normal(i)));
         if (sep > best) { best = sep; k = i; }
       }
-      const DVec a = dvec(v[k]);
-      const DVec e = dvec(v[k + 1 == n ? 0 : k + 1]) - a;
-      const double len = std::sqrt(ddot(e, e));
-      const double h = dcross(loc.p - a, e) / len;  // <= 0: signed distance to the edge line
-      const DVec rp = dright_perp(e);
+      const D2 a = d2(v[k]);
+      const D2 e = d2(v[k + 1 == n ? 0 : k + 1]) - a;
+      const double len = std::sqrt(dot(e, e));
+      const double h = cross(loc.p - a, e) / len;  // <= 0: signed distance to the edge line
+      const D2 rp = right_perp(e);
       normal = {rp.x / len, rp.y / len};
       core_point = {loc.p.x - h * normal.x, loc.p.y - h * normal.y};
       distance = h - r;
@@ -181,32 +174,32 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
     case Feature::edge: {
       // The edge's own normal, not (p - q) / |p - q|: exact in direction and defined also
       // when p lies on the edge.
-      const DVec a = dvec(v[loc.index]);
-      const DVec e = dvec(v[loc.index + 1 == n ? 0 : loc.index + 1]) - a;
-      const double len = std::sqrt(ddot(e, e));
+      const D2 a = d2(v[loc.index]);
+      const D2 e = d2(v[loc.index + 1 == n ? 0 : loc.index + 1]) - a;
+      const double len = std::sqrt(dot(e, e));
       const double h = loc.cross / len;
-      const DVec rp = dright_perp(e);
+      const D2 rp = right_perp(e);
       normal = {rp.x / len, rp.y / len};
       core_point = {loc.p.x - h * normal.x, loc.p.y - h * normal.y};
       distance = std::fabs(h) - r;
       break;
     }
     case Feature::vertex: {
-      core_point = dvec(v[loc.index]);
+      core_point = d2(v[loc.index]);
       const double len = std::sqrt(loc.d2);
       if (len > 0) {
         normal = {(loc.p.x - core_point.x) / len, (loc.p.y - core_point.y) / len};
       } else if (n == 1) {
         normal = {1, 0};  // the centre of a disc: every direction is a closest one; take local +x
       } else {
-        normal = dvec(shape.normal(loc.index));  // only reachable through rounding
+        normal = d2(shape.normal(loc.index));  // only reachable through rounding
       }
       distance = len - r;
       break;
     }
   }
 
-  const DVec local_point{core_point.x + r * normal.x, core_point.y + r * normal.y};
+  const D2 local_point{core_point.x + r * normal.x, core_point.y + r * normal.y};
   // Keep the documented equivalence inside == (distance <= 0) exact after rounding: locate()
   // decided inside, and the rounded distance must not contradict it.
   float d = float(distance);
@@ -220,21 +213,21 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
 
 bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return false;
-  const DVec q = Frame(xf).to_local(p);
+  const D2 q = Frame(xf).to_local(p);
   const int n = shape.vertex_count();
   if (n == 1) {
     // locate()'s disc test, inline (the call and its result struct cost more than the test).
-    const DVec w = q - dvec(shape.vertices()[0]);
+    const D2 w = q - d2(shape.vertices()[0]);
     const double r = shape.radius();
-    return ddot(w, w) <= r * r;
+    return dot(w, w) <= r * r;
   }
   if (shape.radius() == 0 && n >= 3) {
     // A sharp polygon: locate()'s core test, stopping at the first edge p is outside of (then
     // its distance to the core is positive and it is outside; no need to find how far).
     const Vec2* v = shape.vertices().data();
     for (int i = 0; i < n; ++i) {
-      const DVec a = dvec(v[i]);
-      if (dcross(q - a, dvec(v[i + 1 == n ? 0 : i + 1]) - a) > 0) return false;
+      const D2 a = d2(v[i]);
+      if (cross(q - a, d2(v[i + 1 == n ? 0 : i + 1]) - a) > 0) return false;
     }
     return true;
   }

@@ -1,19 +1,23 @@
 // Shape makers and the convex hull they rest on.
 //
-// The hull is Andrew's monotone chain (de Berg et al., "Computational Geometry", 1.1) run in
-// double precision on the float input, followed by a clean-up pass that removes the flattest
-// vertex while every input point stays within a tolerance of the hull (which welds near-equal
-// points and drops nearly collinear ones). The tolerance is kWeldFraction x the point set's size,
-// floored at 4 float ulps of its largest coordinate and at kMinWeldDistance (so that no edge is so
-// short that the queries would square it into a denormal). Degenerate inputs shrink to the
-// smaller core instead of failing: a cluster of equal points becomes a 1-vertex core, collinear
-// points a 2-vertex core.
+// The hull is Andrew's monotone chain (de Berg et al., "Computational Geometry", 1.1) on the
+// float input, its turns decided by the exact orient() (pebble/detail/exact.hpp), followed by a
+// clean-up pass in double that removes the flattest vertex while every input point stays within
+// a tolerance of the hull (which welds near-equal points and drops nearly collinear ones). The
+// tolerance is kWeldFraction x the point set's size, floored at 4 float ulps of its largest
+// coordinate (kHullRoundingFraction) and at kMinWeldDistance (so that no edge is so short that
+// the queries would square it into a denormal). Degenerate inputs shrink to the smaller core
+// instead of failing: a cluster of equal points becomes a 1-vertex core, collinear points a
+// 2-vertex core.
 #include "pebble/shape.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
+
+#include "pebble/detail/exact.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
@@ -58,25 +62,18 @@ void check_point(Vec2 p, size_t index) {
   }
 }
 
-struct P2 {
-  double x, y;
-};
+using detail::D2;  // double vector and the exact orient(): pebble/detail/exact.hpp
+using detail::d2;
+using detail::orient;
 
-double cross3(const P2& o, const P2& a, const P2& b) {
-  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-
-double dist2(const P2& a, const P2& b) {
-  const double dx = a.x - b.x, dy = a.y - b.y;
-  return dx * dx + dy * dy;
-}
-
-// Distance of p from the segment ab.
-double segment_distance(const P2& p, const P2& a, const P2& b) {
-  const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
-  double t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;
+// Distance of p from the segment ab, in double.
+double segment_distance(Vec2 p, Vec2 a, Vec2 b) {
+  const D2 e = d2(b) - d2(a), w = d2(p) - d2(a);
+  const double len2 = dot(e, e);
+  double t = len2 > 0 ? dot(w, e) / len2 : 0;
   t = std::clamp(t, 0.0, 1.0);
-  return std::sqrt(dist2(p, P2{a.x + t * dx, a.y + t * dy}));
+  const D2 q{a.x + t * e.x, a.y + t * e.y}, d = d2(p) - q;
+  return std::sqrt(dot(d, d));
 }
 
 }  // namespace
@@ -86,25 +83,24 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
   for (size_t i = 0; i < points.size(); ++i) check_point(points[i], i);
 
   // Scratch buffers kept per thread: building shapes in a loop allocates only while they grow.
-  thread_local std::vector<P2> ps_buffer, hull_buffer;
-  std::vector<P2>& ps = ps_buffer;
-  ps.clear();
-  for (Vec2 p : points) ps.push_back({p.x, p.y});
+  thread_local std::vector<Vec2> ps_buffer, hull_buffer;
+  std::vector<Vec2>& ps = ps_buffer;
+  ps.assign(points.begin(), points.end());
 
   // Tolerance: a fraction of the point set's size, and never below what float rounding of the
   // coordinates can produce (4 units in the last place of the largest coordinate: points that
   // were computed collinear in float scatter by about one). Far from the local origin this floor
   // exceeds kWeldFraction x size for tiny shapes; float cannot do better there.
   double lo_x = ps[0].x, hi_x = ps[0].x, lo_y = ps[0].y, hi_y = ps[0].y, biggest = 0;
-  for (const P2& p : ps) {
-    lo_x = std::min(lo_x, p.x); hi_x = std::max(hi_x, p.x);
-    lo_y = std::min(lo_y, p.y); hi_y = std::max(hi_y, p.y);
-    biggest = std::max({biggest, std::fabs(p.x), std::fabs(p.y)});
+  for (const Vec2 p : ps) {
+    lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
+    lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
+    biggest = std::max({biggest, std::fabs(double(p.x)), std::fabs(double(p.y))});
   }
   const double size = std::max(hi_x - lo_x, hi_y - lo_y);
-  const double tol = std::max({double(kWeldFraction) * size, 4.0 * 1.2e-7 * biggest, double(kMinWeldDistance)});
+  const double tol = std::max({double(kWeldFraction) * size, kHullRoundingFraction * biggest, double(kMinWeldDistance)});
 
-  std::sort(ps.begin(), ps.end(), [](const P2& a, const P2& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  std::sort(ps.begin(), ps.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
 
   // All points within the weld tolerance of each other: a 1-vertex core at their centre.
   if (size <= tol) {
@@ -113,15 +109,15 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
   }
 
   // Andrew's monotone chain; points on a hull edge are not kept (strict turn).
-  std::vector<P2>& hull = hull_buffer;
+  std::vector<Vec2>& hull = hull_buffer;
   hull.resize(2 * ps.size());
   size_t k = 0;
   for (size_t i = 0; i < ps.size(); ++i) {
-    while (k >= 2 && cross3(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
+    while (k >= 2 && orient(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
     hull[k++] = ps[i];
   }
   for (size_t i = ps.size() - 1, lower = k + 1; i-- > 0;) {
-    while (k >= lower && cross3(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
+    while (k >= lower && orient(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
     hull[k++] = ps[i];
   }
   hull.resize(k > 1 ? k - 1 : 1);
@@ -142,10 +138,10 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
       }
     }
     if (best == n) break;
-    const P2& a = hull[(best + n - 1) % n];
-    const P2& c = hull[(best + 1) % n];
-    const bool keeps_points = std::all_of(ps.begin(), ps.end(), [&](const P2& p) {
-      return cross3(a, c, p) >= 0 || segment_distance(p, a, c) <= tol;
+    const Vec2 a = hull[(best + n - 1) % n];
+    const Vec2 c = hull[(best + 1) % n];
+    const bool keeps_points = std::all_of(ps.begin(), ps.end(), [&](Vec2 p) {
+      return orient(a, c, p) >= 0 || segment_distance(p, a, c) <= tol;
     });
     if (!keeps_points) break;
     hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(best));
@@ -153,8 +149,8 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
 
   if (hull.size() <= 2) {
     // Collinear within tol: the two remaining hull points hold every input point within tol.
-    out[0] = Vec2{float(hull[0].x), float(hull[0].y)};
-    out[1] = Vec2{float(hull[1 % hull.size()].x), float(hull[1 % hull.size()].y)};
+    out[0] = hull[0];
+    out[1] = hull[1 % hull.size()];
     return 2;
   }
 
@@ -164,7 +160,7 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
         << kMaxPolygonVertices << ")";
     fail(msg.str());
   }
-  for (size_t i = 0; i < hull.size(); ++i) out[i] = Vec2{float(hull[i].x), float(hull[i].y)};
+  for (size_t i = 0; i < hull.size(); ++i) out[i] = hull[i];
   return int(hull.size());
 }
 

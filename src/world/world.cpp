@@ -28,6 +28,7 @@
 
 #include "pebble/mass.hpp"
 #include "pebble/point.hpp"
+#include "tolerances.hpp"
 #include "world/thread_pool.hpp"
 
 namespace pebble {
@@ -42,13 +43,6 @@ std::atomic<std::uint32_t> g_next_serial{1};
 // outputs, merged in task order, do not depend on the number of threads.
 constexpr int kFindChunk = 128;
 constexpr int kCollideChunk = 256;
-
-// A collider's box is its bounds() grown by half the contact margin plus these slacks, so that two
-// boxes overlap whenever collide() could report a contact: collide() is accurate to 1e-3 of the
-// smaller shape's size (so a point may come up to that much beyond the margin), and the float sums
-// of the growth round by up to a few steps of the coordinates.
-constexpr float kBoxSizeSlack = 1e-3f;
-constexpr float kBoxCoordinateSlack = 0x1p-20f;
 
 // update() rebuilds the fixed tree (binned SAH) once this many fixed colliders changed since its
 // last rebuild, and at least a quarter of them: a level loaded collider by collider gets one

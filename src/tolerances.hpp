@@ -1,0 +1,109 @@
+// The internal tolerances, slacks and fractions of pebble, each with the reason for its value,
+// grouped by the query that uses them. The public ones (weld fraction, linear slop, limits on
+// coordinates) are in pebble/constants.hpp. A "fraction" multiplies a size (a shape's extent, a
+// pair's scale or the numbers a value was computed from), so that the tolerance scales with it.
+#pragma once
+
+#include <limits>
+
+namespace pebble {
+
+// ---- Shapes: the hull and bounds() (geometry/)
+
+/// The hull's weld tolerance is never below this fraction of the largest coordinate (4 float
+/// ulps): points computed collinear in float scatter by about one ulp.
+inline constexpr double kHullRoundingFraction = 4.0 * 1.2e-7;
+
+/// bounds() pads its float box by this fraction of |translation| + the shape's reach. The float
+/// rounding of the box (two products, a difference, a sum and a difference per side) is at most
+/// about 4.01 × 2⁻²⁴ of that sum; 2⁻²¹ leaves a factor of two for the rounding of the reach
+/// itself (centroid and extent are floats) and of the pad.
+inline constexpr float kBoundsPad = 0x1p-21f;
+/// Added to the pad so that it covers the absolute rounding of results that underflow below the
+/// normal floats (shapes of size 1e-38): the smallest normal float.
+inline constexpr float kBoundsPadFloor = std::numeric_limits<float>::min();
+
+// ---- Contacts: collide() and distance() (contact/core.hpp, contact/manifold.cpp)
+
+/// Relative preference for A's axis, as a fraction of the smaller shape's size: B's axis is
+/// chosen only when it separates clearly more. Keeps the reference stable under float noise
+/// (warm-started ids depend on it) and is far below the accuracy bound.
+inline constexpr float kAxisPreference = 2e-5f;
+
+/// The preference when A's best face and B's best face are nearly parallel (their normals
+/// opposite within kParallelFaceSine): the resting contact of a stack. There the two separations
+/// differ by about the tilt times the sideways offset of the faces, and they cross as the tilt
+/// changes sign, so a small preference lets the reference (and with it every feature id) flip
+/// back and forth under jitter (issue 11). At 4e-4 of the smaller shape's size (a unit box
+/// pyramid keeps A's face for tilts up to about 5e-4 rad) the separation stays within the
+/// contract's 1e-3 of the size (Shape::extent() is at most twice the half diameter the contract
+/// measures size by), and the normal within the faces' tilt.
+inline constexpr float kParallelFacePreference = 4e-4f;
+/// Faces whose normals are opposite within this sine of the angle count as nearly parallel for
+/// kParallelFacePreference: well above the jitter of a resting stack (about 1e-4 rad), well below
+/// the angle at which a tilted face stops resting on the other.
+inline constexpr float kParallelFaceSine = 9.5e-4f;
+
+/// stop_bound()'s slack, a fraction of the LARGER shape's size: near the bound the separation is
+/// computed from coordinates about as large as both shapes together and rounds like them (a
+/// point has size 0; a small triangle on a 15000-long segment rounds like the segment). A larger
+/// slack only stops fewer pairs early.
+inline constexpr float kStopSlackFraction = 1e-5f;
+
+/// The scale of a pair (the smaller shape's size) is never below this, so that fractions of it
+/// stay positive for points and circles of radius 0.
+inline constexpr float kMinPairScale = 1e-6f;
+
+/// Incident points within this fraction of the pair's size outside the reference edge's side
+/// planes count as on the edge (a corner exactly in line with the edge's end is an edge contact).
+inline constexpr float kClipFraction = 1e-5f;
+
+/// Cores that overlap by less than this fraction of the pair's size are measured with the
+/// closest-points path, which is exact for touching and for degenerate (collinear) cores.
+inline constexpr float kOverlapFraction = 1e-6f;
+
+/// Two witness points closer than this fraction of the pair's size give no direction of their
+/// own (their difference is mostly rounding): the face normal is taken instead.
+inline constexpr float kWitnessNormalFraction = 1e-5f;
+
+// ---- Casts: raycast(), shape_cast(), time_of_impact(), closest_approach() (cast/)
+
+/// A corner's normal, computed as the radial vector over the radius, is made unit again when its
+/// squared length is off 1 by more than this: a few float roundings of the radius-sized numbers
+/// stay well within it, so the common case costs one compare.
+inline constexpr float kRadialSlack = 1e-6f;
+
+/// How far beyond an edge's end a clip's entry point may lie through float rounding alone,
+/// relative to the size of the numbers it was computed from. An entry point that close to the
+/// end whose corner circle is missed (a sharp corner has none; a tiny radius is smaller than the
+/// rounding) is taken as an edge hit: the ray passes within rounding of the corner.
+inline constexpr float kEntryRoundingFraction = 1e-6f;
+
+/// Two core vertices within this fraction of a body's reach of its greatest height along the
+/// normal make the normal one of its faces (a face normal is computed from its vertices, so
+/// they tie only to rounding).
+inline constexpr float kFaceTieFraction = 1e-5f;
+
+/// Two fractions of the path count as the same least distance when their distances differ by
+/// less than this fraction of the sizes involved (float rounding of the projections): the earlier
+/// one is taken, so that a path parallel to an edge gives the start of its closest stretch.
+inline constexpr float kApproachTieFraction = 1e-6f;
+
+// ---- Float range (contacts and casts)
+
+/// Squared lengths below this (lengths below about 1e-18) are float denormals or 0 and keep only a
+/// few bits: directions and inside tests there rescale first.
+inline constexpr float kTinySquare = 0x1p-120f;
+/// A radius below this is tiny in the same sense (its square is below kTinySquare).
+inline constexpr float kTinyLength = 0x1p-60f;
+
+// ---- The world (world/)
+
+/// A collider's box is its bounds() grown by half the contact margin plus these slacks, so that two
+/// boxes overlap whenever collide() could report a contact: collide() is accurate to 1e-3 of the
+/// smaller shape's size (so a point may come up to that much beyond the margin), and the float sums
+/// of the growth round by up to a few steps of the coordinates.
+inline constexpr float kBoxSizeSlack = 1e-3f;
+inline constexpr float kBoxCoordinateSlack = 0x1p-20f;
+
+}  // namespace pebble
