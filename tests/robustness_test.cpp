@@ -220,6 +220,49 @@ TEST(Robustness, ShapeCastWithoutMotionOfDeeplyOverlappingShapesHits) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The world's queries.
+
+TEST(Robustness, OverlapAabbWithAColliderLargerThanAShapeMakerAccepts) {
+  // Found by an exploring run of the world fuzzer (fuzz/corpus/world/world-crash-b81c...): a box
+  // too large for a Shape is clipped to each collider's tree box and the part turned into a
+  // Shape; for a capsule 7.2e6 long of radius 7.2e6 that part had a half extent of 1.087e7, above
+  // the box maker's kMaxShapeExtent, and InvalidShape escaped the query.
+  CollisionWorld world;
+  const Shape big = Shape::capsule({110.25f, 7237230.5f}, {7237230.5f, 7237230.5f}, 7237230.5f);
+  const ColliderId id = world.add(big, {{7237230.5f, 7237230.5f}, Rot::identity()});
+  std::vector<ColliderId> got;
+  const auto collect = [&](ColliderId c) { got.push_back(c); return true; };
+  EXPECT_NO_THROW(world.overlap_aabb({{-1e9f, -1e9f}, {7237230.5f, 1e9f}}, collect));
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0], id);
+  // The capsule spans x from 110.25 and y from 7237230.5 (its round ends and side): huge boxes
+  // that stop 1e5 short of it (1e-2 of its size, well beyond the accuracy) and 1e5 into it.
+  const auto count = [&](Aabb box) {
+    got.clear();
+    world.overlap_aabb(box, collect);
+    return got.size();
+  };
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {110.25f - 1e5f, 1e9f}}), 0u);
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {110.25f + 1e5f, 1e9f}}), 1u);
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {1e9f, 7237230.5f - 1e5f}}), 0u);
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {1e9f, 7237230.5f + 1e5f}}), 1u);
+  EXPECT_EQ(count({{-1e9f, 21711692 + 1e5f}, {1e9f, 1e9f}}), 0u);
+  EXPECT_EQ(count({{-1e9f, 21711692 - 1e5f}, {1e9f, 1e9f}}), 1u);
+}
+
+TEST(Robustness, OverlapAabbWithASegmentBoxOfHalfExtentRoundedTo1e7) {
+  // A degenerate box (zero width) whose half height rounds to exactly kMaxShapeExtent: its ends
+  // relative to its rounded centre lie 1e7 + 1 away, beyond what the polygon maker accepts.
+  CollisionWorld world;
+  world.add(Shape::box(1, 1), {{5, -25086768}, Rot::identity()});
+  const Aabb box{{5, -35086768}, {5, -15086767}};
+  ASSERT_EQ(extents(box).y, kMaxShapeExtent);
+  int calls = 0;
+  EXPECT_NO_THROW(world.overlap_aabb(box, [&](ColliderId) { ++calls; return true; }));
+  EXPECT_EQ(calls, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The toolbox.
 
 TEST(Robustness, SegmentsCollinearByRoundingShareNoFarPoint) {
