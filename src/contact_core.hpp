@@ -595,7 +595,10 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   if (e == -2) return {stop_above, {0, 1}, kStoppedEarly};
   if (e < 0) return {kHugeDistance, {0, 1}, kStoppedEarly};  // non-finite input only (see core_distance)
   const uint32_t edge_feature = kEdgeFeature | uint32_t(e);
-  if (sep < -kOverlapFraction * scale) return {sep, ne, edge_feature};
+  // Inside the core: only a polygon has an inside. A segment's two edge planes would be one line
+  // but for the rounding of its normal (6e-8 rad: 0.6 apart at the ends of a 1e7-long segment),
+  // and a point between them, below both, may lie anywhere along the line, even beyond an end.
+  if (sep < -kOverlapFraction * scale && edges > 2) return {sep, ne, edge_feature};
   // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
   // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
   // clipping). t.v is the same in the core's frame as in world, so the shape's own vertices serve

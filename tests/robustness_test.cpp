@@ -219,6 +219,24 @@ TEST(Robustness, ShapeCastWithoutMotionOfDeeplyOverlappingShapesHits) {
   EXPECT_EQ(h.fraction, 0);
 }
 
+TEST(Robustness, DistanceOfACircleBeyondTheEndOfALongCapsule) {
+  // Found by an exploring run of the query fuzzer (fuzz/corpus/query/query-crash-5b8a...): a
+  // circle 48 beyond the end of a 9.8e6-long capsule, on its line. The capsule's float normal is
+  // off square to the core by ~6e-8 rad, so its two edge planes (through either end) lie 0.7
+  // apart; the centre fell between them, below both, and point_to_core took it for inside the
+  // core. distance() said -35 (overlap), the true distance is +13.1.
+  const Shape circle = Shape::circle(34.1328125f, {34.1328125f, 34.1328125f});
+  const Shape capsule = Shape::capsule({-6908265.5f, -6908265.5f}, {1.07479592e-42f, 1}, 1);
+  const Transform xa{{1.07479592e-42f, 1}, Rot::identity()}, xb{{5.87818922e-39f, 0.0078125f}, Rot::identity()};
+  EXPECT_NEAR(distance(circle, xa, capsule, xb).distance, 13.13275, 0.5);
+  EXPECT_NEAR(distance(capsule, xb, circle, xa).distance, 13.13275, 0.5);
+  EXPECT_FALSE(overlap(circle, xa, capsule, xb));
+  EXPECT_EQ(collide(circle, xa, capsule, xb).count, 0);
+  // The casts (which did not use those planes) agree: no hit at fraction 0.
+  const CastHit h = shape_cast(circle, xa, {0, 0}, capsule, xb, {-3, 0.25f});
+  EXPECT_FALSE(h.hit && h.fraction == 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The world's queries.
 
