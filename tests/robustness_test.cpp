@@ -237,6 +237,42 @@ TEST(Robustness, DistanceOfACircleBeyondTheEndOfALongCapsule) {
   EXPECT_FALSE(h.hit && h.fraction == 0);
 }
 
+TEST(Robustness, ShapeCastBeyondTheTipOfASliverDifference) {
+  // Found while looking for the fault above in the casts: a long capsule and a short one almost
+  // parallel to it, 5.3 beyond its end. Their Minkowski difference is a sliver 0.1 wide and 1.6e5
+  // long whose plane offsets (through vertices 2e6 from A's origin) round by more than that, and
+  // the origin beyond its tip was inside every plane: shape_cast() and closest_approach() hit at
+  // fraction 0 shapes that do not touch.
+  const Shape a = Shape::capsule({-765073.75f, 1915422.25f}, {-615239.438f, 1979071}, 0.870191753f);
+  const Shape b = Shape::capsule({-9.01097488f, 0}, {9.01097488f, 0}, 8.51557732f);
+  const Transform xa{{6.35292816f, 53.2637024f}, Rot{0.519365013f, -0.854552507f}};
+  const Transform xb{{1371711.75f, 1553654}, Rot{-0.80783546f, 0.5894081f}};
+  ASSERT_NEAR(distance(a, xa, b, xb).distance, 5.26767, 1);
+  const Vec2 move{9.78948212f, -9.48251629f};
+  for (const Vec2 m : {Vec2{0, 0}, move}) {
+    const CastHit h = shape_cast(b, xb, m, a, xa, {0, 0});
+    EXPECT_FALSE(h.hit && h.fraction == 0) << m.x;
+    const CastHit g = shape_cast(a, xa, {0, 0}, b, xb, m);
+    EXPECT_FALSE(g.hit && g.fraction == 0) << m.x;
+  }
+  const Approach ap = closest_approach(b, xb, move, a, xa, {0, 0}, 1);
+  EXPECT_FALSE(ap.hit && ap.time == 0);
+  EXPECT_GT(ap.distance, 0);
+}
+
+TEST(Robustness, ShapeCastBeyondTheTipOfASharpSliverDifference) {
+  // The same with two segments (radius 0), 4.4 apart beyond the long one's end.
+  const Shape a = Shape::segment({-369942.438f, -502149.094f}, {0, 0});
+  const Shape b = Shape::segment({-2.60437512f, 0}, {2.60437512f, 0});
+  const Transform xa{{-5.58227539f, 75.360199f}, Rot::identity()};
+  const Transform xb{{-369952.188f, -502079.312f}, Rot{-0.597663105f, -0.801747322f}};
+  ASSERT_NEAR(distance(a, xa, b, xb).distance, 4.35943, 1);
+  const CastHit h = shape_cast(a, xa, {0, 0}, b, xb, {0, 0});
+  EXPECT_FALSE(h.hit);
+  const CastHit g = shape_cast(b, xb, {0, 0}, a, xa, {0, 0});
+  EXPECT_FALSE(g.hit);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The world's queries.
 
