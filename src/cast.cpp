@@ -57,36 +57,8 @@ struct PairInA {
     switch (diff.count) {
       case 1: return cast_core::cast_circle(diff.v[0].x, diff.v[0].y, r, 0, 0, 0, d.x, d.y, 0);
       case 2: return cast_core::cast_capsule(diff.v[0], diff.v[1], {diff.nx[0], diff.ny[0]}, r, 0, 0, d.x, d.y);
-      default: {
-        const LocalHit hit = cast_core::cast_polygon(diff.lanes(), r, 0, 0, d.x, d.y);
-        return hit.kind == LocalHit::Kind::inside ? confirm_inside(r, d) : hit;
-      }
+      default: return cast_core::cast_polygon(diff.lanes(), r, 0, 0, d.x, d.y);
     }
-  }
-
-  /// The difference of two long, nearly parallel edges is a sliver that may be thinner than the
-  /// rounding of its planes (offsets through vertices 1e6 from A's origin): the origin beyond its
-  /// tip can lie inside every plane. By the vertices, an origin inside lies beside some edge (its
-  /// nearest boundary point is on one); one beside none lies in its nearest vertex's wedge,
-  /// whose disc of radius r the ray meets first, as cast_polygon() casts an origin outside the
-  /// core.
-  LocalHit confirm_inside(float r, Vec2 d) const {
-    int nearest = 0;
-    float best = std::numeric_limits<float>::infinity();
-    for (int i = 0; i < diff.count; ++i) {
-      const Vec2 v = diff.v[i], e = diff.v[i + 1] - v;
-      const float s = -dot(v, e);  // the origin along the edge, from v
-      if (s > 0 && s < dot(e, e)) return cast_core::kInside;
-      if (dot(v, v) < best) {
-        best = dot(v, v);
-        nearest = i;
-      }
-    }
-    const Vec2 c = diff.v[nearest];
-    LocalHit hit = cast_core::cast_circle(c.x, c.y, r, 0, 0, 0, d.x, d.y, nearest);
-    const int prev = nearest == 0 ? diff.count - 1 : nearest - 1;
-    if (hit.kind == LocalHit::Kind::corner) cast_core::clamp_to_cone(hit, {diff.nx[prev], diff.ny[prev]}, {diff.nx[nearest], diff.ny[nearest]});
-    return hit;
   }
 
   /// The core points of A and B (A's frame) that touch when the ray from the origin along d

@@ -273,6 +273,53 @@ TEST(Robustness, ShapeCastBeyondTheTipOfASharpSliverDifference) {
   EXPECT_FALSE(g.hit);
 }
 
+TEST(Robustness, DistanceOfACircleBeyondTheTipOfASliverTriangle) {
+  // Found with the search above, the same fault in a polygon: a triangle 2.7e4 long and 24 wide
+  // at its far end, its vertices 3e6 from its origin, and a circle 62 beyond its sharp tip. The
+  // tip's half angle is 4e-4, so the rounding of the two long edges' planes (0.2) lets points up
+  // to 500 beyond the tip lie below both (and below the far edge): point_to_core() said inside,
+  // distance() -35.
+  const Shape circle = Shape::circle(33.4298859f);
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-2106224, 2225817.75f}, {-2082266.12f, 2213358}, {-2106213.25f, 2225838.25f}},
+                                      1.90142739f);
+  const Transform xc{{-1130893.62f, -2820430}, Rot{-0.679977417f, -0.733233035f}};
+  const Transform xs{{15.3943329f, 79.183548f}, Rot{-0.421032935f, 0.907045364f}};
+  EXPECT_NEAR(distance(circle, xc, sliver, xs).distance, 62.04, 3);
+  EXPECT_FALSE(overlap(circle, xc, sliver, xs));
+  EXPECT_EQ(collide(sliver, xs, circle, xc).count, 0);
+  EXPECT_FALSE(shape_cast(circle, xc, {0, 0}, sliver, xs, {0, 0}).hit);
+}
+
+TEST(Robustness, CircleCastFromBeyondTheTipOfASliverTriangle) {
+  // The circle cast of shape_cast() (a disc against a polygon, cast_polygon() in src/ray_core.hpp)
+  // from 4.1 beyond the tip of a triangle 1.2e5 long, 19.6 wide at its far end: the origin was
+  // below every plane grown by nothing at all, and the cast started "inside" (fraction 0).
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-1393448.75f, -2100132.5f}, {-1355141.62f, -2218582.25f}, {-1393430.12f, -2100126.5f}},
+                                      1.01586127f);
+  const Shape circle = Shape::circle(3.01338553f);
+  const Transform xs{{7010.51953f, 4118.89551f}, Rot{-0.728074968f, 0.685497522f}};
+  const Transform xc{{2514491, 690473.25f}, Rot{-0.838169634f, -0.54540962f}};
+  ASSERT_NEAR(distance(sliver, xs, circle, xc).distance, 3.086, 1);
+  for (const Vec2 m : {Vec2{0, 0}, Vec2{-8.48944855f, -2.59039783f}}) {
+    const CastHit h = shape_cast(circle, xc, m, sliver, xs, {0, 0});
+    EXPECT_FALSE(h.hit && h.fraction == 0) << m.x;
+  }
+}
+
+TEST(Robustness, ShapeCastInsideBesideNearlyParallelEdgesOfADifference) {
+  // The check by the vertices must not lose a true start inside: a box overlapping a sliver by
+  // 0.11, where rounding makes the plane the origin is least below that of an edge next to the one
+  // it is over (0.002 rad apart). shape_cast() must hit at fraction 0.
+  const Shape box = Shape::box(0.312100112f, 0.176210523f);
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-76196.7891f, -74515.8906f}, {-76176.9297f, -74536.1953f}, {0, 0}});
+  const Transform xb{{72076.7812f, -78366.5156f}, Rot{-0.675237715f, 0.737600207f}};
+  const Transform xs{{-53.5211906f, 92.5803833f}, Rot{0.0308501199f, 0.999523997f}};
+  ASSERT_LT(distance(sliver, xs, box, xb).distance, -0.1);
+  const CastHit h = shape_cast(sliver, xs, {-7.70146227f, 7.54630852f}, box, xb, {0, 0});
+  EXPECT_TRUE(h.hit);
+  EXPECT_EQ(h.fraction, 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The world's queries.
 
