@@ -56,6 +56,13 @@ constexpr float kBoxCoordinateSlack = 0x1p-20f;
 constexpr int kFixedRebuildMin = 64;
 constexpr int kFixedRebuildFraction = 4;
 
+// The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
+// in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
+// (A collider whose own coordinates are that large and that round the cast lies near the cast.)
+float coordinate_slack(Vec2 a, Vec2 b) {
+  return kBoxCoordinateSlack * std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)});
+}
+
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate.
 Aabb grown(const Aabb& b, float grow) {
   const auto out = [&](float v, float sign) { return v + sign * (grow + kBoxCoordinateSlack * std::fabs(v)); };
@@ -739,7 +746,8 @@ void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& f
     const Collider& c = colliders_[index];
     return radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
   };
-  sweep(ray, {radius, radius}, filter, cast_one, on_hit);
+  const float reach = radius + coordinate_slack(ray.origin, ray.origin + ray.translation);
+  sweep(ray, {reach, reach}, filter, cast_one, on_hit);
 }
 
 void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
@@ -755,7 +763,9 @@ void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Ve
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
-  sweep(Ray{center(box), translation}, extents(box), filter, cast_one, on_hit);
+  const float slack = std::max(coordinate_slack(box.lower, box.upper), coordinate_slack(box.lower + translation, box.upper + translation));
+  const Vec2 half = extents(box) + Vec2{slack, slack};
+  sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
 }
 
 std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {

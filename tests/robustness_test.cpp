@@ -351,6 +351,34 @@ TEST(Robustness, OverlapAabbWithAColliderLargerThanAShapeMakerAccepts) {
   EXPECT_EQ(count({{-1e9f, 21711692 - 1e5f}, {1e9f, 1e9f}}), 1u);
 }
 
+TEST(Robustness, CastRayAtTheWorldsEdgeSeesWhatRaycastSees) {
+  // Found by an exploring run of the world fuzzer (fuzz/corpus/world/world-crash-e614...): a ray
+  // 1e9 long ending beside a capsule at x = -1e9. In the capsule's frame (turned a quarter turn)
+  // the ray's x of 1e9 rounds its y by 64, and raycast() hits at fraction 1; the world's tree box
+  // was grown by a slack of each coordinate (2^-20 of y = 43: none) and pruned the capsule, so
+  // cast_ray() missed what raycast() hits. The slack now follows the largest coordinate, for the
+  // colliders' boxes and for the ray.
+  const Shape capsule = Shape::capsule({9.99999968e-21f, 9.99999968e-21f}, {43.1679688f, 43.1679688f}, 9.99999968e-21f);
+  const Transform xc{{-1e9f, 43.1679688f}, Rot{0, 1}};
+  const Ray ray{{43.1679688f, -30.1210938f}, {-1e9f, 43.1679688f}};
+  const bool hit = raycast(capsule, xc, ray).hit;
+  for (const bool fixed : {true, false}) {
+    CollisionWorld world;
+    ColliderOptions options;
+    options.fixed = fixed;
+    world.add(capsule, xc, options);
+    EXPECT_EQ(world.cast_ray(ray).has_value(), hit) << fixed;
+    EXPECT_EQ(world.cast_circle(ray, 0).has_value(), hit) << fixed;
+  }
+  // The mirror image: a collider near the origin and a ray from 1e9.
+  const Shape box = Shape::box(50, 1);
+  const Transform xb{{0, 0}, Rot{0, 1}};
+  const Ray back{{1e9f, 30}, {-1e9f, -30}};
+  CollisionWorld world;
+  world.add(box, xb);
+  EXPECT_EQ(world.cast_ray(back).has_value(), raycast(box, xb, back).hit);
+}
+
 TEST(Robustness, OverlapAabbWithASegmentBoxOfHalfExtentRoundedTo1e7) {
   // A degenerate box (zero width) whose half height rounds to exactly kMaxShapeExtent: its ends
   // relative to its rounded centre lie 1e7 + 1 away, beyond what the polygon maker accepts.
