@@ -11,6 +11,9 @@
 
 #include <pebble/pebble.hpp>
 
+#include "oracle/distance.hpp"
+#include "random_cases.hpp"
+
 namespace {
 
 using namespace pebble;
@@ -318,6 +321,91 @@ TEST(Robustness, ShapeCastInsideBesideNearlyParallelEdgesOfADifference) {
   const CastHit h = shape_cast(sliver, xs, {-7.70146227f, 7.54630852f}, box, xb, {0, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0);
+}
+
+// The search that found the three tests above, kept: long shapes (1e4 to 1.3e7: capsules,
+// segments, sliver triangles and quads, rounded or sharp, their cores up to 3e6 from their origin)
+// with small shapes near their ends, on their lines and beside them, at coordinates up to 9e8,
+// against the long double oracle: distance() within the contract's accuracy, and every yes/no
+// answer at the start (overlap, collide, shape_cast and closest_approach at fraction 0,
+// time_of_impact overlapped, the circle cast from inside) right wherever the oracle is clear of
+// the decision by more than that accuracy.
+TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
+  test_random::Rng rng(19005);
+  const auto u = [&](double a, double b) { return float(rng.uniform(a, b)); };
+  const auto oracle_shape = [](const Shape& s, const Transform& x) {
+    oracle::RShape r;
+    for (const Vec2 v : s.vertices()) {
+      const long double c = x.q.c, sn = x.q.s;
+      r.core.push_back({c * v.x - sn * v.y + x.p.x, sn * v.x + c * v.y + x.p.y});
+    }
+    r.radius = s.radius();
+    return r;
+  };
+  int cases = 0, wrong_distance = 0, wrong_answer = 0;
+  for (int i = 0; cases < 40000 / test_random::kSanitizerScale; ++i) {
+    const float len = float(rng.log_uniform(1e4, 1.3e7)), angle = u(-3.14, 3.14);
+    const Vec2 dir{std::cos(angle), std::sin(angle)}, side{-dir.y, dir.x};
+    const Vec2 a0 = rng.chance(0.5) ? Vec2{u(-3e6, 3e6), u(-3e6, 3e6)} : Vec2{0, 0};
+    const Vec2 a1 = a0 + len * dir;
+    if (std::fabs(a1.x) > 1e7f || std::fabs(a1.y) > 1e7f) continue;
+    const float radius = rng.chance(0.3) ? 0 : u(0, 10), width = u(0.001, 30);
+    const int long_kind = i % 3;
+    const Shape long_shape = long_kind == 0   ? Shape::capsule(a0, a1, radius)
+                             : long_kind == 1 ? Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side}, radius)
+                                              : Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side, a0 + width * side}, radius);
+    const float far = rng.chance(0.3) ? 9e8f : rng.chance(0.5) ? 1e4f : 100.0f;
+    const Transform xl{{u(-far, far), u(-far, far)}, Rot::from_angle(rng.chance(0.5) ? 0 : u(-3, 3))};
+    const int kind = (i / 3) % 6;
+    const float size = float(rng.log_uniform(0.1, 100));
+    const Shape small = kind == 0   ? Shape::circle(size)
+                        : kind == 1 ? Shape::box(size, size * u(0.2, 1))
+                        : kind == 2 ? Shape::capsule({-size, 0}, {size, 0}, size * u(0, 1))
+                        : kind == 3 ? Shape::rounded_box(size, size, size * 0.5f)
+                        : kind == 4 ? Shape::segment({-size, 0}, {size, 0})
+                                    : Shape::polygon(std::vector<Vec2>{{-size, 0}, {size, 0}, {0, size}});
+    const bool at_end = rng.chance(0.5);
+    const Vec2 on_line = at_end ? a1 + u(0, 3) * size * dir + u(-1, 1) * side : a0 - u(0, 3) * size * dir + u(-1, 1) * side;
+    const Vec2 near_end = transform_point(xl, at_end ? a1 : a0) + Vec2{u(-3, 3) * (size + radius), u(-3, 3) * (size + radius)};
+    const Vec2 where = rng.chance(0.5) ? transform_point(xl, on_line) : near_end;
+    const Transform xs{where, Rot::from_angle(u(-3, 3))};
+    const bool swap = rng.chance(0.5);
+    const Shape& a = swap ? small : long_shape;
+    const Shape& b = swap ? long_shape : small;
+    const Transform& xa = swap ? xs : xl;
+    const Transform& xb = swap ? xl : xs;
+    if (!is_valid(xa) || !is_valid(xb)) continue;
+    ++cases;
+    const long double exact = oracle::distance(oracle_shape(a, xa), oracle_shape(b, xb)).distance;
+    float biggest = 0;
+    for (const Aabb& box : {bounds(a, xa), bounds(b, xb)}) {
+      biggest = std::max({biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
+    }
+    const float accuracy = 1e-3f * std::min(a.extent(), b.extent()) + 8 * std::numeric_limits<float>::epsilon() * biggest;
+    if (std::fabs(distance(a, xa, b, xb).distance - exact) > accuracy) ++wrong_distance;
+    if (std::fabs(exact) <= accuracy) continue;
+    const bool overlapping = exact < 0;
+    const Vec2 move{u(-10, 10), u(-10, 10)};
+    const CastHit still = shape_cast(a, xa, {0, 0}, b, xb, {0, 0}), moving = shape_cast(b, xb, move, a, xa, {0, 0});
+    const Sweep sa{a.core_centroid(), transform_point(xa, a.core_centroid()), transform_point(xa, a.core_centroid()), xa.q.angle(), xa.q.angle()};
+    const Sweep sb{b.core_centroid(), transform_point(xb, b.core_centroid()), transform_point(xb, b.core_centroid()) + move, xb.q.angle(),
+                   xb.q.angle()};
+    const Approach approach = closest_approach(a, xa, {0, 0}, b, xb, move, 1);
+    bool wrong = overlap(a, xa, b, xb) != overlapping || (collide(a, xa, b, xb).count > 0) != overlapping ||
+                 (still.hit && still.fraction == 0) != overlapping || (moving.hit && moving.fraction == 0) != overlapping ||
+                 (time_of_impact(a, sa, b, sb).state == ToiResult::State::overlapped) != overlapping ||
+                 (approach.hit && approach.time == 0) != overlapping;
+    if (b.vertex_count() == 1) {
+      const CastHit c = raycast(a, xa, Ray{transform_point(xb, b.vertices()[0]), move}, b.radius());
+      wrong = wrong || (c.hit && c.fraction == 0) != overlapping;
+    }
+    if (wrong) {
+      ++wrong_answer;
+      ADD_FAILURE() << "case " << i << ": exact distance " << double(exact) << ", accuracy " << accuracy;
+    }
+  }
+  EXPECT_EQ(wrong_distance, 0);
+  EXPECT_EQ(wrong_answer, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
