@@ -589,13 +589,17 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const Vec2 ne = axis.normal;
   if (e == -2) return {stop_above, {0, 1}, true};
   if (e < 0) return {kHugeDistance, {0, 1}, true};  // non-finite input only (see core_distance)
-  if (sep < -kOverlapFraction * scale) return {sep, ne, false};
   // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
   // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
   // clipping). t.v is the same in the core's frame as in world, so the shape's own vertices serve
   // (the padding repeats v[0] at v[count]). u_start - u_end is the edge's length > 0.
   const Vec2 t = left_perp(core.normal(e));
   const float u_start = axis.along - dot(t, v[e]), u_end = axis.along - dot(t, v[e + 1]);
+  // Inside the core: below every plane, and over the edge of the greatest separation (widened by
+  // the depth), as every point inside is. Rounded planes (a normal off by 6e-8 rad is 0.6 off at
+  // 1e7) let a point beyond the sharp tip of a sliver, or anywhere on a segment's line (whose two
+  // planes are then two lines; a segment has no inside), lie below them all.
+  if (sep < -kOverlapFraction * scale && edges > 2 && u_start > sep && u_end < -sep) return {sep, ne, false};
   // Over the edge (the face region): the distance is the separation itself.
   if (u_start > 0 && u_end < 0) return {std::max(sep, 0.0f), ne, false};
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
