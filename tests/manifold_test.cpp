@@ -14,6 +14,7 @@
 #include <pebble/distance.hpp>
 #include <pebble/manifold.hpp>
 
+#include "cast_cases.hpp"
 #include "contact_cases.hpp"
 
 using namespace contact_cases;
@@ -360,6 +361,26 @@ TEST(Collide, OverlapAgreesWithDistanceAndWithCollideAtZeroMargin) {
     }
   }
   EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, TouchingAtADifferenceVertexGivesANormalInItsCone) {
+  // Corner against corner (tests/oracle/cone.hpp), exactly touching or within 1e-5 of the size,
+  // at margins 0 and 1e-4: a contact's normal lies in the cone of the difference's vertex.
+  std::vector<cast_cases::CornerTouch> touches = cast_cases::corner_touches(82, 30);
+  int contacts = 0;
+  expect_all(touches, [&](const cast_cases::CornerTouch& c) {
+    std::string err;
+    for (const float margin : {0.0f, 1e-4f}) {
+      const Pair& p = c.pair;
+      err += check_manifold(Case{p, margin});
+      const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+      if (m.count == 0) continue;
+      ++contacts;
+      err += cast_cases::check_in_cone(m.normal, world(p.a, p.xa), world(p.b, p.xb), c.from);
+    }
+    return err;
+  }, "corner touches");
+  EXPECT_GT(contacts, int(touches.size()));
 }
 
 TEST(Collide, FastPathsAgreeWithTheGenericPath) {
