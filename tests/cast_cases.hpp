@@ -138,11 +138,13 @@ inline std::vector<CornerApproach> corner_approaches(unsigned seed, int per_pair
   });
 }
 
-/// The corner within which a touching point counts as at a vertex of the difference: the float
-/// rounding of the placement (a few ulp of the coordinates) and 1e-6 of the size.
+/// The corner within which a touching point counts as at a vertex of the difference: 2e-4 of the
+/// smaller size (a fifth of the contract's length tolerance; collide() and distance() take the
+/// first shape's face where another beats it by less than kAxisPreference, 2e-5 of the size,
+/// which at a point that near a vertex is that vertex's other edge) plus the float rounding.
 inline real corner_slack(const oracle::RShape& wa, const oracle::RShape& wb) {
   const Tolerance t = tolerance_for(wa, wb);
-  return 4 * t.noise + 1e-6L * std::min(oracle::half_diameter(wa), oracle::half_diameter(wb));
+  return 4 * t.noise + 2e-4L * std::min(oracle::half_diameter(wa), oracle::half_diameter(wb));
 }
 
 /// "" when unit normal n (A to B) lies within the contract's 1e-3 rad of the normal cone of the
