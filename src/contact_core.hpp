@@ -396,6 +396,13 @@ inline bool axes_decide_overlap(const FramedCore& a, const FramedCore& b) {
   return a.edges > 2 || b.edges > 2 || (a.edges == 2 && b.edges == 2 && std::fabs(cross(a.normal(0), b.normal(0))) > kParallelFaceSine);
 }
 
+/// Whether edge i1-i2 lies wholly beside edge r1-r2 (of normal n), no part of it over the edge.
+inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
+  const Vec2 t = left_perp(n);
+  const float len = dot(r2 - r1, t), u1 = dot(i1 - r1, t), u2 = dot(i2 - r1, t);
+  return (u1 < 0 && u2 < 0) || (u1 > len && u2 > len);
+}
+
 /// What closest_features_on() found doubtful about its features (issue 19): corner against
 /// corner, the preferred axis's edges need not be the touching ones.
 enum class Doubt : int {
@@ -485,7 +492,7 @@ PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const Fr
   const SegmentClosest c = closest_segments(r1, r2, i1, i2);
   out.closest = c;
   const bool decided = axes_decide_overlap(a, b);
-  if (q.separation < 0 && c.dist2 > 0 && decided) [[unlikely]] {
+  if (q.separation < 0 && c.dist2 > 0 && decided && beside(r1, r2, i1, i2, q.normal)) [[unlikely]] {
     // The axes say overlap, yet the edges do not meet: at a corner the preferred axis's incident
     // edge can lie beside the reference edge (issue 19). The axes' answer, unless the other
     // core's axis does better (closest_features()).
@@ -506,9 +513,10 @@ PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const Fr
   const bool inside_ref = c.s > 0 && c.s < 1;
   bool inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
   if (!inside_ref && inside_inc && dist <= 1e-5f * scale) [[unlikely]] {
-    // Coinciding witnesses at the incident edge's end: a corner, whose cone that edge's normal
-    // may miss (issue 19).
-    inside_inc = std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale;
+    // Coinciding witnesses at the incident edge's end are a corner, and that edge's normal must
+    // lie in the reference vertex's cone, away from the reference edge (issue 19).
+    const Vec2 along_ref = c.s == 0 ? r2 - r1 : r1 - r2;
+    inside_inc = std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale && dot(inc.normal(q.inc_edge), along_ref) >= 0;
   }
   if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
   if (!inside_ref && !inside_inc && dist > 1e-5f * scale) n = (c.c2 - c.c1) / dist;
