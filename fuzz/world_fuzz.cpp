@@ -453,7 +453,7 @@ int run(const std::uint8_t* data, std::size_t size) {
         if (valid && half.x <= pebble::kMaxShapeExtent && half.y <= pebble::kMaxShapeExtent) {
           // A box the world turns into a Shape: the colliders that overlap that shape.
           const Transform at{pebble::center(box), pebble::Rot::identity()};
-          const Vec2 ends[2] = {box.lower - at.p, box.upper - at.p};
+          const Vec2 ends[2] = {-half, half};
           const Shape as_shape = half.x > 0 && half.y > 0 ? Shape::box(half.x, half.y) : Shape::polygon(ends);
           check_reports(model, filter, [&](auto f) { world.overlap_aabb(box, f, filter); },
                         [&](const Entry& e) { return pebble::overlap(e.shape, e.xf, as_shape, at); });

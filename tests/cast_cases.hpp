@@ -10,6 +10,7 @@
 #include <pebble/ray.hpp>
 
 #include "contact_cases.hpp"
+#include "oracle/cone.hpp"
 
 namespace cast_cases {
 
@@ -75,5 +76,114 @@ std::optional<real> edge_of_contact(Touches touches, real touching, real missing
 /// A hair, a tenth of a thousandth of the size: shifted by it either way or not at all, a motion
 /// at the edge of contact just misses, just touches or grazes.
 inline real hair(std::mt19937& rng) { return std::array<real, 3>{0, 1e-5L, -1e-5L}[rng() % 3]; }
+
+/// Two shapes whose first touch, at half of the translations, is at a vertex of the core of their
+/// Minkowski difference B - A (corner against corner for sharp shapes) or very near it.
+struct CornerApproach {
+  ShapeSpec a, b;
+  Transform xa, xb;
+  Vec2 ta, tb;
+};
+
+/// A corner approach of a kind pair, built on the difference's vertices (tests/oracle/cone.hpp):
+/// a random vertex, and the relative motion along the bisector of its normal cone, turned off it
+/// (by a hair, within the cone, or beyond it where the motion still runs into the difference
+/// through the vertex), or shifted sideways by 1e-5 to 1e-4 of the size (the touch on an edge beside it).
+/// The origin comes from L + ra + rb out along that direction and meets the difference at half
+/// the motion; A moves too in half the cases.
+inline CornerApproach corner_approach(Kind ka, Kind kb, std::mt19937& rng, float size = 1, Vec2 origin = {}) {
+  ShapeSpec a = random_shape(ka, rng, size * uniform(rng, 0.5f, 1.5f));
+  ShapeSpec b = random_shape(kb, rng, size * uniform(rng, 0.5f, 1.5f));
+  const Transform xa = random_pose(rng, size, origin);
+  const Rot qb = Rot::from_angle(uniform(rng, -3.14159265f, 3.14159265f));
+  const std::vector<oracle::DifferenceVertex> verts = oracle::difference_vertices(world(a, xa), world(b, Transform{{0, 0}, qb}));
+  const oracle::DifferenceVertex& vx = verts[rng() % verts.size()];
+  // The cone, counter-clockwise from `before` to `after` (a whole turn for a single point).
+  real lo = uniform(rng, -3.14159265f, 3.14159265f), half = 3.14159265358979L;
+  if (oracle::dot(vx.before, vx.before) > 0) {
+    real span = std::atan2(oracle::cross(vx.before, vx.after), oracle::dot(vx.before, vx.after));
+    if (span < 0) span += 2 * 3.14159265358979L;
+    lo = std::atan2(vx.before.y, vx.before.x);
+    half = span / 2;
+  }
+  real angle = lo + half, side = 0;
+  const real sign = (rng() & 1) ? 1 : -1;
+  switch (rng() % 5) {
+    case 0: break;                                                          // the bisector
+    case 1: angle += sign * 1e-4L; break;                                   // a hair off
+    case 2: angle += sign * half * uniform(rng, 0, 0.95f); break;           // inside the cone
+    case 3: {
+      // Beyond it, yet within a quarter turn of both edge normals: still into the vertex head on.
+      const real room = 3.14159265358979L / 2 - 2 * half;
+      angle += sign * (room > 0 ? half + room * uniform(rng, 0.05f, 0.95f) : 1e-4L);
+      break;
+    }
+    default: side = sign * size * uniform(rng, 1e-5f, 1e-4f); break;        // beside the vertex
+  }
+  const V m{std::cos(angle), std::sin(angle)};
+  const real reach = size * uniform(rng, 0.2f, 2), grown = a.shape.radius() + b.shape.radius();
+  // B at p sees the origin at -p relative to B - A: start it reach + grown out along m.
+  const V start = vx.at + (reach + grown) * m + side * perpendicular(m);
+  const Vec2 pb{float(-start.x), float(-start.y)};
+  Vec2 ta{};
+  if (rng() % 2) ta = size * Vec2{uniform(rng, -1, 1), uniform(rng, -1, 1)};
+  const Vec2 tb = ta + Vec2{float(2 * reach * m.x), float(2 * reach * m.y)};
+  return {std::move(a), std::move(b), xa, Transform{pb, qb}, ta, tb};
+}
+
+/// corner_approach() for every ordered kind pair.
+inline std::vector<CornerApproach> corner_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}) {
+  return every_kind_pair<CornerApproach>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
+    return std::optional<CornerApproach>(corner_approach(ka, kb, rng, size, origin));
+  });
+}
+
+/// The corner within which a touching point counts as at a vertex of the difference: 2e-4 of the
+/// smaller size (a fifth of the contract's length tolerance; collide() and distance() take the
+/// first shape's face where another beats it by less than kAxisPreference, 2e-5 of the size,
+/// which at a point that near a vertex is that vertex's other edge) plus the float rounding.
+inline real corner_slack(const oracle::RShape& wa, const oracle::RShape& wb) {
+  const Tolerance t = tolerance_for(wa, wb);
+  return 4 * t.noise + 2e-4L * std::min(oracle::half_diameter(wa), oracle::half_diameter(wb));
+}
+
+/// "" when unit normal n (A to B) lies within the contract's 1e-3 rad of the normal cone of the
+/// shapes wa and wb as they touch (the origin having come from `from`, relative to B - A).
+inline std::string check_in_cone(Vec2 n, const oracle::RShape& wa, const oracle::RShape& wb, V from) {
+  const oracle::NormalCone cone = oracle::touch_normal_cone(wa, wb, corner_slack(wa, wb), from);
+  const real off = oracle::angle_outside(cone, v(n));
+  if (off <= 1e-3L) return "";
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "normal (%.9g, %.9g) %.3g rad outside the cone about (%.6g, %.6g) of half angle %.6g; ", double(n.x),
+                double(n.y), double(off), double(cone.centre.x), double(cone.centre.y), double(cone.half_angle));
+  return buf;
+}
+
+/// Shapes exactly at the first touch of a corner approach, or moved on from it (deeper) or back
+/// (apart) along the approach by 1e-7 to 1e-5 of the size: the gray zone where float rounding
+/// and the cores' true overlap are of one size. `from`: the side the origin came from, relative
+/// to B - A (for touch_normal_cone).
+struct CornerTouch {
+  Pair pair;
+  V from;
+};
+
+inline std::string describe(const CornerTouch& c) { return contact_cases::describe(c.pair); }
+
+inline std::vector<CornerTouch> corner_touches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}) {
+  std::mt19937 rng(seed + 2000);
+  std::vector<CornerTouch> out;
+  constexpr float kDepths[] = {0, 1e-7f, -1e-7f, 1e-6f, -1e-6f, 3e-6f, -3e-6f, 1e-5f, -1e-5f};
+  for (const CornerApproach& c : corner_approaches(seed, per_pair, size, origin)) {
+    const V rel = v(c.tb - c.ta);
+    const V u = oracle::normalize(rel);
+    const real depth = size * kDepths[rng() % std::size(kDepths)];
+    const Transform xa{c.xa.p + 0.5f * c.ta, c.xa.q};
+    const Vec2 pb = c.xb.p + 0.5f * c.tb;
+    const Transform xb{{float(pb.x + depth * u.x), float(pb.y + depth * u.y)}, c.xb.q};
+    out.push_back({{c.a, c.b, xa, xb}, rel});
+  }
+  return out;
+}
 
 }  // namespace cast_cases

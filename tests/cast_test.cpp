@@ -333,6 +333,28 @@ TEST(ShapeCast, CornerOntoCornerAlongTheDiagonal) {
   EXPECT_GE(h.normal.y, -1e-6f);
 }
 
+namespace {
+
+/// A corner approach (cast_cases.hpp) as a cast: the translations as given.
+CastCase corner_cast(const CornerApproach& c) { return {c.a, c.b, c.xa, c.xb, c.ta, c.tb, 0}; }
+
+/// check_cast() and, at a hit, the normal in the normal cone of the touch at the hit's fraction.
+std::string check_corner_cast(const CastCase& c) {
+  std::string err = check_cast(c);
+  const CastHit h = run(c);
+  if (!h.hit) return err + "no hit; ";
+  const CastOracle o(c);
+  return err + check_in_cone(h.normal, o.a_at(h.fraction), o.b_at(h.fraction), o.tb - o.ta);
+}
+
+}  // namespace
+
+TEST(ShapeCast, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
+  std::vector<CastCase> cases;
+  for (const CornerApproach& c : corner_approaches(71, 30)) cases.push_back(corner_cast(c));
+  expect_all(cases, check_corner_cast, "corner approaches");
+}
+
 TEST(ShapeCast, MovingApartOrSidewaysMisses) {
   const Shape box = Shape::box(1, 1);
   const Transform at{{4, 0}, Rot::identity()};
@@ -754,6 +776,30 @@ TEST(TimeOfImpact, GrazingMotionsNeverTunnel) {
   std::printf("grazing: %d hits, %d separated, %d failed, %d overlapped\n", stats.hits, stats.separated, stats.failed, stats.overlapped);
 }
 
+TEST(TimeOfImpact, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
+  // Corner approaches (cast_cases.hpp) as sweeps about the shapes' positions: without rotation
+  // (the shape cast's path) and turning by up to 0.05 rad (conservative advancement, which stops
+  // within its tolerance before the touch). At a hit, the normal lies in the normal cone of the
+  // shapes as they stand at the reported time.
+  std::mt19937 rng(731);
+  std::vector<ToiCase> cases;
+  for (const CornerApproach& c : corner_approaches(73, 20)) {
+    const float spin_a = rng() % 2 ? uniform(rng, -0.05f, 0.05f) : 0, spin_b = rng() % 2 ? uniform(rng, -0.05f, 0.05f) : 0;
+    const float qa = c.xa.q.angle(), qb = c.xb.q.angle();
+    cases.push_back({c.a, c.b, Sweep{{0, 0}, c.xa.p, c.xa.p + c.ta, qa, qa + spin_a}, Sweep{{0, 0}, c.xb.p, c.xb.p + c.tb, qb, qb + spin_b}});
+  }
+  ToiStats stats;
+  expect_all(cases, [&](const ToiCase& c) {
+    std::string err = check_toi(c, &stats);
+    const ToiResult r = run(c);
+    if (r.state != State::hit) return err;
+    const auto [ca, ma] = oracle_motion(c.a, c.sa);
+    const auto [cb, mb] = oracle_motion(c.b, c.sb);
+    return err + check_in_cone(r.normal, ma.at(ca, r.fraction), mb.at(cb, r.fraction), (mb.c1 - mb.c0) - (ma.c1 - ma.c0));
+  }, "corner approaches");
+  EXPECT_GT(stats.hits, int(cases.size()) * 3 / 4);
+}
+
 TEST(TimeOfImpact, PublishedBox2dCases) {
   // Box2D v3, test/test_distance.c, TimeOfImpactTest: the box of half extents 1 at rest and the
   // segment (2, -1)-(2, 1) swept by (-2, 0) touch at 0.5.
@@ -1019,6 +1065,59 @@ TEST(ClosestApproach, HeadOnThroughAVertexWhereTwoEdgesMeetHits) {
   EXPECT_NEAR(p.time, 2, 1e-6f);
 }
 
+TEST(ClosestApproach, CornersMeetingHeadOnGiveANormalInTheCone) {
+  // Sharp boxes corner to corner along the diagonal and 0.3 rad off it: any normal from +x round
+  // to +y is right. A triangle's tip onto a box's corner, along (-1, -2) (inside the cone) and
+  // along (1, -6) (outside it, still head on into the vertex): the cone runs from the tip's face
+  // normal (2, 1) / sqrt 5 round to +y.
+  const Shape box = Shape::box(1, 1);
+  const auto angle = [](Vec2 n) { return std::atan2(n.y, n.x); };
+  for (const Vec2 v : {Vec2{-1, -1}, Vec2{-0.8253356f, -1.1553350f}}) {
+    const Vec2 start = Vec2{2, 2} - 2 * v;  // touching at time 2
+    const Approach a = pebble::closest_approach(box, kId, {0, 0}, box, Transform{start, Rot::identity()}, v, 4);
+    EXPECT_TRUE(a.hit);
+    EXPECT_NEAR(a.time, 2, 1e-5f);
+    EXPECT_GE(angle(a.normal), -1e-3f) << a.normal.x << " " << a.normal.y;
+    EXPECT_LE(angle(a.normal), 1.5707963f + 1e-3f) << a.normal.x << " " << a.normal.y;
+    const CastHit h = pebble::shape_cast(box, kId, {0, 0}, box, Transform{start, Rot::identity()}, 4 * v);
+    EXPECT_GE(angle(h.normal), -1e-3f);
+    EXPECT_LE(angle(h.normal), 1.5707963f + 1e-3f);
+  }
+  const Vec2 tip[] = {{0, 0}, {1, 2}, {-1, 2}};
+  const Shape triangle = Shape::polygon(tip);
+  const float lo = std::atan2(1.0f, 2.0f);
+  for (const Vec2 v : {Vec2{-0.5f, -1}, Vec2{0.25f, -1.5f}}) {
+    const Vec2 start = Vec2{1, 1} - 2 * v;
+    const Approach a = pebble::closest_approach(box, kId, {0, 0}, triangle, Transform{start, Rot::identity()}, v, 4);
+    EXPECT_TRUE(a.hit);
+    EXPECT_NEAR(a.time, 2, 1e-5f);
+    EXPECT_NEAR(a.distance, 0, 1e-5f);
+    EXPECT_GE(angle(a.normal), lo - 1e-3f) << a.normal.x << " " << a.normal.y;
+    EXPECT_LE(angle(a.normal), 1.5707963f + 1e-3f) << a.normal.x << " " << a.normal.y;
+    const CastHit h = pebble::shape_cast(box, kId, {0, 0}, triangle, Transform{start, Rot::identity()}, 4 * v);
+    EXPECT_TRUE(h.hit);
+    EXPECT_NEAR(h.fraction, 0.5f, 1e-6f);
+    EXPECT_GE(angle(h.normal), lo - 1e-3f);
+    EXPECT_LE(angle(h.normal), 1.5707963f + 1e-3f);
+  }
+}
+
+TEST(ClosestApproach, BoxCornerOntoATurnedBoxCornerFromTheOracleFamily) {
+  // A case of FirstTouchAtADifferenceVertexHasANormalInItsCone (seed 72): the normal at the touch
+  // was B's side normal (0.869, 0.496), 0.58 rad outside the cone, which runs from B's face
+  // (0.496, -0.869) round to A's face (0.998, -0.059).
+  const Shape a = Shape::box(0.47920832f, 1.04109049f);
+  const Transform xa{{1.12129974f, -1.096892f}, Rot{-0.0587707907f, -0.998271525f}};
+  const Shape b = Shape::box(0.345939457f, 0.308546364f);
+  const Transform xb{{3.38218689f, -1.71227586f}, Rot{0.868587911f, 0.495535046f}};
+  const Approach r = pebble::closest_approach(a, xa, {0, 0}, b, xb, {-2.23370957f, -0.0582178049f}, 0.713060617f);
+  EXPECT_TRUE(r.hit);
+  EXPECT_NEAR(r.time, 0.5f * 0.713060617f, 1e-6f);
+  const Vec2 lo{0.495535046f, -0.868587911f}, hi{0.998271525f, -0.0587707907f};
+  EXPECT_GE(pebble::cross(lo, r.normal), -1e-3f) << r.normal.x << " " << r.normal.y;
+  EXPECT_GE(pebble::cross(r.normal, hi), -1e-3f) << r.normal.x << " " << r.normal.y;
+}
+
 TEST(ClosestApproach, ZeroRadiiMeetingExactlyHit) {
   // Two points on a collision course (a double root of seed 003's quadratic), and two sharp
   // segments crossing.
@@ -1052,6 +1151,35 @@ TEST(ClosestApproach, CrowdsPassingCircles) {
   EXPECT_TRUE(close.hit);
   EXPECT_LT(close.time, 4.4f);
   EXPECT_NEAR(close.distance, 0, 1e-5f);
+}
+
+namespace {
+
+/// check_approach() for a corner approach, which must touch, with the normal in the normal cone
+/// of the touch at the reported time.
+std::string check_corner_approach(const ApproachCase& c) {
+  std::string err = check_approach(c);
+  const Approach r = run(c);
+  if (!r.hit) return err + "no touch; ";
+  const CastOracle o(CastCase{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0});
+  const real s = real(r.time) / c.horizon;
+  return err + check_in_cone(r.normal, o.a_at(s), o.b_at(s), o.tb - o.ta);
+}
+
+std::vector<ApproachCase> corner_approach_cases(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}) {
+  std::mt19937 rng(seed + 1000);
+  std::vector<ApproachCase> out;
+  for (const CornerApproach& c : corner_approaches(seed, per_pair, size, origin)) {
+    const float horizon = uniform(rng, 0.3f, 3);
+    out.push_back({c.a, c.b, c.xa, c.xb, (1 / horizon) * c.ta, (1 / horizon) * c.tb, horizon});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(ClosestApproach, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
+  expect_all(corner_approach_cases(72, 30), check_corner_approach, "corner approaches");
 }
 
 TEST(ClosestApproach, InvalidInputGivesTheEmptyResult) {

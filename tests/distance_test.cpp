@@ -11,6 +11,7 @@
 #include <pebble/distance.hpp>
 #include <pebble/manifold.hpp>
 
+#include "cast_cases.hpp"
 #include "contact_cases.hpp"
 
 using namespace contact_cases;
@@ -201,6 +202,40 @@ TEST(Distance, CornerToCornerIsTheTrueDistance) {
   EXPECT_NEAR(r.normal.y, std::sqrt(0.5f), 1e-6f);
   EXPECT_NEAR(r.point_a.x, 1, 1e-6f);
   EXPECT_NEAR(r.point_b.y, 2, 1e-6f);
+}
+
+TEST(Distance, TouchingAtADifferenceVertexGivesANormalInItsCone) {
+  // Corner against corner (tests/oracle/cone.hpp), exactly touching or within 1e-5 of the size:
+  // the normal lies in the cone of the difference's vertex, and the cores' overlap is not a gap.
+  expect_all(cast_cases::corner_touches(81, 30), [](const cast_cases::CornerTouch& c) {
+    const Pair& p = c.pair;
+    const pebble::DistanceResult r = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb);
+    return check_distance(p) + cast_cases::check_in_cone(r.normal, world(p.a, p.xa), world(p.b, p.xb), c.from);
+  }, "corner touches");
+}
+
+TEST(Distance, BoxCornerInsideATurnedBoxCornerIsAnOverlap) {
+  // A unit box's corner (1, 1) a hair inside the corner of a box turned by 30 degrees, whose own
+  // corner c lies a hair beyond A's top face's end. The difference's vertex has the cone from
+  // 30 degrees (B's face) to 90 (A's top). A's top, within the axis preference of B's face, is
+  // the reference, and its incident edge (B's, from c) lies beside it: the closest points of
+  // those two edges once gave a gap of 3.8e-6 and the normal of that edge, at 120 degrees.
+  const float e = 0x1p-20f;
+  const Rot q{0.866025404f, 0.5f};
+  const Vec2 c{1 + e, 1 - 4 * e};
+  const Transform xb{c - pebble::rotate(q, Vec2{-1, -1}), q};
+  const pebble::DistanceResult r = pebble::distance(Shape::box(1, 1), kId, Shape::box(1, 1), xb);
+  EXPECT_LE(r.distance, 0);
+  // B's face: -1.13 e. (Overlaps below 1e-6 of the size may read as touching, 0.)
+  EXPECT_NEAR(r.distance, -(2 - std::sqrt(3.0f) / 2) * e, 1.5e-6f);
+  const float angle = std::atan2(r.normal.y, r.normal.x);
+  EXPECT_GE(angle, 0.5235988f - 1e-3f) << r.normal.x << " " << r.normal.y;
+  EXPECT_LE(angle, 1.5707963f + 1e-3f) << r.normal.x << " " << r.normal.y;
+  const pebble::Manifold m = pebble::collide(Shape::box(1, 1), kId, Shape::box(1, 1), xb);
+  ASSERT_GT(m.count, 0);
+  const float m_angle = std::atan2(m.normal.y, m.normal.x);
+  EXPECT_GE(m_angle, 0.5235988f - 1e-3f) << m.normal.x << " " << m.normal.y;
+  EXPECT_LE(m_angle, 1.5707963f + 1e-3f) << m.normal.x << " " << m.normal.y;
 }
 
 TEST(Distance, FastPathsAgreeWithTheGenericPath) {

@@ -15,6 +15,7 @@
 #include <pebble/distance.hpp>
 #include <pebble/manifold.hpp>
 
+#include "cast_cases.hpp"
 #include "contact_cases.hpp"
 
 using namespace contact_cases;
@@ -361,6 +362,45 @@ TEST(Collide, OverlapAgreesWithDistanceAndWithCollideAtZeroMargin) {
     }
   }
   EXPECT_EQ(failures, 0);
+}
+
+TEST(Collide, TouchingAtADifferenceVertexGivesANormalInItsCone) {
+  // Corner against corner (tests/oracle/cone.hpp), exactly touching or within 1e-5 of the size,
+  // at margins 0 and 1e-4: a contact's normal lies in the cone of the difference's vertex.
+  std::vector<cast_cases::CornerTouch> touches = cast_cases::corner_touches(82, 30);
+  int contacts = 0;
+  expect_all(touches, [&](const cast_cases::CornerTouch& c) {
+    std::string err;
+    for (const float margin : {0.0f, 1e-4f}) {
+      const Pair& p = c.pair;
+      err += check_manifold(Case{p, margin});
+      const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+      if (m.count == 0) continue;
+      ++contacts;
+      err += cast_cases::check_in_cone(m.normal, world(p.a, p.xa), world(p.b, p.xb), c.from);
+    }
+    return err;
+  }, "corner touches");
+  EXPECT_GT(contacts, int(touches.size()));
+}
+
+TEST(Collide, BoxCornerInsideATurnedBoxCornerTouchesWithANormalInTheCone) {
+  // Distance.BoxCornerInsideATurnedBoxCornerIsAnOverlap's pair: A's corner (1, 1) a hair inside
+  // the corner of a box turned by 30 degrees. The cone runs from 30 to 90 degrees; the closest
+  // points of the preferred axis's edges once gave no contact at margin 0, and at a margin a
+  // point with the normal of B's side, at 120 degrees.
+  const float e = 0x1p-20f;
+  const Rot q{0.866025404f, 0.5f};
+  const Transform xb{Vec2{1 + e, 1 - 4 * e} - pebble::rotate(q, Vec2{-1, -1}), q};
+  for (const float margin : {0.0f, 1e-4f}) {
+    const Manifold m = pebble::collide(Shape::box(1, 1), kId, Shape::box(1, 1), xb, margin);
+    EXPECT_GT(m.count, 0) << margin;
+    if (m.count == 0) continue;
+    const float angle = std::atan2(m.normal.y, m.normal.x);
+    EXPECT_GE(angle, 0.5235988f - 1e-3f) << margin << ": " << show(m);
+    EXPECT_LE(angle, 1.5707963f + 1e-3f) << margin << ": " << show(m);
+    for (int i = 0; i < m.count; ++i) EXPECT_LE(m.points[i].separation, 0) << margin << ": " << show(m);
+  }
 }
 
 TEST(Collide, FastPathsAgreeWithTheGenericPath) {

@@ -11,6 +11,9 @@
 
 #include <pebble/pebble.hpp>
 
+#include "oracle/distance.hpp"
+#include "random_cases.hpp"
+
 namespace {
 
 using namespace pebble;
@@ -217,6 +220,263 @@ TEST(Robustness, ShapeCastWithoutMotionOfDeeplyOverlappingShapesHits) {
   const CastHit h = shape_cast(a, xa, {0, 0}, b, kId, {0, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0);
+}
+
+TEST(Robustness, DistanceOfACircleBeyondTheEndOfALongCapsule) {
+  // Found by an exploring run of the query fuzzer (fuzz/corpus/query/query-crash-5b8a...): a
+  // circle 48 beyond the end of a 9.8e6-long capsule, on its line. The capsule's float normal is
+  // off square to the core by ~6e-8 rad, so its two edge planes (through either end) lie 0.7
+  // apart; the centre fell between them, below both, and point_to_core took it for inside the
+  // core. distance() said -35 (overlap), the true distance is +13.1.
+  const Shape circle = Shape::circle(34.1328125f, {34.1328125f, 34.1328125f});
+  const Shape capsule = Shape::capsule({-6908265.5f, -6908265.5f}, {1.07479592e-42f, 1}, 1);
+  const Transform xa{{1.07479592e-42f, 1}, Rot::identity()}, xb{{5.87818922e-39f, 0.0078125f}, Rot::identity()};
+  EXPECT_NEAR(distance(circle, xa, capsule, xb).distance, 13.13275, 0.5);
+  EXPECT_NEAR(distance(capsule, xb, circle, xa).distance, 13.13275, 0.5);
+  EXPECT_FALSE(overlap(circle, xa, capsule, xb));
+  EXPECT_EQ(collide(circle, xa, capsule, xb).count, 0);
+  // The casts (which did not use those planes) agree: no hit at fraction 0.
+  const CastHit h = shape_cast(circle, xa, {0, 0}, capsule, xb, {-3, 0.25f});
+  EXPECT_FALSE(h.hit && h.fraction == 0);
+}
+
+TEST(Robustness, ShapeCastBeyondTheTipOfASliverDifference) {
+  // Found while looking for the fault above in the casts: a long capsule and a short one almost
+  // parallel to it, 5.3 beyond its end. Their Minkowski difference is a sliver 0.1 wide and 1.6e5
+  // long whose plane offsets (through vertices 2e6 from A's origin) round by more than that, and
+  // the origin beyond its tip was inside every plane: shape_cast() and closest_approach() hit at
+  // fraction 0 shapes that do not touch.
+  const Shape a = Shape::capsule({-765073.75f, 1915422.25f}, {-615239.438f, 1979071}, 0.870191753f);
+  const Shape b = Shape::capsule({-9.01097488f, 0}, {9.01097488f, 0}, 8.51557732f);
+  const Transform xa{{6.35292816f, 53.2637024f}, Rot{0.519365013f, -0.854552507f}};
+  const Transform xb{{1371711.75f, 1553654}, Rot{-0.80783546f, 0.5894081f}};
+  ASSERT_NEAR(distance(a, xa, b, xb).distance, 5.26767, 1);
+  const Vec2 move{9.78948212f, -9.48251629f};
+  for (const Vec2 m : {Vec2{0, 0}, move}) {
+    const CastHit h = shape_cast(b, xb, m, a, xa, {0, 0});
+    EXPECT_FALSE(h.hit && h.fraction == 0) << m.x;
+    const CastHit g = shape_cast(a, xa, {0, 0}, b, xb, m);
+    EXPECT_FALSE(g.hit && g.fraction == 0) << m.x;
+  }
+  const Approach ap = closest_approach(b, xb, move, a, xa, {0, 0}, 1);
+  EXPECT_FALSE(ap.hit && ap.time == 0);
+  EXPECT_GT(ap.distance, 0);
+}
+
+TEST(Robustness, ShapeCastBeyondTheTipOfASharpSliverDifference) {
+  // The same with two segments (radius 0), 4.4 apart beyond the long one's end.
+  const Shape a = Shape::segment({-369942.438f, -502149.094f}, {0, 0});
+  const Shape b = Shape::segment({-2.60437512f, 0}, {2.60437512f, 0});
+  const Transform xa{{-5.58227539f, 75.360199f}, Rot::identity()};
+  const Transform xb{{-369952.188f, -502079.312f}, Rot{-0.597663105f, -0.801747322f}};
+  ASSERT_NEAR(distance(a, xa, b, xb).distance, 4.35943, 1);
+  const CastHit h = shape_cast(a, xa, {0, 0}, b, xb, {0, 0});
+  EXPECT_FALSE(h.hit);
+  const CastHit g = shape_cast(b, xb, {0, 0}, a, xa, {0, 0});
+  EXPECT_FALSE(g.hit);
+}
+
+TEST(Robustness, DistanceOfACircleBeyondTheTipOfASliverTriangle) {
+  // Found with the search above, the same fault in a polygon: a triangle 2.7e4 long and 24 wide
+  // at its far end, its vertices 3e6 from its origin, and a circle 62 beyond its sharp tip. The
+  // tip's half angle is 4e-4, so the rounding of the two long edges' planes (0.2) lets points up
+  // to 500 beyond the tip lie below both (and below the far edge): point_to_core() said inside,
+  // distance() -35.
+  const Shape circle = Shape::circle(33.4298859f);
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-2106224, 2225817.75f}, {-2082266.12f, 2213358}, {-2106213.25f, 2225838.25f}},
+                                      1.90142739f);
+  const Transform xc{{-1130893.62f, -2820430}, Rot{-0.679977417f, -0.733233035f}};
+  const Transform xs{{15.3943329f, 79.183548f}, Rot{-0.421032935f, 0.907045364f}};
+  EXPECT_NEAR(distance(circle, xc, sliver, xs).distance, 62.04, 3);
+  EXPECT_FALSE(overlap(circle, xc, sliver, xs));
+  EXPECT_EQ(collide(sliver, xs, circle, xc).count, 0);
+  EXPECT_FALSE(shape_cast(circle, xc, {0, 0}, sliver, xs, {0, 0}).hit);
+}
+
+TEST(Robustness, CircleCastFromBeyondTheTipOfASliverTriangle) {
+  // The circle cast of shape_cast() (a disc against a polygon, cast_polygon() in src/ray_core.hpp)
+  // from 4.1 beyond the tip of a triangle 1.2e5 long, 19.6 wide at its far end: the origin was
+  // below every plane grown by nothing at all, and the cast started "inside" (fraction 0).
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-1393448.75f, -2100132.5f}, {-1355141.62f, -2218582.25f}, {-1393430.12f, -2100126.5f}},
+                                      1.01586127f);
+  const Shape circle = Shape::circle(3.01338553f);
+  const Transform xs{{7010.51953f, 4118.89551f}, Rot{-0.728074968f, 0.685497522f}};
+  const Transform xc{{2514491, 690473.25f}, Rot{-0.838169634f, -0.54540962f}};
+  ASSERT_NEAR(distance(sliver, xs, circle, xc).distance, 3.086, 1);
+  for (const Vec2 m : {Vec2{0, 0}, Vec2{-8.48944855f, -2.59039783f}}) {
+    const CastHit h = shape_cast(circle, xc, m, sliver, xs, {0, 0});
+    EXPECT_FALSE(h.hit && h.fraction == 0) << m.x;
+  }
+}
+
+TEST(Robustness, ShapeCastInsideBesideNearlyParallelEdgesOfADifference) {
+  // The check by the vertices must not lose a true start inside: a box overlapping a sliver by
+  // 0.11, where rounding makes the plane the origin is least below that of an edge next to the one
+  // it is over (0.002 rad apart). shape_cast() must hit at fraction 0.
+  const Shape box = Shape::box(0.312100112f, 0.176210523f);
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-76196.7891f, -74515.8906f}, {-76176.9297f, -74536.1953f}, {0, 0}});
+  const Transform xb{{72076.7812f, -78366.5156f}, Rot{-0.675237715f, 0.737600207f}};
+  const Transform xs{{-53.5211906f, 92.5803833f}, Rot{0.0308501199f, 0.999523997f}};
+  ASSERT_LT(distance(sliver, xs, box, xb).distance, -0.1);
+  const CastHit h = shape_cast(sliver, xs, {-7.70146227f, 7.54630852f}, box, xb, {0, 0});
+  EXPECT_TRUE(h.hit);
+  EXPECT_EQ(h.fraction, 0);
+}
+
+// The search that found the three tests above, kept: long shapes (1e4 to 1.3e7: capsules,
+// segments, sliver triangles and quads, rounded or sharp, their cores up to 3e6 from their origin)
+// with small shapes near their ends, on their lines and beside them, at coordinates up to 9e8,
+// against the long double oracle: distance() within the contract's accuracy, and every yes/no
+// answer at the start (overlap, collide, shape_cast and closest_approach at fraction 0,
+// time_of_impact overlapped, the circle cast from inside) right wherever the oracle is clear of
+// the decision by more than that accuracy.
+TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
+  test_random::Rng rng(19005);
+  const auto u = [&](double a, double b) { return float(rng.uniform(a, b)); };
+  const auto oracle_shape = [](const Shape& s, const Transform& x) {
+    oracle::RShape r;
+    for (const Vec2 v : s.vertices()) {
+      const long double c = x.q.c, sn = x.q.s;
+      r.core.push_back({c * v.x - sn * v.y + x.p.x, sn * v.x + c * v.y + x.p.y});
+    }
+    r.radius = s.radius();
+    return r;
+  };
+  int cases = 0, wrong_distance = 0, wrong_answer = 0;
+  for (int i = 0; cases < 40000 / test_random::kSanitizerScale; ++i) {
+    const float len = float(rng.log_uniform(1e4, 1.3e7)), angle = u(-3.14, 3.14);
+    const Vec2 dir{std::cos(angle), std::sin(angle)}, side{-dir.y, dir.x};
+    const Vec2 a0 = rng.chance(0.5) ? Vec2{u(-3e6, 3e6), u(-3e6, 3e6)} : Vec2{0, 0};
+    const Vec2 a1 = a0 + len * dir;
+    if (std::fabs(a1.x) > 1e7f || std::fabs(a1.y) > 1e7f) continue;
+    const float radius = rng.chance(0.3) ? 0 : u(0, 10), width = u(0.001, 30);
+    const int long_kind = i % 3;
+    const Shape long_shape = long_kind == 0   ? Shape::capsule(a0, a1, radius)
+                             : long_kind == 1 ? Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side}, radius)
+                                              : Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side, a0 + width * side}, radius);
+    const float far = rng.chance(0.3) ? 9e8f : rng.chance(0.5) ? 1e4f : 100.0f;
+    const Transform xl{{u(-far, far), u(-far, far)}, Rot::from_angle(rng.chance(0.5) ? 0 : u(-3, 3))};
+    const int kind = (i / 3) % 6;
+    const float size = float(rng.log_uniform(0.1, 100));
+    const Shape small = kind == 0   ? Shape::circle(size)
+                        : kind == 1 ? Shape::box(size, size * u(0.2, 1))
+                        : kind == 2 ? Shape::capsule({-size, 0}, {size, 0}, size * u(0, 1))
+                        : kind == 3 ? Shape::rounded_box(size, size, size * 0.5f)
+                        : kind == 4 ? Shape::segment({-size, 0}, {size, 0})
+                                    : Shape::polygon(std::vector<Vec2>{{-size, 0}, {size, 0}, {0, size}});
+    const bool at_end = rng.chance(0.5);
+    const Vec2 on_line = at_end ? a1 + u(0, 3) * size * dir + u(-1, 1) * side : a0 - u(0, 3) * size * dir + u(-1, 1) * side;
+    const Vec2 near_end = transform_point(xl, at_end ? a1 : a0) + Vec2{u(-3, 3) * (size + radius), u(-3, 3) * (size + radius)};
+    const Vec2 where = rng.chance(0.5) ? transform_point(xl, on_line) : near_end;
+    const Transform xs{where, Rot::from_angle(u(-3, 3))};
+    const bool swap = rng.chance(0.5);
+    const Shape& a = swap ? small : long_shape;
+    const Shape& b = swap ? long_shape : small;
+    const Transform& xa = swap ? xs : xl;
+    const Transform& xb = swap ? xl : xs;
+    if (!is_valid(xa) || !is_valid(xb)) continue;
+    ++cases;
+    const long double exact = oracle::distance(oracle_shape(a, xa), oracle_shape(b, xb)).distance;
+    float biggest = 0;
+    for (const Aabb& box : {bounds(a, xa), bounds(b, xb)}) {
+      biggest = std::max({biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
+    }
+    const float accuracy = 1e-3f * std::min(a.extent(), b.extent()) + 8 * std::numeric_limits<float>::epsilon() * biggest;
+    if (std::fabs(distance(a, xa, b, xb).distance - exact) > accuracy) ++wrong_distance;
+    if (std::fabs(exact) <= accuracy) continue;
+    const bool overlapping = exact < 0;
+    const Vec2 move{u(-10, 10), u(-10, 10)};
+    const CastHit still = shape_cast(a, xa, {0, 0}, b, xb, {0, 0}), moving = shape_cast(b, xb, move, a, xa, {0, 0});
+    const Sweep sa{a.core_centroid(), transform_point(xa, a.core_centroid()), transform_point(xa, a.core_centroid()), xa.q.angle(), xa.q.angle()};
+    const Sweep sb{b.core_centroid(), transform_point(xb, b.core_centroid()), transform_point(xb, b.core_centroid()) + move, xb.q.angle(),
+                   xb.q.angle()};
+    const Approach approach = closest_approach(a, xa, {0, 0}, b, xb, move, 1);
+    bool wrong = overlap(a, xa, b, xb) != overlapping || (collide(a, xa, b, xb).count > 0) != overlapping ||
+                 (still.hit && still.fraction == 0) != overlapping || (moving.hit && moving.fraction == 0) != overlapping ||
+                 (time_of_impact(a, sa, b, sb).state == ToiResult::State::overlapped) != overlapping ||
+                 (approach.hit && approach.time == 0) != overlapping;
+    if (b.vertex_count() == 1) {
+      const CastHit c = raycast(a, xa, Ray{transform_point(xb, b.vertices()[0]), move}, b.radius());
+      wrong = wrong || (c.hit && c.fraction == 0) != overlapping;
+    }
+    if (wrong) {
+      ++wrong_answer;
+      ADD_FAILURE() << "case " << i << ": exact distance " << double(exact) << ", accuracy " << accuracy;
+    }
+  }
+  EXPECT_EQ(wrong_distance, 0);
+  EXPECT_EQ(wrong_answer, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world's queries.
+
+TEST(Robustness, OverlapAabbWithAColliderLargerThanAShapeMakerAccepts) {
+  // Found by an exploring run of the world fuzzer (fuzz/corpus/world/world-crash-b81c...): a box
+  // too large for a Shape is clipped to each collider's tree box and the part turned into a
+  // Shape; for a capsule 7.2e6 long of radius 7.2e6 that part had a half extent of 1.087e7, above
+  // the box maker's kMaxShapeExtent, and InvalidShape escaped the query.
+  CollisionWorld world;
+  const Shape big = Shape::capsule({110.25f, 7237230.5f}, {7237230.5f, 7237230.5f}, 7237230.5f);
+  const ColliderId id = world.add(big, {{7237230.5f, 7237230.5f}, Rot::identity()});
+  std::vector<ColliderId> got;
+  const auto collect = [&](ColliderId c) { got.push_back(c); return true; };
+  EXPECT_NO_THROW(world.overlap_aabb({{-1e9f, -1e9f}, {7237230.5f, 1e9f}}, collect));
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0], id);
+  // The capsule spans x from 110.25 and y from 7237230.5 (its round ends and side): huge boxes
+  // that stop 1e5 short of it (1e-2 of its size, well beyond the accuracy) and 1e5 into it.
+  const auto count = [&](Aabb box) {
+    got.clear();
+    world.overlap_aabb(box, collect);
+    return got.size();
+  };
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {110.25f - 1e5f, 1e9f}}), 0u);
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {110.25f + 1e5f, 1e9f}}), 1u);
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {1e9f, 7237230.5f - 1e5f}}), 0u);
+  EXPECT_EQ(count({{-1e9f, -1e9f}, {1e9f, 7237230.5f + 1e5f}}), 1u);
+  EXPECT_EQ(count({{-1e9f, 21711692 + 1e5f}, {1e9f, 1e9f}}), 0u);
+  EXPECT_EQ(count({{-1e9f, 21711692 - 1e5f}, {1e9f, 1e9f}}), 1u);
+}
+
+TEST(Robustness, CastRayAtTheWorldsEdgeSeesWhatRaycastSees) {
+  // Found by an exploring run of the world fuzzer (fuzz/corpus/world/world-crash-e614...): a ray
+  // 1e9 long ending beside a capsule at x = -1e9. In the capsule's frame (turned a quarter turn)
+  // the ray's x of 1e9 rounds its y by 64, and raycast() hits at fraction 1; the world's tree box
+  // was grown by a slack of each coordinate (2^-20 of y = 43: none) and pruned the capsule, so
+  // cast_ray() missed what raycast() hits. The slack now follows the largest coordinate, for the
+  // colliders' boxes and for the ray.
+  const Shape capsule = Shape::capsule({9.99999968e-21f, 9.99999968e-21f}, {43.1679688f, 43.1679688f}, 9.99999968e-21f);
+  const Transform xc{{-1e9f, 43.1679688f}, Rot{0, 1}};
+  const Ray ray{{43.1679688f, -30.1210938f}, {-1e9f, 43.1679688f}};
+  const bool hit = raycast(capsule, xc, ray).hit;
+  for (const bool fixed : {true, false}) {
+    CollisionWorld world;
+    ColliderOptions options;
+    options.fixed = fixed;
+    world.add(capsule, xc, options);
+    EXPECT_EQ(world.cast_ray(ray).has_value(), hit) << fixed;
+    EXPECT_EQ(world.cast_circle(ray, 0).has_value(), hit) << fixed;
+  }
+  // The mirror image: a collider near the origin and a ray from 1e9.
+  const Shape box = Shape::box(50, 1);
+  const Transform xb{{0, 0}, Rot{0, 1}};
+  const Ray back{{1e9f, 30}, {-1e9f, -30}};
+  CollisionWorld world;
+  world.add(box, xb);
+  EXPECT_EQ(world.cast_ray(back).has_value(), raycast(box, xb, back).hit);
+}
+
+TEST(Robustness, OverlapAabbWithASegmentBoxOfHalfExtentRoundedTo1e7) {
+  // A degenerate box (zero width) whose half height rounds to exactly kMaxShapeExtent: its ends
+  // relative to its rounded centre lie 1e7 + 1 away, beyond what the polygon maker accepts.
+  CollisionWorld world;
+  world.add(Shape::box(1, 1), {{5, -25086768}, Rot::identity()});
+  const Aabb box{{5, -35086768}, {5, -15086767}};
+  ASSERT_EQ(extents(box).y, kMaxShapeExtent);
+  int calls = 0;
+  EXPECT_NO_THROW(world.overlap_aabb(box, [&](ColliderId) { ++calls; return true; }));
+  EXPECT_EQ(calls, 1);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "cast_cases.hpp"
 #include "random_cases.hpp"
 
 using namespace pebble;
@@ -769,3 +770,27 @@ TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
+
+TEST(CollisionWorld, CastShapeOntoACornerGivesANormalInItsCone) {
+  // Corner approaches (tests/cast_cases.hpp) with B a fixed collider and A cast by the relative
+  // motion: the hit's normal (the collider's outward normal) lies in the normal cone of the
+  // touch, reversed.
+  const std::vector<cast_cases::CornerApproach> cases = cast_cases::corner_approaches(74, 10);
+  int failures = 0, hits = 0;
+  for (const cast_cases::CornerApproach& c : cases) {
+    CollisionWorld world;
+    const ColliderId id = world.add(c.b.shape, c.xb);
+    world.update();
+    const Vec2 motion = c.ta - c.tb;
+    const std::optional<RayResult> r = world.cast_shape(c.a.shape, c.xa, motion);
+    if (!r || !(r->id == id)) continue;
+    ++hits;
+    const Transform at{c.xa.p + r->hit.fraction * motion, c.xa.q};
+    const std::string err =
+        cast_cases::check_in_cone(-r->hit.normal, contact_cases::world(c.a, at), contact_cases::world(c.b, c.xb), cast_cases::v(-motion));
+    if (!err.empty() && ++failures <= 6) ADD_FAILURE() << err << "\n    " << contact_cases::describe(contact_cases::Pair{c.a, c.b, c.xa, c.xb});
+  }
+  EXPECT_EQ(failures, 0) << failures << " of " << hits << " hits";
+  EXPECT_GT(hits, int(cases.size()) * 9 / 10);
+}
+

@@ -92,7 +92,11 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     const cast_core::Clip clip = count == 4 ? cast_core::clip_planes<false, 4>(lanes, 0, ox, oy, dx, dy)
                                             : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
     if (clip.empty || !valid_input(xf, ray)) return kNoHit;
-    if (clip.entry < 0) return {true, 0, ray.origin, {0, 0}};
+    if (clip.entry < 0) {
+      const LocalHit start = cast_core::sharp_start(lanes, ox, oy, dx, dy);
+      if (start.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
+      return report(start, c * start.nx - s * start.ny, s * start.nx + c * start.ny, xf, ray, 0);
+    }
     const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;
     return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
   }

@@ -269,6 +269,60 @@ PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, fl
   return {lower, upper, entry, false};
 }
 
+/// For an origin o below every plane of a polygon: whether it is inside by the vertices too, over
+/// an edge (its foot within the edge, widened by the depth below the nearest plane) and not in a
+/// vertex's wedge. Rounded planes (a normal off by 6e-8 rad is 0.06 off 1e6 from the origin) let a
+/// point beyond the sharp tip of a sliver lie below them all. The walk starts at the edge o is
+/// least below and goes toward its foot: rounding may have chosen a nearly parallel neighbour of
+/// the edge o is over. `vertex` gets the wedge's vertex when there is one.
+PEBBLE_CAST_INLINE bool over_an_edge(const PolygonLanes& p, float ox, float oy, int& vertex, float& depth) {
+  const int n = p.count;
+  int i = 0;
+  float most = -std::numeric_limits<float>::infinity();
+  for (int k = 0; k < n; ++k) {
+    const float beyond = p.nx[k] * ox + p.ny[k] * oy - p.off[k];
+    if (beyond > most) {
+      most = beyond;
+      i = k;
+    }
+  }
+  depth = std::max(-most, 0.0f);
+  int step = 0;
+  for (int k = 0; k < n; ++k) {
+    const int next = i + 1 == n ? 0 : i + 1;
+    const float tx = -p.ny[i], ty = p.nx[i];  // the edge's direction
+    if (tx * (ox - p.v[i].x) + ty * (oy - p.v[i].y) < -depth) {  // before its start
+      if (step > 0) {
+        vertex = i;
+        return false;
+      }
+      step = -1;
+      i = i == 0 ? n - 1 : i - 1;
+    } else if (tx * (ox - p.v[i + 1].x) + ty * (oy - p.v[i + 1].y) > depth) {  // beyond its end
+      if (step < 0) {
+        vertex = next;
+        return false;
+      }
+      step = 1;
+      i = next;
+    } else {
+      return true;
+    }
+  }
+  return true;
+}
+
+/// A ray starting below every plane of a sharp polygon (a clip with no entry): inside, or from
+/// beyond a sliver's tip (over_an_edge), the tip as a disc of the depth, the planes' rounding.
+PEBBLE_CAST_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy, float dx, float dy) {
+  int k = 0;
+  float depth = 0;
+  if (over_an_edge(p, ox, oy, k, depth)) return kInside;
+  LocalHit hit = cast_circle(p.v[k].x, p.v[k].y, depth, ox, oy, 0, dx, dy, k);
+  if (hit.kind == LocalHit::Kind::corner) clamp_to_cone(hit, p.normal(k == 0 ? p.count - 1 : k - 1), p.normal(k));
+  return hit;
+}
+
 /// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame.
 PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   const Clip clip = clip_planes(p, r, ox, oy, dx, dy);
@@ -287,11 +341,11 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
                                {p.v[j], j, in.n, p.normal(j)});
   }
 
-  // A sharp polygon is its extended polygon: a clip with no entry starts inside it, as raycast()'s
-  // lean path for sharp polygons says (src/ray.cpp), bit for bit. (The vertex test below could
-  // disagree where an exit plane's crossing underflowed to -0: the origin a denormal beyond that
-  // plane, touching to any tolerance, kept a clip that "ends at 0".)
-  if (r == 0) return kInside;
+  // A sharp polygon is its extended polygon: a clip with no entry starts inside it (or beyond a
+  // sliver's tip), as raycast()'s lean path for sharp polygons says (src/ray.cpp), bit for bit.
+  // (The vertex test below could disagree where an exit plane's crossing underflowed to -0: the
+  // origin a denormal beyond that plane, touching to any tolerance, kept a clip that "ends at 0".)
+  if (r == 0) return sharp_start(p, ox, oy, dx, dy);
 
   // The origin is inside the extended polygon: inside the shape, or in the wedge of its
   // nearest core vertex. Outside the core, the nearest core point is inside an edge that o lies
@@ -324,7 +378,9 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
       nearest = i;
     }
   }
-  if (in_core || best_edge < best) return kInside;
+  int tip = 0;
+  float depth = 0;
+  if ((in_core && over_an_edge(p, ox, oy, tip, depth)) || best_edge < best) return kInside;
   const Vec2 c = p.v[nearest];
   LocalHit hit = cast_circle(c.x, c.y, r, ox, oy, 0, dx, dy, nearest);  // inside when within r
   if (hit.kind == LocalHit::Kind::corner) clamp_to_cone(hit, p.normal(nearest == 0 ? n - 1 : nearest - 1), p.normal(nearest));

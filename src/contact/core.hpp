@@ -360,9 +360,32 @@ struct CoreDistance {
   SegmentClosest closest;  // reference vs incident edge, when !overlapping and ref_edge >= 0
 };
 
+/// Whether a greatest separation below 0 proves overlap: the difference has area, so its edge
+/// normals (these) are all the axes. Not so for a point and a segment, or (nearly) parallel
+/// segments: ends in line are apart along no normal.
+inline bool axes_decide_overlap(const FramedCore& a, const FramedCore& b) {
+  return a.edges > 2 || b.edges > 2 || (a.edges == 2 && b.edges == 2 && std::fabs(cross(a.normal(0), b.normal(0))) > kParallelFaceSine);
+}
+
+/// Whether edge i1-i2 lies wholly beside edge r1-r2 (of normal n), no part of it over the edge.
+inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
+  const Vec2 t = left_perp(n);
+  const float len = dot(r2 - r1, t), u1 = dot(i1 - r1, t), u2 = dot(i2 - r1, t);
+  return (u1 < 0 && u2 < 0) || (u1 > len && u2 > len);
+}
+
+/// What closest_features_on() found doubtful about its features (issue 19): corner against
+/// corner, the preferred axis's edges need not be the touching ones.
+enum class Doubt : int {
+  none,
+  overlap,  ///< the axes say the cores overlap, yet the two edges do not meet
+  cone,     ///< apart, and a vertex witness has a neighbouring edge nearer the other witness
+};
+
 /// The rest of core_distance() once the axes are searched (query_cores, or query_segments for
 /// two segments): the overlap depth or the closest features of the reference and incident edges.
-PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale) {
+PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale,
+                                                   Doubt& doubt) {
   CoreDistance out;
   out.overlapping = false;
   out.closest = {0, 0, {}, {}, 0};
@@ -439,19 +462,81 @@ PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const Frame
   }
   const SegmentClosest c = closest_segments(r1, r2, i1, i2);
   out.closest = c;
+  const bool decided = axes_decide_overlap(a, b);
+  if (q.separation < 0 && c.dist2 > 0 && decided && beside(r1, r2, i1, i2, q.normal)) [[unlikely]] {
+    // The axes say overlap, yet the edges do not meet: at a corner the preferred axis's incident
+    // edge can lie beside the reference edge (issue 19). The axes' answer, unless the other
+    // core's axis does better (closest_features()).
+    doubt = Doubt::overlap;
+    const Vec2 w = dot(q.normal, i1) <= dot(q.normal, i2) ? i1 : i2;
+    const Vec2 on_ref = w - q.separation * q.normal;
+    out.distance = q.separation;
+    out.normal = q.flip ? -q.normal : q.normal;
+    out.point_a = q.flip ? w : on_ref;
+    out.point_b = q.flip ? on_ref : w;
+    return out;
+  }
   const float dist = std::sqrt(c.dist2);
   // The normal: when a witness lies inside an edge, that edge's normal (exact, whereas the
   // witnesses' difference carries their rounding divided by the distance); when both are
   // vertices, their direction; when they (nearly) coincide, the reference normal.
   Vec2 n = q.normal;
-  const bool inside_ref = c.s > 0 && c.s < 1, inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
+  const bool inside_ref = c.s > 0 && c.s < 1;
+  bool inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
+  if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] {
+    // Coinciding witnesses at the incident edge's end are a corner, and that edge's normal must
+    // lie in the reference vertex's cone, away from the reference edge (issue 19).
+    const Vec2 along_ref = c.s == 0 ? r2 - r1 : r1 - r2;
+    inside_inc = std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale && dot(inc.normal(q.inc_edge), along_ref) >= 0;
+  }
   if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
   if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) n = (c.c2 - c.c1) / dist;
   out.distance = dist;
   out.normal = q.flip ? -n : n;
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
+  // A vertex witness whose other edge leads nearer the other witness is not the closest pair
+  // (the preferred axis's edges at a corner, issue 19).
+  if (dist > 0 && decided) {
+    const auto leads_closer = [](const FramedCore& k, int e, float at, Vec2 other) {
+      if (!(at == 0 || at == 1) || k.edges < 3) return false;
+      const int vertex = at == 0 ? e : (e + 1 == k.count ? 0 : e + 1);
+      const int beyond = at == 0 ? (e == 0 ? k.count - 1 : e - 1) : (vertex + 1 == k.count ? 0 : vertex + 1);
+      return dot(other - k.v[vertex], k.v[beyond] - k.v[vertex]) > 0;
+    };
+    if (leads_closer(ref, q.ref_edge, c.s, c.c2) || leads_closer(inc, q.inc_edge, c.t, c.c1)) doubt = Doubt::cone;
+  }
   return out;
+}
+
+/// A doubtful d measured again with the other core's best axis as the reference (if within the
+/// preference of the greatest), kept when that resolves the doubt. Out of line: corners only.
+[[gnu::noinline]] inline CoreDistance closest_features_other_axis(const FramedCore& a, const FramedCore& b, const CoreDistance& d,
+                                                                  Doubt doubt, float scale) {
+  const CoreQuery& q = d.query;
+  const FramedCore& other = q.flip ? a : b;
+  const FramedCore& first = q.flip ? b : a;
+  if (other.edges == 0) return d;
+  const AxisSeparation s = max_separation(other, first);
+  // Only an axis the preference could have chosen (prefer_b): q.separation stands for both.
+  if (s.edge < 0 || !(s.separation >= q.separation - kParallelFacePreference * scale)) return d;
+  CoreQuery q2 = q;
+  q2.flip = !q.flip;
+  q2.ref_edge = s.edge;
+  q2.normal = other.normal(s.edge);
+  q2.inc_edge = incident_edge(first, q2.normal);
+  Doubt doubt2 = Doubt::none;
+  const CoreDistance d2 = closest_features_on(a, b, q2, scale, doubt2);
+  if (doubt == Doubt::overlap) return doubt2 == Doubt::overlap ? d : d2;
+  return d2.distance < d.distance ? d2 : d;
+}
+
+/// closest_features_on(), and at a doubtful corner the other core's axis too.
+PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale) {
+  Doubt doubt = Doubt::none;
+  const CoreDistance d = closest_features_on(a, b, q, scale, doubt);
+  if (doubt == Doubt::none) [[likely]] return d;
+  return closest_features_other_axis(a, b, d, doubt, scale);
 }
 
 
@@ -560,13 +645,17 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const Vec2 ne = axis.normal;
   if (e == -2) return {stop_above, {0, 1}, true};
   if (e < 0) return {kHugeDistance, {0, 1}, true};  // non-finite input only (see core_distance)
-  if (sep < -kOverlapFraction * scale) return {sep, ne, false};
   // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
   // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
   // clipping). t.v is the same in the core's frame as in world, so the shape's own vertices serve
   // (the padding repeats v[0] at v[count]). u_start - u_end is the edge's length > 0.
   const Vec2 t = left_perp(core.normal(e));
   const float u_start = axis.along - dot(t, v[e]), u_end = axis.along - dot(t, v[e + 1]);
+  // Inside the core: below every plane, and over the edge of the greatest separation (widened by
+  // the depth), as every point inside is. Rounded planes (a normal off by 6e-8 rad is 0.6 off at
+  // 1e7) let a point beyond the sharp tip of a sliver, or anywhere on a segment's line (whose two
+  // planes are then two lines; a segment has no inside), lie below them all.
+  if (sep < -kOverlapFraction * scale && edges > 2 && u_start > sep && u_end < -sep) return {sep, ne, false};
   // Over the edge (the face region): the distance is the separation itself.
   if (u_start > 0 && u_end < 0) return {std::max(sep, 0.0f), ne, false};
   // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs

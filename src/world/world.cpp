@@ -50,6 +50,13 @@ constexpr int kCollideChunk = 256;
 constexpr int kFixedRebuildMin = 64;
 constexpr int kFixedRebuildFraction = 4;
 
+// The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
+// in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
+// (A collider whose own coordinates are that large and that round the cast lies near the cast.)
+float coordinate_slack(Vec2 a, Vec2 b) {
+  return kBoxCoordinateSlack * std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)});
+}
+
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate.
 Aabb grown(const Aabb& b, float grow) {
   const auto out = [&](float v, float sign) { return v + sign * (grow + kBoxCoordinateSlack * std::fabs(v)); };
@@ -61,13 +68,45 @@ Aabb collider_box(const Shape& shape, const Transform& xf, float margin) {
 }
 
 // The box as a Shape placed at its centre (a segment or point when it has no width or height).
-// Its half extents must be at most kMaxShapeExtent.
+// Its half extents must be at most kMaxShapeExtent. The ends of a segment are taken as -half and
+// half, as the box's corners are: box.lower - centre may round to more than half.
 Shape box_shape(const Aabb& box, Transform& at) {
   const Vec2 half = extents(box);
   at = {center(box), Rot::identity()};
   if (half.x > 0 && half.y > 0) return Shape::box(half.x, half.y);
-  const Vec2 ends[2] = {box.lower - at.p, box.upper - at.p};
+  const Vec2 ends[2] = {-half, half};
   return Shape::polygon(ends);
+}
+
+// Tiles of a box too large for one Shape: at most this wide, which leaves room below the box
+// maker's 2 kMaxShapeExtent for the overlap of neighbours (kTileOverlap) and rounding.
+constexpr float kTileSpan = 1.8f * kMaxShapeExtent;
+constexpr float kTileOverlap = 1e-3f;
+
+// Edge i of n equal spans of [lo, hi], moved outward by kTileOverlap of a span (inner edges only),
+// so that neighbouring tiles overlap by far more than the rounding of their Shapes' edges.
+float tile_edge(float lo, float hi, int i, int n, float side) {
+  if (i == 0) return lo;
+  if (i == n) return hi;
+  const float span = (hi - lo) / float(n);
+  return std::clamp(lo + float(i) * span + side * kTileOverlap * span, lo, hi);
+}
+
+// Whether the shape overlaps the box, asked of tiles of the box that the box maker accepts: their
+// union is the box, so the shape overlaps one of them exactly when it overlaps the box.
+bool overlaps_box(const Shape& shape, const Transform& xf, const Aabb& box) {
+  const Vec2 size = box.upper - box.lower;
+  const int nx = std::max(1, int(std::ceil(size.x / kTileSpan))), ny = std::max(1, int(std::ceil(size.y / kTileSpan)));
+  for (int i = 0; i < nx; ++i) {
+    for (int j = 0; j < ny; ++j) {
+      const Aabb tile{{tile_edge(box.lower.x, box.upper.x, i, nx, -1), tile_edge(box.lower.y, box.upper.y, j, ny, -1)},
+                      {tile_edge(box.lower.x, box.upper.x, i + 1, nx, 1), tile_edge(box.lower.y, box.upper.y, j + 1, ny, 1)}};
+      Transform at;
+      const Shape part = box_shape(tile, at);
+      if (overlap(shape, xf, part, at)) return true;
+    }
+  }
+  return false;
 }
 
 std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) {
@@ -705,7 +744,8 @@ void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& f
     const Collider& c = colliders_[index];
     return radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
   };
-  sweep(ray, {radius, radius}, filter, cast_one, on_hit);
+  const float reach = radius + coordinate_slack(ray.origin, ray.origin + ray.translation);
+  sweep(ray, {reach, reach}, filter, cast_one, on_hit);
 }
 
 void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
@@ -721,7 +761,9 @@ void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Ve
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
-  sweep(Ray{center(box), translation}, extents(box), filter, cast_one, on_hit);
+  const float slack = std::max(coordinate_slack(box.lower, box.upper), coordinate_slack(box.lower + translation, box.upper + translation));
+  const Vec2 half = extents(box) + Vec2{slack, slack};
+  sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
 }
 
 std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
@@ -791,10 +833,18 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detai
     return;
   }
   // Too large for a Shape: a collider overlaps the box exactly when it overlaps the part of the box
-  // inside its own tree box, which is never larger than the collider.
+  // inside its own tree box, which holds it.
   visit_overlapping(box, filter, [&](const Collider& c) {
-    const Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
+    Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
     if (!is_valid(part)) return false;
+    if (!(extents(part).x <= kMaxShapeExtent && extents(part).y <= kMaxShapeExtent)) {
+      // A shape up to 2.4e7 from its position, or a large contact margin: clipped also to the
+      // shape's bounds grown by 1e-3 of its size (beyond what overlap() could call touching),
+      // which are at most 4.9e7 wide, then asked tile by tile.
+      const Aabb near = grown(bounds(c.shape, c.xf), kBoxSizeSlack * c.shape.extent());
+      part = {max(part.lower, near.lower), min(part.upper, near.upper)};
+      return is_valid(part) && overlaps_box(c.shape, c.xf, part);
+    }
     Transform at;
     const Shape shape = box_shape(part, at);
     return overlap(c.shape, c.xf, shape, at);
