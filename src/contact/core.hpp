@@ -209,6 +209,7 @@ struct CoreQuery {
   int ref_edge;      // on the reference core; -1 when neither core has an edge
   int inc_edge;      // on the incident core
   bool flip;         // reference core is B
+  bool preferred;    // the preference chose it: the other core's axis separates more
   Vec2 normal;       // reference edge normal, from reference to incident; {0,1} if none
 };
 
@@ -248,6 +249,7 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
   // The preference picks the reference edge only; the separation is always the greatest, so
   // the preference never turns a separated pair into an overlapping one.
   q.separation = std::max(sa.separation, sb.separation);
+  q.preferred = use_b ? sb.separation < sa.separation : sa.separation < sb.separation;
   if (use_b) {
     q.ref_edge = sb.edge;
     q.flip = true;
@@ -312,6 +314,7 @@ PEBBLE_HOT_INLINE CoreQuery query_segments(const FramedCore& a, const FramedCore
   if (sa.edge < 0 || sb.edge < 0) return query_cores(a, b, scale, stop_above);  // not numbers: the generic rules
   const bool use_b = prefer_b(a, b, sa, sb, scale);
   q.separation = std::max(sa.separation, sb.separation);
+  q.preferred = use_b ? sb.separation < sa.separation : sa.separation < sb.separation;
   const FramedCore& ref = use_b ? b : a;
   const FramedCore& inc = use_b ? a : b;
   q.ref_edge = use_b ? sb.edge : sa.edge;
@@ -374,6 +377,34 @@ inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
   return (u1 < 0 && u2 < 0) || (u1 > len && u2 > len);
 }
 
+// The rare corner cases of closest_features_on() (issue 19), out of line.
+
+/// Whether the axes prove overlap (a difference with area) and the incident edge lies wholly
+/// beside the reference edge.
+[[gnu::noinline]] inline bool overlap_beside(const FramedCore& a, const FramedCore& b, Vec2 n, Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2) {
+  return axes_decide_overlap(a, b) && beside(r1, r2, i1, i2, n);
+}
+
+/// Witnesses (nearly) coinciding, the incident one inside its edge: inside by more than
+/// kClipFraction, and that edge's normal in the reference vertex's cone (else a corner).
+[[gnu::noinline]] inline bool clearly_inside(const FramedCore& inc, const CoreQuery& q, const SegmentClosest& c, Vec2 r1, Vec2 r2,
+                                             Vec2 i1, Vec2 i2, float scale) {
+  const Vec2 along_ref = c.s == 0 ? r2 - r1 : r1 - r2;
+  return std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale && dot(inc.normal(q.inc_edge), along_ref) >= 0;
+}
+
+/// A vertex witness whose other edge leads nearer the other witness: not the closest pair.
+[[gnu::noinline]] inline bool vertex_leads_closer(const FramedCore& a, const FramedCore& b, const CoreQuery& q, const SegmentClosest& c) {
+  if (!axes_decide_overlap(a, b)) return false;
+  const auto leads_closer = [](const FramedCore& k, int e, float at, Vec2 other) {
+    if (!(at == 0 || at == 1) || k.edges < 3) return false;
+    const int vertex = at == 0 ? e : (e + 1 == k.count ? 0 : e + 1);
+    const int beyond = at == 0 ? (e == 0 ? k.count - 1 : e - 1) : (vertex + 1 == k.count ? 0 : vertex + 1);
+    return dot(other - k.v[vertex], k.v[beyond] - k.v[vertex]) > 0;
+  };
+  return leads_closer(q.flip ? b : a, q.ref_edge, c.s, c.c2) || leads_closer(q.flip ? a : b, q.inc_edge, c.t, c.c1);
+}
+
 /// What closest_features_on() found doubtful about its features (issue 19): corner against
 /// corner, the preferred axis's edges need not be the touching ones.
 enum class Doubt : int {
@@ -384,16 +415,15 @@ enum class Doubt : int {
 
 /// The rest of core_distance() once the axes are searched (query_cores, or query_segments for
 /// two segments): the overlap depth or the closest features of the reference and incident edges.
-PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale,
-                                                   Doubt& doubt) {
-  CoreDistance out;
+PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale,
+                                             CoreDistance& out) {
   out.overlapping = false;
   out.closest = {0, 0, {}, {}, 0};
   out.over_lo = out.over_hi = 0;
   out.query = q;
   if (q.ref_edge == -2) {
     out.distance = q.separation;
-    return out;
+    return Doubt::none;
   }
   if (q.ref_edge < 0) {
     // No axis at all although a core has edges: only non-finite coordinates get here, which
@@ -402,7 +432,7 @@ PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const Fr
     out.normal = {0, 1};
     out.point_a = a.v[0];
     out.point_b = b.v[0];
-    return out;
+    return Doubt::none;
   }
   const FramedCore& ref = q.flip ? b : a;
   const FramedCore& inc = q.flip ? a : b;
@@ -435,7 +465,7 @@ PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const Fr
       out.over_lo = lo;
       out.over_hi = hi;
       out.point_a = out.point_b = {};
-      return out;
+      return Doubt::none;
     }
     // No part of the incident edge lies over the reference edge: the overlap was float noise
     // of nearly parallel edges; the closest points below measure the pair exactly.
@@ -457,24 +487,22 @@ PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const Fr
       out.normal = q.flip ? -q.normal : q.normal;
       out.point_a = q.flip ? w : on_ref;
       out.point_b = q.flip ? on_ref : w;
-      return out;
+      return Doubt::none;
     }
   }
   const SegmentClosest c = closest_segments(r1, r2, i1, i2);
   out.closest = c;
-  const bool decided = axes_decide_overlap(a, b);
-  if (q.separation < 0 && c.dist2 > 0 && decided && beside(r1, r2, i1, i2, q.normal)) [[unlikely]] {
-    // The axes say overlap, yet the edges do not meet: at a corner the preferred axis's incident
-    // edge can lie beside the reference edge (issue 19). The axes' answer, unless the other
-    // core's axis does better (closest_features()).
-    doubt = Doubt::overlap;
+  // The axes say overlap, yet the edges do not meet: at a corner the preferred axis's incident
+  // edge can lie beside the reference edge (issue 19).
+  if (q.separation < 0 && c.dist2 > 0 && overlap_beside(a, b, q.normal, r1, r2, i1, i2)) [[unlikely]] {
+    // The axes' answer, unless the other core's axis does better (closest_features()).
     const Vec2 w = dot(q.normal, i1) <= dot(q.normal, i2) ? i1 : i2;
     const Vec2 on_ref = w - q.separation * q.normal;
     out.distance = q.separation;
     out.normal = q.flip ? -q.normal : q.normal;
     out.point_a = q.flip ? w : on_ref;
     out.point_b = q.flip ? on_ref : w;
-    return out;
+    return Doubt::overlap;
   }
   const float dist = std::sqrt(c.dist2);
   // The normal: when a witness lies inside an edge, that edge's normal (exact, whereas the
@@ -483,60 +511,48 @@ PEBBLE_HOT_INLINE CoreDistance closest_features_on(const FramedCore& a, const Fr
   Vec2 n = q.normal;
   const bool inside_ref = c.s > 0 && c.s < 1;
   bool inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
-  if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] {
-    // Coinciding witnesses at the incident edge's end are a corner, and that edge's normal must
-    // lie in the reference vertex's cone, away from the reference edge (issue 19).
-    const Vec2 along_ref = c.s == 0 ? r2 - r1 : r1 - r2;
-    inside_inc = std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale && dot(inc.normal(q.inc_edge), along_ref) >= 0;
-  }
+  if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] inside_inc = clearly_inside(inc, q, c, r1, r2, i1, i2, scale);
   if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
   if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) n = (c.c2 - c.c1) / dist;
   out.distance = dist;
   out.normal = q.flip ? -n : n;
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
-  // A vertex witness whose other edge leads nearer the other witness is not the closest pair
-  // (the preferred axis's edges at a corner, issue 19).
-  if (dist > 0 && decided) {
-    const auto leads_closer = [](const FramedCore& k, int e, float at, Vec2 other) {
-      if (!(at == 0 || at == 1) || k.edges < 3) return false;
-      const int vertex = at == 0 ? e : (e + 1 == k.count ? 0 : e + 1);
-      const int beyond = at == 0 ? (e == 0 ? k.count - 1 : e - 1) : (vertex + 1 == k.count ? 0 : vertex + 1);
-      return dot(other - k.v[vertex], k.v[beyond] - k.v[vertex]) > 0;
-    };
-    if (leads_closer(ref, q.ref_edge, c.s, c.c2) || leads_closer(inc, q.inc_edge, c.t, c.c1)) doubt = Doubt::cone;
-  }
-  return out;
+  // Off the greatest axis (the preference's) the pair may not be the closest (a corner, issue 19).
+  if (q.preferred && dist > 0 && vertex_leads_closer(a, b, q, c)) [[unlikely]] return Doubt::cone;
+  return Doubt::none;
 }
 
-/// A doubtful d measured again with the other core's best axis as the reference (if within the
-/// preference of the greatest), kept when that resolves the doubt. Out of line: corners only.
-[[gnu::noinline]] inline CoreDistance closest_features_other_axis(const FramedCore& a, const FramedCore& b, const CoreDistance& d,
-                                                                  Doubt doubt, float scale) {
-  const CoreQuery& q = d.query;
+/// A doubtful answer (of query q, at distance) measured again with the other core's best axis as
+/// the reference, if within the preference of the greatest: true, with that answer in d2, when
+/// it resolves the doubt (the edges meet, or the pair is nearer). Out of line: corners only.
+[[gnu::noinline]] inline bool other_axis_resolves(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float distance, Doubt doubt,
+                                                  float scale, CoreDistance& d2) {
   const FramedCore& other = q.flip ? a : b;
   const FramedCore& first = q.flip ? b : a;
-  if (other.edges == 0) return d;
+  if (other.edges == 0) return false;
   const AxisSeparation s = max_separation(other, first);
   // Only an axis the preference could have chosen (prefer_b): q.separation stands for both.
-  if (s.edge < 0 || !(s.separation >= q.separation - kParallelFacePreference * scale)) return d;
+  if (s.edge < 0 || !(s.separation >= q.separation - kParallelFacePreference * scale)) return false;
   CoreQuery q2 = q;
   q2.flip = !q.flip;
   q2.ref_edge = s.edge;
   q2.normal = other.normal(s.edge);
   q2.inc_edge = incident_edge(first, q2.normal);
-  Doubt doubt2 = Doubt::none;
-  const CoreDistance d2 = closest_features_on(a, b, q2, scale, doubt2);
-  if (doubt == Doubt::overlap) return doubt2 == Doubt::overlap ? d : d2;
-  return d2.distance < d.distance ? d2 : d;
+  q2.preferred = s.separation < q.separation;
+  const Doubt doubt2 = closest_features_on(a, b, q2, scale, d2);
+  return doubt == Doubt::overlap ? doubt2 != Doubt::overlap : d2.distance < distance;
 }
 
 /// closest_features_on(), and at a doubtful corner the other core's axis too.
 PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale) {
-  Doubt doubt = Doubt::none;
-  const CoreDistance d = closest_features_on(a, b, q, scale, doubt);
-  if (doubt == Doubt::none) [[likely]] return d;
-  return closest_features_other_axis(a, b, d, doubt, scale);
+  CoreDistance out;
+  const Doubt doubt = closest_features_on(a, b, q, scale, out);
+  if (doubt != Doubt::none) [[unlikely]] {
+    CoreDistance other;
+    if (other_axis_resolves(a, b, q, out.distance, doubt, scale, other)) out = other;
+  }
+  return out;
 }
 
 
@@ -557,7 +573,7 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
     out.normal = len > 0 ? d / len : Vec2{0, 1};
     out.point_a = a.v[0];
     out.point_b = b.v[0];
-    out.query = {0, -1, 0, false, out.normal};
+    out.query = {0, -1, 0, false, false, out.normal};
     return out;
   }
   return closest_features(a, b, query_cores(a, b, scale, stop_above), scale);
