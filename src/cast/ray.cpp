@@ -42,6 +42,16 @@ PEBBLE_CAST_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const
           {nx, ny}};
 }
 
+/// A ray on a sharp polygon that starts below every plane (raycast()'s lean path): inside, or
+/// beyond a sliver's tip. Out of line: rare, and inlined it costs the common path registers.
+[[gnu::noinline, gnu::cold]] CastHit start_below_every_plane(const cast_core::PolygonLanes& lanes, float ox, float oy, float dx,
+                                                             float dy, const Transform& xf, const Ray& ray) {
+  const LocalHit start = cast_core::sharp_start(lanes, ox, oy, dx, dy);
+  if (start.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
+  const float c = xf.q.c, s = xf.q.s;
+  return report(start, c * start.nx - s * start.ny, s * start.nx + c * start.ny, xf, ray, 0);
+}
+
 /// A disc of radius `extra` (0 for a ray) cast along ray against a circle shape (a 1-vertex core).
 /// A circle needs no frame: its centre is taken relative to the ray's origin, in world axes. (Not
 /// through its world position: at coordinates 1e4 that rounds by 1e-3, a tenth of a percent of a
@@ -92,11 +102,7 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     const cast_core::Clip clip = count == 4 ? cast_core::clip_planes<false, 4>(lanes, 0, ox, oy, dx, dy)
                                             : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
     if (clip.empty || !valid_input(xf, ray)) return kNoHit;
-    if (clip.entry < 0) {
-      const LocalHit start = cast_core::sharp_start(lanes, ox, oy, dx, dy);
-      if (start.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
-      return report(start, c * start.nx - s * start.ny, s * start.nx + c * start.ny, xf, ray, 0);
-    }
+    if (clip.entry < 0) return start_below_every_plane(lanes, ox, oy, dx, dy, xf, ray);
     const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;
     return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
   }
