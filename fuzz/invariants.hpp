@@ -69,7 +69,7 @@ inline std::string lit(const pebble::Shape& s) {
   } while (0)
 
 /// A check that fails because of a bug reported but not yet fixed in code this branch may not
-/// change (src/contact_core.hpp and src/kernels*, being rewritten on another branch): the fuzz
+/// change (src/contact/core.hpp and src/kernels*, being rewritten on another branch): the fuzz
 /// run counts and prints such failures, once per check, without aborting, so that it can guard
 /// everything else meanwhile. PEBBLE_FUZZ_STRICT=1 in the environment makes them abort too; once
 /// the bug is fixed, the check becomes a FUZZ_REQUIRE. `issue` says where it is reported.
@@ -130,7 +130,7 @@ inline bool is_unit(Vec2 v) {
 inline bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 inline bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
 
-/// The contact kernels (src/contact_core.hpp) normalize the line between two features as d / |d|;
+/// The contact kernels (src/contact/core.hpp) normalize the line between two features as d / |d|;
 /// for features closer than float's smallest normal number (about 1.2e-38) |d| is a denormal
 /// with few bits and the quotient is not unit (normalize() in math.hpp measures such vectors
 /// scaled). Reported with tests/robustness_test.cpp DISABLED_UnitNormalForCirclesADenormalApart.

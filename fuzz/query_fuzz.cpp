@@ -49,7 +49,7 @@ float accuracy(const Shape& a, const Transform& xa, const Shape& b, const Transf
 }
 
 /// collide() stops early when an axis separates the cores by more than margin + radii + a slack
-/// of 1e-5 x the smaller extent (src/contact_core.hpp, stop_bound); the rounding of coordinates
+/// of 1e-5 x the smaller extent (src/contact/core.hpp, stop_bound); the rounding of coordinates
 /// much larger than that slack (a 15000-long segment, a point of extent 0 at 100) then stops
 /// pairs that distance() puts exactly at the margin, and collide() misses a contact distance()
 /// reports. Reported with tests/robustness_test.cpp DISABLED_CollideAgreesWithDistance*.

@@ -285,7 +285,7 @@ using pebble_fuzz::lit;
 
 int run(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  // Known issue: AabbTree's binned SAH rebuild (src/tree.cpp, the world branch's) divides its bin
+  // Known issue: AabbTree's binned SAH rebuild (src/world/tree.cpp, the world branch's) divides its bin
   // count by the spread of the box centres along an axis; a spread below about 5e-38 overflows to
   // infinity and the bin index converts from inf or NaN to int (undefined behaviour, an index far
   // out of the bin array). Reported with tests/robustness_test.cpp

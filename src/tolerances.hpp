@@ -6,6 +6,8 @@
 
 #include <limits>
 
+#include "pebble/constants.hpp"
+
 namespace pebble {
 
 // ---- Shapes: the hull and bounds() (geometry/)
@@ -105,5 +107,12 @@ inline constexpr float kTinyLength = 0x1p-60f;
 /// of the growth round by up to a few steps of the coordinates.
 inline constexpr float kBoxSizeSlack = 1e-3f;
 inline constexpr float kBoxCoordinateSlack = 0x1p-20f;
+
+/// overlap_aabb() tests a query box too large for one Shape as tiles at most kTileSpan wide, which
+/// leaves room below the box maker's 2 kMaxShapeExtent for the tiles' overlap and rounding;
+/// neighbouring tiles overlap by kTileOverlap of a tile, far more than the rounding of their edges,
+/// so that their union is the whole box.
+inline constexpr float kTileSpan = 1.8f * kMaxShapeExtent;
+inline constexpr float kTileOverlap = 1e-3f;
 
 }  // namespace pebble

@@ -844,7 +844,7 @@ TEST(TimeOfImpact, TargetSeparationAndShortSteps) {
 
 namespace {
 
-/// Sweeps for each axis the gap between distance() queries can follow (src/cast_sweep.hpp): a
+/// Sweeps for each axis the gap between distance() queries can follow (src/cast/cast_sweep.hpp): a
 /// corner of B coming down on a face of A (the axis turns with A), a corner of A onto a face of B
 /// (with B), a corner onto a corner (fixed), rounded and sharp, with A, B or both turning, slowly
 /// and fast, either way.

@@ -294,7 +294,7 @@ TEST(Robustness, DistanceOfACircleBeyondTheTipOfASliverTriangle) {
 }
 
 TEST(Robustness, CircleCastFromBeyondTheTipOfASliverTriangle) {
-  // The circle cast of shape_cast() (a disc against a polygon, cast_polygon() in src/ray_core.hpp)
+  // The circle cast of shape_cast() (a disc against a polygon, cast_polygon() in src/cast/ray_core.hpp)
   // from 4.1 beyond the tip of a triangle 1.2e5 long, 19.6 wide at its far end: the origin was
   // below every plane grown by nothing at all, and the cast started "inside" (fraction 0).
   const Shape sliver = Shape::polygon(std::vector<Vec2>{{-1393448.75f, -2100132.5f}, {-1355141.62f, -2218582.25f}, {-1393430.12f, -2100126.5f}},
@@ -496,7 +496,7 @@ TEST(Robustness, SegmentsCollinearByRoundingShareNoFarPoint) {
 
 TEST(Robustness, CollideAgreesWithDistanceAtTheMarginForAPoint) {
   // collide() stops early when an axis separates the cores by more than margin + radii + 1e-5 x
-  // the smaller extent (stop_bound in src/contact_core.hpp): with a point (extent 0) at
+  // the smaller extent (stop_bound in src/contact/core.hpp): with a point (extent 0) at
   // coordinates near 100 the slack is 1e-11, below the rounding of the axis test, while distance()
   // puts the pair exactly at the margin.
   const Shape capsule = Shape::capsule({-99.390625f, -99.390625f}, {0.0390625f, 0}, 99.390625f);
@@ -531,7 +531,7 @@ TEST(Robustness, UnitNormalForCirclesADenormalApart) {
 }
 
 TEST(Robustness, FixedTreeRebuildWithCentresADenormalApart) {
-  // AabbTree's binned SAH rebuild (src/tree.cpp) scales centres by kBins / spread: a spread of
+  // AabbTree's binned SAH rebuild (src/world/tree.cpp) scales centres by kBins / spread: a spread of
   // 1e-40 overflows to infinity, (c - origin) * infinity is infinite or NaN, and its conversion
   // to an int bin index is undefined behaviour (UBSan reports it; an index far outside the bins).
   AabbTree tree;

@@ -138,7 +138,7 @@ TEST(Simd, EveryPathGivesTheSameBits) {
 TEST(Simd, SignedZerosAndExactTiesGiveTheSameBits) {
   // Cores with an edge through their own origin (offset 0) and vertices on both sides of it, at
   // quarter turns and whole offsets: projections of -0 and +0 and exactly equal separations in
-  // several lanes, where only the rules of the lane operations (src/lanes.hpp: min and max return
+  // several lanes, where only the rules of the lane operations (src/simd/wide.hpp: min and max return
   // the second of two equal values, one fixed reduction tree, the lowest matching lane) decide
   // the sign of a zero and the lane that wins. Changing min's or max's rule in one copy alone
   // makes this test fail.

@@ -1,8 +1,8 @@
 // shape_cast(): seeds 002 ("Continuous linear") and 003 (time of impact): when B moves by
 // translation_b and A by translation_a, they first touch where the point moving from 0 along the
 // relative motion meets the Minkowski difference A - B grown by both radii (and by the target
-// separation). The difference is built in A's frame (src/minkowski.hpp), the ray cast is the one
-// of raycast() (src/ray_core.hpp), and the feature the ray meets names the witness points.
+// separation). The difference is built in A's frame (src/cast/minkowski.hpp), the ray cast is the one
+// of raycast() (src/cast/ray_core.hpp), and the feature the ray meets names the witness points.
 //
 // time_of_impact(): seed 002's conservative advancement ("Continuous Angular/Linear", after
 // Mirtich and Coumans), driven by distance(); without rotation it is shape_cast().

@@ -1,4 +1,4 @@
-// Two bodies sweeping over a step, as time_of_impact() (src/cast.cpp) sees them: each body's pose
+// Two bodies sweeping over a step, as time_of_impact() (src/cast/cast.cpp) sees them: each body's pose
 // at any time of the step (turn(), SweepFrames), and a cheap lower bound of their signed
 // distance over the rest of the step (SweptSeparation): the gap between the two shapes along an
 // axis that turns with one body or with neither, which time_of_impact() follows between

@@ -1,4 +1,4 @@
-// The Minkowski difference A - B of two cores, in A's frame, as the ray cast of src/ray_core.hpp
+// The Minkowski difference A - B of two cores, in A's frame, as the ray cast of src/cast/ray_core.hpp
 // reads it (seeds 002 and 003: a shape cast is a ray cast against the difference of the shapes,
 // grown by both radii). Not part of the API.
 //

@@ -342,7 +342,7 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
   }
 
   // A sharp polygon is its extended polygon: a clip with no entry starts inside it (or beyond a
-  // sliver's tip), as raycast()'s lean path for sharp polygons says (src/ray.cpp), bit for bit.
+  // sliver's tip), as raycast()'s lean path for sharp polygons says (src/cast/ray.cpp), bit for bit.
   // (The vertex test below could disagree where an exit plane's crossing underflowed to -0: the
   // origin a denormal beyond that plane, touching to any tolerance, kept a clip that "ends at 0".)
   if (r == 0) return sharp_start(p, ox, oy, dx, dy);
@@ -387,7 +387,7 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
   return hit;
 }
 
-/// The circle cast of raycast(shape, xf, ray, radius) for any finite radius >= 0 (src/ray.cpp):
+/// The circle cast of raycast(shape, xf, ray, radius) for any finite radius >= 0 (src/cast/ray.cpp):
 /// shape_cast() casts a disc shape this way against the other shape.
 CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept;
 

@@ -39,7 +39,7 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
 
 /// A core in some frame (shape A's): its vertices, and its edge normals and offsets as 8 lanes
 /// (lanes past `edges` hold a zero normal and a huge offset) so that the separating-axis scan
-/// and the incident-edge search are element-wise over edges: lane operations (lanes.hpp) on 4
+/// and the incident-edge search are element-wise over edges: lane operations (simd/wide.hpp) on 4
 /// lanes for up to 4 edges, else on 8.
 struct FramedCore {
   const Vec2* v;    // count vertices, then copies of v[0] up to an even count and past it
@@ -285,7 +285,7 @@ inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage
 /// scans, so the same answer bit for bit (tests/simd_test.cpp compares them).
 PEBBLE_HOT_INLINE CoreQuery query_segments(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
   // Separation of `other`'s two vertices from ref's edge plane i: max_separation_lanes' least
-  // projection (lanes.hpp's min: the second of equal values) minus the offset.
+  // projection (simd/wide.hpp's min: the second of equal values) minus the offset.
   const auto lane = [](const FramedCore& ref, const FramedCore& other, int i) {
     const float p0 = ref.nx[i] * other.v[0].x + ref.ny[i] * other.v[0].y;
     const float p1 = ref.nx[i] * other.v[1].x + ref.ny[i] * other.v[1].y;

@@ -1,4 +1,4 @@
-// Picks the copy of the contact-query kernels the library runs on (kernels.hpp).
+// Picks the copy of the contact-query kernels the library runs on (simd/config.hpp).
 #include "pebble/simd.hpp"
 #include "pebble/detail/kernels.hpp"
 

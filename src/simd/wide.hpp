@@ -1,6 +1,6 @@
 // Internal: the lane types the contact kernels are written in — 4 and 8 floats with the few
 // operations the edge scans need — defined once per instruction set: SSE2, AVX2 and plain C++.
-// contact_core.hpp uses only these, so the geometry is written once and every instruction set is
+// contact/core.hpp uses only these, so the geometry is written once and every instruction set is
 // a short section below (as Box2D v3 writes its contact solver against b2FloatW). Not installed.
 //
 // Every section computes the same bits, NaN and signed zero included, so that all copies of the
@@ -11,7 +11,7 @@
 //  - + - * round once each (no fused multiply-add: -ffp-contract=off, CMakeLists.txt);
 //  - reductions use one fixed tree (max_lane, min_lane).
 // The types live in the kernel namespace and every operation is forced inline, so no AVX2 code
-// can escape into a function another copy shares (kernels.hpp).
+// can escape into a function another copy shares (simd/config.hpp).
 #pragma once
 
 #include "simd/config.hpp"

@@ -1,7 +1,7 @@
 // tests/oracle/mass.hpp — area, centroid and polar inertia of a rounded convex shape by
 // Green's theorem over its exact boundary, plus dense boundary samples for bounding boxes.
 //
-// Deliberately a different method from src/mass.cpp (which sums closed-form pieces): here the
+// Deliberately a different method from src/geometry/mass.cpp (which sums closed-form pieces): here the
 // boundary of hull ⊕ disc is walked as straight offset edges and circular arcs, and the
 // boundary integrals are evaluated by Gauss–Legendre quadrature whose nodes are computed in
 // long double at start-up. The convex hull is computed here too (gift wrapping).

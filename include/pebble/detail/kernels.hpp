@@ -16,7 +16,7 @@ struct DistanceResult;
 
 namespace detail {
 
-/// The entry points of one copy of the contact kernels (src/kernels.hpp). Not part of the API:
+/// The entry points of one copy of the contact kernels (src/simd/config.hpp). Not part of the API:
 /// collide() and distance() are inline functions that pick an entry by the pair's core sizes and
 /// call it, so that a query costs one call. (A wrapper function would cost a second: GCC does not
 /// turn a call that returns a struct into a jump. It measured 4% of an 8-gon/circle collide().)
@@ -32,7 +32,7 @@ struct ContactKernels {
   Distance distance_point;     ///< at least one 1-vertex core
 };
 
-/// The copy in use (src/simd.cpp): the base copy from the start (constant initialization, so a
+/// The copy in use (src/simd/dispatch.cpp): the base copy from the start (constant initialization, so a
 /// query made by another library's static initializer works), AVX2 from load time on when the
 /// CPU has it.
 extern std::atomic<const ContactKernels*> active_contact_kernels;

@@ -1,0 +1,211 @@
+// Internal to CollisionWorld (world.cpp: ids, changes and checks; update.cpp: the update;
+// queries.cpp: the scene queries): the storage behind the class and the helpers the three share.
+// Not installed; not part of the API.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "pebble/mass.hpp"
+#include "pebble/point.hpp"
+#include "pebble/world.hpp"
+#include "tolerances.hpp"
+
+namespace pebble {
+namespace world_internal {
+
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+// Moved proxies per pair-finding task, pairs per narrowphase task: fixed sizes, so that the tasks'
+// outputs, merged in task order, do not depend on the number of threads.
+inline constexpr int kFindChunk = 128;
+inline constexpr int kCollideChunk = 256;
+
+// update() rebuilds the fixed tree (binned SAH) once this many fixed colliders changed since its
+// last rebuild, and at least a quarter of them: a level loaded collider by collider gets one
+// rebuild, and a slow trickle of changes costs O(log n) per change, amortized.
+inline constexpr int kFixedRebuildMin = 64;
+inline constexpr int kFixedRebuildFraction = 4;
+
+// The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
+// in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
+// (A collider whose own coordinates are that large and that round the cast lies near the cast.)
+inline float coordinate_slack(Vec2 a, Vec2 b) {
+  return kBoxCoordinateSlack * std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)});
+}
+
+// b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate.
+inline Aabb grown(const Aabb& b, float grow) {
+  const auto out = [&](float v, float sign) { return v + sign * (grow + kBoxCoordinateSlack * std::fabs(v)); };
+  return {{out(b.lower.x, -1), out(b.lower.y, -1)}, {out(b.upper.x, 1), out(b.upper.y, 1)}};
+}
+
+inline Aabb collider_box(const Shape& shape, const Transform& xf, float margin) {
+  return grown(bounds(shape, xf), 0.5f * margin + kBoxSizeSlack * shape.extent());
+}
+
+// The box as a Shape placed at its centre (a segment or point when it has no width or height).
+// Its half extents must be at most kMaxShapeExtent. The ends of a segment are taken as -half and
+// half, as the box's corners are: box.lower - centre may round to more than half.
+inline Shape box_shape(const Aabb& box, Transform& at) {
+  const Vec2 half = extents(box);
+  at = {center(box), Rot::identity()};
+  if (half.x > 0 && half.y > 0) return Shape::box(half.x, half.y);
+  const Vec2 ends[2] = {-half, half};
+  return Shape::polygon(ends);
+}
+
+
+// Edge i of n equal spans of [lo, hi], moved outward by kTileOverlap of a span (inner edges only),
+// so that neighbouring tiles overlap by far more than the rounding of their Shapes' edges.
+inline float tile_edge(float lo, float hi, int i, int n, float side) {
+  if (i == 0) return lo;
+  if (i == n) return hi;
+  const float span = (hi - lo) / float(n);
+  return std::clamp(lo + float(i) * span + side * kTileOverlap * span, lo, hi);
+}
+
+// Whether the shape overlaps the box, asked of tiles of the box that the box maker accepts: their
+// union is the box, so the shape overlaps one of them exactly when it overlaps the box.
+inline bool overlaps_box(const Shape& shape, const Transform& xf, const Aabb& box) {
+  const Vec2 size = box.upper - box.lower;
+  const int nx = std::max(1, int(std::ceil(size.x / kTileSpan))), ny = std::max(1, int(std::ceil(size.y / kTileSpan)));
+  for (int i = 0; i < nx; ++i) {
+    for (int j = 0; j < ny; ++j) {
+      const Aabb tile{{tile_edge(box.lower.x, box.upper.x, i, nx, -1), tile_edge(box.lower.y, box.upper.y, j, ny, -1)},
+                      {tile_edge(box.lower.x, box.upper.x, i + 1, nx, 1), tile_edge(box.lower.y, box.upper.y, j + 1, ny, 1)}};
+      Transform at;
+      const Shape part = box_shape(tile, at);
+      if (overlap(shape, xf, part, at)) return true;
+    }
+  }
+  return false;
+}
+
+inline std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) {
+  return a < b ? (std::uint64_t(a) << 32 | b) : (std::uint64_t(b) << 32 | a);
+}
+
+inline bool valid_ray(const Ray& ray) { return is_valid_point(ray.origin) && is_valid_point(ray.translation); }
+
+}  // namespace world_internal
+using namespace world_internal;
+
+// ---------------------------------------------------------------------------------------------
+// Storage.
+
+// What update() and the queries need of a collider, apart from its shape and transform: compact,
+// so that the pair loops touch little memory. Step stamps are compared for equality with step_
+// only; when they wrap (after 2^32 updates) an old stamp may look current, which costs one extra
+// narrowphase call and is otherwise harmless.
+struct CollisionWorld::Hot {
+  Filter filter;                   // a copy of options.filter
+  std::uint32_t generation = 1;    // of the live collider; the next one's once freed
+  std::uint32_t changed_at = 0;    // == step_: transform, shape or filter changed since the last update()
+  std::uint32_t moved_at = 0;      // == step_: its tree box was reinserted since the last update()
+  std::uint32_t filtered_at = 0;   // == step_: its filter changed since the last update()
+  ProxyId proxy = kNullProxy;      // in moving_tree_ or fixed_tree_
+  std::uint32_t pair_head = kNone;  // first of its pairs; the next free slot when free
+  bool live = false;
+  bool fixed = false;
+  bool sensor = false;
+};
+
+// The rest of a collider.
+struct CollisionWorld::Collider {
+  Shape shape;
+  Transform xf;
+  ColliderOptions options;
+  Aabb box;  // what its tree holds before fattening
+};
+
+struct CollisionWorld::Pair {
+  ColliderId id[2];           // id[0].index < id[1].index; id[0].index == kNone: free
+  std::uint32_t next[2];      // next pair in the list of collider id[k] (next[0]: next free pair)
+  std::uint32_t prev[2];
+  Manifold manifold;          // as of the last narrowphase (contact pairs)
+  std::uint8_t sensor;        // 0: contact pair; 1 or 2: id[sensor - 1] is the sensor
+  bool touching;              // as of the last update()
+  bool touching_now;          // written by the narrowphase
+  bool fresh;                 // found by this update()
+  bool doomed;                // boxes apart or filter fails: removed by this update()
+
+  std::uint32_t a() const { return id[0].index; }
+  std::uint32_t b() const { return id[1].index; }
+  bool free() const { return id[0].index == kNone; }
+  int side_of(std::uint32_t collider) const { return id[0].index == collider ? 0 : 1; }
+};
+
+// An open-addressing hash set of pair keys (min index << 32 | max index) mapping to pair slots:
+// linear probing, deletion by shifting back (no tombstones). Looked up by many threads at once
+// during pair finding, changed only by the serial steps.
+struct CollisionWorld::PairSet {
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // never a key: indices are < kNone
+  std::vector<std::uint64_t> keys;
+  std::vector<std::uint32_t> values;
+  std::size_t count = 0;
+
+  static std::size_t hash(std::uint64_t key) {
+    key ^= key >> 33;  // the finalizer of MurmurHash3
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53ull;
+    return std::size_t(key ^ (key >> 33));
+  }
+  std::size_t mask() const { return keys.size() - 1; }
+  bool contains(std::uint64_t key) const {
+    if (keys.empty()) return false;
+    for (std::size_t i = hash(key) & mask();; i = (i + 1) & mask()) {
+      if (keys[i] == key) return true;
+      if (keys[i] == kEmpty) return false;
+    }
+  }
+  bool insert(std::uint64_t key, std::uint32_t value) {
+    if (2 * (count + 1) > keys.size()) grow();
+    for (std::size_t i = hash(key) & mask();; i = (i + 1) & mask()) {
+      if (keys[i] == key) return false;
+      if (keys[i] == kEmpty) {
+        keys[i] = key;
+        values[i] = value;
+        ++count;
+        return true;
+      }
+    }
+  }
+  void erase(std::uint64_t key) {
+    std::size_t i = hash(key) & mask();
+    while (keys[i] != key) i = (i + 1) & mask();
+    // Shift back the entries after i that probed past it.
+    for (std::size_t j = (i + 1) & mask(); keys[j] != kEmpty; j = (j + 1) & mask()) {
+      const std::size_t home = hash(keys[j]) & mask();
+      // Move j into i when its home is not in (i, j] (cyclically).
+      if (((j - home) & mask()) >= ((j - i) & mask())) {
+        keys[i] = keys[j];
+        values[i] = values[j];
+        i = j;
+      }
+    }
+    keys[i] = kEmpty;
+    --count;
+  }
+  void grow() {
+    std::vector<std::uint64_t> old_keys = std::move(keys);
+    std::vector<std::uint32_t> old_values = std::move(values);
+    const std::size_t size = std::max<std::size_t>(64, 2 * old_keys.size());
+    keys.assign(size, kEmpty);
+    values.assign(size, 0);
+    count = 0;
+    for (std::size_t i = 0; i < old_keys.size(); ++i)
+      if (old_keys[i] != kEmpty) insert(old_keys[i], old_values[i]);
+  }
+};
+
+// Buffers update() reuses from step to step.
+struct CollisionWorld::Scratch {
+  std::vector<std::vector<std::uint64_t>> found;  // per pair-finding task: new pair keys
+  std::vector<int> collided;                      // per narrowphase task: pairs collided
+};
+
+}  // namespace pebble

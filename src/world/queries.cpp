@@ -1,0 +1,159 @@
+// CollisionWorld's scene queries: rays, circle and shape casts, overlaps with a shape, a box or a
+// point, colliders within a distance. Each traverses both trees with the query's category mask,
+// then asks the exact query of each candidate.
+#include <algorithm>
+#include <optional>
+
+#include "world/internal.hpp"
+
+namespace pebble {
+
+// ---------------------------------------------------------------------------------------------
+// Scene queries.
+
+bool CollisionWorld::query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept {
+  const Hot& h = hot_[index];
+  return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor);
+}
+
+// The swept-box traversal of both trees that every cast shares: cast_one(index) casts against one
+// collider the filter passes; hits before the current end of the sweep go to on_hit, whose answer
+// ignores (< 0), stops (0) or shortens the sweep.
+void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
+                           detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+                           detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  float max_fraction = 1;
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    max_fraction = tree->cast_box(ray.origin, half_extents, ray.translation, max_fraction, [&](ProxyId p, float current) {
+      const std::uint32_t index = std::uint32_t(tree->user_data(p));
+      if (!query_sees(index, filter)) return current;
+      const CastHit hit = cast_one(index);
+      if (!hit.hit || hit.fraction > current) return current;
+      const float answer = on_hit(RayResult{id_of(index), hit});
+      if (answer < 0) return current;
+      return std::min(current, answer);
+    }, filter.mask);
+    if (!(max_fraction > 0)) return;
+  }
+}
+
+void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
+                              detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
+  const auto cast_one = [&](std::uint32_t index) {
+    const Collider& c = colliders_[index];
+    return radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
+  };
+  const float reach = radius + coordinate_slack(ray.origin, ray.origin + ray.translation);
+  sweep(ray, {reach, reach}, filter, cast_one, on_hit);
+}
+
+void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                                     const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const {
+  if (!is_valid(xf) || !is_valid_point(translation)) return;
+  const float target = options.target_separation;
+  if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
+  // The shape's box, grown by the target (shapes that far apart count as touching) and the slacks.
+  const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
+  const auto cast_one = [&](std::uint32_t index) {
+    const Collider& c = colliders_[index];
+    CastHit hit = pebble::shape_cast(shape, xf, translation, c.shape, c.xf, Vec2{}, options);
+    hit.normal = -hit.normal;  // the collider's outward normal, as for rays
+    return hit;
+  };
+  const float slack = std::max(coordinate_slack(box.lower, box.upper), coordinate_slack(box.lower + translation, box.upper + translation));
+  const Vec2 half = extents(box) + Vec2{slack, slack};
+  sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
+}
+
+std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
+  std::optional<RayResult> best;
+  const auto closest = [&](const RayResult& r) {
+    best = r;
+    return r.hit.fraction;
+  };
+  ray_impl(ray, 0, filter, closest);
+  return best;
+}
+
+std::optional<RayResult> CollisionWorld::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
+  std::optional<RayResult> best;
+  const auto closest = [&](const RayResult& r) {
+    best = r;
+    return r.hit.fraction;
+  };
+  ray_impl(ray, radius, filter, closest);
+  return best;
+}
+
+std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                                    const QueryFilter& filter, const ShapeCastOptions& options) const {
+  std::optional<RayResult> best;
+  const auto closest = [&](const RayResult& r) {
+    best = r;
+    return r.hit.fraction;
+  };
+  shape_cast_impl(shape, xf, translation, filter, options, closest);
+  return best;
+}
+
+// Calls on_hit for each collider the filter passes whose tree box overlaps `box` and that
+// accept(collider) accepts, both trees; stops when on_hit returns false.
+template <class Accept>
+void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
+                                       detail::CallbackRef<bool(ColliderId)> on_hit) const {
+  bool going = true;
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    tree->query(box, filter.mask, [&](ProxyId p) {
+      const std::uint32_t index = std::uint32_t(tree->user_data(p));
+      if (query_sees(index, filter) && accept(colliders_[index])) going = on_hit(id_of(index));
+      return going;
+    });
+    if (!going) return;
+  }
+}
+
+void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
+                                 detail::CallbackRef<bool(ColliderId)> on_hit) const {
+  if (!is_valid(xf) || !(distance >= 0) || !(distance <= kMaxWorldCoordinate)) return;
+  // The query shape's box grown by the distance: every collider within it has its box overlap this.
+  const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent());
+  visit_overlapping(query, filter, [&](const Collider& c) {
+    return distance == 0 ? overlap(c.shape, c.xf, shape, xf) : pebble::distance(c.shape, c.xf, shape, xf).distance <= distance;
+  }, on_hit);
+}
+
+void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
+  if (!is_valid(box) || !is_valid_point(box.lower) || !is_valid_point(box.upper)) return;
+  const Vec2 half = extents(box);
+  if (half.x <= kMaxShapeExtent && half.y <= kMaxShapeExtent) {
+    Transform at;
+    const Shape shape = box_shape(box, at);
+    within_impl(shape, at, 0, filter, on_hit);
+    return;
+  }
+  // Too large for a Shape: a collider overlaps the box exactly when it overlaps the part of the box
+  // inside its own tree box, which holds it.
+  visit_overlapping(box, filter, [&](const Collider& c) {
+    Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
+    if (!is_valid(part)) return false;
+    if (!(extents(part).x <= kMaxShapeExtent && extents(part).y <= kMaxShapeExtent)) {
+      // A shape up to 2.4e7 from its position, or a large contact margin: clipped also to the
+      // shape's bounds grown by 1e-3 of its size (beyond what overlap() could call touching),
+      // which are at most 4.9e7 wide, then asked tile by tile.
+      const Aabb near = grown(bounds(c.shape, c.xf), kBoxSizeSlack * c.shape.extent());
+      part = {max(part.lower, near.lower), min(part.upper, near.upper)};
+      return is_valid(part) && overlaps_box(c.shape, c.xf, part);
+    }
+    Transform at;
+    const Shape shape = box_shape(part, at);
+    return overlap(c.shape, c.xf, shape, at);
+  }, on_hit);
+}
+
+void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
+  if (!is_valid_point(point)) return;
+  visit_overlapping(Aabb{point, point}, filter, [&](const Collider& c) { return pebble::contains(c.shape, c.xf, point); }, on_hit);
+}
+
+}  // namespace pebble

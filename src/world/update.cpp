@@ -1,0 +1,200 @@
+// CollisionWorld::update(): pair finding, the merge, the narrowphase and the events, in tasks of
+// fixed sizes merged in a fixed order (world.cpp's opening comment has the steps; docs/world.md
+// the picture).
+#include <algorithm>
+
+#include "world/internal.hpp"
+#include "world/thread_pool.hpp"
+
+namespace pebble {
+
+// ---------------------------------------------------------------------------------------------
+// The update.
+
+bool CollisionWorld::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
+  const Hot& ha = hot_[a];
+  const Hot& hb = hot_[b];
+  return !(ha.fixed && hb.fixed) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
+}
+
+void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* context) {
+  if (count <= 0) return;
+  if (count > 1 && settings_.task_hook.run != nullptr) {
+    settings_.task_hook.run(count, task, context, settings_.task_hook.user);
+  } else if (count > 1 && pool_) {
+    pool_->run(count, task, context);
+  } else {
+    for (int i = 0; i < count; ++i) task(i, context);
+  }
+}
+
+// Task `chunk` of step 1: the moved proxies [chunk * kFindChunk, ...) of the moving tree's moved()
+// list followed by the fixed tree's. A pair whose two proxies both moved is found once: moving
+// with moving from the larger proxy id's query; moving with fixed from the moving one's query.
+void CollisionWorld::find_pairs_chunk(int chunk) {
+  std::vector<std::uint64_t>& out = scratch_->found[std::size_t(chunk)];
+  out.clear();
+  const std::span<const ProxyId> moving = moving_tree_.moved();
+  const std::span<const ProxyId> fixed = fixed_tree_.moved();
+  const std::size_t total = moving.size() + fixed.size();
+  const std::size_t end = std::min(total, std::size_t(chunk + 1) * kFindChunk);
+  const auto consider = [&](std::uint32_t a, std::uint32_t b) {
+    if (!can_pair(a, b)) return;
+    const std::uint64_t key = pair_key(a, b);
+    if (!pair_set_->contains(key)) out.push_back(key);
+  };
+  for (std::size_t i = std::size_t(chunk) * kFindChunk; i < end; ++i) {
+    if (i < moving.size()) {
+      const ProxyId p = moving[i];
+      const std::uint32_t a = std::uint32_t(moving_tree_.user_data(p));
+      const Aabb fat = moving_tree_.fat_box(p);
+      moving_tree_.query(fat, [&](ProxyId q) {
+        if (q != p && !(q > p && moving_tree_.was_moved(q))) consider(a, std::uint32_t(moving_tree_.user_data(q)));
+        return true;
+      });
+      fixed_tree_.query(fat, [&](ProxyId q) {
+        consider(a, std::uint32_t(fixed_tree_.user_data(q)));
+        return true;
+      });
+    } else {
+      const ProxyId p = fixed[i - moving.size()];
+      const std::uint32_t a = std::uint32_t(fixed_tree_.user_data(p));
+      moving_tree_.query(fixed_tree_.fat_box(p), [&](ProxyId q) {
+        if (!moving_tree_.was_moved(q)) consider(a, std::uint32_t(moving_tree_.user_data(q)));
+        return true;
+      });
+    }
+  }
+}
+
+// Task `chunk` of step 3: pairs [chunk * kCollideChunk, ...). A pair is looked at only when one of
+// its colliders changed; its boxes are compared only when one was reinserted (a tree box changes
+// only then), its filters only when one changed.
+void CollisionWorld::collide_chunk(int chunk) {
+  const std::size_t begin = std::size_t(chunk) * kCollideChunk;
+  const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
+  int collided = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    Pair& pair = pairs_[i];
+    if (pair.free()) continue;
+    pair.touching_now = pair.touching;
+    const std::uint32_t a = pair.a(), b = pair.b();
+    const Hot& ha = hot_[a];
+    const Hot& hb = hot_[b];
+    if (!pair.fresh && ha.changed_at != step_ && hb.changed_at != step_) continue;
+    if (((ha.moved_at == step_ || hb.moved_at == step_) && !overlaps(tree_of(a).fat_box(ha.proxy), tree_of(b).fat_box(hb.proxy))) ||
+        ((ha.filtered_at == step_ || hb.filtered_at == step_) && !can_pair(a, b))) {
+      pair.doomed = true;
+      pair.touching_now = false;
+      continue;
+    }
+    ++collided;
+    const Collider& ca = colliders_[a];
+    const Collider& cb = colliders_[b];
+    if (pair.sensor) {
+      pair.touching_now = overlap(ca.shape, ca.xf, cb.shape, cb.xf);
+    } else {
+      pair.manifold = collide(ca.shape, ca.xf, cb.shape, cb.xf, settings_.contact_margin);
+      pair.touching_now = pair.manifold.count > 0;
+    }
+  }
+  scratch_->collided[std::size_t(chunk)] = collided;
+}
+
+void CollisionWorld::update() {
+  begin_events_.clear();
+  end_events_.swap(pending_end_events_);
+  pending_end_events_.clear();
+  sensor_begin_events_.clear();
+  sensor_end_events_.swap(pending_sensor_end_events_);
+  pending_sensor_end_events_.clear();
+
+  if (fixed_changes_ >= kFixedRebuildMin && fixed_changes_ * kFixedRebuildFraction >= fixed_count_) optimize_fixed();
+
+  // 1. Pair finding, the moved proxies in Z-order (queries in a row then share cached nodes).
+  moving_tree_.sort_moved();
+  fixed_tree_.sort_moved();
+  const std::size_t moved = moving_tree_.moved().size() + fixed_tree_.moved().size();
+  const int find_tasks = int((moved + kFindChunk - 1) / kFindChunk);
+  if (scratch_->found.size() < std::size_t(find_tasks)) scratch_->found.resize(std::size_t(find_tasks));
+  parallel_for(find_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->find_pairs_chunk(i); }, this);
+
+  // 2. New pairs, in task order, each linked at the head of both colliders' lists.
+  int new_pairs = 0;
+  for (int t = 0; t < find_tasks; ++t) {
+    for (const std::uint64_t key : scratch_->found[std::size_t(t)]) {
+      std::uint32_t slot = free_pair_ != kNone ? free_pair_ : std::uint32_t(pairs_.size());
+      if (!pair_set_->insert(key, slot)) continue;  // found twice (the rules above prevent it)
+      if (slot == pairs_.size()) {
+        pairs_.emplace_back();
+      } else {
+        free_pair_ = pairs_[slot].next[0];
+      }
+      ++new_pairs;
+      Pair& pair = pairs_[slot];
+      const std::uint32_t a = std::uint32_t(key >> 32), b = std::uint32_t(key);
+      pair.id[0] = id_of(a);
+      pair.id[1] = id_of(b);
+      pair.manifold = Manifold{};
+      pair.sensor = hot_[a].sensor ? 1 : hot_[b].sensor ? 2 : 0;
+      pair.touching = pair.touching_now = false;
+      pair.fresh = true;
+      pair.doomed = false;
+      for (int side = 0; side < 2; ++side) {
+        const std::uint32_t c = pair.id[side].index;
+        const std::uint32_t head = hot_[c].pair_head;
+        pair.prev[side] = kNone;
+        pair.next[side] = head;
+        if (head != kNone) {
+          Pair& h = pairs_[head];
+          h.prev[h.side_of(c)] = slot;
+        }
+        hot_[c].pair_head = slot;
+      }
+    }
+  }
+  moving_tree_.clear_moved();
+  fixed_tree_.clear_moved();
+
+  // 3. Narrowphase.
+  const int collide_tasks = int((pairs_.size() + kCollideChunk - 1) / kCollideChunk);
+  scratch_->collided.assign(std::size_t(collide_tasks), 0);
+  parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
+
+  // 4. Events, removals and contacts, in pair order.
+  contacts_.clear();
+  int pair_count = 0;
+  for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
+    Pair& pair = pairs_[p];
+    if (pair.free()) continue;
+    const bool now = pair.touching_now;
+    if (pair.touching != now) {
+      if (pair.sensor) {
+        (now ? sensor_begin_events_ : sensor_end_events_)
+            .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1]} : SensorEvent{pair.id[1], pair.id[0]});
+      } else {
+        (now ? begin_events_ : end_events_).push_back({pair.id[0], pair.id[1]});
+      }
+    }
+    pair.touching = now;
+    pair.fresh = false;
+    if (pair.doomed) {
+      unlink_pair(p, 0);
+      unlink_pair(p, 1);
+      free_pair(p);
+      continue;
+    }
+    ++pair_count;
+    if (now && !pair.sensor) contacts_.push_back({pair.id[0], pair.id[1], pair.manifold});
+  }
+
+  int collided = 0;
+  for (const int n : scratch_->collided) collided += n;
+  last_stats_.pairs = pair_count;
+  last_stats_.contacts = int(contacts_.size());
+  last_stats_.collided = collided;
+  last_stats_.new_pairs = new_pairs;
+  ++step_;
+}
+
+}  // namespace pebble
