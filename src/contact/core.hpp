@@ -82,9 +82,8 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
   }
   storage.v[count] = storage.v[0];  // so that edge e always ends at v[e + 1]
   // The edge lanes: normals turned by xf.q, offsets moved by the turned normal's projection of
-  // xf.p. A plain loop (GCC vectorizes it at -O3): written on FloatLanes<8> it measured 4-5%
-  // slower on 8-gon/8-gon in the SSE2 copy, where GCC computed the lower half once for both lane
-  // counts and the upper half in a block out of line.
+  // xf.p. A plain loop, which GCC vectorizes at -O3 better than it compiles the same on
+  // FloatLanes<8> in the SSE2 copy (docs/contacts.md, Speed).
   const float* nx = s.normal_lanes_x();
   const float* ny = s.normal_lanes_y();
   const float* off = s.offset_lanes();
@@ -560,7 +559,7 @@ PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const Frame
 /// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
 PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
                                   float stop_above = kHugeDistance) {
-  // Every path sets every field it returns; no blanket zeroing (measured as a rep stos).
+  // Every path sets every field it returns; no blanket zeroing (GCC makes it a rep stos).
   CoreDistance out;
   out.overlapping = false;
   out.closest = {0, 0, {}, {}, 0};
@@ -623,8 +622,7 @@ struct PointAxis {
 /// plane (a plane's offset from the core's origin does not change under rotation) and d's
 /// position along the turned edge direction; then the greatest separation, the lowest lane on
 /// ties (max_separation_lanes' rule). Whether some lane exceeds stop_above is asked first, of
-/// the lanes themselves: the max tree is then off the chain of a separated pair (measured
-/// 2-3% on 8-gon/circle).
+/// the lanes themselves: the max tree is then off the chain of a separated pair.
 template <int Lanes>
 PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Vec2 d, float stop_above) {
   using F = FloatLanes<Lanes>;
@@ -632,8 +630,8 @@ PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Ve
   const F lx = F::load(core.normal_lanes_x()), ly = F::load(core.normal_lanes_y());
   const F nx = c * lx - s * ly, ny = s * lx + c * ly;  // the turned normals
   const F sep = (nx * x + ny * y) - F::load(core.offset_lanes());
-  // Lane e's values are read back through the stack (a permute out of the registers measured
-  // 3-4% slower on 8-gon/circle, docs/contacts.md).
+  // Lane e's values are read back through the stack, cheaper than a permute out of the registers
+  // (docs/contacts.md, Speed).
   alignas(16) float nx_lanes[Lanes], ny_lanes[Lanes], along[Lanes];
   store(nx_lanes, nx);
   store(ny_lanes, ny);

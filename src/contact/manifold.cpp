@@ -35,13 +35,13 @@ Manifold empty_manifold() {
 /// out returns the empty manifold that bad input gets anyway, so the check costs nothing on
 /// them, and the geometry before it is harmless on bad input (float arithmetic only; every lane
 /// or edge index is chosen by comparing numbers, and a separation that is not a number ends the
-/// query). Checking first measured 5-8% slower (bench/contacts_bench.cpp, docs/contacts.md).
+/// query). Checking first is slower (docs/contacts.md, Speed).
 bool valid_input(const Transform& xa, const Transform& xb, float margin) {
   return valid_pair(xa, xb) & std::isfinite(margin);
 }
 
 /// Moves a manifold built in `frame`'s coordinates to world, in place (a by-value copy of the
-/// manifold measured as a sixth of the generic path's time).
+/// manifold costs a sixth of the generic path's time).
 void to_world(Manifold& m, const Transform& frame) {
   m.normal = rotate(frame.q, m.normal);
   for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(frame, m.points[i].point);
@@ -205,7 +205,7 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
   // A's feature in the low half, B's in the high half: the reference's feature first, the halves
   // swapped by a rotation when the reference is B (a branch on flip, which is random from call to
-  // call, measured as a misprediction every other call).
+  // call, mispredicts every other call).
   const int ref_rotation = q.flip ? 16 : 0;
   auto pack = [=](uint32_t f_ref, uint32_t f_inc) { return std::rotl(pack_id(f_ref, f_inc), ref_rotation); };
 

@@ -317,8 +317,7 @@ inline constexpr SimdPath kLanePath = SimdPath::scalar;
 /// Every entry point calls this before it returns. In the AVX2 copy it clears the upper halves
 /// of the ymm registers: GCC 12 can leave a function compiled for AVX2 with them in use (seen:
 /// collide_generic after a 256-bit transform check, on a path its vzeroupper pass missed), and
-/// the caller's SSE code then runs with a false dependency on every instruction (capsule/capsule
-/// measured 96 ns instead of 62).
+/// the caller's SSE code then runs with a false dependency on every instruction (half again slower).
 PEBBLE_HOT_INLINE void leave_lanes() {
 #if PEBBLE_KERNEL_AVX2
   _mm256_zeroupper();

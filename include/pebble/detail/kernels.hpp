@@ -19,7 +19,7 @@ namespace detail {
 /// The entry points of one copy of the contact kernels (src/simd/config.hpp). Not part of the API:
 /// collide() and distance() are inline functions that pick an entry by the pair's core sizes and
 /// call it, so that a query costs one call. (A wrapper function would cost a second: GCC does not
-/// turn a call that returns a struct into a jump. It measured 4% of an 8-gon/circle collide().)
+/// turn a call that returns a struct into a jump.)
 struct ContactKernels {
   using Collide = Manifold (*)(const Shape&, const Transform&, const Shape&, const Transform&, float) noexcept;
   using Distance = DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
