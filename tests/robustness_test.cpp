@@ -323,7 +323,22 @@ TEST(Robustness, ShapeCastInsideBesideNearlyParallelEdgesOfADifference) {
   EXPECT_EQ(h.fraction, 0);
 }
 
-// The search that found the three tests above, kept: long shapes (1e4 to 1.3e7: capsules,
+TEST(Robustness, ShapeCastBesideAShortEdgeRoundedFarFromTheOrigin) {
+  // From the same search: a 0.21 segment 5.0 beyond the tip of a sliver whose vertices lie 2.3e6
+  // from its origin. In the sliver's frame the segment's vertices round by 0.25, so its edge in the
+  // difference runs another way than its normal; the origin was beside that edge by its vertices
+  // and beyond it (by less than r) by its plane, and the cast started inside.
+  const Shape segment = Shape::segment({-0.107089192f, 0}, {0.107089192f, 0});
+  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-2270708.25f, -403525.812f}, {-2245237.5f, -418178.625f}, {-2245225, -418156.875f}},
+                                      5.32129717f);
+  const Transform xg{{2265756, -430303.5f}, Rot{-0.987095535f, 0.160132542f}};
+  const Transform xs{{-33.5894928f, 38.4576721f}, Rot{-0.934634328f, 0.355610341f}};
+  ASSERT_NEAR(distance(sliver, xs, segment, xg).distance, 5.01, 1);
+  const CastHit h = shape_cast(sliver, xs, {-3.97291756f, -8.8031826f}, segment, xg, {0, 0});
+  EXPECT_FALSE(h.hit && h.fraction == 0);
+}
+
+// The search that found the four tests above, kept: long shapes (1e4 to 1.3e7: capsules,
 // segments, sliver triangles and quads, rounded or sharp, their cores up to 3e6 from their origin)
 // with small shapes near their ends, on their lines and beside them, at coordinates up to 9e8,
 // against the long double oracle: distance() within the contract's accuracy, and every yes/no

@@ -367,9 +367,15 @@ PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float o
     const float len2 = dot(e, e);
     in_core = in_core && beyond <= 0;
     if (s > 0 && s < len2) {
-      if (beyond > 0) return kInside;
       const float u = s / len2, fx = ox - (a.x + u * e.x), fy = oy - (a.y + u * e.y);  // o less the foot
-      best_edge = std::min(best_edge, fx * fx + fy * fy);
+      const float foot2 = fx * fx + fy * fy;
+      // Beyond the edge: within r by its plane, and by its vertices too, which can point another
+      // way than its normal (a short edge of a difference rounded far from the origin).
+      if (beyond > 0) {
+        if (foot2 <= r * r) return kInside;
+      } else {
+        best_edge = std::min(best_edge, foot2);
+      }
     }
     const float d2 = (ox - a.x) * (ox - a.x) + (oy - a.y) * (oy - a.y);
     if (d2 < best) {
