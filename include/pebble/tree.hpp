@@ -281,9 +281,14 @@ void AabbTree::query_impl(const Aabb& box, std::uint64_t mask, F& f) const {
   const auto overlaps = [&](const Aabb& b) {
     V4 v;
     __builtin_memcpy(&v, &b, sizeof v);
+    const V4 moved = V4(M4(v) ^ flip);
+#if defined(__SSE__)
+    return int(__builtin_ia32_movmskps(V4(moved <= limit)) == 0xf);  // the compiler's own builtin: no header
+#else
     using Q2 = long long __attribute__((vector_size(16)));
-    const Q2 le = Q2(V4(M4(v) ^ flip) <= limit);  // all ones in each lane that holds
+    const Q2 le = Q2(moved <= limit);  // all ones in each lane that holds
     return int((le[0] & le[1]) == -1);
+#endif
   };
 #endif
   for (;;) {
