@@ -557,4 +557,36 @@ TEST(Robustness, FixedTreeRebuildWithCentresADenormalApart) {
   EXPECT_TRUE(tree.validate());
 }
 
+// The world fuzzer's last finding of issue 19 (world-crash-3f43aa7a, fuzz/corpus/world/): two
+// parallel capsules 1e7 apart along their common direction, sideways exactly the cast radius
+// apart. At 1e7 their Minkowski difference rounds to a segment of zero length, which the
+// capsule cast's slab test took for a segment the origin lies beside: a hit at fraction 0 for
+// shapes 1e7 apart. The world's cast_shape (pruned by its tree) disagreed with shape_cast.
+TEST(Robustness, ShapeCastOfParallelCapsulesWhoseDifferenceRoundsToAPoint) {
+  const Shape a = Shape::capsule({0, -0.00390625f}, {0, 0.00390625f}, 26.1015625f);
+  const Transform xa{{26.1015625f, 26.1015625f}, Rot::identity()};
+  const Shape b = Shape::capsule({0, 0}, {0, 0.25f}, 0);
+  const CastHit hit = shape_cast(a, xa, {-0.00390625f, -1}, b, Transform{{0, 1e7f}, Rot::identity()}, {0, 0});
+  EXPECT_FALSE(hit.hit) << "fraction " << hit.fraction;
+  // The same family: sideways offsets around the radius, distances along the line 1e5 to 1e7,
+  // motions of length about 1 in every direction. A hit at fraction 0 needs distance() <= 0.
+  int checked = 0;
+  for (const float along : {1e5f, 1e6f, 1e7f, -1e7f}) {
+    for (const float side : {26.1015625f, 26.0f, 26.2f, -26.1015625f}) {
+      for (int k = 0; k < 8; ++k) {
+        const float angle = 0.785398163f * float(k);
+        const Vec2 motion{std::cos(angle), std::sin(angle)};
+        const Transform xb{{xa.p.x - side, xa.p.y + along}, Rot::identity()};
+        const CastHit h = shape_cast(a, xa, motion, b, xb, {0, 0});
+        const float d = distance(a, xa, b, xb).distance;
+        ++checked;
+        if (h.hit) {
+          EXPECT_LE(d, 2.0f) << "along " << along << ", side " << side << ", motion " << k << ": hit at " << h.fraction;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 128);
+}
+
 }  // namespace

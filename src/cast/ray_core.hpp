@@ -185,8 +185,11 @@ PEBBLE_CAST_INLINE LocalHit contact_after_entry(const Entry& in, float r, float 
 /// segment). n is the unit normal of the edge a -> b (edge 0; edge 1 is b -> a, normal -n).
 /// The outer edges are the lines at +-r from the segment's line: a slab.
 PEBBLE_CAST_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float ox, float oy, float dx, float dy) {
-  const float h = n.x * (ox - a.x) + n.y * (oy - a.y), hd = n.x * dx + n.y * dy;  // height, its rate
   const Vec2 e = b - a;
+  // Ends rounded into one point (a short difference far from the origin): a disc. The slab below
+  // would take any origin beside that point's line, however far along it, for inside.
+  if (e.x == 0 && e.y == 0) [[unlikely]] return cast_circle(a.x, a.y, r, ox, oy, 0, dx, dy, 0);
+  const float h = n.x * (ox - a.x) + n.y * (oy - a.y), hd = n.x * dx + n.y * dy;  // height, its rate
   const Vec2 minus_n{-n.x, -n.y};
   if (h > r || h < -r) {
     // Entering the slab through the side facing the origin, if at all.
