@@ -589,4 +589,26 @@ TEST(Robustness, ShapeCastOfParallelCapsulesWhoseDifferenceRoundsToAPoint) {
   EXPECT_EQ(checked, 128);
 }
 
+// An exploring query fuzz run after issue 19's fixes: two capsules of radius 6.6e5 and 3.5e6 whose
+// corner check (a second look with the other core's axis) scanned four lanes of a capsule moved
+// by frame_segment(), which had written two: the other two were whatever the stack held, so the
+// scalar and SSE2 copies returned a normal of -2^65 and a point at -inf while AVX2 was right.
+TEST(Robustness, CapsuleCornerCheckReadsOnlyWrittenLanes) {
+  const Shape a = Shape::capsule(Vec2{0.00100000005f, 2.5207007e-35f}, Vec2{0.f, 2.35098898e-38f}, 656902.f);
+  const Shape b = Shape::capsule(Vec2{0.01171875f, 2.61035022e-35f}, Vec2{398854.031f, 394758.031f}, 3487193.25f);
+  const Transform x{Vec2{-1.f, -1.f}, Rot{0.f, -1.f}};
+  const Manifold generic = detail::collide_generic(a, x, b, x, 0);
+  ASSERT_EQ(generic.count, 1);
+  const SimdPath start = simd_path();
+  for (const SimdPath path : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+    if (!detail::use_simd_path(path)) continue;
+    const Manifold m = collide(a, x, b, x, 0);
+    ASSERT_EQ(m.count, 1) << simd_path_name(path);
+    EXPECT_EQ(m.normal, generic.normal) << simd_path_name(path);
+    EXPECT_EQ(m.points[0].point, generic.points[0].point) << simd_path_name(path);
+    EXPECT_NEAR(norm(m.normal), 1, 1e-5) << simd_path_name(path);
+  }
+  detail::use_simd_path(start);
+}
+
 }  // namespace
