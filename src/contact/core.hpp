@@ -275,6 +275,10 @@ inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage
     storage.ny[i] = y;
     storage.off[i] = s.offset_lanes()[i] + (x * px + y * py);
   }
+  // The padded lanes every FramedCore has (zero normals, huge offsets): query_segments reads only
+  // the real two, but a corner's second look (other_axis_resolves) scans four.
+  storage.nx[2] = storage.nx[3] = storage.ny[2] = storage.ny[3] = 0.0f;
+  storage.off[2] = storage.off[3] = kHugeDistance;
   storage.v[2] = storage.v[0];
   return {storage.v, storage.nx, storage.ny, storage.off, 2, 2, s.radius()};
 }
@@ -525,22 +529,8 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
 /// A doubtful answer (of query q, at distance) measured again with the other core's best axis as
 /// the reference, if within the preference of the greatest: true, with that answer in d2, when
 /// it resolves the doubt (the edges meet, or the pair is nearer). Out of line: corners only.
-[[gnu::noinline]] inline bool other_axis_resolves(const FramedCore& a_in, const FramedCore& b_in, const CoreQuery& q, float distance,
+[[gnu::noinline]] inline bool other_axis_resolves(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float distance,
                                                   Doubt doubt, float scale, CoreDistance& d2) {
-  // frame_segment() writes a capsule's two real lanes only, and the scans below read four: give
-  // such a core the padding every other core has (zero normals, huge offsets).
-  CoreStorage padded[2];
-  const auto pad = [](const FramedCore& c, CoreStorage& st) {
-    if (c.edges != 2) return c;
-    for (int i = 0; i < 3; ++i) st.v[i] = c.v[i];
-    for (int i = 0; i < 4; ++i) {
-      st.nx[i] = i < 2 ? c.nx[i] : 0.0f;
-      st.ny[i] = i < 2 ? c.ny[i] : 0.0f;
-      st.off[i] = i < 2 ? c.off[i] : kHugeDistance;
-    }
-    return FramedCore{st.v, st.nx, st.ny, st.off, c.count, c.edges, c.radius};
-  };
-  const FramedCore a = pad(a_in, padded[0]), b = pad(b_in, padded[1]);
   const FramedCore& other = q.flip ? a : b;
   const FramedCore& first = q.flip ? b : a;
   if (other.edges == 0) return false;
