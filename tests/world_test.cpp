@@ -65,11 +65,29 @@ Filter random_filter(test_random::Rng& rng) {
   return f;
 }
 
+// The same shape moved by d in its own frame (a compound's part placed off the collider's origin).
+Shape moved(const Shape& shape, Vec2 d) {
+  std::vector<Vec2> points;
+  for (const Vec2 v : shape.vertices()) points.push_back(v + d);
+  if (points.size() == 1) return Shape::circle(shape.radius(), points[0]);
+  if (points.size() == 2) return Shape::capsule(points[0], points[1], shape.radius());
+  return Shape::polygon(points, shape.radius());
+}
+
+// A compound of 2 to 5 random parts spread around the collider's origin, often overlapping.
+std::vector<Shape> random_compound(test_random::Rng& rng, float size) {
+  std::vector<Shape> parts;
+  const int n = rng.integer(2, 5);
+  for (int i = 0; i < n; ++i)
+    parts.push_back(moved(random_shape(rng, size * float(rng.uniform(0.3, 0.8))), rng.in_disc(size)));
+  return parts;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The brute-force reference: the world's live colliders as the test knows them.
 
 struct Entry {
-  Shape shape;
+  std::vector<Shape> parts;  // one for a collider made of one shape
   Transform xf;
   ColliderOptions options;
 };
@@ -80,13 +98,34 @@ struct IdLess {
   }
 };
 
-using Key = std::pair<ColliderId, ColliderId>;  // (a, b) with a.index < b.index
+// Two parts of two colliders: (a, part of a, b, part of b) with a.index < b.index; for sensor pairs
+// (sensor, its part, visitor, its part).
+struct Key {
+  ColliderId a;
+  int part_a = 0;
+  ColliderId b;
+  int part_b = 0;
+  friend bool operator==(const Key&, const Key&) = default;
+};
 struct KeyLess {
   bool operator()(const Key& x, const Key& y) const {
     IdLess less;
+    if (less(x.a, y.a)) return true;
+    if (less(y.a, x.a)) return false;
+    if (x.part_a != y.part_a) return x.part_a < y.part_a;
+    if (less(x.b, y.b)) return true;
+    if (less(y.b, x.b)) return false;
+    return x.part_b < y.part_b;
+  }
+};
+// A hit on one part of one collider.
+using PartHit = std::pair<ColliderId, int>;
+struct PartHitLess {
+  bool operator()(const PartHit& x, const PartHit& y) const {
+    IdLess less;
     if (less(x.first, y.first)) return true;
     if (less(y.first, x.first)) return false;
-    return less(x.second, y.second);
+    return x.second < y.second;
   }
 };
 
@@ -100,14 +139,14 @@ struct Reference {
   }
 
   // Bounding circles far enough apart that no query can find the pair: an independent prune.
-  static bool far_apart(const Entry& a, const Entry& b, float reach) {
-    const Vec2 ca = transform_point(a.xf, a.shape.core_centroid()), cb = transform_point(b.xf, b.shape.core_centroid());
-    const double gap = std::hypot(double(ca.x) - cb.x, double(ca.y) - cb.y) - a.shape.extent() - b.shape.extent();
-    return gap > 1.01 * reach + 0.01 * (a.shape.extent() + b.shape.extent()) + 1e-3;
+  static bool far_apart(const Shape& sa, const Transform& xa, const Shape& sb, const Transform& xb, float reach) {
+    const Vec2 ca = transform_point(xa, sa.core_centroid()), cb = transform_point(xb, sb.core_centroid());
+    const double gap = std::hypot(double(ca.x) - cb.x, double(ca.y) - cb.y) - sa.extent() - sb.extent();
+    return gap > 1.01 * reach + 0.01 * (sa.extent() + sb.extent()) + 1e-3;
   }
 
-  // The touching contact pairs (manifold count > 0 at the margin), with their manifolds, and the
-  // overlapping sensor pairs as (sensor, visitor).
+  // The touching contact part pairs (manifold count > 0 at the margin), with their manifolds, and
+  // the overlapping sensor part pairs as (sensor, visitor).
   void pairs(std::map<Key, Manifold, KeyLess>& contacts, std::set<Key, KeyLess>& sensed) const {
     std::vector<const std::pair<const ColliderId, Entry>*> all;
     for (const auto& e : live) all.push_back(&e);
@@ -118,13 +157,20 @@ struct Reference {
         if (p->first.index > q->first.index) std::swap(p, q);
         const Entry& a = p->second;
         const Entry& b = q->second;
-        if (!may_pair(a, b) || far_apart(a, b, margin)) continue;
-        if (a.options.sensor || b.options.sensor) {
-          if (overlap(a.shape, a.xf, b.shape, b.xf))
-            sensed.insert(a.options.sensor ? Key{p->first, q->first} : Key{q->first, p->first});
-        } else {
-          const Manifold m = collide(a.shape, a.xf, b.shape, b.xf, margin);
-          if (m.count > 0) contacts[{p->first, q->first}] = m;
+        if (!may_pair(a, b)) continue;
+        for (int ka = 0; ka < int(a.parts.size()); ++ka) {
+          for (int kb = 0; kb < int(b.parts.size()); ++kb) {
+            const Shape& sa = a.parts[std::size_t(ka)];
+            const Shape& sb = b.parts[std::size_t(kb)];
+            if (far_apart(sa, a.xf, sb, b.xf, margin)) continue;
+            if (a.options.sensor || b.options.sensor) {
+              if (overlap(sa, a.xf, sb, b.xf))
+                sensed.insert(a.options.sensor ? Key{p->first, ka, q->first, kb} : Key{q->first, kb, p->first, ka});
+            } else {
+              const Manifold m = collide(sa, a.xf, sb, b.xf, margin);
+              if (m.count > 0) contacts[{p->first, ka, q->first, kb}] = m;
+            }
+          }
         }
       }
     }
@@ -151,28 +197,33 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
     const Ray ray{{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))},
                   {float(rng.uniform(-span, span)), float(rng.uniform(-span, span))}};
     std::optional<float> best;
-    std::set<ColliderId, IdLess> all;
+    std::set<PartHit, PartHitLess> all;
     for (const auto& [id, e] : ref.live) {
       if (!sees(e, filter)) continue;
-      const CastHit h = radius > 0 ? raycast(e.shape, e.xf, ray, radius) : raycast(e.shape, e.xf, ray);
-      if (!h.hit) continue;
-      all.insert(id);
-      if (!best || h.fraction < *best) best = h.fraction;
+      for (int k = 0; k < int(e.parts.size()); ++k) {
+        const Shape& part = e.parts[std::size_t(k)];
+        const CastHit h = radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
+        if (!h.hit) continue;
+        all.insert({id, k});
+        if (!best || h.fraction < *best) best = h.fraction;
+      }
     }
     const std::optional<RayResult> got = radius > 0 ? world.cast_circle(ray, radius, filter) : world.cast_ray(ray, filter);
     ASSERT_EQ(got.has_value(), best.has_value()) << "radius " << radius;
     if (got) {
       EXPECT_EQ(got->hit.fraction, *best) << "radius " << radius;
       const Entry& e = ref.live.at(got->id);
-      const CastHit again = radius > 0 ? raycast(e.shape, e.xf, ray, radius) : raycast(e.shape, e.xf, ray);
+      ASSERT_LT(std::size_t(got->part), e.parts.size());
+      const Shape& part = e.parts[std::size_t(got->part)];
+      const CastHit again = radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
       EXPECT_TRUE(again.hit);
       EXPECT_EQ(again.fraction, got->hit.fraction);
       EXPECT_EQ(again.point, got->hit.point);
       EXPECT_EQ(again.normal, got->hit.normal);
     }
-    std::set<ColliderId, IdLess> seen;
+    std::set<PartHit, PartHitLess> seen;
     const auto collect = [&](const RayResult& r) {
-      EXPECT_TRUE(seen.insert(r.id).second);
+      EXPECT_TRUE(seen.insert({r.id, r.part}).second);
       return 1.0f;
     };
     if (radius > 0) {
@@ -192,33 +243,38 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
   for (const float target : {0.0f, float(rng.uniform(0, 0.3))}) {
     const ShapeCastOptions options{target};
     std::optional<float> best;
-    std::set<ColliderId, IdLess> all;
+    std::set<PartHit, PartHitLess> all;
     for (const auto& [id, e] : ref.live) {
       if (!sees(e, filter)) continue;
-      const CastHit h = shape_cast(probe, at, motion, e.shape, e.xf, {}, options);
-      if (!h.hit) continue;
-      all.insert(id);
-      if (!best || h.fraction < *best) best = h.fraction;
+      for (int k = 0; k < int(e.parts.size()); ++k) {
+        const CastHit h = shape_cast(probe, at, motion, e.parts[std::size_t(k)], e.xf, {}, options);
+        if (!h.hit) continue;
+        all.insert({id, k});
+        if (!best || h.fraction < *best) best = h.fraction;
+      }
     }
     const std::optional<RayResult> got = world.cast_shape(probe, at, motion, filter, options);
     ASSERT_EQ(got.has_value(), best.has_value()) << "target " << target;
     if (got) {
       EXPECT_EQ(got->hit.fraction, *best);
       const Entry& e = ref.live.at(got->id);
-      const CastHit again = shape_cast(probe, at, motion, e.shape, e.xf, {}, options);
+      ASSERT_LT(std::size_t(got->part), e.parts.size());
+      const CastHit again = shape_cast(probe, at, motion, e.parts[std::size_t(got->part)], e.xf, {}, options);
       EXPECT_EQ(again.fraction, got->hit.fraction);
       EXPECT_EQ(again.point, got->hit.point);
       EXPECT_EQ(-again.normal, got->hit.normal);
     }
-    std::set<ColliderId, IdLess> seen;
-    world.cast_shape(probe, at, motion, [&](const RayResult& r) { return seen.insert(r.id).second ? 1.0f : -1.0f; }, filter, options);
+    std::set<PartHit, PartHitLess> seen;
+    world.cast_shape(probe, at, motion, [&](const RayResult& r) { return seen.insert({r.id, r.part}).second ? 1.0f : -1.0f; }, filter, options);
     EXPECT_EQ(seen, all) << "target " << target;
   }
   for (const float d : {0.0f, float(rng.uniform(0, 2))}) {
     std::set<ColliderId, IdLess> want, got;
-    for (const auto& [id, e] : ref.live)
-      if (sees(e, filter) && (d == 0 ? overlap(e.shape, e.xf, probe, at) : distance(e.shape, e.xf, probe, at).distance <= d))
-        want.insert(id);
+    for (const auto& [id, e] : ref.live) {
+      if (!sees(e, filter)) continue;
+      for (const Shape& part : e.parts)
+        if (d == 0 ? overlap(part, e.xf, probe, at) : distance(part, e.xf, probe, at).distance <= d) want.insert(id);
+    }
     const auto collect = [&](ColliderId id) { return got.insert(id).second; };
     if (d == 0) {
       world.overlap_shape(probe, at, collect, filter);
@@ -237,8 +293,10 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
   std::set<ColliderId, IdLess> want_box, got_box, want_point, got_point;
   for (const auto& [id, e] : ref.live) {
     if (!sees(e, filter)) continue;
-    if (overlap(e.shape, e.xf, box_shape, box_at)) want_box.insert(id);
-    if (contains(e.shape, e.xf, c)) want_point.insert(id);
+    for (const Shape& part : e.parts) {
+      if (overlap(part, e.xf, box_shape, box_at)) want_box.insert(id);
+      if (contains(part, e.xf, c)) want_point.insert(id);
+    }
   }
   world.overlap_aabb(box, [&](ColliderId id) { return got_box.insert(id).second; }, filter);
   world.overlap_point(c, [&](ColliderId id) { return got_point.insert(id).second; }, filter);
@@ -270,11 +328,20 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     options.sensor = rng.chance(0.05);
     options.filter = random_filter(rng);
     options.user_data = rng.gen();
-    const Shape shape = random_shape(rng, float(rng.log_uniform(0.05, 2)));
+    const float size = float(rng.log_uniform(0.05, 2));
     const Transform xf = random_transform(rng, span);
-    const ColliderId id = world.add(shape, xf, options);
+    Entry e{{}, xf, options};
+    ColliderId id;
+    if (rng.chance(0.1)) {
+      e.parts = random_compound(rng, size);
+      id = world.add(e.parts, xf, options);
+    } else {
+      e.parts = {random_shape(rng, size)};
+      id = world.add(e.parts[0], xf, options);
+    }
+    EXPECT_EQ(world.part_count(id), int(e.parts.size()));
     ids.push_back(id);
-    ref.live.emplace(id, Entry{shape, xf, options});
+    ref.live.emplace(id, std::move(e));
   };
   for (int i = 0; i < colliders; ++i) add_one();
 
@@ -297,8 +364,13 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
         e.options.filter = random_filter(rng);
         ASSERT_TRUE(world.set_filter(id, e.options.filter));
       } else if (r < 0.05) {
-        e.shape = random_shape(rng, float(rng.log_uniform(0.05, 2)));
-        ASSERT_TRUE(world.set_shape(id, e.shape));
+        const Shape shape = random_shape(rng, float(rng.log_uniform(0.05, 2)));
+        if (e.parts.size() == 1) {
+          e.parts[0] = shape;
+          ASSERT_TRUE(world.set_shape(id, shape));
+        } else {
+          ASSERT_FALSE(world.set_shape(id, shape));  // a compound keeps its parts
+        }
       } else if (!e.options.fixed || r < 0.07) {
         // Mostly small steps (and turns), sometimes jumps.
         if (rng.chance(0.95)) {
@@ -335,13 +407,14 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     std::map<Key, Manifold, KeyLess> got;
     for (const ContactPair& c : world.contacts()) {
       EXPECT_LT(c.a.index, c.b.index);
-      EXPECT_TRUE(got.emplace(Key{c.a, c.b}, c.manifold).second) << "pair listed twice";
+      EXPECT_TRUE(got.emplace(Key{c.a, c.part_a, c.b, c.part_b}, c.manifold).second) << "pair listed twice";
     }
     EXPECT_EQ(got.size(), contacts.size()) << "step " << step;
     for (const auto& [key, m] : contacts) {
       const auto it = got.find(key);
       if (it == got.end()) {
-        ADD_FAILURE() << "step " << step << ": missing contact " << key.first.index << "-" << key.second.index;
+        ADD_FAILURE() << "step " << step << ": missing contact " << key.a.index << "." << key.part_a << "-" << key.b.index << "."
+                      << key.part_b;
         continue;
       }
       EXPECT_TRUE(same_bits(it->second, m)) << "step " << step << ": manifold differs";
@@ -354,8 +427,8 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
       if (!previous_contacts.count(key)) want_begin.insert(key);
     for (const auto& [key, m] : previous_contacts)
       if (!contacts.count(key)) want_end.insert(key);
-    for (const ContactEvent& e : world.begin_touch_events()) EXPECT_TRUE(got_begin.insert({e.a, e.b}).second);
-    for (const ContactEvent& e : world.end_touch_events()) EXPECT_TRUE(got_end.insert({e.a, e.b}).second);
+    for (const ContactEvent& e : world.begin_touch_events()) EXPECT_TRUE(got_begin.insert({e.a, e.part_a, e.b, e.part_b}).second);
+    for (const ContactEvent& e : world.end_touch_events()) EXPECT_TRUE(got_end.insert({e.a, e.part_a, e.b, e.part_b}).second);
     EXPECT_EQ(got_begin, want_begin) << "step " << step;
     EXPECT_EQ(got_end, want_end) << "step " << step;
     std::set<Key, KeyLess> want_sbegin, want_send, got_sbegin, got_send;
@@ -363,8 +436,10 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
       if (!previous_sensed.count(k)) want_sbegin.insert(k);
     for (const Key& k : previous_sensed)
       if (!sensed.count(k)) want_send.insert(k);
-    for (const SensorEvent& e : world.sensor_begin_events()) EXPECT_TRUE(got_sbegin.insert({e.sensor, e.visitor}).second);
-    for (const SensorEvent& e : world.sensor_end_events()) EXPECT_TRUE(got_send.insert({e.sensor, e.visitor}).second);
+    for (const SensorEvent& e : world.sensor_begin_events())
+      EXPECT_TRUE(got_sbegin.insert({e.sensor, e.sensor_part, e.visitor, e.visitor_part}).second);
+    for (const SensorEvent& e : world.sensor_end_events())
+      EXPECT_TRUE(got_send.insert({e.sensor, e.sensor_part, e.visitor, e.visitor_part}).second);
     EXPECT_EQ(got_sbegin, want_sbegin) << "step " << step;
     EXPECT_EQ(got_send, want_send) << "step " << step;
     previous_contacts = std::move(contacts);
@@ -714,8 +789,8 @@ TEST(CollisionWorld, FarCoordinatesAndTinyShapes) {
   const ColliderId b = world.add(tiny, {{10000.01f, 10000}, {}});  // touching (to float rounding)
   world.update();
   Reference ref;
-  ref.live.emplace(a, Entry{tiny, *world.transform(a), {}});
-  ref.live.emplace(b, Entry{tiny, *world.transform(b), {}});
+  ref.live.emplace(a, Entry{{tiny}, *world.transform(a), {}});
+  ref.live.emplace(b, Entry{{tiny}, *world.transform(b), {}});
   std::map<Key, Manifold, KeyLess> contacts;
   std::set<Key, KeyLess> sensed;
   ref.pairs(contacts, sensed);
@@ -794,3 +869,73 @@ TEST(CollisionWorld, CastShapeOntoACornerGivesANormalInItsCone) {
   EXPECT_GT(hits, int(cases.size()) * 9 / 10);
 }
 
+
+TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
+  // An L of two boxes (parts 0 and 1, in the collider's frame) resting on a fixed floor, a ball on
+  // its foot, and colliders of one and several parts added and removed so that part slots are reused.
+  CollisionWorld world;
+  ColliderOptions floor_options;
+  floor_options.fixed = true;
+  const ColliderId floor = world.add(Shape::box(10, 0.5f), {{0, -0.5f}, Rot::identity()}, floor_options);
+  const std::vector<Shape> l_parts = {Shape::box(1, 0.25f, {0, 0.25f}, 0), Shape::box(0.25f, 1, {-0.75f, 1.5f}, 0)};
+  const ColliderId l = world.add(l_parts, {{0, 0}, Rot::identity()});
+  const ColliderId ball = world.add(Shape::circle(0.25f), {{0.5f, 0.75f}, Rot::identity()});
+  world.update();
+  ASSERT_TRUE(world.validate());
+  EXPECT_EQ(world.part_count(l), 2);
+  EXPECT_EQ(world.part_count(ball), 1);
+  ASSERT_NE(world.part(l, 1), nullptr);
+  EXPECT_EQ(world.part(l, 1)->vertices()[0], l_parts[1].vertices()[0]);
+  EXPECT_EQ(world.part(l, 2), nullptr);
+  EXPECT_EQ(world.part(l, -1), nullptr);
+  EXPECT_FALSE(world.set_shape(l, Shape::circle(1)));
+  const Aabb whole = world.box(l);
+  EXPECT_LE(whole.lower.x, -1.0f);
+  EXPECT_GE(whole.upper.y, 2.5f);
+
+  // Floor (slot 0) with the L's foot (part 0); the L's foot with the ball; nothing with the upright.
+  std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> touching;
+  for (const ContactPair& c : world.contacts()) touching.insert({c.a.index, c.part_a, c.b.index, c.part_b});
+  const std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> want = {{floor.index, 0, l.index, 0}, {l.index, 0, ball.index, 0}};
+  EXPECT_EQ(touching, want);
+  EXPECT_EQ(world.begin_touch_events().size(), 2u);
+
+  // Queries name the part hit, and report a collider once however many parts they meet.
+  const auto hit = world.cast_ray({{-3, 2}, {6, 0}});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->id, l);
+  EXPECT_EQ(hit->part, 1);
+  int calls = 0;
+  world.overlap_aabb({{-2, 0.1f}, {2, 3}}, [&](ColliderId id) { calls += id == l ? 1 : 0; return true; });
+  EXPECT_EQ(calls, 1);
+  calls = 0;
+  world.overlap_shape(Shape::circle(3), {{0, 1}, Rot::identity()}, [&](ColliderId id) { calls += id == l ? 1 : 0; return true; });
+  EXPECT_EQ(calls, 1);
+
+  // Moving the compound moves every part; removing it ends its part pairs.
+  ASSERT_TRUE(world.set_transform(l, {{0, 5}, Rot::identity()}));
+  world.update();
+  EXPECT_EQ(world.contacts().size(), 0u);
+  EXPECT_EQ(world.end_touch_events().size(), 2u);
+  ASSERT_TRUE(world.set_transform(l, {{0, 0}, Rot::identity()}));
+  world.update();
+  EXPECT_EQ(world.contacts().size(), 2u);
+  ASSERT_TRUE(world.remove(l));
+  world.update();
+  EXPECT_EQ(world.contacts().size(), 0u);
+  EXPECT_EQ(world.end_touch_events().size(), 2u);
+  ASSERT_TRUE(world.validate());
+
+  // Freed part ranges are reused: a compound of 3 parts, then colliders of one part, then 2 parts.
+  std::vector<ColliderId> ids;
+  for (int round = 0; round < 20; ++round) {
+    const std::vector<Shape> parts(std::size_t(1 + round % 4), Shape::box(0.1f, 0.1f));
+    ids.push_back(world.add(parts, {{float(round), 3}, Rot::identity()}));
+    if (round % 3 == 2) {
+      ASSERT_TRUE(world.remove(ids[std::size_t(round / 2)]));
+    }
+    world.update();
+    ASSERT_TRUE(world.validate()) << "round " << round;
+  }
+  EXPECT_THROW(world.add(std::span<const Shape>{}, Transform::identity()), std::invalid_argument);
+}

@@ -72,27 +72,33 @@ struct ColliderOptions {
   std::uint64_t user_data = 0;  ///< any value; given back by user_data()
 };
 
-/// Two touching colliders and their contact manifold (world space, normal from a to b); a has
-/// the lower slot index.
+/// Two touching parts of two colliders and their contact manifold (world space, normal from a to
+/// b); a has the lower slot index. A collider made of one shape has the one part 0; a compound's
+/// part is the index of its shape, a chain's the index of its segment.
 struct ContactPair {
   ColliderId a, b;
   Manifold manifold;
+  int part_a = 0, part_b = 0;
 };
 
-/// A pair of colliders that began or ended touching, in the order of ContactPair.
+/// Two parts of two colliders that began or ended touching, in the order of ContactPair.
 struct ContactEvent {
   ColliderId a, b;
+  int part_a = 0, part_b = 0;
 };
 
-/// A collider (visitor) that began or ended overlapping a sensor.
+/// A collider (visitor) that began or ended overlapping a sensor, and the two parts concerned.
 struct SensorEvent {
   ColliderId sensor, visitor;
+  int sensor_part = 0, visitor_part = 0;
 };
 
-/// A ray or cast hit on one collider: which, and where (CastHit: fraction, point, normal).
+/// A ray or cast hit on one collider: which, which of its parts, and where (CastHit: fraction,
+/// point, normal).
 struct RayResult {
   ColliderId id;
   CastHit hit;
+  int part = 0;
 };
 
 /// Runs task(i, context) for every i in [0, count), on any threads, in any order, and returns
@@ -175,13 +181,19 @@ public:
   ColliderId add(const Shape& shape, const Transform& xf, std::uint64_t user_data = 0);
   /// Adds a collider with options (fixed, sensor, filter). Throws as above.
   ColliderId add(const Shape& shape, const Transform& xf, const ColliderOptions& options);
+  /// Adds a compound: one collider made of several convex parts, each given in the collider's own
+  /// frame. Each part has its own tree box and pairs; contacts name the parts (ContactPair::part_a).
+  /// Throws std::invalid_argument when `parts` is empty, and as above.
+  ColliderId add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data = 0);
+  ColliderId add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options);
   /// Removes a collider: its pairs go at once; touching ones are reported as end events by the
   /// next update() (with this id, stale by then). False (nothing done) for a stale or foreign id.
   bool remove(ColliderId id);
   /// Moves a collider. False, and nothing changes, for a stale or foreign id or an invalid
   /// transform.
   bool set_transform(ColliderId id, const Transform& xf);
-  /// Gives a collider another shape. False for a stale or foreign id.
+  /// Gives a collider of one part another shape. False for a stale or foreign id, and for a
+  /// collider of several parts.
   bool set_shape(ColliderId id, const Shape& shape);
   /// Changes a collider's filter; its pairs are re-examined by the next update(). False for a
   /// stale or foreign id.
@@ -191,12 +203,19 @@ public:
 
   /// True when id names a live collider of this world.
   bool contains(ColliderId id) const noexcept;
-  /// The collider's shape, transform (world) or options; nullptr for a stale or foreign id.
+  /// The collider's shape (its first part's, for a collider of several parts), transform (world)
+  /// or options; nullptr for a stale or foreign id.
   const Shape* shape(ColliderId id) const noexcept;
+  /// How many parts the collider has (1 for a collider made of one shape); 0 for a stale or foreign id.
+  int part_count(ColliderId id) const noexcept;
+  /// Part `part` of the collider, in the collider's frame; nullptr for a stale or foreign id or an
+  /// index out of range.
+  const Shape* part(ColliderId id, int part) const noexcept;
   const Transform* transform(ColliderId id) const noexcept;
   const ColliderOptions* options(ColliderId id) const noexcept;
-  /// The box the trees hold for it: bounds() grown by half the contact margin (and a slack that
-  /// covers collide()'s tolerance), world; the empty box {} for a stale or foreign id.
+  /// The box the trees hold for it (the union of its parts' boxes): bounds() grown by half the
+  /// contact margin (and a slack that covers collide()'s tolerance), world; the empty box {} for a
+  /// stale or foreign id.
   Aabb box(ColliderId id) const noexcept;
   /// Live colliders.
   int size() const noexcept { return live_; }
@@ -266,7 +285,8 @@ public:
   }
 
   /// Calls on_hit(ColliderId) -> bool for every collider (passing the filter) that overlaps the
-  /// shape placed at xf (overlap(), touching counts); returning false stops.
+  /// shape placed at xf (overlap(), touching counts), once per collider however many of its parts
+  /// overlap; returning false stops.
   template <class F>
   void overlap_shape(const Shape& shape, const Transform& xf, F&& on_hit, const QueryFilter& filter = {}) const {
     within_impl(shape, xf, 0, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
@@ -290,6 +310,7 @@ public:
 
 private:
   struct Hot;
+  struct Part;
   struct Collider;
   struct Pair;
   struct PairSet;
@@ -299,7 +320,11 @@ private:
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;
   std::uint32_t slot_of(ColliderId id) const noexcept;
   ColliderId id_of(std::uint32_t index) const noexcept;
-  const AabbTree& tree_of(std::uint32_t index) const noexcept;
+  // The tree of a part (by part slot), the part's index in its collider.
+  const AabbTree& tree_of(std::uint32_t part) const noexcept;
+  int part_index(std::uint32_t part) const noexcept;
+  std::uint32_t allocate_parts(std::uint32_t count);
+  void release_parts(std::uint32_t first, std::uint32_t count);
   void refresh_box(std::uint32_t index, Vec2 displacement);
   void unlink_pair(std::uint32_t pair, int side);
   void free_pair(std::uint32_t pair);
@@ -323,10 +348,14 @@ private:
 
   WorldSettings settings_;
   std::uint32_t serial_ = 0;
-  std::vector<Hot> hot_;
+  std::vector<Hot> hot_;        // per part slot
+  std::vector<Part> parts_;     // per part slot
   std::vector<Collider> colliders_;
   std::uint32_t free_collider_ = 0xffffffffu;
+  std::uint32_t free_part_ = 0xffffffffu;  // free single part slots
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> free_ranges_;  // free runs of part slots: first, count
   int live_ = 0;
+  int several_parts_ = 0;  // live colliders of more than one part
   int fixed_count_ = 0;
   int fixed_changes_ = 0;  // fixed colliders added, moved or removed since the fixed tree's last rebuild
   std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one

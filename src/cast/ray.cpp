@@ -35,7 +35,7 @@ PEBBLE_HOT_INLINE bool valid_input(const Transform& xf, const Ray& ray) {
 /// The hit as the API reports it, from the contact's fraction t and its world normal (nx, ny):
 /// the point on the ray (world, no rotation needed), or for a disc of radius `extra` that much
 /// back along the normal, where the disc touches the shape itself.
-PEBBLE_CAST_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray, float extra) {
+PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray, float extra) {
   if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray) || !(hit.t >= 0)) return kNoHit;
   if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
   return {true, hit.t, {ray.origin.x + hit.t * ray.translation.x - extra * nx, ray.origin.y + hit.t * ray.translation.y - extra * ny},
@@ -56,7 +56,7 @@ PEBBLE_CAST_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const
 /// A circle needs no frame: its centre is taken relative to the ray's origin, in world axes. (Not
 /// through its world position: at coordinates 1e4 that rounds by 1e-3, a tenth of a percent of a
 /// unit circle; the difference of the two positions is exact when they are near, tests/large_world_test.cpp.)
-PEBBLE_CAST_INLINE LocalHit circle_hit(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
+PEBBLE_HOT_INLINE LocalHit circle_hit(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
   return cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0, ray.translation.x, ray.translation.y, 0);
 }

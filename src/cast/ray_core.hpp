@@ -25,16 +25,11 @@
 
 #include "pebble/math.hpp"
 #include "pebble/ray.hpp"
+#include "simd/config.hpp"
 #include "tolerances.hpp"
 
-// The cast functions are small and called from one place per query: inlined into it, the
-// compiler keeps their values in registers instead of passing structs through memory.
-#if defined(__GNUC__) || defined(__clang__)
-#define PEBBLE_CAST_INLINE inline __attribute__((always_inline))
-#else
-#define PEBBLE_CAST_INLINE inline
-#endif
-
+// The cast functions below are small and called from one place per query: PEBBLE_HOT_INLINE puts
+// them into it, so that their values stay in registers instead of passing through memory.
 // Unrolling the clip's plane loop halves its loop branches (docs/casts.md, Speed).
 #if defined(__GNUC__) || defined(__clang__)
 #define PEBBLE_CAST_UNROLL _Pragma("GCC unroll 8")
@@ -66,7 +61,7 @@ inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float
 /// The ray o + (t - t0) d (t0 <= t <= 1) against the disc of radius r about c, given as
 /// m = o - c and r in units of `unit` (1, or a power of 2 for tiny discs, see below): the first
 /// contact, or inside (at t0).
-PEBBLE_CAST_INLINE LocalHit circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex, float unit) {
+PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex, float unit) {
   const float mm = mx * mx + my * my;
   const float cc = mm - r * r;
   if (cc <= 0) {
@@ -121,7 +116,7 @@ inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float
 /// the ray. The corner test starts the ray at its entry into the extended polygon, next to the
 /// corner: then m = o - c is about r long and the discriminant keeps its precision however far
 /// away the ray started.
-PEBBLE_CAST_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy, int vertex) {
+PEBBLE_HOT_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy, int vertex) {
   return circle_contact(ox - cx, oy - cy, r, t0, dx, dy, vertex, 1);
 }
 
@@ -130,7 +125,7 @@ PEBBLE_CAST_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, f
 /// a half turn. A corner circle smaller than the rounding of the planes (a radius far below
 /// float precision of the vertices) gets its radial direction from noise; every outward normal
 /// of the corner lies in this cone, so the answer stays a true surface normal.
-PEBBLE_CAST_INLINE void clamp_to_cone(LocalHit& hit, Vec2 prev, Vec2 next) {
+PEBBLE_HOT_INLINE void clamp_to_cone(LocalHit& hit, Vec2 prev, Vec2 next) {
   const Vec2 n{hit.nx, hit.ny};
   if (cross(prev, n) >= 0 && cross(n, next) >= 0) return;
   const Vec2 side = dot(n, prev) > dot(n, next) ? prev : next;  // the nearer side of the cone
@@ -158,7 +153,7 @@ struct Corner {
 /// its ends on that end's corner circle (the circle cannot be met before the entry point, as it
 /// lies inside the extended polygon). `start` and `end` are the corners at a and a + e; `scale`
 /// the size of the numbers the entry point came from.
-PEBBLE_CAST_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale, const Corner& start,
+PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale, const Corner& start,
                                     const Corner& end) {
   const float s = (in.q.x - in.a.x) * in.e.x + (in.q.y - in.a.y) * in.e.y, len2 = in.e.x * in.e.x + in.e.y * in.e.y;
   if (s >= 0 && s <= len2) return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
@@ -184,7 +179,7 @@ PEBBLE_CAST_INLINE LocalHit contact_after_entry(const Entry& in, float r, float 
 /// The ray o + t d (0 <= t <= 1) against the segment a-b grown by r (a capsule; r = 0 a sharp
 /// segment). n is the unit normal of the edge a -> b (edge 0; edge 1 is b -> a, normal -n).
 /// The outer edges are the lines at +-r from the segment's line: a slab.
-PEBBLE_CAST_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float ox, float oy, float dx, float dy) {
+PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float ox, float oy, float dx, float dy) {
   const Vec2 e = b - a;
   // Ends rounded into one point (a short difference far from the origin): a disc. The slab below
   // would take any origin beside that point's line, however far along it, for inside.
@@ -239,7 +234,7 @@ struct Clip {
 /// (kGrown false: r is 0 and not even added, for sharp polygons. kCount > 0: the polygon has
 /// exactly that many planes, and the loop is unrolled.)
 template <bool kGrown = true, int kCount = 0>
-PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
+PEBBLE_HOT_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   // Per plane: num >= 0 when the origin is on its inner side, den < 0 when the ray enters it;
   // its crossing num / den counts as an entry or an exit, compared by cross-multiplying so that
   // only crossings that move a bound are divided. A plane the ray runs along from outside rules
@@ -277,7 +272,7 @@ PEBBLE_CAST_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, fl
 /// point beyond the sharp tip of a sliver lie below them all. The walk starts at the edge o is
 /// least below and goes toward its foot: rounding may have chosen a nearly parallel neighbour of
 /// the edge o is over. `vertex` gets the wedge's vertex when there is one.
-PEBBLE_CAST_INLINE bool over_an_edge(const PolygonLanes& p, float ox, float oy, int& vertex, float& depth) {
+PEBBLE_HOT_INLINE bool over_an_edge(const PolygonLanes& p, float ox, float oy, int& vertex, float& depth) {
   const int n = p.count;
   int i = 0;
   float most = -std::numeric_limits<float>::infinity();
@@ -316,7 +311,7 @@ PEBBLE_CAST_INLINE bool over_an_edge(const PolygonLanes& p, float ox, float oy, 
 
 /// A ray starting below every plane of a sharp polygon (a clip with no entry): inside, or from
 /// beyond a sliver's tip (over_an_edge), the tip as a disc of the depth, the planes' rounding.
-PEBBLE_CAST_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy, float dx, float dy) {
+PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy, float dx, float dy) {
   int k = 0;
   float depth = 0;
   if (over_an_edge(p, ox, oy, k, depth)) return kInside;
@@ -326,7 +321,7 @@ PEBBLE_CAST_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float o
 }
 
 /// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame.
-PEBBLE_CAST_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
+PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   const Clip clip = clip_planes(p, r, ox, oy, dx, dy);
   if (clip.empty) return {};
   const int n = p.count;

@@ -96,34 +96,52 @@ using namespace world_internal;
 // ---------------------------------------------------------------------------------------------
 // Storage.
 
-// What update() and the queries need of a collider, apart from its shape and transform: compact,
-// so that the pair loops touch little memory. Step stamps are compared for equality with step_
-// only; when they wrap (after 2^32 updates) an old stamp may look current, which costs one extra
-// narrowphase call and is otherwise harmless.
+// A collider owns a range of part slots [first_part, first_part + part_count): one per shape of a
+// compound, one per segment of a chain, one for a collider made of one shape. Each part has its own
+// tree proxy and pairs, so the trees, the pair set and the narrowphase work on parts; a pair of parts
+// of the same collider never forms.
+
+// What update() and the queries need of a part: compact, so that the pair loops touch little
+// memory; the collider's filter, kind and change stamps are copied into each of its parts. Step
+// stamps are compared for equality with step_ only; when they wrap (after 2^32 updates) an old stamp
+// may look current, which costs one extra narrowphase call and is otherwise harmless.
 struct CollisionWorld::Hot {
-  Filter filter;                   // a copy of options.filter
-  std::uint32_t generation = 1;    // of the live collider; the next one's once freed
-  std::uint32_t changed_at = 0;    // == step_: transform, shape or filter changed since the last update()
-  std::uint32_t moved_at = 0;      // == step_: its tree box was reinserted since the last update()
-  std::uint32_t filtered_at = 0;   // == step_: its filter changed since the last update()
-  ProxyId proxy = kNullProxy;      // in moving_tree_ or fixed_tree_
-  std::uint32_t pair_head = kNone;  // first of its pairs; the next free slot when free
+  Filter filter;                    // a copy of the collider's options.filter
+  std::uint32_t changed_at = 0;     // == step_: transform, shape or filter changed since the last update()
+  std::uint32_t moved_at = 0;       // == step_: its tree box was reinserted since the last update()
+  std::uint32_t filtered_at = 0;    // == step_: its filter changed since the last update()
+  ProxyId proxy = kNullProxy;       // in moving_tree_ or fixed_tree_
+  std::uint32_t pair_head = kNone;  // first of its pairs; the next free part slot when free
+  std::uint32_t collider = kNone;   // the collider's slot
+  std::uint32_t part_no = 0;        // its index in the collider
   bool live = false;
   bool fixed = false;
   bool sensor = false;
+  bool several = false;             // the collider has other parts
 };
 
-// The rest of a collider.
+// The rest of a part. The collider's transform is copied into each of its parts (refresh_box()
+// visits them all anyway), so that the narrowphase and the queries read one record per part.
+struct CollisionWorld::Part {
+  Shape shape = Shape::circle(0);  // in the collider's frame
+  Transform xf;                    // the collider's
+  Aabb box;                        // what its tree holds before fattening
+};
+
 struct CollisionWorld::Collider {
-  Shape shape;
   Transform xf;
   ColliderOptions options;
-  Aabb box;  // what its tree holds before fattening
+  std::uint32_t generation = 1;     // of the live collider; the next one's once freed
+  std::uint32_t first_part = kNone;  // the next free collider slot when free
+  std::uint32_t part_count = 0;
+  bool live = false;
 };
 
 struct CollisionWorld::Pair {
-  ColliderId id[2];           // id[0].index < id[1].index; id[0].index == kNone: free
-  std::uint32_t next[2];      // next pair in the list of collider id[k] (next[0]: next free pair)
+  ColliderId id[2];           // the colliders of part[0] and part[1]: id[0].index < id[1].index
+  std::uint32_t part[2];      // part slots; part[0] == kNone: free
+  int part_no[2];             // the parts' indices in their colliders
+  std::uint32_t next[2];      // next pair in the list of part[k] (next[0]: next free pair)
   std::uint32_t prev[2];
   Manifold manifold;          // as of the last narrowphase (contact pairs)
   std::uint8_t sensor;        // 0: contact pair; 1 or 2: id[sensor - 1] is the sensor
@@ -132,13 +150,13 @@ struct CollisionWorld::Pair {
   bool fresh;                 // found by this update()
   bool doomed;                // boxes apart or filter fails: removed by this update()
 
-  std::uint32_t a() const { return id[0].index; }
-  std::uint32_t b() const { return id[1].index; }
-  bool free() const { return id[0].index == kNone; }
-  int side_of(std::uint32_t collider) const { return id[0].index == collider ? 0 : 1; }
+  std::uint32_t a() const { return part[0]; }
+  std::uint32_t b() const { return part[1]; }
+  bool free() const { return part[0] == kNone; }
+  int side_of(std::uint32_t p) const { return part[0] == p ? 0 : 1; }
 };
 
-// An open-addressing hash set of pair keys (min index << 32 | max index) mapping to pair slots:
+// An open-addressing hash set of pair keys (min part << 32 | max part) mapping to pair slots:
 // linear probing, deletion by shifting back (no tombstones). Looked up by many threads at once
 // during pair finding, changed only by the serial steps.
 struct CollisionWorld::PairSet {

@@ -3,6 +3,7 @@
 // then asks the exact query of each candidate.
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 
 #include "world/internal.hpp"
 
@@ -11,13 +12,13 @@ namespace pebble {
 // ---------------------------------------------------------------------------------------------
 // Scene queries.
 
-bool CollisionWorld::query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept {
-  const Hot& h = hot_[index];
+bool CollisionWorld::query_sees(std::uint32_t part, const QueryFilter& filter) const noexcept {
+  const Hot& h = hot_[part];
   return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor);
 }
 
-// The swept-box traversal of both trees that every cast shares: cast_one(index) casts against one
-// collider the filter passes; hits before the current end of the sweep go to on_hit, whose answer
+// The swept-box traversal of both trees that every cast shares: cast_one(part) casts against one
+// part the filter passes; hits before the current end of the sweep go to on_hit, whose answer
 // ignores (< 0), stops (0) or shortens the sweep.
 void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
                            detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
@@ -25,11 +26,11 @@ void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter&
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     max_fraction = tree->cast_box(ray.origin, half_extents, ray.translation, max_fraction, [&](ProxyId p, float current) {
-      const std::uint32_t index = std::uint32_t(tree->user_data(p));
-      if (!query_sees(index, filter)) return current;
-      const CastHit hit = cast_one(index);
+      const std::uint32_t part = std::uint32_t(tree->user_data(p));
+      if (!query_sees(part, filter)) return current;
+      const CastHit hit = cast_one(part);
       if (!hit.hit || hit.fraction > current) return current;
-      const float answer = on_hit(RayResult{id_of(index), hit});
+      const float answer = on_hit(RayResult{id_of(hot_[part].collider), hit, part_index(part)});
       if (answer < 0) return current;
       return std::min(current, answer);
     }, filter.mask);
@@ -40,9 +41,9 @@ void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter&
 void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
                               detail::CallbackRef<float(const RayResult&)> on_hit) const {
   if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
-  const auto cast_one = [&](std::uint32_t index) {
-    const Collider& c = colliders_[index];
-    return radius > 0 ? raycast(c.shape, c.xf, ray, radius) : raycast(c.shape, c.xf, ray);
+  const auto cast_one = [&](std::uint32_t part) {
+    const Part& p = parts_[part];
+    return radius > 0 ? raycast(p.shape, p.xf, ray, radius) : raycast(p.shape, p.xf, ray);
   };
   const float reach = radius + coordinate_slack(ray.origin, ray.origin + ray.translation);
   sweep(ray, {reach, reach}, filter, cast_one, on_hit);
@@ -55,9 +56,9 @@ void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Ve
   if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
   // The shape's box, grown by the target (shapes that far apart count as touching) and the slacks.
   const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
-  const auto cast_one = [&](std::uint32_t index) {
-    const Collider& c = colliders_[index];
-    CastHit hit = pebble::shape_cast(shape, xf, translation, c.shape, c.xf, Vec2{}, options);
+  const auto cast_one = [&](std::uint32_t part) {
+    const Part& p = parts_[part];
+    CastHit hit = pebble::shape_cast(shape, xf, translation, p.shape, p.xf, Vec2{}, options);
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
@@ -97,18 +98,35 @@ std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Tr
   return best;
 }
 
-// Calls on_hit for each collider the filter passes whose tree box overlaps `box` and that
-// accept(collider) accepts, both trees; stops when on_hit returns false.
+// Calls on_hit for each collider the filter passes with a part whose tree box overlaps `box` and
+// that accept(part shape, collider transform, part box) accepts, both trees, once per collider;
+// stops when on_hit returns false.
+// Calls on_hit for each collider the filter passes with a part whose tree box overlaps `box` and
+// that accept(part shape, transform, part box) accepts, both trees, once per collider; stops when
+// on_hit returns false. A world without colliders of several parts skips the bookkeeping.
 template <class Accept>
 void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
                                        detail::CallbackRef<bool(ColliderId)> on_hit) const {
-  bool going = true;
-  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
-    tree->query(box, filter.mask, [&](ProxyId p) {
-      const std::uint32_t index = std::uint32_t(tree->user_data(p));
-      if (query_sees(index, filter) && accept(colliders_[index])) going = on_hit(id_of(index));
+  std::vector<std::uint32_t> reported;  // colliders of several parts reported so far
+  const auto walk = [&](const AabbTree& tree, auto several) {
+    bool going = true;
+    tree.query(box, filter.mask, [&](ProxyId p) {
+      const std::uint32_t part = std::uint32_t(tree.user_data(p));
+      if (!query_sees(part, filter)) return true;
+      const Part& found = parts_[part];
+      if (!accept(found.shape, found.xf, found.box)) return true;
+      const Hot& h = hot_[part];
+      if (decltype(several)::value && h.several) {
+        if (std::find(reported.begin(), reported.end(), h.collider) != reported.end()) return true;
+        reported.push_back(h.collider);
+      }
+      going = on_hit(id_of(h.collider));
       return going;
     });
+    return going;
+  };
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    const bool going = several_parts_ == 0 ? walk(*tree, std::false_type{}) : walk(*tree, std::true_type{});
     if (!going) return;
   }
 }
@@ -118,8 +136,8 @@ void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float 
   if (!is_valid(xf) || !(distance >= 0) || !(distance <= kMaxWorldCoordinate)) return;
   // The query shape's box grown by the distance: every collider within it has its box overlap this.
   const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent());
-  visit_overlapping(query, filter, [&](const Collider& c) {
-    return distance == 0 ? overlap(c.shape, c.xf, shape, xf) : pebble::distance(c.shape, c.xf, shape, xf).distance <= distance;
+  visit_overlapping(query, filter, [&](const Shape& part, const Transform& at, const Aabb&) {
+    return distance == 0 ? overlap(part, at, shape, xf) : pebble::distance(part, at, shape, xf).distance <= distance;
   }, on_hit);
 }
 
@@ -134,26 +152,28 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detai
   }
   // Too large for a Shape: a collider overlaps the box exactly when it overlaps the part of the box
   // inside its own tree box, which holds it.
-  visit_overlapping(box, filter, [&](const Collider& c) {
-    Aabb part{max(box.lower, c.box.lower), min(box.upper, c.box.upper)};
+  visit_overlapping(box, filter, [&](const Shape& shape, const Transform& at, const Aabb& part_box) {
+    Aabb part{max(box.lower, part_box.lower), min(box.upper, part_box.upper)};
     if (!is_valid(part)) return false;
     if (!(extents(part).x <= kMaxShapeExtent && extents(part).y <= kMaxShapeExtent)) {
       // A shape up to 2.4e7 from its position, or a large contact margin: clipped also to the
       // shape's bounds grown by 1e-3 of its size (beyond what overlap() could call touching),
       // which are at most 4.9e7 wide, then asked tile by tile.
-      const Aabb near = grown(bounds(c.shape, c.xf), kBoxSizeSlack * c.shape.extent());
+      const Aabb near = grown(bounds(shape, at), kBoxSizeSlack * shape.extent());
       part = {max(part.lower, near.lower), min(part.upper, near.upper)};
-      return is_valid(part) && overlaps_box(c.shape, c.xf, part);
+      return is_valid(part) && overlaps_box(shape, at, part);
     }
-    Transform at;
-    const Shape shape = box_shape(part, at);
-    return overlap(c.shape, c.xf, shape, at);
+    Transform box_at;
+    const Shape box_part = box_shape(part, box_at);
+    return overlap(shape, at, box_part, box_at);
   }, on_hit);
 }
 
 void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid_point(point)) return;
-  visit_overlapping(Aabb{point, point}, filter, [&](const Collider& c) { return pebble::contains(c.shape, c.xf, point); }, on_hit);
+  visit_overlapping(Aabb{point, point}, filter, [&](const Shape& shape, const Transform& at, const Aabb&) {
+    return pebble::contains(shape, at, point);
+  }, on_hit);
 }
 
 }  // namespace pebble

@@ -14,7 +14,7 @@ namespace pebble {
 bool CollisionWorld::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
   const Hot& ha = hot_[a];
   const Hot& hb = hot_[b];
-  return !(ha.fixed && hb.fixed) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
+  return ha.collider != hb.collider && !(ha.fixed && hb.fixed) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
 }
 
 void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* context) {
@@ -89,12 +89,12 @@ void CollisionWorld::collide_chunk(int chunk) {
       continue;
     }
     ++collided;
-    const Collider& ca = colliders_[a];
-    const Collider& cb = colliders_[b];
+    const Part& pa = parts_[a];
+    const Part& pb = parts_[b];
     if (pair.sensor) {
-      pair.touching_now = overlap(ca.shape, ca.xf, cb.shape, cb.xf);
+      pair.touching_now = overlap(pa.shape, pa.xf, pb.shape, pb.xf);
     } else {
-      pair.manifold = collide(ca.shape, ca.xf, cb.shape, cb.xf, settings_.contact_margin);
+      pair.manifold = collide(pa.shape, pa.xf, pb.shape, pb.xf, settings_.contact_margin);
       pair.touching_now = pair.manifold.count > 0;
     }
   }
@@ -109,7 +109,7 @@ void CollisionWorld::update() {
   sensor_end_events_.swap(pending_sensor_end_events_);
   pending_sensor_end_events_.clear();
 
-  if (fixed_changes_ >= kFixedRebuildMin && fixed_changes_ * kFixedRebuildFraction >= fixed_count_) optimize_fixed();
+  if (fixed_changes_ >= kFixedRebuildMin && fixed_changes_ * kFixedRebuildFraction >= fixed_tree_.proxy_count()) optimize_fixed();
 
   // 1. Pair finding, the moved proxies in Z-order (queries in a row then share cached nodes).
   moving_tree_.sort_moved();
@@ -132,16 +132,23 @@ void CollisionWorld::update() {
       }
       ++new_pairs;
       Pair& pair = pairs_[slot];
-      const std::uint32_t a = std::uint32_t(key >> 32), b = std::uint32_t(key);
-      pair.id[0] = id_of(a);
-      pair.id[1] = id_of(b);
+      // Side 0 is the part of the collider with the lower slot (with one part per collider, the
+      // part slots are in the same order).
+      std::uint32_t a = std::uint32_t(key >> 32), b = std::uint32_t(key);
+      if (hot_[a].collider > hot_[b].collider) std::swap(a, b);
+      pair.part[0] = a;
+      pair.part[1] = b;
+      pair.id[0] = id_of(hot_[a].collider);
+      pair.id[1] = id_of(hot_[b].collider);
+      pair.part_no[0] = part_index(a);
+      pair.part_no[1] = part_index(b);
       pair.manifold = Manifold{};
       pair.sensor = hot_[a].sensor ? 1 : hot_[b].sensor ? 2 : 0;
       pair.touching = pair.touching_now = false;
       pair.fresh = true;
       pair.doomed = false;
       for (int side = 0; side < 2; ++side) {
-        const std::uint32_t c = pair.id[side].index;
+        const std::uint32_t c = pair.part[side];
         const std::uint32_t head = hot_[c].pair_head;
         pair.prev[side] = kNone;
         pair.next[side] = head;
@@ -169,11 +176,13 @@ void CollisionWorld::update() {
     if (pair.free()) continue;
     const bool now = pair.touching_now;
     if (pair.touching != now) {
+      const int part_a = pair.part_no[0], part_b = pair.part_no[1];
       if (pair.sensor) {
         (now ? sensor_begin_events_ : sensor_end_events_)
-            .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1]} : SensorEvent{pair.id[1], pair.id[0]});
+            .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
+                                        : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
       } else {
-        (now ? begin_events_ : end_events_).push_back({pair.id[0], pair.id[1]});
+        (now ? begin_events_ : end_events_).push_back({pair.id[0], pair.id[1], part_a, part_b});
       }
     }
     pair.touching = now;
@@ -185,7 +194,7 @@ void CollisionWorld::update() {
       continue;
     }
     ++pair_count;
-    if (now && !pair.sensor) contacts_.push_back({pair.id[0], pair.id[1], pair.manifold});
+    if (now && !pair.sensor) contacts_.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
   }
 
   int collided = 0;

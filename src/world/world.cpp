@@ -62,22 +62,33 @@ CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
 // Ids.
 
 std::uint32_t CollisionWorld::slot_of(ColliderId id) const noexcept {
-  if (id.world != serial_ || id.index >= hot_.size()) return kNoSlot;
-  const Hot& h = hot_[id.index];
-  return h.live && h.generation == id.generation ? id.index : kNoSlot;
+  if (id.world != serial_ || id.index >= colliders_.size()) return kNoSlot;
+  const Collider& c = colliders_[id.index];
+  return c.live && c.generation == id.generation ? id.index : kNoSlot;
 }
 
-ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept { return {index, hot_[index].generation, serial_}; }
+ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept { return {index, colliders_[index].generation, serial_}; }
 
-const AabbTree& CollisionWorld::tree_of(std::uint32_t index) const noexcept {
-  return hot_[index].fixed ? fixed_tree_ : moving_tree_;
-}
+const AabbTree& CollisionWorld::tree_of(std::uint32_t part) const noexcept { return hot_[part].fixed ? fixed_tree_ : moving_tree_; }
+
+int CollisionWorld::part_index(std::uint32_t part) const noexcept { return int(hot_[part].part_no); }
 
 bool CollisionWorld::contains(ColliderId id) const noexcept { return slot_of(id) != kNoSlot; }
 
 const Shape* CollisionWorld::shape(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
-  return i != kNoSlot ? &colliders_[i].shape : nullptr;
+  return i != kNoSlot ? &parts_[colliders_[i].first_part].shape : nullptr;
+}
+
+int CollisionWorld::part_count(ColliderId id) const noexcept {
+  const std::uint32_t i = slot_of(id);
+  return i != kNoSlot ? int(colliders_[i].part_count) : 0;
+}
+
+const Shape* CollisionWorld::part(ColliderId id, int part) const noexcept {
+  const std::uint32_t i = slot_of(id);
+  if (i == kNoSlot || part < 0 || std::uint32_t(part) >= colliders_[i].part_count) return nullptr;
+  return &parts_[colliders_[i].first_part + std::uint32_t(part)].shape;
 }
 
 const Transform* CollisionWorld::transform(ColliderId id) const noexcept {
@@ -92,7 +103,50 @@ const ColliderOptions* CollisionWorld::options(ColliderId id) const noexcept {
 
 Aabb CollisionWorld::box(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
-  return i != kNoSlot ? colliders_[i].box : Aabb{};
+  if (i == kNoSlot) return Aabb{};
+  const Collider& c = colliders_[i];
+  Aabb box = parts_[c.first_part].box;
+  for (std::uint32_t k = 1; k < c.part_count; ++k) box = combine(box, parts_[c.first_part + k].box);
+  return box;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Part slots: a collider of one part takes a slot from a free list, one of several parts a free
+// run at least as long (first fit; the rest of the run stays free) or new slots at the end.
+
+std::uint32_t CollisionWorld::allocate_parts(std::uint32_t count) {
+  if (count == 1 && free_part_ != kNone) {
+    const std::uint32_t slot = free_part_;
+    free_part_ = hot_[slot].pair_head;
+    return slot;
+  }
+  for (std::size_t r = 0; r < free_ranges_.size(); ++r) {
+    auto& [first, length] = free_ranges_[r];
+    if (length < count) continue;
+    const std::uint32_t slot = first;
+    first += count;
+    length -= count;
+    if (length == 0) {
+      free_ranges_[r] = free_ranges_.back();
+      free_ranges_.pop_back();
+    }
+    return slot;
+  }
+  if (hot_.size() + count >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many parts");
+  const std::uint32_t slot = std::uint32_t(hot_.size());
+  hot_.resize(hot_.size() + count);
+  parts_.resize(parts_.size() + count);
+  return slot;
+}
+
+void CollisionWorld::release_parts(std::uint32_t first, std::uint32_t count) {
+  for (std::uint32_t k = 0; k < count; ++k) hot_[first + k].live = false;
+  if (count == 1) {
+    hot_[first].pair_head = free_part_;
+    free_part_ = first;
+  } else {
+    free_ranges_.emplace_back(first, count);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -101,10 +155,20 @@ Aabb CollisionWorld::box(ColliderId id) const noexcept {
 ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, std::uint64_t user_data) {
   ColliderOptions options;
   options.user_data = user_data;
-  return add(shape, xf, options);
+  return add(std::span<const Shape>(&shape, 1), xf, options);
 }
 
 ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, const ColliderOptions& options) {
+  return add(std::span<const Shape>(&shape, 1), xf, options);
+}
+
+ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data) {
+  ColliderOptions options;
+  options.user_data = user_data;
+  return add(parts, xf, options);
+}
+
+ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options) {
   if (!is_valid(xf)) {
     std::ostringstream out;
     out << "pebble: CollisionWorld::add: the transform is not valid (p = " << xf.p.x << ", " << xf.p.y
@@ -112,32 +176,55 @@ ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, const Co
         << " and the rotation of unit length";
     throw std::invalid_argument(out.str());
   }
-  const Aabb box = collider_box(shape, xf, settings_.contact_margin);
+  if (parts.empty()) throw std::invalid_argument("pebble: CollisionWorld::add: a collider needs at least one part");
+  if (parts.size() >= kNone / 2) throw std::length_error("pebble: CollisionWorld::add: too many parts");
   std::uint32_t index;
   if (free_collider_ != kNone) {
     index = free_collider_;
-    free_collider_ = hot_[index].pair_head;
-    colliders_[index] = Collider{shape, xf, options, box};
+    free_collider_ = colliders_[index].first_part;
   } else {
-    if (hot_.size() >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many colliders");
-    index = std::uint32_t(hot_.size());
-    colliders_.push_back(Collider{shape, xf, options, box});
-    hot_.emplace_back();
+    if (colliders_.size() >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many colliders");
+    index = std::uint32_t(colliders_.size());
+    colliders_.emplace_back();
   }
-  Hot& h = hot_[index];
-  h.filter = options.filter;
-  h.changed_at = h.moved_at = step_;
-  h.filtered_at = step_ - 1;
-  h.pair_head = kNone;
-  h.live = true;
-  h.fixed = options.fixed;
-  h.sensor = options.sensor;
+  const std::uint32_t count = std::uint32_t(parts.size());
+  std::uint32_t first;
+  try {
+    first = allocate_parts(count);
+  } catch (...) {
+    colliders_[index].first_part = free_collider_;
+    free_collider_ = index;
+    throw;
+  }
+  Collider& c = colliders_[index];
+  c.xf = xf;
+  c.options = options;
+  c.first_part = first;
+  c.part_count = count;
+  c.live = true;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const std::uint32_t slot = first + k;
+    Part& part = parts_[slot];
+    part.shape = parts[k];
+    part.xf = xf;
+    part.box = collider_box(part.shape, xf, settings_.contact_margin);
+    Hot& h = hot_[slot];
+    h.filter = options.filter;
+    h.changed_at = h.moved_at = step_;
+    h.filtered_at = step_ - 1;
+    h.pair_head = kNone;
+    h.collider = index;
+    h.part_no = k;
+    h.several = count > 1;
+    h.live = true;
+    h.fixed = options.fixed;
+    h.sensor = options.sensor;
+    h.proxy = (options.fixed ? fixed_tree_ : moving_tree_).create_proxy(part.box, slot, options.filter.category);
+  }
+  several_parts_ += count > 1 ? 1 : 0;
   if (options.fixed) {
-    h.proxy = fixed_tree_.create_proxy(box, index, options.filter.category);
-    ++fixed_count_;
-    ++fixed_changes_;
-  } else {
-    h.proxy = moving_tree_.create_proxy(box, index, options.filter.category);
+    fixed_count_ += 1;
+    fixed_changes_ += int(count);
   }
   ++live_;
   return id_of(index);
@@ -146,40 +233,45 @@ ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, const Co
 bool CollisionWorld::remove(ColliderId id) {
   const std::uint32_t index = slot_of(id);
   if (index == kNoSlot) return false;
-  destroy_pairs(index);
-  Hot& h = hot_[index];
-  if (h.fixed) {
-    fixed_tree_.destroy_proxy(h.proxy);
-    --fixed_count_;
-    ++fixed_changes_;
-  } else {
-    moving_tree_.destroy_proxy(h.proxy);
+  Collider& c = colliders_[index];
+  for (std::uint32_t k = 0; k < c.part_count; ++k) {
+    const std::uint32_t slot = c.first_part + k;
+    destroy_pairs(slot);
+    Hot& h = hot_[slot];
+    (h.fixed ? fixed_tree_ : moving_tree_).destroy_proxy(h.proxy);
+    h.proxy = kNullProxy;
   }
-  h.proxy = kNullProxy;
-  h.live = false;
+  if (c.options.fixed) {
+    --fixed_count_;
+    fixed_changes_ += int(c.part_count);
+  }
+  several_parts_ -= c.part_count > 1 ? 1 : 0;
+  release_parts(c.first_part, c.part_count);
+  c.live = false;
+  c.part_count = 0;
   --live_;
   // A slot whose generation would wrap is retired, never reused: an old id can never match.
-  if (h.generation == std::numeric_limits<std::uint32_t>::max()) return true;
-  ++h.generation;
-  h.pair_head = free_collider_;
+  if (c.generation == std::numeric_limits<std::uint32_t>::max()) return true;
+  ++c.generation;
+  c.first_part = free_collider_;
   free_collider_ = index;
   return true;
 }
 
-// Takes pair p out of the list of its collider on `side`.
+// Takes pair p out of the list of its part on `side`.
 void CollisionWorld::unlink_pair(std::uint32_t p, int side) {
   const Pair& pair = pairs_[p];
-  const std::uint32_t collider = pair.id[side].index;
+  const std::uint32_t part = pair.part[side];
   const std::uint32_t prev = pair.prev[side], after = pair.next[side];
   if (prev != kNone) {
     Pair& q = pairs_[prev];
-    q.next[q.side_of(collider)] = after;
+    q.next[q.side_of(part)] = after;
   } else {
-    hot_[collider].pair_head = after;
+    hot_[part].pair_head = after;
   }
   if (after != kNone) {
     Pair& q = pairs_[after];
-    q.prev[q.side_of(collider)] = prev;
+    q.prev[q.side_of(part)] = prev;
   }
 }
 
@@ -187,45 +279,52 @@ void CollisionWorld::unlink_pair(std::uint32_t p, int side) {
 void CollisionWorld::free_pair(std::uint32_t p) {
   Pair& pair = pairs_[p];
   pair_set_->erase(pair_key(pair.a(), pair.b()));
-  pair.id[0].index = kNone;
+  pair.part[0] = kNone;
   pair.next[0] = free_pair_;
   free_pair_ = p;
 }
 
-// Ends every pair of a collider now: touching ones become end events of the next update().
-void CollisionWorld::destroy_pairs(std::uint32_t index) {
-  std::uint32_t p = hot_[index].pair_head;
+// Ends every pair of a part now: touching ones become end events of the next update().
+void CollisionWorld::destroy_pairs(std::uint32_t part) {
+  std::uint32_t p = hot_[part].pair_head;
   while (p != kNone) {
     const Pair& pair = pairs_[p];
-    const int side = pair.side_of(index);
+    const int side = pair.side_of(part);
     const std::uint32_t next = pair.next[side];
     if (pair.touching) {
+      const int part_a = pair.part_no[0], part_b = pair.part_no[1];
       if (pair.sensor) {
-        pending_sensor_end_events_.push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1]} : SensorEvent{pair.id[1], pair.id[0]});
+        pending_sensor_end_events_.push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
+                                                              : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
       } else {
-        pending_end_events_.push_back({pair.id[0], pair.id[1]});
+        pending_end_events_.push_back({pair.id[0], pair.id[1], part_a, part_b});
       }
     }
-    unlink_pair(p, 1 - side);  // this collider's own list is dropped whole below
+    unlink_pair(p, 1 - side);  // this part's own list is dropped whole below
     free_pair(p);
     p = next;
   }
-  hot_[index].pair_head = kNone;
+  hot_[part].pair_head = kNone;
 }
 
 void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement) {
-  Collider& c = colliders_[index];
-  Hot& h = hot_[index];
-  c.box = collider_box(c.shape, c.xf, settings_.contact_margin);
-  h.changed_at = step_;
-  bool reinserted;
-  if (h.fixed) {
-    reinserted = fixed_tree_.move_proxy(h.proxy, c.box);
-    if (reinserted) ++fixed_changes_;
-  } else {
-    reinserted = moving_tree_.move_proxy(h.proxy, c.box, displacement);
+  const Collider& c = colliders_[index];
+  for (std::uint32_t k = 0; k < c.part_count; ++k) {
+    const std::uint32_t slot = c.first_part + k;
+    Part& part = parts_[slot];
+    Hot& h = hot_[slot];
+    part.xf = c.xf;
+    part.box = collider_box(part.shape, c.xf, settings_.contact_margin);
+    h.changed_at = step_;
+    bool reinserted;
+    if (h.fixed) {
+      reinserted = fixed_tree_.move_proxy(h.proxy, part.box);
+      if (reinserted) ++fixed_changes_;
+    } else {
+      reinserted = moving_tree_.move_proxy(h.proxy, part.box, displacement);
+    }
+    if (reinserted) h.moved_at = step_;
   }
-  if (reinserted) h.moved_at = step_;
 }
 
 bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
@@ -240,8 +339,8 @@ bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
-  if (index == kNoSlot) return false;
-  colliders_[index].shape = shape;
+  if (index == kNoSlot || colliders_[index].part_count != 1) return false;
+  parts_[colliders_[index].first_part].shape = shape;
   refresh_box(index, {});
   return true;
 }
@@ -249,13 +348,16 @@ bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
 bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
   const std::uint32_t index = slot_of(id);
   if (index == kNoSlot) return false;
-  Hot& h = hot_[index];
-  colliders_[index].options.filter = filter;
-  h.filter = filter;
-  h.changed_at = h.filtered_at = step_;  // its pairs are checked against the filter again
-  AabbTree& tree = h.fixed ? fixed_tree_ : moving_tree_;
-  tree.set_category(h.proxy, filter.category);  // what masked scene queries skip by
-  tree.touch(h.proxy);                          // and new pairs looked for
+  Collider& c = colliders_[index];
+  c.options.filter = filter;
+  for (std::uint32_t k = 0; k < c.part_count; ++k) {
+    Hot& h = hot_[c.first_part + k];
+    h.filter = filter;
+    h.changed_at = h.filtered_at = step_;  // its pairs are checked against the filter again
+    AabbTree& tree = h.fixed ? fixed_tree_ : moving_tree_;
+    tree.set_category(h.proxy, filter.category);  // what masked scene queries skip by
+    tree.touch(h.proxy);                          // and new pairs looked for
+  }
   return true;
 }
 
@@ -273,36 +375,48 @@ void CollisionWorld::optimize_fixed() {
 
 bool CollisionWorld::validate() const {
   if (!moving_tree_.validate() || !fixed_tree_.validate()) return false;
+  if (hot_.size() != parts_.size()) return false;
   int live = 0, fixed = 0;
-  std::size_t pair_links = 0;
-  for (std::uint32_t i = 0; i < hot_.size(); ++i) {
-    const Hot& h = hot_[i];
-    if (!h.live) continue;
+  std::size_t live_parts = 0, pair_links = 0;
+  for (std::uint32_t i = 0; i < colliders_.size(); ++i) {
     const Collider& c = colliders_[i];
+    if (!c.live) continue;
     ++live;
-    fixed += h.fixed ? 1 : 0;
-    const AabbTree& tree = tree_of(i);
-    if (h.fixed != c.options.fixed || h.sensor != c.options.sensor || !(h.filter == c.options.filter)) return false;
-    if (!tree.is_proxy(h.proxy) || tree.user_data(h.proxy) != i || !pebble::contains(tree.fat_box(h.proxy), c.box)) return false;
-    if (!(c.box == collider_box(c.shape, c.xf, settings_.contact_margin))) return false;
-    // Its list: every pair names it, and links back.
-    std::uint32_t prev = kNone;
-    for (std::uint32_t p = h.pair_head; p != kNone;) {
-      if (p >= pairs_.size() || pairs_[p].free()) return false;
-      const Pair& pair = pairs_[p];
-      const int side = pair.a() == i ? 0 : pair.b() == i ? 1 : -1;
-      if (side < 0 || pair.prev[side] != prev || !(pair.id[side] == id_of(i))) return false;
-      if (++pair_links > 2 * pairs_.size()) return false;
-      prev = p;
-      p = pair.next[side];
+    fixed += c.options.fixed ? 1 : 0;
+    if (c.part_count == 0 || c.first_part + std::size_t(c.part_count) > hot_.size()) return false;
+    for (std::uint32_t k = 0; k < c.part_count; ++k) {
+      const std::uint32_t slot = c.first_part + k;
+      const Hot& h = hot_[slot];
+      const Part& part = parts_[slot];
+      ++live_parts;
+      if (!h.live || h.collider != i || h.part_no != k || h.several != (c.part_count > 1) || !(part.xf == c.xf)) return false;
+      if (h.fixed != c.options.fixed || h.sensor != c.options.sensor || !(h.filter == c.options.filter)) return false;
+      const AabbTree& tree = tree_of(slot);
+      if (!tree.is_proxy(h.proxy) || tree.user_data(h.proxy) != slot || !pebble::contains(tree.fat_box(h.proxy), part.box)) return false;
+      if (!(part.box == collider_box(part.shape, c.xf, settings_.contact_margin))) return false;
+      // Its list: every pair names it, and links back.
+      std::uint32_t prev = kNone;
+      for (std::uint32_t p = h.pair_head; p != kNone;) {
+        if (p >= pairs_.size() || pairs_[p].free()) return false;
+        const Pair& pair = pairs_[p];
+        const int side = pair.a() == slot ? 0 : pair.b() == slot ? 1 : -1;
+        if (side < 0 || pair.prev[side] != prev || !(pair.id[side] == id_of(i)) || pair.part_no[side] != int(k)) return false;
+        if (++pair_links > 2 * pairs_.size()) return false;
+        prev = p;
+        p = pair.next[side];
+      }
     }
   }
-  if (live != live_ || fixed != fixed_count_ || moving_tree_.proxy_count() + fixed_tree_.proxy_count() != live) return false;
+  if (live != live_ || fixed != fixed_count_ || std::size_t(moving_tree_.proxy_count() + fixed_tree_.proxy_count()) != live_parts)
+    return false;
   std::size_t pairs = 0, contacts = 0;
   for (const Pair& pair : pairs_) {
     if (pair.free()) continue;
     ++pairs;
-    if (!(pair.a() < pair.b()) || pair.b() >= hot_.size() || !hot_[pair.a()].live || !hot_[pair.b()].live) return false;
+    if (pair.a() >= hot_.size() || pair.b() >= hot_.size() || !hot_[pair.a()].live || !hot_[pair.b()].live) return false;
+    if (!(pair.id[0].index < pair.id[1].index) || hot_[pair.a()].collider != pair.id[0].index ||
+        hot_[pair.b()].collider != pair.id[1].index)
+      return false;
     if (!pair_set_->contains(pair_key(pair.a(), pair.b()))) return false;
     // A pair the filters refuse lives only until the update after the filter change.
     if (!can_pair(pair.a(), pair.b()) && hot_[pair.a()].filtered_at != step_ && hot_[pair.b()].filtered_at != step_) return false;
