@@ -238,8 +238,8 @@ PEBBLE_HOT_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, flo
   // Per plane: num >= 0 when the origin is on its inner side, den < 0 when the ray enters it;
   // its crossing num / den counts as an entry or an exit, compared by cross-multiplying so that
   // only crossings that move a bound are divided. A plane the ray runs along from outside rules
-  // out any contact. (A branch-free 4-lane scan of all planes is slower: its division,
-  // maximum folds and lane search form one long dependency chain per query.)
+  // out any contact. (Not a branch-free 4-lane scan of all planes: its division, maximum folds
+  // and lane search form one long dependency chain per query.)
   float lower = 0, upper = 1;
   int entry = -1;
   const int count = kCount > 0 ? kCount : p.count;
