@@ -7,15 +7,18 @@
 #include <memory>
 #include <vector>
 
+#include <pebble/chain.hpp>
 #include <pebble/manifold.hpp>
 #include <pebble/shape.hpp>
 
 namespace pebble::sandbox {
 
-/// The manifold between bodies a < b (indices into the stepper), normal from a to b, world space.
+/// The manifold between bodies a < b (indices into the stepper), normal from a to b, world space;
+/// part_a and part_b name the parts (a chain's segment; 0 for a body of one shape).
 struct BodyContact {
   int a = 0, b = 0;
   Manifold manifold{};
+  int part_a = 0, part_b = 0;
 };
 
 /// Finds the contacts of a set of shapes that the stepper moves. Bodies are numbered in the order
@@ -25,6 +28,8 @@ public:
   virtual ~PairSource() = default;
   /// Registers body number `body` (the next number) with its shape and world transform.
   virtual void add(int body, const Shape& shape, const Transform& xf, bool is_static) = 0;
+  /// Registers body number `body` (the next number) as a static chain placed at xf.
+  virtual void add_chain(int body, const Chain& chain, const Transform& xf) = 0;
   /// Body `body` (a moving one) is now at xf.
   virtual void move(int body, const Transform& xf) = 0;
   /// Every pair of bodies, not both static, whose manifold at `margin` has count > 0, as of the
@@ -38,6 +43,7 @@ public:
 class BruteForcePairs final : public PairSource {
 public:
   void add(int body, const Shape& shape, const Transform& xf, bool is_static) override;
+  void add_chain(int body, const Chain& chain, const Transform& xf) override;
   void move(int body, const Transform& xf) override;
   void find_contacts(float margin, std::vector<BodyContact>& out) override;
 
@@ -46,6 +52,7 @@ private:
     Shape shape;
     Transform xf;
     bool is_static;
+    std::vector<ChainSegment> segments;  // a chain's (then shape is unused)
   };
   std::vector<Entry> entries_;
   std::vector<Aabb> boxes_;  // scratch, one per entry
@@ -58,6 +65,7 @@ public:
   explicit WorldPairs(float margin);
   ~WorldPairs() override;
   void add(int body, const Shape& shape, const Transform& xf, bool is_static) override;
+  void add_chain(int body, const Chain& chain, const Transform& xf) override;
   void move(int body, const Transform& xf) override;
   /// Runs the world's update(); keeps the points within `margin` (<= the world's margin).
   void find_contacts(float margin, std::vector<BodyContact>& out) override;

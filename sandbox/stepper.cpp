@@ -6,6 +6,7 @@
 #include "sandbox/stepper.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <numbers>
 
@@ -29,7 +30,9 @@ Softness make_softness(float hertz, float damping_ratio, float h) {
   return {omega / a1, a2 * a3, a3};
 }
 
-bool pair_less(const BodyContact& x, const BodyContact& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
+bool pair_less(const BodyContact& x, const BodyContact& y) {
+  return std::tie(x.a, x.b, x.part_a, x.part_b) < std::tie(y.a, y.b, y.part_a, y.part_b);
+}
 
 }  // namespace
 
@@ -64,6 +67,24 @@ int Stepper::add(const BodyDef& def) {
   start_angle_.push_back(body.angle);
   turned_.push_back(Rot::identity());
   pairs_->add(index, body.shape, body.xf, body.is_static());
+  return index;
+}
+
+int Stepper::add_chain(const Chain& chain, const Transform& xf, float friction) {
+  Body body;
+  body.shape = chain.segment(0).shape;
+  body.xf = xf;
+  body.angle = xf.q.angle();
+  body.friction = friction;
+  body.center = xf.p;
+  body.chain = static_cast<int>(chains_.size());
+  chains_.push_back(chain);
+  const int index = static_cast<int>(bodies_.size());
+  bodies_.push_back(body);
+  start_center_.push_back(body.center);
+  start_angle_.push_back(body.angle);
+  turned_.push_back(Rot::identity());
+  pairs_->add_chain(index, chain, xf);
   return index;
 }
 
@@ -148,6 +169,8 @@ void Stepper::prepare() {
     Constraint c;
     c.a = contact.a;
     c.b = contact.b;
+    c.part_a = contact.part_a;
+    c.part_b = contact.part_b;
     c.normal = contact.manifold.normal;
     c.count = contact.manifold.count;
     c.friction = std::sqrt(a.friction * b.friction);
@@ -156,9 +179,9 @@ void Stepper::prepare() {
     c.rolling_limit = std::max(a.rolling_resistance, b.rolling_resistance) * lever;
     const float k_roll = a.inv_inertia + b.inv_inertia;
     c.rolling_mass = k_roll > 0 ? 1.0f / k_roll : 0.0f;
-    while (old < previous_.size() && (previous_[old].a < c.a || (previous_[old].a == c.a && previous_[old].b < c.b))) ++old;
-    const Constraint* before =
-        old < previous_.size() && previous_[old].a == c.a && previous_[old].b == c.b ? &previous_[old] : nullptr;
+    const auto key = [](const Constraint& x) { return std::tie(x.a, x.b, x.part_a, x.part_b); };
+    while (old < previous_.size() && key(previous_[old]) < key(c)) ++old;
+    const Constraint* before = old < previous_.size() && key(previous_[old]) == key(c) ? &previous_[old] : nullptr;
     if (before) c.rolling_impulse = before->rolling_impulse;
     const Vec2 t = right_perp(c.normal);
     int matched = 0;

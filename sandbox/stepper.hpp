@@ -46,6 +46,7 @@ struct Body {
   float restitution = 0;
   float rolling_resistance = 0;
   float reach = 0;             ///< farthest distance from the centre of mass to the shape's surface
+  int chain = -1;              ///< a static chain: its index in Stepper::chains() (shape is then its first segment)
 
   bool is_static() const { return inv_mass == 0; }
   /// The fastest any point of the body moves: |v| + |w| x (distance from the centre of mass to
@@ -99,6 +100,10 @@ public:
 
   /// Adds a body and returns its index. Throws InvalidShape (from mass_properties) for bad density.
   int add(const BodyDef& def);
+  /// Adds a static chain (terrain) and returns its body index.
+  int add_chain(const Chain& chain, const Transform& xf = Transform::identity(), float friction = 0.6f);
+  /// The chains added, by Body::chain.
+  const std::vector<Chain>& chains() const { return chains_; }
   /// Advances by dt seconds in settings().substeps sub-steps.
   void step(float dt);
 
@@ -129,6 +134,7 @@ private:
   };
   struct Constraint {
     int a = 0, b = 0;
+    int part_a = 0, part_b = 0;
     Vec2 normal{};
     int count = 0;
     float friction = 0, restitution = 0;
@@ -147,6 +153,7 @@ private:
   StepSettings settings_;
   std::unique_ptr<PairSource> pairs_;
   std::vector<Body> bodies_;
+  std::vector<Chain> chains_;
   std::vector<Vec2> start_center_;   // centre of mass at the sub-step's collision pass
   std::vector<float> start_angle_;   // angle at that pass
   std::vector<Rot> turned_;          // rotation since that pass

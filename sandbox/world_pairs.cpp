@@ -25,6 +25,14 @@ void WorldPairs::add(int body, const Shape& shape, const Transform& xf, bool is_
   impl_->ids.push_back(impl_->world.add(shape, xf, options));
 }
 
+void WorldPairs::add_chain(int body, const Chain& chain, const Transform& xf) {
+  if (body != static_cast<int>(impl_->ids.size())) throw std::logic_error("WorldPairs: bodies must be added in order");
+  ColliderOptions options;
+  options.fixed = true;
+  options.user_data = static_cast<uint64_t>(body);
+  impl_->ids.push_back(impl_->world.add(chain, xf, options));
+}
+
 void WorldPairs::move(int body, const Transform& xf) { impl_->world.set_transform(impl_->ids[static_cast<size_t>(body)], xf); }
 
 void WorldPairs::find_contacts(float margin, std::vector<BodyContact>& out) {
@@ -35,8 +43,10 @@ void WorldPairs::find_contacts(float margin, std::vector<BodyContact>& out) {
     int a = static_cast<int>(world.options(pair.a)->user_data);
     int b = static_cast<int>(world.options(pair.b)->user_data);
     Manifold m = pair.manifold;
+    int part_a = pair.part_a, part_b = pair.part_b;
     if (a > b) {
       std::swap(a, b);
+      std::swap(part_a, part_b);
       m = m.flipped();
     }
     // The world keeps every point within its own margin; a smaller one keeps fewer.
@@ -44,7 +54,7 @@ void WorldPairs::find_contacts(float margin, std::vector<BodyContact>& out) {
     for (int i = 0; i < m.count; ++i)
       if (m.points[i].separation <= margin) m.points[kept++] = m.points[i];
     m.count = kept;
-    if (kept > 0) out.push_back({a, b, m});
+    if (kept > 0) out.push_back({a, b, m, part_a, part_b});
   }
 }
 

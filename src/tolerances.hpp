@@ -115,4 +115,11 @@ inline constexpr float kBoxCoordinateSlack = 0x1p-20f;
 inline constexpr float kTileSpan = 1.8f * kMaxShapeExtent;
 inline constexpr float kTileOverlap = 1e-3f;
 
+// --- Chains (src/contact/chain.cpp, docs/terrain.md).
+
+/// A chain segment's contact normal within this sine of the segment's face normal counts as the face
+/// normal: collide() computes a face normal from the rotated shape normal, which differs from the
+/// segment's own normalized perpendicular by float rounding, and the accuracy contract allows 1e-3 rad.
+inline constexpr float kChainFaceSine = 1e-3f;
+
 }  // namespace pebble

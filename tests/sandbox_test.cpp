@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numbers>
 
 #include <pebble/pebble.hpp>
@@ -528,4 +529,181 @@ TEST(Stepper, BadInput) {
   stepper.step(-1);
   stepper.step(0);
   EXPECT_EQ(stepper.bodies()[0].center, before.center);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ghost collisions (issue 21): bodies sliding and rolling over chains, through whole runs.
+
+namespace {
+
+// What a run over a floor saw: the largest deviation of a floor contact's normal from the floor's
+// (sine), the largest vertical speed after the body settled, and the distance it travelled.
+struct SlideRun {
+  float worst_normal = 0;
+  float worst_vertical_speed = 0;
+  float travelled = 0;
+};
+
+enum class Floor { chain, one_segment, tiles };
+
+// A body of the given shape put on a floor at y = 0 (x from 0 to 100) and launched to the left at
+// `speed` without friction; `floor_kind` is a 500-segment chain, one long segment, or 500 separate
+// box tiles laid edge to edge (the ghost-collision case).
+SlideRun slide(const Shape& shape, float speed, Floor floor_kind, float seconds = 4) {
+  StepSettings settings;
+  Stepper stepper(settings, make_pair_source(settings.margin));
+  const int segments = 500;
+  const float step = 100.0f / float(segments);
+  std::vector<int> floor_bodies;
+  if (floor_kind == Floor::chain) {
+    std::vector<Vec2> points;
+    for (int i = segments; i >= 0; --i) points.push_back({float(i) * step, 0});
+    floor_bodies.push_back(stepper.add_chain(Chain::open(points), Transform::identity(), 0));
+  } else if (floor_kind == Floor::one_segment) {
+    BodyDef ground;
+    ground.shape = Shape::box(50, 0.5f);
+    ground.xf = {{50, -0.5f}, Rot::identity()};
+    ground.density = 0;
+    ground.friction = 0;
+    floor_bodies.push_back(stepper.add(ground));
+  } else {
+    for (int i = 0; i < segments; ++i) {
+      BodyDef tile;
+      tile.shape = Shape::box(0.5f * step, 0.5f * step);
+      tile.xf = {{(float(i) + 0.5f) * step, -0.5f * step}, Rot::identity()};
+      tile.density = 0;
+      tile.friction = 0;
+      floor_bodies.push_back(stepper.add(tile));
+    }
+  }
+  BodyDef def;
+  def.shape = shape;
+  const float lowest = -bounds(shape, Transform::identity()).lower.y;
+  def.xf = {{90, lowest + 0.002f}, Rot::identity()};
+  def.friction = 0;
+  def.rolling_resistance = 0;
+  const int body = stepper.add(def);
+  // Settle on the floor first, then launch.
+  for (int i = 0; i < 30; ++i) stepper.step(kDt);
+  const float start = stepper.bodies()[std::size_t(body)].center.x;
+  // Launch: a fresh body with the settled pose and the speed (the stepper has no velocity setter).
+  SlideRun run;
+  Stepper moving(settings, make_pair_source(settings.margin));
+  if (floor_kind == Floor::chain) {
+    moving.add_chain(stepper.chains()[0], Transform::identity(), 0);
+  } else {
+    for (const int f : floor_bodies) {
+      BodyDef fixed;
+      fixed.shape = stepper.bodies()[std::size_t(f)].shape;
+      fixed.xf = stepper.bodies()[std::size_t(f)].xf;
+      fixed.density = 0;
+      fixed.friction = 0;
+      moving.add(fixed);
+    }
+  }
+  def.xf = stepper.bodies()[std::size_t(body)].xf;
+  def.velocity = {-speed, 0};
+  const int mover = moving.add(def);
+  const int steps = int(seconds / kDt);
+  for (int i = 0; i < steps; ++i) {
+    moving.step(kDt);
+    const Body& b = moving.bodies()[std::size_t(mover)];
+    if (b.center.x < 5) break;
+    for (const BodyContact& c : moving.contacts()) {
+      if (c.b != mover && c.a != mover) continue;
+      const Vec2 n = c.b == mover ? c.manifold.normal : -c.manifold.normal;  // from the floor up
+      run.worst_normal = std::max(run.worst_normal, std::fabs(n.x));
+    }
+    if (i > 10) run.worst_vertical_speed = std::max(run.worst_vertical_speed, std::fabs(b.velocity.y));
+    run.travelled = start - b.center.x;
+  }
+  return run;
+}
+
+std::vector<std::pair<const char*, Shape>> sliders() {
+  return {{"box", Shape::box(0.4f, 0.25f)},
+          {"rounded box", Shape::rounded_box(0.4f, 0.25f, 0.05f)},
+          {"capsule", Shape::capsule({-0.4f, 0}, {0.4f, 0}, 0.15f)},
+          {"circle", Shape::circle(0.3f)},
+          {"small box", Shape::box(0.1f, 0.1f)}};
+}
+
+}  // namespace
+
+TEST(Ghosts, NothingCatchesOnAFlatChainAtAnySpeed) {
+  for (const auto& [name, shape] : sliders()) {
+    for (const float speed : {1.0f, 5.0f, 15.0f}) {
+      SCOPED_TRACE(std::string(name) + " at " + std::to_string(speed) + " m/s");
+      const SlideRun flat = slide(shape, speed, Floor::one_segment);
+      const SlideRun chain = slide(shape, speed, Floor::chain);
+      if (std::getenv("PEBBLE_GHOST_REPORT"))
+        std::printf("%-12s %5.1f m/s  flat: normal %.2e vy %.4f travelled %.3f  chain: normal %.2e vy %.4f travelled %.3f\n", name,
+                    double(speed), double(flat.worst_normal), double(flat.worst_vertical_speed), double(flat.travelled),
+                    double(chain.worst_normal), double(chain.worst_vertical_speed), double(chain.travelled));
+      // The same run as on one long segment: no normal off the floor's, no vertical bump beyond
+      // the stepper's own noise on a seamless floor, and the same distance (no speed lost at seams).
+      EXPECT_LT(chain.worst_normal, 1e-3f);
+      EXPECT_LT(chain.worst_vertical_speed, 2 * flat.worst_vertical_speed + 0.02f);
+      EXPECT_NEAR(chain.travelled, flat.travelled, 0.01f * flat.travelled + 0.01f);
+    }
+  }
+}
+
+TEST(Ghosts, SeparateTilesDoCatchWhichIsWhatChainsAreFor) {
+  // The control: the same runs over boxes laid edge to edge show ghost normals at the seams.
+  int caught = 0;
+  for (const auto& [name, shape] : sliders()) {
+    for (const float speed : {5.0f, 15.0f}) {
+      const SlideRun tiles = slide(shape, speed, Floor::tiles, 2);
+      if (std::getenv("PEBBLE_GHOST_REPORT"))
+        std::printf("%-12s %5.1f m/s  tiles: normal %.2e vy %.4f travelled %.3f\n", name, double(speed), double(tiles.worst_normal),
+                    double(tiles.worst_vertical_speed), double(tiles.travelled));
+      if (tiles.worst_normal > 0.1f) ++caught;
+    }
+  }
+  EXPECT_GT(caught, 0);
+}
+
+TEST(Ghosts, NormalsOverGentleKinksStayInTheirCones) {
+  // Alternating convex and concave kinks of 4 degrees every 2 m: every contact normal is a face
+  // normal of the chain, or lies in the fan of the convex corner it touches.
+  std::vector<Vec2> points;
+  float y = 0, slope = 0;
+  for (int i = 50; i >= 0; --i) {
+    points.push_back({float(i) * 2, y});
+    slope = (i % 2 == 0) ? 0.07f : -0.07f;
+    y += 2 * slope;
+  }
+  const Chain chain = Chain::open(points);
+  for (const auto& [name, shape] : sliders()) {
+    for (const float speed : {2.0f, 8.0f}) {
+      SCOPED_TRACE(std::string(name) + " at " + std::to_string(speed) + " m/s");
+      StepSettings settings;
+      Stepper stepper(settings, make_pair_source(settings.margin));
+      stepper.add_chain(chain, Transform::identity(), 0.2f);
+      BodyDef def;
+      def.shape = shape;
+      def.xf = {{90, 1.5f}, Rot::identity()};
+      def.velocity = {-speed, 0};
+      def.friction = 0.2f;
+      const int body = stepper.add(def);
+      int off_cone = 0, contacts = 0;
+      for (int i = 0; i < 300; ++i) {
+        stepper.step(kDt);
+        if (stepper.bodies()[std::size_t(body)].center.x < 5) break;
+        for (const BodyContact& c : stepper.contacts()) {
+          if (c.a != 0) continue;
+          ++contacts;
+          const ChainSegment& s = chain.segment(c.part_a);
+          const Vec2 n = c.manifold.normal;
+          if (std::fabs(cross(s.normal, n)) < 1e-3f) continue;
+          const bool convex_start = s.has_prev && cross(s.a - s.ghost_prev, s.b - s.a) > 0;
+          const bool in_fan = convex_start && cross(right_perp(s.a - s.ghost_prev), n) >= -1e-3f && cross(s.normal, n) <= 1e-3f;
+          if (!in_fan) ++off_cone;
+        }
+      }
+      EXPECT_GT(contacts, 50);
+      EXPECT_EQ(off_cone, 0);
+    }
+  }
 }

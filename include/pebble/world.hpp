@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pebble/cast.hpp"
+#include "pebble/chain.hpp"
 #include "pebble/constants.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
@@ -186,14 +187,19 @@ public:
   /// Throws std::invalid_argument when `parts` is empty, and as above.
   ColliderId add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data = 0);
   ColliderId add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options);
+  /// Adds a chain (terrain): one collider whose parts are the chain's segments, one-sided, with
+  /// ghost vertices (docs/terrain.md); contacts and hits name the segment (ContactPair::part_a).
+  /// Fixed unless the options say otherwise. Chains never pair with chains. Throws as above.
+  ColliderId add(const Chain& chain, const Transform& xf, std::uint64_t user_data = 0);
+  ColliderId add(const Chain& chain, const Transform& xf, const ColliderOptions& options);
   /// Removes a collider: its pairs go at once; touching ones are reported as end events by the
   /// next update() (with this id, stale by then). False (nothing done) for a stale or foreign id.
   bool remove(ColliderId id);
   /// Moves a collider. False, and nothing changes, for a stale or foreign id or an invalid
   /// transform.
   bool set_transform(ColliderId id, const Transform& xf);
-  /// Gives a collider of one part another shape. False for a stale or foreign id, and for a
-  /// collider of several parts.
+  /// Gives a collider of one part another shape. False for a stale or foreign id, for a collider
+  /// of several parts and for a chain.
   bool set_shape(ColliderId id, const Shape& shape);
   /// Changes a collider's filter; its pairs are re-examined by the next update(). False for a
   /// stale or foreign id.
@@ -324,6 +330,8 @@ private:
   const AabbTree& tree_of(std::uint32_t part) const noexcept;
   int part_index(std::uint32_t part) const noexcept;
   std::uint32_t allocate_parts(std::uint32_t count);
+  template <class Fill>
+  ColliderId add_parts(std::size_t count, const Transform& xf, const ColliderOptions& options, Fill fill);
   void release_parts(std::uint32_t first, std::uint32_t count);
   void refresh_box(std::uint32_t index, Vec2 displacement);
   void unlink_pair(std::uint32_t pair, int side);

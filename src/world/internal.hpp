@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pebble/chain.hpp"
 #include "pebble/mass.hpp"
 #include "pebble/point.hpp"
 #include "pebble/world.hpp"
@@ -118,14 +119,18 @@ struct CollisionWorld::Hot {
   bool fixed = false;
   bool sensor = false;
   bool several = false;             // the collider has other parts
+  bool chain = false;               // a chain's segment (chain segments of two chains never pair)
 };
 
 // The rest of a part. The collider's transform is copied into each of its parts (refresh_box()
 // visits them all anyway), so that the narrowphase and the queries read one record per part.
 struct CollisionWorld::Part {
-  Shape shape = Shape::circle(0);  // in the collider's frame
-  Transform xf;                    // the collider's
-  Aabb box;                        // what its tree holds before fattening
+  ChainSegment piece;  // piece.shape is the part's shape (collider's frame); the rest serves chain segments
+  Transform xf;        // the collider's
+  Aabb box;            // what its tree holds before fattening
+  bool chain = false;  // a chain's segment: one-sided, with ghost vertices
+
+  const Shape& shape() const { return piece.shape; }
 };
 
 struct CollisionWorld::Collider {

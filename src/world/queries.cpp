@@ -43,7 +43,8 @@ void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& f
   if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
   const auto cast_one = [&](std::uint32_t part) {
     const Part& p = parts_[part];
-    return radius > 0 ? raycast(p.shape, p.xf, ray, radius) : raycast(p.shape, p.xf, ray);
+    if (p.chain) return raycast(p.piece, p.xf, ray, radius);  // one-sided
+    return radius > 0 ? raycast(p.shape(), p.xf, ray, radius) : raycast(p.shape(), p.xf, ray);
   };
   const float reach = radius + coordinate_slack(ray.origin, ray.origin + ray.translation);
   sweep(ray, {reach, reach}, filter, cast_one, on_hit);
@@ -58,7 +59,8 @@ void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Ve
   const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
   const auto cast_one = [&](std::uint32_t part) {
     const Part& p = parts_[part];
-    CastHit hit = pebble::shape_cast(shape, xf, translation, p.shape, p.xf, Vec2{}, options);
+    CastHit hit = p.chain ? pebble::shape_cast(shape, xf, translation, p.piece, p.xf, Vec2{}, options)
+                          : pebble::shape_cast(shape, xf, translation, p.shape(), p.xf, Vec2{}, options);
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
@@ -114,7 +116,7 @@ void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filte
       const std::uint32_t part = std::uint32_t(tree.user_data(p));
       if (!query_sees(part, filter)) return true;
       const Part& found = parts_[part];
-      if (!accept(found.shape, found.xf, found.box)) return true;
+      if (!accept(found.shape(), found.xf, found.box)) return true;
       const Hot& h = hot_[part];
       if (decltype(several)::value && h.several) {
         if (std::find(reported.begin(), reported.end(), h.collider) != reported.end()) return true;

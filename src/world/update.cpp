@@ -14,7 +14,7 @@ namespace pebble {
 bool CollisionWorld::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
   const Hot& ha = hot_[a];
   const Hot& hb = hot_[b];
-  return ha.collider != hb.collider && !(ha.fixed && hb.fixed) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
+  return ha.collider != hb.collider && !(ha.fixed && hb.fixed) && !(ha.chain && hb.chain) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
 }
 
 void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* context) {
@@ -92,9 +92,15 @@ void CollisionWorld::collide_chunk(int chunk) {
     const Part& pa = parts_[a];
     const Part& pb = parts_[b];
     if (pair.sensor) {
-      pair.touching_now = overlap(pa.shape, pa.xf, pb.shape, pb.xf);
+      pair.touching_now = overlap(pa.shape(), pa.xf, pb.shape(), pb.xf);
     } else {
-      pair.manifold = collide(pa.shape, pa.xf, pb.shape, pb.xf, settings_.contact_margin);
+      if (pa.chain) {
+        pair.manifold = collide(pa.piece, pa.xf, pb.shape(), pb.xf, settings_.contact_margin);
+      } else if (pb.chain) {
+        pair.manifold = collide(pb.piece, pb.xf, pa.shape(), pa.xf, settings_.contact_margin).flipped();
+      } else {
+        pair.manifold = collide(pa.shape(), pa.xf, pb.shape(), pb.xf, settings_.contact_margin);
+      }
       pair.touching_now = pair.manifold.count > 0;
     }
   }

@@ -77,7 +77,7 @@ bool CollisionWorld::contains(ColliderId id) const noexcept { return slot_of(id)
 
 const Shape* CollisionWorld::shape(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
-  return i != kNoSlot ? &parts_[colliders_[i].first_part].shape : nullptr;
+  return i != kNoSlot ? &parts_[colliders_[i].first_part].shape() : nullptr;
 }
 
 int CollisionWorld::part_count(ColliderId id) const noexcept {
@@ -88,7 +88,7 @@ int CollisionWorld::part_count(ColliderId id) const noexcept {
 const Shape* CollisionWorld::part(ColliderId id, int part) const noexcept {
   const std::uint32_t i = slot_of(id);
   if (i == kNoSlot || part < 0 || std::uint32_t(part) >= colliders_[i].part_count) return nullptr;
-  return &parts_[colliders_[i].first_part + std::uint32_t(part)].shape;
+  return &parts_[colliders_[i].first_part + std::uint32_t(part)].shape();
 }
 
 const Transform* CollisionWorld::transform(ColliderId id) const noexcept {
@@ -169,6 +169,28 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
 }
 
 ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options) {
+  return add_parts(parts.size(), xf, options, [&](std::size_t k, Part& part) {
+    part.piece.shape = parts[k];
+    part.chain = false;
+  });
+}
+
+ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, std::uint64_t user_data) {
+  ColliderOptions options;
+  options.user_data = user_data;
+  options.fixed = true;
+  return add(chain, xf, options);
+}
+
+ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, const ColliderOptions& options) {
+  return add_parts(std::size_t(chain.segment_count()), xf, options, [&](std::size_t k, Part& part) {
+    part.piece = chain.segment(int(k));
+    part.chain = true;
+  });
+}
+
+template <class Fill>
+ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf, const ColliderOptions& options, Fill fill) {
   if (!is_valid(xf)) {
     std::ostringstream out;
     out << "pebble: CollisionWorld::add: the transform is not valid (p = " << xf.p.x << ", " << xf.p.y
@@ -176,8 +198,8 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
         << " and the rotation of unit length";
     throw std::invalid_argument(out.str());
   }
-  if (parts.empty()) throw std::invalid_argument("pebble: CollisionWorld::add: a collider needs at least one part");
-  if (parts.size() >= kNone / 2) throw std::length_error("pebble: CollisionWorld::add: too many parts");
+  if (part_count == 0) throw std::invalid_argument("pebble: CollisionWorld::add: a collider needs at least one part");
+  if (part_count >= kNone / 2) throw std::length_error("pebble: CollisionWorld::add: too many parts");
   std::uint32_t index;
   if (free_collider_ != kNone) {
     index = free_collider_;
@@ -187,7 +209,7 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
     index = std::uint32_t(colliders_.size());
     colliders_.emplace_back();
   }
-  const std::uint32_t count = std::uint32_t(parts.size());
+  const std::uint32_t count = std::uint32_t(part_count);
   std::uint32_t first;
   try {
     first = allocate_parts(count);
@@ -205,9 +227,9 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
   for (std::uint32_t k = 0; k < count; ++k) {
     const std::uint32_t slot = first + k;
     Part& part = parts_[slot];
-    part.shape = parts[k];
+    fill(std::size_t(k), part);
     part.xf = xf;
-    part.box = collider_box(part.shape, xf, settings_.contact_margin);
+    part.box = collider_box(part.shape(), xf, settings_.contact_margin);
     Hot& h = hot_[slot];
     h.filter = options.filter;
     h.changed_at = h.moved_at = step_;
@@ -216,6 +238,7 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
     h.collider = index;
     h.part_no = k;
     h.several = count > 1;
+    h.chain = part.chain;
     h.live = true;
     h.fixed = options.fixed;
     h.sensor = options.sensor;
@@ -314,7 +337,7 @@ void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement) {
     Part& part = parts_[slot];
     Hot& h = hot_[slot];
     part.xf = c.xf;
-    part.box = collider_box(part.shape, c.xf, settings_.contact_margin);
+    part.box = collider_box(part.shape(), c.xf, settings_.contact_margin);
     h.changed_at = step_;
     bool reinserted;
     if (h.fixed) {
@@ -339,8 +362,8 @@ bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
-  if (index == kNoSlot || colliders_[index].part_count != 1) return false;
-  parts_[colliders_[index].first_part].shape = shape;
+  if (index == kNoSlot || colliders_[index].part_count != 1 || parts_[colliders_[index].first_part].chain) return false;
+  parts_[colliders_[index].first_part].piece.shape = shape;
   refresh_box(index, {});
   return true;
 }
@@ -389,11 +412,12 @@ bool CollisionWorld::validate() const {
       const Hot& h = hot_[slot];
       const Part& part = parts_[slot];
       ++live_parts;
-      if (!h.live || h.collider != i || h.part_no != k || h.several != (c.part_count > 1) || !(part.xf == c.xf)) return false;
+      if (!h.live || h.collider != i || h.part_no != k || h.several != (c.part_count > 1) || !(part.xf == c.xf) || h.chain != part.chain)
+        return false;
       if (h.fixed != c.options.fixed || h.sensor != c.options.sensor || !(h.filter == c.options.filter)) return false;
       const AabbTree& tree = tree_of(slot);
       if (!tree.is_proxy(h.proxy) || tree.user_data(h.proxy) != slot || !pebble::contains(tree.fat_box(h.proxy), part.box)) return false;
-      if (!(part.box == collider_box(part.shape, c.xf, settings_.contact_margin))) return false;
+      if (!(part.box == collider_box(part.shape(), c.xf, settings_.contact_margin))) return false;
       // Its list: every pair names it, and links back.
       std::uint32_t prev = kNone;
       for (std::uint32_t p = h.pair_head; p != kNone;) {

@@ -1,0 +1,140 @@
+// Queries on one chain segment with ghost vertices (docs/terrain.md). The segment is a 2-vertex
+// core, so collide() already gives its manifold with any shape; what a chain adds is the choice of
+// normal. A smooth surface made of segments has, at each point, the normals of its own Voronoi
+// region: the face normal inside a segment, the fan between the two face normals at a convex
+// corner, and none but the faces' at a flat or concave joint. A manifold normal outside that set is a
+// ghost (a box's corner caught on the joint between two flat tiles); this file replaces it by the
+// face normal, which is the idea of Box2D v3's smooth segments (b2ChainSegment, "ghost vertices").
+#include <cmath>
+
+#include "pebble/chain.hpp"
+#include "tolerances.hpp"
+
+namespace pebble {
+namespace {
+
+constexpr CastHit kMiss{false, 1.0f, {0, 0}, {0, 0}};
+
+// The manifold of b against the segment's face with the face normal imposed: b's incident edge (the
+// one whose normal is most opposite to the face's) clipped to the segment's extent, its points kept
+// where their separation is within the margin; ids as collide() names them (the incident vertex at
+// the point's end and the segment vertex that end faces). rel places b in the chain's frame.
+Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, float margin) {
+  const Vec2 n = s.normal;
+  const Vec2 edge = s.b - s.a;
+  const float length_sq = dot(edge, edge);
+  const std::span<const Vec2> v = b.vertices();
+  const int count = b.vertex_count();
+  Vec2 w[2];
+  std::uint32_t ids[2] = {0, 0};
+  int points = 1;
+  w[0] = transform_point(rel, v[0]);
+  if (count > 1) {
+    int best = 0;
+    float least = 2;
+    for (int i = 0; i < b.edge_count(); ++i) {
+      const float d = dot(rotate(rel.q, b.normal(i)), n);
+      if (d < least) {
+        least = d;
+        best = i;
+      }
+    }
+    const int next = best + 1 == count ? 0 : best + 1;
+    w[0] = transform_point(rel, v[std::size_t(best)]);
+    w[1] = transform_point(rel, v[std::size_t(next)]);
+    // The incident edge runs against the face: its first end faces the segment's b, its second a.
+    const std::uint32_t index_of_a = s.shape.vertices()[0] == s.a ? 0u : 1u;
+    ids[0] = (1u - index_of_a) | std::uint32_t(best) << 16;
+    ids[1] = index_of_a | std::uint32_t(next) << 16;
+    points = 2;
+  }
+  // Clip to the extent 0 <= dot(p - a, edge) <= |edge|^2 (the neighbours own what lies beyond).
+  float lo = 0, hi = 1;
+  const float s0 = dot(w[0] - s.a, edge);
+  if (points == 1) {
+    if (!(s0 >= 0 && s0 <= length_sq)) return Manifold{};
+  } else {
+    const float s1 = dot(w[1] - s.a, edge);
+    const float ds = s1 - s0;
+    for (const float bound : {0.0f, length_sq}) {
+      const bool lower = bound == 0;
+      const float f0 = lower ? s0 - bound : bound - s0;  // >= 0 inside
+      const float f1 = lower ? s1 - bound : bound - s1;
+      if (f0 < 0 && f1 < 0) return Manifold{};
+      if (f0 < 0 || f1 < 0) {
+        const float t = (bound - s0) / ds;
+        if (f0 < 0) lo = std::max(lo, t);
+        else hi = std::min(hi, t);
+      }
+    }
+    if (lo > hi) return Manifold{};
+    const Vec2 from = w[0], to = w[1];
+    w[0] = lerp(from, to, lo);
+    w[1] = lerp(from, to, hi);
+    if (w[0] == w[1]) points = 1;
+  }
+  Manifold m{};
+  m.normal = rotate(xs.q, n);
+  const float r = b.radius();
+  for (int k = 0; k < points; ++k) {
+    const float separation = dot(n, w[k] - s.a) - r;
+    if (!(separation <= margin)) continue;
+    ContactPoint& c = m.points[m.count++];
+    c.point = transform_point(xs, w[k] - (r + 0.5f * separation) * n);
+    c.separation = separation;
+    c.id = count == 1 ? 0u : ids[k];
+  }
+  return m;
+}
+
+bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - s.a) >= 0; }
+
+}  // namespace
+
+Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin) noexcept {
+  if (!is_valid(xs) || !is_valid(xb)) return Manifold{};
+  const Transform rel = inv_mul(xs, xb);
+  if (!in_front(s, transform_point(rel, b.core_centroid()))) return Manifold{};  // one-sided
+  const Manifold m = collide(s.shape, xs, b, xb, margin);
+  if (m.count == 0) return m;
+  const Vec2 n = s.normal;
+  const Vec2 normal = inv_rotate(xs.q, m.normal);
+  const float turn = cross(n, normal);  // > 0: turned toward the end b; < 0: toward the start a
+  const float facing = dot(n, normal);
+  if (facing > 0) {
+    if (std::fabs(turn) <= kChainFaceSine) return m;  // the face normal
+    if (turn > 0) {
+      if (!s.has_next) return m;  // around a free end
+      const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
+      // Strictly inside the fan of a convex corner at b: the next segment owns it.
+      if (cross(e, e_next) > 0 && cross(normal, right_perp(e_next)) > 0) return Manifold{};
+    } else {
+      if (!s.has_prev) return m;  // around a free end
+      const Vec2 e_prev = s.a - s.ghost_prev, e = s.b - s.a;
+      // Inside the fan of a convex corner at a, face normals included: this segment owns it.
+      if (cross(e_prev, e) > 0 && cross(right_perp(e_prev), normal) >= 0) return m;
+    }
+  }
+  // A ghost normal (a flat or concave joint, beyond a corner's fan, or facing backwards).
+  return face_manifold(s, xs, rel, b, margin);
+}
+
+CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) noexcept {
+  if (!is_valid(xs) || !is_valid_point(ray.origin)) return kMiss;
+  if (!in_front(s, inv_transform_point(xs, ray.origin))) return kMiss;  // from behind: passes through
+  const CastHit h = radius > 0 ? raycast(s.shape, xs, ray, radius) : raycast(s.shape, xs, ray);
+  if (!h.hit || dot(inv_rotate(xs.q, h.normal), s.normal) < 0) return kMiss;
+  return h;
+}
+
+CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s, const Transform& xs,
+                   Vec2 translation_s, const ShapeCastOptions& options) noexcept {
+  if (!is_valid(xa) || !is_valid(xs)) return kMiss;
+  if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) return kMiss;
+  const CastHit h = shape_cast(a, xa, translation_a, s.shape, xs, translation_s, options);
+  // The normal points from a to the segment: the segment's outward normal there is its opposite.
+  if (!h.hit || (h.fraction > 0 && dot(inv_rotate(xs.q, h.normal), s.normal) > 0)) return kMiss;
+  return h;
+}
+
+}  // namespace pebble
