@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "random_cases.hpp"
+#include <vector>
+
 #include "oracle/mass.hpp"
 
 using namespace pebble;
@@ -593,4 +596,47 @@ TEST(Bounds, InvalidTransformGivesTheEmptyBoxAtTheOrigin) {
     const Aabb box = bounds(s, xf);
     EXPECT_EQ(box, (Aabb{{0, 0}, {0, 0}}));
   }
+}
+
+TEST(MassProperties, CompoundOfTilesIsTheWholeShape) {
+  // A rectangle cut into tiles of every size, placed anywhere in the compound's frame: the
+  // compound's mass properties are the oracle's for the whole rectangle.
+  test_random::Rng rng(41);
+  for (int trial = 0; trial < 200; ++trial) {
+    // Dyadic sizes and places, so that the tiles' float corners meet exactly.
+    const float w = float(rng.integer(4, 1280)) / 64, h = float(rng.integer(4, 1280)) / 64;
+    const Vec2 origin{float(rng.integer(-100, 100)), float(rng.integer(-100, 100))};
+    const int nx = 1 << rng.integer(0, 2), ny = 1 << rng.integer(0, 2);
+    std::vector<Shape> tiles;
+    for (int i = 0; i < nx; ++i) {
+      for (int j = 0; j < ny; ++j) {
+        const Vec2 c = origin + Vec2{(float(i) + 0.5f) * w / float(nx), (float(j) + 0.5f) * h / float(ny)};
+        tiles.push_back(Shape::box(0.5f * w / float(nx), 0.5f * h / float(ny), c, 0));
+      }
+    }
+    const float density = float(rng.log_uniform(0.1, 10));
+    const MassProperties got = mass_properties(tiles, density);
+    oracle::RShape whole;
+    whole.core = {{origin.x, origin.y}, {origin.x + w, origin.y}, {origin.x + w, origin.y + h}, {origin.x, origin.y + h}};
+    const oracle::RMass want = oracle::rounded_mass(whole);
+    const long double size = std::max(w, h);
+    EXPECT_NEAR(got.mass, density * want.area, 1e-5 * density * want.area) << "trial " << trial;
+    EXPECT_NEAR(got.center.x, want.centroid.x, 1e-5 * size + 1e-6 * std::fabs(origin.x)) << "trial " << trial;
+    EXPECT_NEAR(got.center.y, want.centroid.y, 1e-5 * size + 1e-6 * std::fabs(origin.y)) << "trial " << trial;
+    EXPECT_NEAR(got.inertia, density * want.inertia, 1e-4 * density * want.inertia) << "trial " << trial;
+  }
+  // One part is that part; no parts, or a bad density, throw; parts of no area have no mass.
+  const Shape disc = Shape::circle(0.5f, {1, 2});
+  const MassProperties one = mass_properties(std::span<const Shape>(&disc, 1), 2);
+  const MassProperties direct = mass_properties(disc, 2);
+  EXPECT_EQ(one.mass, direct.mass);
+  EXPECT_EQ(one.center, direct.center);
+  EXPECT_FLOAT_EQ(one.inertia, direct.inertia);
+  EXPECT_THROW(mass_properties(std::span<const Shape>{}), InvalidShape);
+  EXPECT_THROW(mass_properties(std::span<const Shape>(&disc, 1), -1), InvalidShape);
+  const std::vector<Shape> wires = {Shape::segment({0, 0}, {2, 0}), Shape::segment({0, 2}, {2, 2})};
+  const MassProperties none = mass_properties(wires);
+  EXPECT_EQ(none.mass, 0);
+  EXPECT_EQ(none.inertia, 0);
+  EXPECT_NEAR(none.center.y, 1, 1e-6);
 }

@@ -21,6 +21,15 @@ struct MassProperties {
 /// negative or not finite, or so large that the mass or inertia overflows a float.
 MassProperties mass_properties(const Shape& shape, float density = 1);
 
+/// Mass properties of a compound: the parts (each in the compound's frame) taken together at one
+/// density, by the parallel axis theorem: the mass is the sum of the parts' masses, the centre their
+/// mass-weighted mean, the inertia the sum of each part's inertia plus its mass times the squared
+/// distance from its centre to the compound's. Parts are taken as disjoint (decompose() makes them
+/// so); where two overlap, the overlap counts twice, as it does for a Box2D body of several shapes.
+/// A compound of zero mass has its centre at the mean of the parts' centres. Throws InvalidShape
+/// for an empty list and as mass_properties(shape, density) does.
+MassProperties mass_properties(std::span<const Shape> parts, float density = 1);
+
 /// The area of the rounded shape (core area + perimeter × r + π r²).
 float area(const Shape& shape) noexcept;
 

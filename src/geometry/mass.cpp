@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <vector>
 #include <limits>
 #include <numbers>
 #include <sstream>
@@ -218,6 +219,33 @@ Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
   Aabb out;
   detail::base::store(&out.lower.x, (low_halves(t, t) + box) + grow);
   return out;
+}
+
+MassProperties mass_properties(std::span<const Shape> parts, float density) {
+  if (parts.empty()) throw InvalidShape("pebble: mass_properties: a compound needs at least one part");
+  // Each part exactly, then the parallel axis theorem in double.
+  double mass = 0, mx = 0, my = 0, sx = 0, sy = 0;
+  std::vector<MassProperties> each;
+  each.reserve(parts.size());
+  for (const Shape& part : parts) {
+    const MassProperties p = mass_properties(part, density);
+    each.push_back(p);
+    mass += p.mass;
+    mx += double(p.mass) * p.center.x;
+    my += double(p.mass) * p.center.y;
+    sx += p.center.x;
+    sy += p.center.y;
+  }
+  const double cx = mass > 0 ? mx / mass : sx / double(parts.size());
+  const double cy = mass > 0 ? my / mass : sy / double(parts.size());
+  double inertia = 0;
+  for (const MassProperties& p : each) {
+    const double dx = p.center.x - cx, dy = p.center.y - cy;
+    inertia += p.inertia + double(p.mass) * (dx * dx + dy * dy);
+  }
+  const double max_float = std::numeric_limits<float>::max();
+  if (mass > max_float || inertia > max_float) fail_density(density, "makes the mass or inertia of this compound overflow a float");
+  return {float(mass), Vec2{float(cx), float(cy)}, float(inertia)};
 }
 
 }  // namespace pebble
