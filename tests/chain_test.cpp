@@ -287,5 +287,7 @@ TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   EXPECT_TRUE(!out || out->id != loop_id);
   const auto in = world.cast_ray({centre + rotate(at_loop.q, Vec2{10, 0}), rotate(at_loop.q, Vec2{-10, 0})});
   ASSERT_TRUE(in.has_value());
-  if (in->id == loop_id) EXPECT_EQ(in->part, 1);  // the right side, (3,-3) -> (3,3)
+  if (in->id == loop_id) {
+    EXPECT_EQ(in->part, 1);  // the right side, (3,-3) -> (3,3)
+  }
 }

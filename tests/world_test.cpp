@@ -19,6 +19,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -421,25 +422,48 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     }
     for (const auto& [key, m] : got) EXPECT_TRUE(contacts.count(key)) << "step " << step << ": extra contact";
 
-    // Events: the differences between consecutive sets (removed colliders' pairs end too).
-    std::set<Key, KeyLess> want_begin, want_end, got_begin, got_end;
-    for (const auto& [key, m] : contacts)
-      if (!previous_contacts.count(key)) want_begin.insert(key);
-    for (const auto& [key, m] : previous_contacts)
-      if (!contacts.count(key)) want_end.insert(key);
-    for (const ContactEvent& e : world.begin_touch_events()) EXPECT_TRUE(got_begin.insert({e.a, e.part_a, e.b, e.part_b}).second);
-    for (const ContactEvent& e : world.end_touch_events()) EXPECT_TRUE(got_end.insert({e.a, e.part_a, e.b, e.part_b}).second);
+    // Events: the differences between consecutive sets (removed colliders' pairs end too), per
+    // part pair and per collider pair (a collider event names one of the part pairs that made it).
+    const auto colliders_of = [](const auto& keys) {
+      std::set<Key, KeyLess> out;
+      for (const auto& entry : keys) {
+        Key k;
+        if constexpr (std::is_same_v<std::decay_t<decltype(entry)>, Key>) k = entry; else k = entry.first;
+        out.insert({k.a, 0, k.b, 0});
+      }
+      return out;
+    };
+    const auto differences = [](const std::set<Key, KeyLess>& now, const std::set<Key, KeyLess>& before, std::set<Key, KeyLess>& begins,
+                                std::set<Key, KeyLess>& ends) {
+      for (const Key& k : now)
+        if (!before.count(k)) begins.insert(k);
+      for (const Key& k : before)
+        if (!now.count(k)) ends.insert(k);
+    };
+    std::set<Key, KeyLess> now_parts, before_parts;
+    for (const auto& [key, m] : contacts) now_parts.insert(key);
+    for (const auto& [key, m] : previous_contacts) before_parts.insert(key);
+    std::set<Key, KeyLess> want_begin, want_end, got_begin, got_end, want_pbegin, want_pend, got_pbegin, got_pend;
+    differences(now_parts, before_parts, want_pbegin, want_pend);
+    differences(colliders_of(contacts), colliders_of(previous_contacts), want_begin, want_end);
+    for (const ContactEvent& e : world.begin_part_touch_events()) EXPECT_TRUE(got_pbegin.insert({e.a, e.part_a, e.b, e.part_b}).second);
+    for (const ContactEvent& e : world.end_part_touch_events()) EXPECT_TRUE(got_pend.insert({e.a, e.part_a, e.b, e.part_b}).second);
+    for (const ContactEvent& e : world.begin_touch_events()) {
+      EXPECT_TRUE(got_begin.insert({e.a, 0, e.b, 0}).second);
+      EXPECT_TRUE(now_parts.count({e.a, e.part_a, e.b, e.part_b})) << "a begin event names a part pair that does not touch";
+    }
+    for (const ContactEvent& e : world.end_touch_events()) {
+      EXPECT_TRUE(got_end.insert({e.a, 0, e.b, 0}).second);
+      EXPECT_TRUE(before_parts.count({e.a, e.part_a, e.b, e.part_b})) << "an end event names a part pair that did not touch";
+    }
+    EXPECT_EQ(got_pbegin, want_pbegin) << "step " << step;
+    EXPECT_EQ(got_pend, want_pend) << "step " << step;
     EXPECT_EQ(got_begin, want_begin) << "step " << step;
     EXPECT_EQ(got_end, want_end) << "step " << step;
     std::set<Key, KeyLess> want_sbegin, want_send, got_sbegin, got_send;
-    for (const Key& k : sensed)
-      if (!previous_sensed.count(k)) want_sbegin.insert(k);
-    for (const Key& k : previous_sensed)
-      if (!sensed.count(k)) want_send.insert(k);
-    for (const SensorEvent& e : world.sensor_begin_events())
-      EXPECT_TRUE(got_sbegin.insert({e.sensor, e.sensor_part, e.visitor, e.visitor_part}).second);
-    for (const SensorEvent& e : world.sensor_end_events())
-      EXPECT_TRUE(got_send.insert({e.sensor, e.sensor_part, e.visitor, e.visitor_part}).second);
+    differences(colliders_of(sensed), colliders_of(previous_sensed), want_sbegin, want_send);
+    for (const SensorEvent& e : world.sensor_begin_events()) EXPECT_TRUE(got_sbegin.insert({e.sensor, 0, e.visitor, 0}).second);
+    for (const SensorEvent& e : world.sensor_end_events()) EXPECT_TRUE(got_send.insert({e.sensor, 0, e.visitor, 0}).second);
     EXPECT_EQ(got_sbegin, want_sbegin) << "step " << step;
     EXPECT_EQ(got_send, want_send) << "step " << step;
     previous_contacts = std::move(contacts);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -233,14 +234,23 @@ public:
   /// order that depends only on the calls made (never on threads). Ids may have been removed
   /// since.
   std::span<const ContactPair> contacts() const noexcept { return contacts_; }
-  /// Pairs that began touching in the last update(), in the order of contacts().
+  /// Collider pairs that began touching in the last update() (their first touching part pair, which
+  /// the event names), in the order of contacts().
   std::span<const ContactEvent> begin_touch_events() const noexcept { return begin_events_; }
-  /// Pairs that stopped touching in the last update() or were removed since the one before
-  /// (their ids are stale then): removals first, in call order, then the rest in pair order.
+  /// Collider pairs that stopped touching (their last part pair did, which the event names) in the
+  /// last update() or were removed since the one before (their ids are stale then): removals
+  /// first, in call order, then the rest in pair order.
   std::span<const ContactEvent> end_touch_events() const noexcept { return end_events_; }
-  /// Visitors that began overlapping a sensor in the last update().
+  /// The same per part pair: every part pair of two colliders (a compound's shape, a chain's
+  /// segment) that began or stopped touching. Between colliders of one part each, the same as the
+  /// collider events.
+  std::span<const ContactEvent> begin_part_touch_events() const noexcept { return begin_part_events_; }
+  std::span<const ContactEvent> end_part_touch_events() const noexcept { return end_part_events_; }
+  /// Visitors that began overlapping a sensor in the last update() (per collider pair, naming the
+  /// first part pair that overlaps).
   std::span<const SensorEvent> sensor_begin_events() const noexcept { return sensor_begin_events_; }
-  /// Visitors that stopped overlapping a sensor (or were removed, or whose sensor was).
+  /// Visitors that stopped overlapping a sensor (or were removed, or whose sensor was), per
+  /// collider pair.
   std::span<const SensorEvent> sensor_end_events() const noexcept { return sensor_end_events_; }
   /// Counts from the last update(), and the trees' statistics now (O(n)).
   WorldStats stats() const;
@@ -336,6 +346,10 @@ private:
   void refresh_box(std::uint32_t index, Vec2 displacement);
   void unlink_pair(std::uint32_t pair, int side);
   void free_pair(std::uint32_t pair);
+  bool collider_event(const Pair& pair, bool touching);
+  void collider_events();
+  void end_events_of(const Pair& pair, std::vector<ContactEvent>& ends, std::vector<ContactEvent>& part_ends,
+                     std::vector<SensorEvent>& sensor_ends);
   void destroy_pairs(std::uint32_t index);
   void parallel_for(int count, void (*task)(int, void*), void* context);
   bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
@@ -376,6 +390,10 @@ private:
   std::unique_ptr<detail::ThreadPool> pool_;
   std::vector<ContactPair> contacts_;
   std::vector<ContactEvent> begin_events_, end_events_, pending_end_events_;
+  std::vector<ContactEvent> begin_part_events_, end_part_events_, pending_end_part_events_;
+  // Touching part pairs per collider pair (lower slot << 32 | higher slot), kept only for pairs
+  // with a collider of several parts: a collider event fires when the count leaves or reaches 0.
+  std::unordered_map<std::uint64_t, std::uint32_t> touching_parts_;
   std::vector<SensorEvent> sensor_begin_events_, sensor_end_events_, pending_sensor_end_events_;
   WorldStats last_stats_;
 };

@@ -229,6 +229,16 @@ struct CollisionWorld::PairSet {
 struct CollisionWorld::Scratch {
   std::vector<std::vector<std::uint64_t>> found;  // per pair-finding task: new pair keys
   std::vector<int> collided;                      // per narrowphase task: pairs collided
+  // Step 4's part pairs of colliders of several parts that began (+1) or stopped touching (-1), in
+  // pair order: their collider events are decided once all are counted.
+  struct Change {
+    std::uint64_t key;    // the collider pair
+    ContactEvent event;   // the part pair, in the pair's order
+    std::uint8_t sensor;  // as Pair::sensor
+    bool began;
+  };
+  std::vector<Change> changes;
+  std::vector<std::uint64_t> keys;  // the collider pairs of `changes`, in order of first change
 };
 
 }  // namespace pebble

@@ -2,6 +2,7 @@
 // fixed sizes merged in a fixed order (world.cpp's opening comment has the steps; docs/world.md
 // the picture).
 #include <algorithm>
+#include <unordered_map>
 
 #include "world/internal.hpp"
 #include "world/thread_pool.hpp"
@@ -111,6 +112,9 @@ void CollisionWorld::update() {
   begin_events_.clear();
   end_events_.swap(pending_end_events_);
   pending_end_events_.clear();
+  begin_part_events_.clear();
+  end_part_events_.swap(pending_end_part_events_);
+  pending_end_part_events_.clear();
   sensor_begin_events_.clear();
   sensor_end_events_.swap(pending_sensor_end_events_);
   pending_sensor_end_events_.clear();
@@ -183,7 +187,10 @@ void CollisionWorld::update() {
     const bool now = pair.touching_now;
     if (pair.touching != now) {
       const int part_a = pair.part_no[0], part_b = pair.part_no[1];
-      if (pair.sensor) {
+      if (!pair.sensor) (now ? begin_part_events_ : end_part_events_).push_back({pair.id[0], pair.id[1], part_a, part_b});
+      if (hot_[pair.a()].several || hot_[pair.b()].several) {
+        scratch_->changes.push_back({pair_key(pair.id[0].index, pair.id[1].index), {pair.id[0], pair.id[1], part_a, part_b}, pair.sensor, now});
+      } else if (pair.sensor) {
         (now ? sensor_begin_events_ : sensor_end_events_)
             .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
                                         : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
@@ -203,6 +210,8 @@ void CollisionWorld::update() {
     if (now && !pair.sensor) contacts_.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
   }
 
+  collider_events();
+
   int collided = 0;
   for (const int n : scratch_->collided) collided += n;
   last_stats_.pairs = pair_count;
@@ -210,6 +219,59 @@ void CollisionWorld::update() {
   last_stats_.collided = collided;
   last_stats_.new_pairs = new_pairs;
   ++step_;
+}
+
+// The collider events of colliders of several parts, from step 4's changes: a collider pair begins
+// touching when its count of touching part pairs leaves 0 (the event names its first part pair to
+// begin) and ends when the count reaches 0 (naming its last part pair to end); a pair that loses one
+// part pair and gains another in the same update has no event. These events follow the others.
+void CollisionWorld::collider_events() {
+  std::vector<Scratch::Change>& changes = scratch_->changes;
+  if (changes.empty()) return;
+  std::vector<std::uint64_t>& keys = scratch_->keys;
+  keys.clear();
+  struct Count {
+    std::uint32_t before, after;
+    const Scratch::Change* first_begin = nullptr;
+    const Scratch::Change* last_end = nullptr;
+  };
+  std::unordered_map<std::uint64_t, Count> counts;
+  for (const Scratch::Change& c : changes) {
+    auto [it, added] = counts.try_emplace(c.key);
+    if (added) {
+      const auto known = touching_parts_.find(c.key);
+      it->second.before = it->second.after = known == touching_parts_.end() ? 0 : known->second;
+      keys.push_back(c.key);
+    }
+    Count& n = it->second;
+    if (c.began) {
+      ++n.after;
+      if (!n.first_begin) n.first_begin = &c;
+    } else {
+      --n.after;
+      n.last_end = &c;
+    }
+  }
+  const auto emit = [&](const Scratch::Change& c, bool began) {
+    const ContactEvent& e = c.event;
+    if (c.sensor) {
+      (began ? sensor_begin_events_ : sensor_end_events_)
+          .push_back(c.sensor == 1 ? SensorEvent{e.a, e.b, e.part_a, e.part_b} : SensorEvent{e.b, e.a, e.part_b, e.part_a});
+    } else {
+      (began ? begin_events_ : end_events_).push_back(e);
+    }
+  };
+  for (const std::uint64_t key : keys) {
+    const Count& n = counts.at(key);
+    if (n.before == 0 && n.after > 0) emit(*n.first_begin, true);
+    if (n.before > 0 && n.after == 0) emit(*n.last_end, false);
+    if (n.after > 0) {
+      touching_parts_[key] = n.after;
+    } else {
+      touching_parts_.erase(key);
+    }
+  }
+  changes.clear();
 }
 
 }  // namespace pebble

@@ -307,6 +307,35 @@ void CollisionWorld::free_pair(std::uint32_t p) {
   free_pair_ = p;
 }
 
+// Whether a part pair that starts (touching) or stops touching starts or ends its collider pair's
+// touch: always between colliders of one part each, else when the collider pair's count of
+// touching part pairs leaves or reaches 0.
+bool CollisionWorld::collider_event(const Pair& pair, bool touching) {
+  if (!hot_[pair.a()].several && !hot_[pair.b()].several) return true;
+  const std::uint64_t key = pair_key(pair.id[0].index, pair.id[1].index);
+  if (touching) return touching_parts_[key]++ == 0;
+  const auto it = touching_parts_.find(key);
+  if (it == touching_parts_.end() || --it->second > 0) return false;
+  touching_parts_.erase(it);
+  return true;
+}
+
+// The end events of a touching pair that stops: per part pair, and per collider pair when it was
+// the collider pair's last.
+void CollisionWorld::end_events_of(const Pair& pair, std::vector<ContactEvent>& ends, std::vector<ContactEvent>& part_ends,
+                                   std::vector<SensorEvent>& sensor_ends) {
+  const int part_a = pair.part_no[0], part_b = pair.part_no[1];
+  const bool collider_end = collider_event(pair, false);
+  if (pair.sensor) {
+    if (collider_end)
+      sensor_ends.push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
+                                             : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
+    return;
+  }
+  part_ends.push_back({pair.id[0], pair.id[1], part_a, part_b});
+  if (collider_end) ends.push_back({pair.id[0], pair.id[1], part_a, part_b});
+}
+
 // Ends every pair of a part now: touching ones become end events of the next update().
 void CollisionWorld::destroy_pairs(std::uint32_t part) {
   std::uint32_t p = hot_[part].pair_head;
@@ -314,15 +343,7 @@ void CollisionWorld::destroy_pairs(std::uint32_t part) {
     const Pair& pair = pairs_[p];
     const int side = pair.side_of(part);
     const std::uint32_t next = pair.next[side];
-    if (pair.touching) {
-      const int part_a = pair.part_no[0], part_b = pair.part_no[1];
-      if (pair.sensor) {
-        pending_sensor_end_events_.push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
-                                                              : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
-      } else {
-        pending_end_events_.push_back({pair.id[0], pair.id[1], part_a, part_b});
-      }
-    }
+    if (pair.touching) end_events_of(pair, pending_end_events_, pending_end_part_events_, pending_sensor_end_events_);
     unlink_pair(p, 1 - side);  // this part's own list is dropped whole below
     free_pair(p);
     p = next;
@@ -448,7 +469,7 @@ bool CollisionWorld::validate() const {
   }
   if (pairs != pair_set_->count || 2 * pairs != pair_links) return false;
   // contacts() is as of the last update: it matches the pairs unless colliders were removed since.
-  return pending_end_events_.empty() && pending_sensor_end_events_.empty() ? contacts == contacts_.size() : true;
+  return pending_end_part_events_.empty() && pending_sensor_end_events_.empty() ? contacts == contacts_.size() : true;
 }
 
 WorldStats CollisionWorld::stats() const {
