@@ -23,24 +23,27 @@ void check_point(Vec2 p, std::size_t i) {
 }  // namespace
 
 ChainSegment ChainSegment::make(Vec2 a, Vec2 b, const Vec2* ghost_prev, const Vec2* ghost_next) {
-  std::ostringstream where;
-  where << "segment (" << a.x << ", " << a.y << ") -> (" << b.x << ", " << b.y << ")";
-  if (!is_valid_point(a) || !is_valid_point(b)) fail(where.str() + " has a non-finite or too large coordinate");
-  if (length(b - a) > kMaxShapeExtent) fail(where.str() + " is longer than kMaxShapeExtent");
+  const auto where = [&] {  // written only when there is something to say
+    std::ostringstream out;
+    out << "segment (" << a.x << ", " << a.y << ") -> (" << b.x << ", " << b.y << ")";
+    return out.str();
+  };
+  if (!is_valid_point(a) || !is_valid_point(b)) fail(where() + " has a non-finite or too large coordinate");
+  if (length(b - a) > kMaxShapeExtent) fail(where() + " is longer than kMaxShapeExtent");
   ChainSegment s;
   // A segment whose ends the shape maker welds into one point has no direction to collide along.
   s.shape = Shape::segment(a, b);
-  if (s.shape.vertex_count() != 2) fail(where.str() + " is too short: its ends (nearly) coincide");
+  if (s.shape.vertex_count() != 2) fail(where() + " is too short: its ends (nearly) coincide");
   s.a = a;
   s.b = b;
   s.normal = normalize(right_perp(b - a));
   if (ghost_prev) {
-    if (!is_valid_point(*ghost_prev) || *ghost_prev == a) fail(where.str() + ": its previous point is not finite or equals its start");
+    if (!is_valid_point(*ghost_prev) || *ghost_prev == a) fail(where() + ": its previous point is not finite or equals its start");
     s.ghost_prev = *ghost_prev;
     s.has_prev = true;
   }
   if (ghost_next) {
-    if (!is_valid_point(*ghost_next) || *ghost_next == b) fail(where.str() + ": its next point is not finite or equals its end");
+    if (!is_valid_point(*ghost_next) || *ghost_next == b) fail(where() + ": its next point is not finite or equals its end");
     s.ghost_next = *ghost_next;
     s.has_next = true;
   }
