@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include <pebble/chain.hpp>
@@ -26,8 +27,9 @@ struct BodyContact {
 class PairSource {
 public:
   virtual ~PairSource() = default;
-  /// Registers body number `body` (the next number) with its shape and world transform.
-  virtual void add(int body, const Shape& shape, const Transform& xf, bool is_static) = 0;
+  /// Registers body number `body` (the next number) with its parts (one shape, or a compound's
+  /// shapes in the body's frame) and world transform.
+  virtual void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) = 0;
   /// Registers body number `body` (the next number) as a static chain placed at xf.
   virtual void add_chain(int body, const Chain& chain, const Transform& xf) = 0;
   /// Body `body` (a moving one) is now at xf.
@@ -42,20 +44,20 @@ public:
 /// grown by the margin, overlap. O(n^2); fine for a few hundred bodies.
 class BruteForcePairs final : public PairSource {
 public:
-  void add(int body, const Shape& shape, const Transform& xf, bool is_static) override;
+  void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) override;
   void add_chain(int body, const Chain& chain, const Transform& xf) override;
   void move(int body, const Transform& xf) override;
   void find_contacts(float margin, std::vector<BodyContact>& out) override;
 
 private:
   struct Entry {
-    Shape shape;
+    std::vector<Shape> parts;
     Transform xf;
     bool is_static;
-    std::vector<ChainSegment> segments;  // a chain's (then shape is unused)
+    std::vector<ChainSegment> segments;  // a chain's (then parts holds their shapes)
+    std::vector<Aabb> boxes;             // scratch: each part's box grown by the margin
   };
   std::vector<Entry> entries_;
-  std::vector<Aabb> boxes_;  // scratch, one per entry
 };
 
 /// The pair source the demo runs on: a CollisionWorld (its broadphase and narrowphase) whose
@@ -64,7 +66,7 @@ class WorldPairs final : public PairSource {
 public:
   explicit WorldPairs(float margin);
   ~WorldPairs() override;
-  void add(int body, const Shape& shape, const Transform& xf, bool is_static) override;
+  void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) override;
   void add_chain(int body, const Chain& chain, const Transform& xf) override;
   void move(int body, const Transform& xf) override;
   /// Runs the world's update(); keeps the points within `margin` (<= the world's margin).

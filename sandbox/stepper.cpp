@@ -43,18 +43,19 @@ Stepper::Stepper(StepSettings settings, std::unique_ptr<PairSource> pairs)
 
 int Stepper::add(const BodyDef& def) {
   Body body;
-  body.shape = def.shape;
+  body.parts = def.parts.empty() ? std::vector<Shape>{def.shape} : def.parts;
+  body.shape = body.parts[0];
   body.xf = def.xf;
   body.angle = def.xf.q.angle();
   body.xf.q = Rot::from_angle(body.angle);
   body.friction = def.friction;
   body.restitution = def.restitution;
   body.rolling_resistance = def.rolling_resistance;
-  const MassProperties mp = mass_properties(def.shape, def.density);
+  const MassProperties mp = mass_properties(body.parts, def.density);
   body.local_center = mp.center;
   body.center = transform_point(body.xf, mp.center);
-  for (const Vec2 v : def.shape.vertices()) body.reach = std::max(body.reach, distance(v, mp.center));
-  body.reach += def.shape.radius();
+  for (const Shape& part : body.parts)
+    for (const Vec2 v : part.vertices()) body.reach = std::max(body.reach, distance(v, mp.center) + part.radius());
   if (mp.mass > 0 && def.density > 0) {
     body.inv_mass = 1.0f / mp.mass;
     body.inv_inertia = mp.inertia > 0 ? 1.0f / mp.inertia : 0.0f;
@@ -66,13 +67,14 @@ int Stepper::add(const BodyDef& def) {
   start_center_.push_back(body.center);
   start_angle_.push_back(body.angle);
   turned_.push_back(Rot::identity());
-  pairs_->add(index, body.shape, body.xf, body.is_static());
+  pairs_->add(index, body.parts, body.xf, body.is_static());
   return index;
 }
 
 int Stepper::add_chain(const Chain& chain, const Transform& xf, float friction) {
   Body body;
-  body.shape = chain.segment(0).shape;
+  for (const ChainSegment& s : chain.segments()) body.parts.push_back(s.shape);
+  body.shape = body.parts[0];
   body.xf = xf;
   body.angle = xf.q.angle();
   body.friction = friction;

@@ -18,6 +18,8 @@ namespace pebble::sandbox {
 /// How a body starts: shape, world pose of the shape's frame, motion and material.
 struct BodyDef {
   Shape shape = Shape::circle(0.5f);
+  /// A compound body: these shapes (in the body's frame) instead of `shape`, when not empty.
+  std::vector<Shape> parts;
   Transform xf = Transform::identity();  ///< the shape's frame, local to world
   Vec2 velocity{};                       ///< of the centre of mass, m/s
   float angular_velocity = 0;            ///< rad/s, counter-clockwise
@@ -33,7 +35,8 @@ struct BodyDef {
 
 /// A body as the stepper moves it (world frame unless said otherwise).
 struct Body {
-  Shape shape = Shape::circle(0.5f);
+  Shape shape = Shape::circle(0.5f);  ///< its first part
+  std::vector<Shape> parts;           ///< every part: the one shape, a compound's shapes, a chain's segments
   Transform xf{};        ///< the shape's frame, local to world
   Vec2 local_center{};   ///< centre of mass in the shape's frame
   Vec2 center{};         ///< centre of mass, world

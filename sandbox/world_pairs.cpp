@@ -17,12 +17,12 @@ struct WorldPairs::Impl {
 WorldPairs::WorldPairs(float margin) : impl_(std::make_unique<Impl>(margin)) {}
 WorldPairs::~WorldPairs() = default;
 
-void WorldPairs::add(int body, const Shape& shape, const Transform& xf, bool is_static) {
+void WorldPairs::add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) {
   if (body != static_cast<int>(impl_->ids.size())) throw std::logic_error("WorldPairs: bodies must be added in order");
   ColliderOptions options;
   options.fixed = is_static;  // the container: never paired with itself, costs nothing per update
   options.user_data = static_cast<uint64_t>(body);
-  impl_->ids.push_back(impl_->world.add(shape, xf, options));
+  impl_->ids.push_back(parts.size() == 1 ? impl_->world.add(parts[0], xf, options) : impl_->world.add(parts, xf, options));
 }
 
 void WorldPairs::add_chain(int body, const Chain& chain, const Transform& xf) {

@@ -42,7 +42,7 @@ void draw_bodies(cairo_t* cr, const View& view, const sandbox::Stepper& stepper,
   const auto& bodies = stepper.bodies();
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Rgb fill = kind_color(kinds[i]);
-    draw_shape(cr, view, bodies[i].shape, bodies[i].xf, fill, 1.0, mix(fill, colors::outline, 0.55), line_px);
+    for (const Shape& part : bodies[i].parts) draw_shape(cr, view, part, bodies[i].xf, fill, 1.0, mix(fill, colors::outline, 0.55), line_px);
   }
 }
 
