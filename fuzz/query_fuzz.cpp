@@ -148,6 +148,8 @@ int run(const std::uint8_t* data, std::size_t size) {
   const float horizon = in.number();
   const float density = in.number();
   const float t_sweep = in.number();
+  Vec2 p0{}, p1{}, g0{}, g1{};  // the chain segment's, read last (below)
+  bool has_prev = false, has_next = false;
   g_describe_input = [&] {
     const auto sweep = [](const Sweep& s) {
       return "Sweep{" + lit(s.local_center) + ", " + lit(s.c0) + ", " + lit(s.c1) + ", " + lit(s.a0) + ", " + lit(s.a1) + "}";
@@ -157,7 +159,8 @@ int run(const std::uint8_t* data, std::size_t size) {
            "\n  move_a " + lit(move_a) + ", move_b " + lit(move_b) + ", cast target " + lit(cast_options.target_separation) +
            "\n  sa " + sweep(sa) + ", sb " + sweep(sb) + ", t_max " + lit(t_max) + ", toi options {" +
            lit(toi_options.target_separation) + ", " + lit(toi_options.tolerance) + ", " + std::to_string(toi_options.max_iterations) +
-           "}\n  horizon " + lit(horizon) + ", density " + lit(density) + ", t " + lit(t_sweep);
+           "}\n  horizon " + lit(horizon) + ", density " + lit(density) + ", t " + lit(t_sweep) + "\n  chain segment " + lit(p0) + " -> " +
+           lit(p1) + ", ghosts " + (has_prev ? lit(g0) : std::string("none")) + ", " + (has_next ? lit(g1) : std::string("none"));
   };
 
   // Contacts, on every SIMD copy of the kernels: the same bits on each (simd.hpp).
@@ -237,6 +240,55 @@ int run(const std::uint8_t* data, std::size_t size) {
     if (deep) FUZZ_REQUIRE(ap.hit && ap.time == 0);
   } else {
     check_empty_approach(ap);
+  }
+
+  // A chain segment with its ghosts (read last, so that older inputs keep their meaning): the
+  // manifold keeps its invariants, is one-sided, and never reports a point nearer than the
+  // segment's distance; rays and casts keep theirs and pass through from behind.
+  {
+    p0 = in.vec2();
+    p1 = in.vec2();
+    g0 = in.vec2();
+    g1 = in.vec2();
+    has_prev = in.flag();
+    has_next = in.flag();
+    try {
+      const pebble::ChainSegment seg = pebble::ChainSegment::make(p0, p1, has_prev ? &g0 : nullptr, has_next ? &g1 : nullptr);
+      const bool valid = pebble::is_valid(xa) && pebble::is_valid(xb);
+      const Manifold m = pebble::collide(seg, xa, b, xb, margin);
+      if (!valid) {
+        check_empty_manifold(m);
+      } else {
+        const bool tiny = tiny_gap(seg.shape, xa, b, xb);
+        check_manifold(m, margin, tiny);
+        const Vec2 c = pebble::inv_transform_point(xa, pebble::transform_point(xb, b.core_centroid()));
+        // (Behind by more than the rounding of the two ways of placing the centroid.)
+        const float slack = 1e-5f * (std::fabs(c.x) + std::fabs(c.y) + std::fabs(seg.a.x) + std::fabs(seg.a.y) + b.extent() +
+                                     std::fabs(xa.p.x) + std::fabs(xa.p.y) + std::fabs(xb.p.x) + std::fabs(xb.p.y));
+        if (pebble::dot(seg.normal, c - seg.a) < -slack) FUZZ_REQUIRE(m.count == 0);
+        // Apart, no gap along any normal is below the distance (overlapping, the depth along the
+        // face normal a ghost is replaced by may exceed the least translation, which is fine).
+        const float d = pebble::distance(seg.shape, xa, b, xb).distance;
+        if (m.count > 0 && !tiny && d > 0) {
+          for (int k = 0; k < m.count; ++k) FUZZ_REQUIRE(m.points[k].separation >= d - 2 * accuracy(seg.shape, xa, b, xb));
+        }
+      }
+      const CastHit h = pebble::raycast(seg, xa, ray, cast_radius);
+      check_cast(h, true);
+      if (h.hit) FUZZ_REQUIRE(pebble::dot(seg.normal, pebble::inv_transform_point(xa, ray.origin) - seg.a) >= 0);
+      const CastHit hc = pebble::shape_cast(b, xb, move_b, seg, xa, move_a, cast_options);
+      check_cast(hc, false, hc.hit && tiny_gap(seg.shape, {xa.p + hc.fraction * move_a, xa.q}, b, {xb.p + hc.fraction * move_b, xb.q}));
+    } catch (const pebble::InvalidShape&) {
+      // Only for bad points: non-finite or beyond kMaxShapeExtent, ends so close that they weld
+      // (within the maker's weld tolerance of the pair's size), or a ghost that is bad or on its end.
+      const auto ok = [](Vec2 p) {
+        return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= pebble::kMaxShapeExtent && std::fabs(p.y) <= pebble::kMaxShapeExtent;
+      };
+      const float far = std::max({std::fabs(p0.x), std::fabs(p0.y), std::fabs(p1.x), std::fabs(p1.y)});
+      FUZZ_REQUIRE(!ok(p0) || !ok(p1) || pebble::length(p1 - p0) <= 8 * std::numeric_limits<float>::epsilon() * far + 2 * pebble::kMinWeldDistance ||
+                   pebble::length(p1 - p0) > pebble::kMaxShapeExtent || (has_prev && (!pebble::is_valid_point(g0) || g0 == p0)) ||
+                   (has_next && (!pebble::is_valid_point(g1) || g1 == p1)));
+    }
   }
 
   // One-shape queries.

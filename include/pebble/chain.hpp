@@ -36,8 +36,8 @@ struct ChainSegment {
 class Chain {
 public:
   /// An open chain through the points (>= 2). The end segments have no ghost beyond them: the
-  /// chain's two ends are free corners. Throws InvalidShape for a non-finite or too large
-  /// coordinate, two consecutive points that (nearly) coincide, or a segment longer than
+  /// chain's two ends are free corners. Throws InvalidShape for a non-finite coordinate or one
+  /// beyond kMaxShapeExtent (the chain's frame; place it with the collider's transform), two consecutive points that (nearly) coincide, or a segment longer than
   /// kMaxShapeExtent, naming the point.
   static Chain open(std::span<const Vec2> points);
   /// A closed loop through the points (>= 3; the last connects back to the first, which need not

@@ -19,7 +19,7 @@ constexpr CastHit kMiss{false, 1.0f, {0, 0}, {0, 0}};
 // one whose normal is most opposite to the face's) clipped to the segment's extent, its points kept
 // where their separation is within the margin; ids as collide() names them (the incident vertex at
 // the point's end and the segment vertex that end faces). rel places b in the chain's frame.
-Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, float margin) {
+Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, float margin, bool apart) {
   const Vec2 n = s.normal;
   const Vec2 edge = s.b - s.a;
   const float length_sq = dot(edge, edge);
@@ -79,6 +79,9 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
   for (int k = 0; k < points; ++k) {
     const float separation = dot(n, w[k] - s.a) - r;
     if (!(separation <= margin)) continue;
+    // Apart from the segment, a point of b over it and behind its line belongs to a part of b that
+    // went round a free end or lies behind the segment: not a contact.
+    if (apart && separation < 0) continue;
     ContactPoint& c = m.points[m.count++];
     c.point = transform_point(xs, w[k] - (r + 0.5f * separation) * n);
     c.separation = separation;
@@ -101,22 +104,21 @@ Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, con
   const Vec2 normal = inv_rotate(xs.q, m.normal);
   const float turn = cross(n, normal);  // > 0: turned toward the end b; < 0: toward the start a
   const float facing = dot(n, normal);
-  if (facing > 0) {
-    if (std::fabs(turn) <= kChainFaceSine) return m;  // the face normal
-    if (turn > 0) {
-      if (!s.has_next) return m;  // around a free end
-      const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
-      // Strictly inside the fan of a convex corner at b: the next segment owns it.
-      if (cross(e, e_next) > 0 && cross(normal, right_perp(e_next)) > 0) return Manifold{};
-    } else {
-      if (!s.has_prev) return m;  // around a free end
-      const Vec2 e_prev = s.a - s.ghost_prev, e = s.b - s.a;
-      // Inside the fan of a convex corner at a, face normals included: this segment owns it.
-      if (cross(e_prev, e) > 0 && cross(right_perp(e_prev), normal) >= 0) return m;
-    }
+  if (facing > 0 && std::fabs(turn) <= kChainFaceSine) return m;  // the face normal
+  if (turn > 0) {
+    if (!s.has_next) return m;  // around a free end, every normal leaning out of it (a capsule's end)
+    const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
+    // Strictly inside the fan of a convex corner at b (less than a half turn): the next segment's.
+    if (cross(e, e_next) > 0 && cross(normal, right_perp(e_next)) > 0) return Manifold{};
+  } else if (turn < 0) {
+    if (!s.has_prev) return m;
+    const Vec2 e_prev = s.a - s.ghost_prev, e = s.b - s.a;
+    // Inside the fan of a convex corner at a, its first face's normal included: this segment's.
+    if (cross(e_prev, e) > 0 && cross(right_perp(e_prev), normal) >= 0) return m;
   }
   // A ghost normal (a flat or concave joint, beyond a corner's fan, or facing backwards).
-  return face_manifold(s, xs, rel, b, margin);
+  const float least = m.count == 2 ? std::min(m.points[0].separation, m.points[1].separation) : m.points[0].separation;
+  return face_manifold(s, xs, rel, b, margin, least >= 0);
 }
 
 CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) noexcept {

@@ -13,9 +13,9 @@ namespace {
 [[noreturn]] void fail(const std::string& what) { throw InvalidShape("pebble: Chain: " + what); }
 
 void check_point(Vec2 p, std::size_t i) {
-  if (!is_valid_point(p)) {
+  if (!(std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent)) {
     std::ostringstream out;
-    out << "point " << i << " (" << p.x << ", " << p.y << ") is not finite or beyond kMaxWorldCoordinate";
+    out << "point " << i << " (" << p.x << ", " << p.y << ") is not finite or beyond kMaxShapeExtent (place the chain with its transform)";
     fail(out.str());
   }
 }
@@ -28,7 +28,9 @@ ChainSegment ChainSegment::make(Vec2 a, Vec2 b, const Vec2* ghost_prev, const Ve
     out << "segment (" << a.x << ", " << a.y << ") -> (" << b.x << ", " << b.y << ")";
     return out.str();
   };
-  if (!is_valid_point(a) || !is_valid_point(b)) fail(where() + " has a non-finite or too large coordinate");
+  // A chain's points are its segments' core vertices: Shape's limit on coordinates applies.
+  const auto within = [](Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent; };
+  if (!within(a) || !within(b)) fail(where() + " has a coordinate that is not finite or beyond kMaxShapeExtent (place the chain with its transform)");
   if (length(b - a) > kMaxShapeExtent) fail(where() + " is longer than kMaxShapeExtent");
   ChainSegment s;
   // A segment whose ends the shape maker welds into one point has no direction to collide along.
