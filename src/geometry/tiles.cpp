@@ -5,6 +5,7 @@
 #include "pebble/tiles.hpp"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <sstream>
@@ -78,11 +79,11 @@ struct Lattice {
   double max_length = 0;              // longest segment allowed; 0: no limit
   bool any_solid = false;
 
+  /// The cells around corner v as a mask of kSW, kSE, kNW, kNE.
   unsigned mask(std::uint32_t v) const {
     const std::uint8_t* c = cells.data();
     return c[v] | unsigned(c[v + 1]) << 1 | unsigned(c[v + stride]) << 2 | unsigned(c[v + stride + 1]) << 3;
   }
-  Vec2 point(std::uint32_t v) const { return {xs[v % stride], ys[v / stride]}; }
 };
 
 /// The grid lines origin + i * size, i = 0..count, each rounded once to float (from the exact
@@ -209,36 +210,43 @@ void cut_run(std::vector<Vec2>& out, const std::vector<float>& lines, double max
   }
 }
 
-/// One step of a traced boundary: the corner it leaves and the direction it leaves in.
-struct Step {
-  std::uint32_t corner;
+/// A corner where a traced boundary turns, and the direction it leaves in.
+struct Turn {
+  std::uint32_t x, y;
   std::uint8_t dir;
 };
 
-/// The closed boundary steps[0..count) as an outline: only the corners where the direction
-/// changes (the collinear points between are dropped), runs cut by max_length.
-Outline make_loop(const Lattice& g, const Step* steps, std::size_t count) {
+/// The per-corner marks of the tracer: bit d (0..3) once the boundary edge leaving the corner in
+/// direction d is traced, and kInPath while the path being traced holds the corner (set for pinch
+/// corners only, the one kind a path can come back to).
+constexpr std::uint8_t kInPath = 1u << 4;
+
+/// The closed boundary turns[0..count) as an outline, runs cut by max_length. Every entry is a
+/// turn except perhaps the first, the traced loop's start, which may lie inside a straight run:
+/// then it is left out.
+Outline make_loop(const Lattice& g, const Turn* turns, std::size_t count) {
+  const std::size_t first = turns[0].dir == turns[count - 1].dir ? 1 : 0;
   Outline loop;
-  std::size_t first = 0;
-  while (steps[first].dir == steps[(first + count - 1) % count].dir) ++first;  // a loop turns 4+ times
-  for (std::size_t i = 0; i < count; ++i) {
-    const Step& s = steps[(first + i) % count];
-    if (i > 0 && s.dir == steps[(first + i - 1) % count].dir) continue;
-    loop.points.push_back(g.point(s.corner));
+  loop.points.reserve(count - first);
+  for (std::size_t i = first; i < count; ++i) {
+    const Turn& t = turns[i];
+    loop.points.push_back({g.xs[t.x], g.ys[t.y]});
     if (g.max_length == 0) continue;
-    // The run ends at the next corner where the direction changes.
-    std::size_t j = i + 1;
-    while (j < count && steps[(first + j) % count].dir == s.dir) ++j;
-    const std::uint32_t end = steps[(first + j) % count].corner;
-    const std::uint32_t x0 = s.corner % g.stride, y0 = s.corner / g.stride;
-    if (s.dir == kEast || s.dir == kWest) {
-      cut_run(loop.points, g.xs, g.max_length, x0, end % g.stride, [&](std::uint32_t x) { return Vec2{g.xs[x], g.ys[y0]}; });
+    const Turn& next = i + 1 < count ? turns[i + 1] : turns[first];  // the run's end
+    if (t.dir == kEast || t.dir == kWest) {
+      cut_run(loop.points, g.xs, g.max_length, t.x, next.x, [&](std::uint32_t x) { return Vec2{g.xs[x], g.ys[t.y]}; });
     } else {
-      cut_run(loop.points, g.ys, g.max_length, y0, end / g.stride, [&](std::uint32_t y) { return Vec2{g.xs[x0], g.ys[y]}; });
+      cut_run(loop.points, g.ys, g.max_length, t.y, next.y, [&](std::uint32_t y) { return Vec2{g.xs[t.x], g.ys[y]}; });
     }
   }
   return loop;
 }
+
+constexpr auto kOutEdges = [] {
+  std::array<std::uint8_t, 16> table{};
+  for (unsigned mask = 0; mask < 16; ++mask) table[mask] = std::uint8_t(out_edges(mask));
+  return table;
+}();
 
 }  // namespace
 
@@ -248,14 +256,18 @@ std::vector<Outline> outline_tiles(const TileGrid& grid, float max_segment_lengt
   if (!g.any_solid) return loops;
 
   const std::uint32_t stride = g.stride;
-  const std::uint32_t corner_count = stride * std::uint32_t(g.rows + 1);
-  const std::uint32_t step[4] = {1, stride, std::uint32_t(-1), std::uint32_t(0) - stride};  // wraps as unsigned
-  // Bit d of a corner: the boundary edge leaving it in direction d has been traced.
-  std::vector<std::uint8_t> visited(corner_count);
-  // Where a pinch corner stands in the path being traced (stale entries are told apart by checking
-  // the path itself, so this is never cleared).
-  std::vector<std::uint32_t> seen_at(corner_count);
-  std::vector<Step> path;
+  // Steps per direction as unsigned numbers that wrap: adding 0 - 1 subtracts 1.
+  const std::uint32_t step[4] = {1, stride, 0u - 1u, 0u - stride};
+  constexpr std::uint32_t dx[4] = {1, 0, 0u - 1u, 0}, dy[4] = {0, 1, 0, 0u - 1u};
+  std::vector<std::uint8_t> marks(std::size_t(stride) * std::size_t(g.rows + 1));
+  std::vector<Turn> path;
+
+  // Emits path[from..) as a loop and takes it off the path.
+  const auto close = [&](std::size_t from) {
+    loops.push_back(make_loop(g, path.data() + from, path.size() - from));
+    for (std::size_t i = from; i < path.size(); ++i) marks[path[i].y * stride + path[i].x] &= std::uint8_t(~kInPath);
+    path.resize(from);
+  };
 
   // Each loop is traced once, from the first of its edges met in this scan (corners bottom to
   // top, left to right), which makes the output depend on the grid only.
@@ -263,35 +275,37 @@ std::vector<Outline> outline_tiles(const TileGrid& grid, float max_segment_lengt
     for (std::uint32_t x = 0; x <= std::uint32_t(g.columns); ++x) {
       const std::uint32_t start = y * stride + x;
       const unsigned mask = g.mask(start);
-      const unsigned todo = out_edges(mask) & ~unsigned(visited[start]);
-      if (todo == 0) continue;
-      for (std::uint8_t d0 = 0; d0 < 4; ++d0) {
-        if (!(todo & (1u << d0)) || (visited[start] & (1u << d0))) continue;
-        path.clear();
-        path.push_back({start, d0});
-        if (is_pinch(mask)) seen_at[start] = 0;
-        std::uint32_t at = start;
+      for (unsigned todo; (todo = kOutEdges[mask] & ~unsigned(marks[start]) & 15u) != 0;) {
+        const std::uint8_t d0 = std::uint8_t(std::countr_zero(todo));
+        path.push_back({x, y, d0});
+        if (is_pinch(mask)) marks[start] |= kInPath;
+        std::uint32_t at = start, cx = x, cy = y;
         std::uint8_t dir = d0;
         for (;;) {
-          visited[at] |= std::uint8_t(1u << dir);
+          marks[at] |= std::uint8_t(1u << dir);
           at += step[dir];
+          cx += dx[dir];
+          cy += dy[dir];
           const unsigned m = g.mask(at);
           const std::uint8_t next = kNext[m][dir];
           if (at == start && next == d0) break;
+          if (next == dir) continue;
+          // Back at a pinch corner this path holds: the turns since then close a loop of their
+          // own. Emitting it keeps every outline free of repeated points. (The search back costs
+          // what the emitted loop costs.)
           if (is_pinch(m)) {
-            // Back at a pinch corner this path has already passed: the steps since then close a
-            // loop of their own. Emitting it keeps every outline free of repeated points.
-            const std::uint32_t pos = seen_at[at];
-            if (pos < path.size() && path[pos].corner == at) {
-              loops.push_back(make_loop(g, path.data() + pos, path.size() - pos));
-              path.resize(pos);
+            if (marks[at] & kInPath) {
+              std::size_t pos = path.size();
+              do --pos;
+              while (path[pos].x != cx || path[pos].y != cy);
+              close(pos);
             }
-            seen_at[at] = std::uint32_t(path.size());
+            marks[at] |= kInPath;
           }
-          path.push_back({at, next});
+          path.push_back({cx, cy, next});
           dir = next;
         }
-        loops.push_back(make_loop(g, path.data(), path.size()));
+        close(0);
       }
     }
   }
