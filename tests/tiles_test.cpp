@@ -439,6 +439,7 @@ TEST(OutlineTiles, EmptyGridsGiveNothing) {
   EXPECT_TRUE(outline_tiles(Map(0, 5).grid()).empty());
   EXPECT_TRUE(outline_tiles(Map(6, 5).grid()).empty());
   EXPECT_TRUE(outline_tile_tops(Map(6, 5).grid()).empty());
+  EXPECT_TRUE(outline_tiles(TileGrid{1'000'000'000, 0, {}}).empty());  // no table of a billion grid lines
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -600,6 +601,7 @@ TEST(OutlineTiles, BadInputThrowsNamingTheProblem) {
   g = m.grid();
   g.rows = 4;
   expect_invalid(g, 0, "solid has 12 entries");
+  expect_invalid(TileGrid{1 << 20, 1 << 20, {}}, 0, "too large");
   g = m.grid();
   g.solid = g.solid.first(11);
   expect_invalid(g, 0, "solid has 11 entries");

@@ -27,8 +27,8 @@ enum : std::uint8_t { kEast = 0, kNorth = 1, kWest = 2, kSouth = 3 };
 // The four cells around a lattice corner, as the bits of a 4-bit mask.
 enum : unsigned { kSW = 1, kSE = 2, kNW = 4, kNE = 8 };
 
-/// The corners the tracer refuses to go beyond: positions in the path are 32-bit, and a path
-/// holds at most 4 steps per corner.
+/// The most corners (padding column included) a grid may have: corner and cell indices are 32-bit,
+/// and this keeps the last cell index (a padded row past the last corner row) far from wrapping.
 constexpr std::uint64_t kMaxCorners = std::uint64_t(1) << 30;
 
 /// The direction in which the boundary leaves a corner it reached going `in`, given the cells
@@ -86,18 +86,22 @@ struct Lattice {
   }
 };
 
-/// The grid lines origin + i * size, i = 0..count, each rounded once to float (from the exact
-/// double sum: size is a float and i < 2^29, so the product is exact in double). Throws when they
-/// leave kMaxWorldCoordinate or two of them round to the same float.
-std::vector<float> grid_lines(const char* who, char axis, float origin, float size, int count) {
-  const double o = origin, s = size;
-  const double far = o + double(count) * s;
+/// Throws unless the grid lines origin + i * size, i = 0..count, stay within kMaxWorldCoordinate.
+void check_extent(const char* who, char axis, float origin, float size, int count) {
+  const double o = origin, far = o + double(count) * double(size);
   if (!(std::fabs(o) <= kMaxWorldCoordinate && std::fabs(far) <= kMaxWorldCoordinate)) {
     std::ostringstream out;
     out << "the grid's " << axis << " extent [" << o << ", " << far << "] goes beyond kMaxWorldCoordinate ("
         << kMaxWorldCoordinate << ")";
     fail(who, out.str());
   }
+}
+
+/// The grid lines origin + i * size, i = 0..count, each computed in double and rounded to float.
+/// Every output point is read from these tables, so a corner has the same bits in every loop that
+/// holds it. Throws when two of them round to the same float (check_extent() comes first).
+std::vector<float> grid_lines(const char* who, char axis, float origin, float size, int count) {
+  const double o = origin, s = size;
   std::vector<float> lines(std::size_t(count) + 1);
   for (int i = 0; i <= count; ++i) {
     lines[std::size_t(i)] = float(o + double(i) * s);
@@ -124,14 +128,15 @@ Lattice prepare(const char* who, const TileGrid& grid, float max_segment_length)
     out << "negative grid size " << grid.columns << " x " << grid.rows;
     fail(who, out.str());
   }
+  if ((std::uint64_t(grid.columns) + 2) * (std::uint64_t(grid.rows) + 1) > kMaxCorners) {
+    out << "grid " << grid.columns << " x " << grid.rows
+        << " is too large (more than 2^30 cell corners, about 32000 x 32000 cells)";
+    fail(who, out.str());
+  }
   const std::uint64_t count = std::uint64_t(grid.columns) * std::uint64_t(grid.rows);
   if (grid.solid.size() != count) {
     out << "solid has " << grid.solid.size() << " entries, a " << grid.columns << " x " << grid.rows << " grid needs "
         << count;
-    fail(who, out.str());
-  }
-  if ((std::uint64_t(grid.columns) + 2) * (std::uint64_t(grid.rows) + 1) > kMaxCorners) {
-    out << "grid " << grid.columns << " x " << grid.rows << " is too large (more than 2^30 cell corners, about 32000 x 32000 cells)";
     fail(who, out.str());
   }
   if (!(std::isfinite(grid.cell_size.x) && std::isfinite(grid.cell_size.y) && grid.cell_size.x > 0 &&
@@ -151,6 +156,11 @@ Lattice prepare(const char* who, const TileGrid& grid, float max_segment_length)
   Lattice g;
   g.columns = grid.columns;
   g.rows = grid.rows;
+  check_extent(who, 'x', grid.origin.x, grid.cell_size.x, grid.columns);
+  check_extent(who, 'y', grid.origin.y, grid.cell_size.y, grid.rows);
+  // No cell, no outline: skip the tables of grid lines, which a grid of a billion columns and no
+  // row could not afford.
+  if (count == 0) return g;
   g.xs = grid_lines(who, 'x', grid.origin.x, grid.cell_size.x, grid.columns);
   g.ys = grid_lines(who, 'y', grid.origin.y, grid.cell_size.y, grid.rows);
   if (max_segment_length > 0 && std::isfinite(max_segment_length)) {
@@ -178,9 +188,9 @@ Lattice prepare(const char* who, const TileGrid& grid, float max_segment_length)
 }
 
 /// Appends the points that cut the straight run between grid lines `from` and `to` (either
-/// order; neither end included) into pieces no longer than max_length: k pieces of as equal
-/// whole numbers of cells as can be, with k the least that keeps each piece short enough when
-/// measured between the float lines. The cuts do not depend on the run's direction.
+/// order; neither end included) into pieces no longer than max_length, measured between the float
+/// lines: k pieces of as equal whole numbers of cells as can be, k from the mean cell width and
+/// raised while rounding makes a piece too long. The cuts do not depend on the run's direction.
 template <class MakePoint>
 void cut_run(std::vector<Vec2>& out, const std::vector<float>& lines, double max_length, std::uint32_t from,
              std::uint32_t to, MakePoint make_point) {
