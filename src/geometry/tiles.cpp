@@ -266,6 +266,19 @@ std::vector<Outline> outline_tiles(const TileGrid& grid, float max_segment_lengt
   if (!g.any_solid) return loops;
 
   const std::uint32_t stride = g.stride;
+  // Reserve room for every loop at once: a vector grown by doubling moves each Outline into fresh
+  // memory again and again. A loop's least corner (lowest, then leftmost) is where it turns from
+  // south to east (counter-clockwise) or from west to north (clockwise), which only four cell
+  // configurations allow, each for one loop: counting them bounds the loops. The unused part of
+  // the reservation is never touched.
+  std::size_t bound = 0;
+  for (std::uint32_t y = 0; y <= std::uint32_t(g.rows); ++y) {
+    for (std::uint32_t v = y * stride, end = v + std::uint32_t(g.columns); v <= end; ++v) {
+      const unsigned m = g.mask(v);
+      bound += m == kNE || m == (kNE | kSW) || m == (kNW | kSE) || m == (kNW | kSE | kSW);
+    }
+  }
+  loops.reserve(bound);
   // Steps per direction as unsigned numbers that wrap: adding 0 - 1 subtracts 1.
   const std::uint32_t step[4] = {1, stride, 0u - 1u, 0u - stride};
   constexpr std::uint32_t dx[4] = {1, 0, 0u - 1u, 0}, dy[4] = {0, 1, 0, 0u - 1u};
