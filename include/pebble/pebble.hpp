@@ -15,3 +15,4 @@
 #include "pebble/tree.hpp"
 #include "pebble/world.hpp"
 #include "pebble/chain.hpp"
+#include "pebble/tiles.hpp"
