@@ -587,7 +587,7 @@ struct SlideRun {
   float travelled = 0;
 };
 
-enum class Floor { chain, one_segment, tiles };
+enum class Floor { chain, one_segment, tiles, outlined_tiles };
 
 // A body of the given shape put on a floor at y = 0 (x from 0 to 100) and launched to the left at
 // `speed` without friction; `floor_kind` is a 500-segment chain, one long segment, or 500 separate
@@ -602,6 +602,14 @@ SlideRun slide(const Shape& shape, float speed, Floor floor_kind, float seconds 
     std::vector<Vec2> points;
     for (int i = segments; i >= 0; --i) points.push_back({float(i) * step, 0});
     floor_bodies.push_back(stepper.add_chain(Chain::open(points), Transform::identity(), 0));
+  } else if (floor_kind == Floor::outlined_tiles) {
+    // The same 500 tiles (two rows) as a tile map, outlined into one loop whose top is cut into
+    // 500 segments of one cell each.
+    const std::vector<std::uint8_t> solid(std::size_t(2 * segments), 1);
+    const TileGrid grid{segments, 2, solid, {0, -2 * step}, {step, step}};
+    for (const Outline& o : outline_tiles(grid, 1.01f * step)) floor_bodies.push_back(stepper.add_chain(Chain::loop(o.points), Transform::identity(), 0));
+    EXPECT_EQ(stepper.chains().size(), 1u);
+    EXPECT_GE(stepper.chains()[0].segment_count(), 2 * segments);  // the top and the bottom, cell by cell
   } else if (floor_kind == Floor::one_segment) {
     BodyDef ground;
     ground.shape = Shape::box(50, 0.5f);
@@ -632,8 +640,8 @@ SlideRun slide(const Shape& shape, float speed, Floor floor_kind, float seconds 
   // Launch: a fresh body with the settled pose and the speed (the stepper has no velocity setter).
   SlideRun run;
   Stepper moving(settings, make_pair_source(settings.margin));
-  if (floor_kind == Floor::chain) {
-    moving.add_chain(stepper.chains()[0], Transform::identity(), 0);
+  if (floor_kind == Floor::chain || floor_kind == Floor::outlined_tiles) {
+    for (const Chain& chain : stepper.chains()) moving.add_chain(chain, Transform::identity(), 0);
   } else {
     for (const int f : floor_bodies) {
       BodyDef fixed;
@@ -673,12 +681,16 @@ std::vector<std::pair<const char*, Shape>> sliders() {
 
 }  // namespace
 
-TEST(Ghosts, NothingCatchesOnAFlatChainAtAnySpeed) {
+TEST(Ghosts, NothingCatchesOnAFlatChainOrAnOutlinedTileMapAtAnySpeed) {
   for (const auto& [name, shape] : sliders()) {
     for (const float speed : {1.0f, 5.0f, 15.0f}) {
       SCOPED_TRACE(std::string(name) + " at " + std::to_string(speed) + " m/s");
       const SlideRun flat = slide(shape, speed, Floor::one_segment);
       const SlideRun chain = slide(shape, speed, Floor::chain);
+      const SlideRun outlined = slide(shape, speed, Floor::outlined_tiles);
+      EXPECT_LT(outlined.worst_normal, 1e-3f);
+      EXPECT_LT(outlined.worst_vertical_speed, 2 * flat.worst_vertical_speed + 0.02f);
+      EXPECT_NEAR(outlined.travelled, flat.travelled, 0.01f * flat.travelled + 0.01f);
       if (std::getenv("PEBBLE_GHOST_REPORT"))
         std::printf("%-12s %5.1f m/s  flat: normal %.2e vy %.4f travelled %.3f  chain: normal %.2e vy %.4f travelled %.3f\n", name,
                     double(speed), double(flat.worst_normal), double(flat.worst_vertical_speed), double(flat.travelled),
