@@ -5,6 +5,10 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <vector>
+
+#include <pebble/chain.hpp>
+#include <pebble/tiles.hpp>
 
 namespace pebble::sandbox {
 namespace {
@@ -16,8 +20,15 @@ constexpr float kCellSize = 0.9f;
 /// Downward speed at release (m/s): fast enough that a row is a cell below the next one when
 /// that one is released (4 m/s x 0.25 s > kCellSize).
 constexpr float kReleaseSpeed = 4.0f;
-/// Thickness of the container's floor and walls (m).
+/// Thickness of the container's walls (m).
 constexpr float kWallThickness = 0.4f;
+/// The container's floor: hills of this height (m) around kFloorHeight, points kFloorStep apart.
+constexpr float kFloorHeight = 0.2f;
+constexpr float kHillHeight = 0.12f;
+constexpr float kHillFrequency = 1.9f;  // rad/m
+constexpr float kFloorStep = 0.5f;
+/// The tile map's cell (m).
+constexpr float kTile = 0.5f;
 
 /// A float in [lo, hi) from the generator's 32 bits: the same on every standard library (the
 /// std:: distributions are not specified bit for bit).
@@ -112,27 +123,46 @@ DemoScene::DemoScene(const DemoSceneSettings& settings) {
     pending_[static_cast<size_t>(i)].time = static_cast<float>(row) * settings.row_interval;
   }
   (void)rows;
-  const float half = 0.5f * inner_width_;
+  const float half = 0.5f * inner_width_ + 0.1f * wall_height_;  // the walls lean out by a tenth of their height
   const float ground_half = half + kWallThickness + 2.0f;
-  view_ = {{-ground_half, -kWallThickness - 0.2f}, {ground_half, release_y + kMaxShapeSize}};
-  container_view_ = {{-half - kWallThickness - 0.5f, -kWallThickness - 0.2f}, {half + kWallThickness + 0.5f, wall_height_ + 0.5f}};
+  view_ = {{-ground_half, -2 * kTile - 0.2f}, {ground_half, release_y + kMaxShapeSize}};
+  container_view_ = {{-half - kWallThickness - 0.5f, -0.2f}, {half + kWallThickness + 0.5f, wall_height_ + 0.5f}};
 }
 
 void DemoScene::add_container(Stepper& stepper) {
-  const float half = 0.5f * inner_width_, t = kWallThickness;
-  const float ground_half = half + t + 2.0f;
-  BodyDef ground;
-  ground.density = 0;
-  ground.friction = 0.6f;
-  // The floor reaches past the walls, so a shape that bounces out still lands somewhere.
-  ground.shape = Shape::rounded_box(ground_half, 0.5f * t, 0.1f);
-  ground.xf = {{0, -0.5f * t}, Rot::identity()};
-  stepper.add(ground);
+  const float half = 0.5f * inner_width_, t = kWallThickness, top = wall_height_;
+  constexpr float kFriction = 0.6f;
+  // The container is terrain: a block of ground with a valley carved in it, one loop whose points
+  // run counter-clockwise around the solid (docs/terrain.md). Its inner walls lean out a little and
+  // its floor rolls in low hills, so the pile rests on convex and concave corners of one chain.
+  std::vector<Vec2> block;
+  const float lean = 0.1f * top;
+  block.push_back({half + lean + t, top});   // outer right top
+  block.push_back({half + lean, top});       // inner right top
+  const int bumps = std::max(4, static_cast<int>(std::lround(inner_width_ / kFloorStep)));
+  for (int i = 0; i <= bumps; ++i) {
+    const float x = half - inner_width_ * static_cast<float>(i) / static_cast<float>(bumps);
+    block.push_back({x, kFloorHeight + kHillHeight * std::sin(kHillFrequency * x)});
+  }
+  block.push_back({-half - lean, top});      // inner left top
+  block.push_back({-half - lean - t, top});  // outer left top
+  block.push_back({-half - lean - t, 0});    // down the outside, across the bottom
+  block.push_back({half + lean + t, 0});
+  stepper.add_chain(Chain::loop(block), Transform::identity(), kFriction);
   kinds_.push_back(ShapeKind::ground);
-  ground.shape = Shape::rounded_box(0.5f * t, 0.5f * wall_height_, 0.15f);
-  for (const float side : {-1.0f, 1.0f}) {
-    ground.xf = {{side * (half + 0.5f * t), 0.5f * wall_height_}, Rot::identity()};
-    stepper.add(ground);
+
+  // Around it, a tile map: a floor two cells deep with steps near its ends, outlined into loops
+  // (outline_tiles) so that a shape that bounces out slides over the tiles without catching.
+  const float ground_half = half + lean + t + 2.0f;
+  const int columns = static_cast<int>(std::ceil(2 * ground_half / kTile));
+  std::vector<std::uint8_t> solid(static_cast<size_t>(3 * columns), 0);
+  for (int c = 0; c < columns; ++c) {
+    solid[static_cast<size_t>(c)] = solid[static_cast<size_t>(columns + c)] = 1;
+    if (c < 2 || c >= columns - 2) solid[static_cast<size_t>(2 * columns + c)] = 1;  // a step at each end
+  }
+  const TileGrid grid{columns, 3, solid, {-0.5f * kTile * static_cast<float>(columns), -2 * kTile}, {kTile, kTile}};
+  for (const Outline& outline : outline_tiles(grid)) {
+    stepper.add_chain(Chain::loop(outline.points), Transform::identity(), kFriction);
     kinds_.push_back(ShapeKind::ground);
   }
 }

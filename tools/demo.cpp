@@ -42,6 +42,29 @@ void draw_bodies(cairo_t* cr, const View& view, const sandbox::Stepper& stepper,
   const auto& bodies = stepper.bodies();
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Rgb fill = kind_color(kinds[i]);
+    if (bodies[i].chain >= 0) {
+      // Terrain: a loop is the boundary of solid ground (filled); an open chain a line.
+      const Chain& chain = stepper.chains()[static_cast<size_t>(bodies[i].chain)];
+      const auto points = chain.points();
+      for (size_t k = 0; k < points.size(); ++k) {
+        const Vec2 p = transform_point(bodies[i].xf, points[k]);
+        if (k == 0) {
+          cairo_move_to(cr, view.px(p.x), view.py(p.y));
+        } else {
+          cairo_line_to(cr, view.px(p.x), view.py(p.y));
+        }
+      }
+      if (chain.closed()) {
+        cairo_close_path(cr);
+        set_color(cr, fill, 0.45);
+        cairo_fill_preserve(cr);
+      }
+      set_color(cr, mix(fill, colors::outline, 0.55));
+      cairo_set_line_width(cr, line_px);
+      cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+      cairo_stroke(cr);
+      continue;
+    }
     for (const Shape& part : bodies[i].parts) draw_shape(cr, view, part, bodies[i].xf, fill, 1.0, mix(fill, colors::outline, 0.55), line_px);
   }
 }
