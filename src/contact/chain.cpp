@@ -92,12 +92,49 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
 
 bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - s.a) >= 0; }
 
+// The common cases of a body on terrain, answered without the general search, when the segment's
+// face is an axis of greatest separation of the two cores (seed 000, "The separating axis test":
+// no axis of b's edges and not the segment's back separates more):
+//  - b's deepest core vertex along the face lies over the segment: the cores' distance (or depth)
+//    is that vertex's height over the face and the face normal is the contact normal;
+//  - it lies beyond an end where the chain goes on flat or turns concave: whatever normal the
+//    general search finds there is the face's or a ghost, which collide() replaces by the face's.
+// Either way face_manifold() is the answer.
+bool face_is_the_answer(const ChainSegment& s, const Transform& rel, const Shape& b) {
+  const Vec2 n = s.normal;
+  const std::span<const Vec2> v = b.vertices();
+  const int count = b.vertex_count();
+  Vec2 w[kMaxPolygonVertices];
+  float least = 0, most = 0;
+  int deepest = 0;
+  for (int j = 0; j < count; ++j) {
+    w[j] = transform_point(rel, v[std::size_t(j)]);
+    const float h = dot(n, w[j] - s.a);
+    if (j == 0 || h < least) {
+      least = h;
+      deepest = j;
+    }
+    most = j == 0 ? h : std::max(most, h);
+  }
+  if (-most > least) return false;  // the segment's back separates more
+  for (int i = 0; i < b.edge_count(); ++i) {
+    const Vec2 m = rotate(rel.q, b.normal(i));
+    if (std::min(dot(m, s.a - w[i]), dot(m, s.b - w[i])) > least) return false;
+  }
+  const Vec2 edge = s.b - s.a;
+  const float along = dot(w[deepest] - s.a, edge);
+  if (along < 0) return s.has_prev && cross(s.a - s.ghost_prev, edge) <= 0;
+  if (along > dot(edge, edge)) return s.has_next && cross(edge, s.ghost_next - s.b) <= 0;
+  return true;
+}
+
 }  // namespace
 
 Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin) noexcept {
   if (!is_valid(xs) || !is_valid(xb)) return Manifold{};
   const Transform rel = inv_mul(xs, xb);
   if (!in_front(s, transform_point(rel, b.core_centroid()))) return Manifold{};  // one-sided
+  if (face_is_the_answer(s, rel, b)) return face_manifold(s, xs, rel, b, margin, false);
   const Manifold m = collide(s.shape, xs, b, xb, margin);
   if (m.count == 0) return m;
   const Vec2 n = s.normal;
