@@ -276,6 +276,11 @@ int run(const std::uint8_t* data, std::size_t size) {
       const CastHit h = pebble::raycast(seg, xa, ray, cast_radius);
       check_cast(h, true);
       if (h.hit) FUZZ_REQUIRE(pebble::dot(seg.normal, pebble::inv_transform_point(xa, ray.origin) - seg.a) >= 0);
+      const ToiResult ts = pebble::time_of_impact(b, sb, seg, sa, t_max, toi_options);
+      FUZZ_REQUIRE(ts.fraction >= 0 && ts.fraction <= 1 && finite(ts.point) && finite(ts.normal));
+      if (ts.state == ToiResult::State::hit || ts.state == ToiResult::State::overlapped) FUZZ_REQUIRE(is_unit(ts.normal) || is_zero(ts.normal));
+      const Approach as = pebble::closest_approach(b, xb, move_b, seg, xa, move_a, horizon);
+      FUZZ_REQUIRE(finite(as.time) && finite(as.distance) && finite(as.point_a) && finite(as.point_b) && finite(as.normal));
       const CastHit hc = pebble::shape_cast(b, xb, move_b, seg, xa, move_a, cast_options);
       check_cast(hc, false, hc.hit && tiny_gap(seg.shape, {xa.p + hc.fraction * move_a, xa.q}, b, {xb.p + hc.fraction * move_b, xb.q}));
     } catch (const pebble::InvalidShape&) {

@@ -231,6 +231,20 @@ TEST(Chain, RaysAndCastsAreOneSided) {
   ASSERT_TRUE(falling.hit);
   EXPECT_NEAR(falling.fraction, 0.375f, 1e-5f);
   EXPECT_FALSE(shape_cast(ball, {{2.5f, -1}, Rot::identity()}, {0, 2}, s, xs, {0, 0}).hit);
+  // Time of impact and closest approach: from the front as on the segment's shape, from behind
+  // nothing.
+  const Sweep fall{{0, 0}, {2.5f, 1}, {2.5f, -1}, 0, 0.3f}, still{{0, 0}, {0, 0}, {0, 0}, 0, 0};
+  const ToiResult toi = time_of_impact(ball, fall, s, still);
+  const ToiResult plain = time_of_impact(ball, fall, s.shape, still);
+  EXPECT_EQ(toi.state, ToiResult::State::hit);
+  EXPECT_EQ(toi.fraction, plain.fraction);
+  const Sweep rise{{0, 0}, {2.5f, -1}, {2.5f, 1}, 0, 0.3f};
+  EXPECT_EQ(time_of_impact(ball, rise, s, still).state, ToiResult::State::separated);
+  EXPECT_EQ(time_of_impact(ball, rise, s.shape, still).state, ToiResult::State::hit);
+  const Approach near = closest_approach(ball, {{2.5f, 1}, Rot::identity()}, {0, -2}, s, xs, {0, 0}, 1);
+  EXPECT_TRUE(near.hit);
+  EXPECT_NEAR(near.time, 0.375f, 1e-4f);
+  EXPECT_FALSE(closest_approach(ball, {{2.5f, -1}, Rot::identity()}, {0, 2}, s, xs, {0, 0}, 1).hit);
   // Behind the segment, collide() gives nothing even when overlapping.
   EXPECT_EQ(collide(s, xs, ball, {{2.5f, -0.2f}, Rot::identity()}, 0.02f).count, 0);
   EXPECT_GT(collide(s, xs, ball, {{2.5f, 0.2f}, Rot::identity()}, 0.02f).count, 0);

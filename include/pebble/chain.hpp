@@ -85,4 +85,17 @@ CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, floa
 CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s, const Transform& xs,
                    Vec2 translation_s, const ShapeCastOptions& options = {}) noexcept;
 
+/// time_of_impact() of shape a (moving by sweep sa) and the segment (moving by ss), front side only:
+/// State::separated at t_max when a's core centroid starts behind the segment's line, or when the
+/// first touch comes from behind (the segment's outward normal there faces away from a). Otherwise,
+/// and for invalid input, as time_of_impact() on the segment's shape (normal from a to the segment).
+ToiResult time_of_impact(const Shape& a, const Sweep& sa, const ChainSegment& s, const Sweep& ss, float t_max = 1,
+                         const ToiOptions& options = {}) noexcept;
+
+/// closest_approach() of shape a and the segment, front side only: a's core centroid behind the
+/// segment's line at time 0 gives the empty answer {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}};
+/// a first touch from behind is not a touch (hit false, at the time of least distance).
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s, const Transform& xs,
+                          Vec2 velocity_s, float horizon) noexcept;
+
 }  // namespace pebble

@@ -176,4 +176,30 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   return h;
 }
 
+ToiResult time_of_impact(const Shape& a, const Sweep& sa, const ChainSegment& s, const Sweep& ss, float t_max,
+                         const ToiOptions& options) noexcept {
+  const ToiResult r = time_of_impact(a, sa, s.shape, ss, t_max, options);
+  if (r.state == ToiResult::State::failed) return r;
+  const ToiResult apart{ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
+  const Transform xa = sweep_transform(sa, 0), xs = sweep_transform(ss, 0);
+  if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) return apart;
+  if (r.state == ToiResult::State::hit) {
+    // The normal points from a to the segment: the segment's outward normal there is its opposite.
+    const Transform at = sweep_transform(ss, r.fraction);
+    if (dot(inv_rotate(at.q, r.normal), s.normal) > 0) return apart;
+  }
+  return r;
+}
+
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s, const Transform& xs,
+                          Vec2 velocity_s, float horizon) noexcept {
+  Approach r = closest_approach(a, xa, velocity_a, s.shape, xs, velocity_s, horizon);
+  if (r.distance == kHugeDistance) return r;  // invalid input: the empty answer already
+  if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) {
+    return {false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
+  }
+  if (r.hit && r.time > 0 && dot(inv_rotate(xs.q, r.normal), s.normal) > 0) r.hit = false;  // from behind
+  return r;
+}
+
 }  // namespace pebble
