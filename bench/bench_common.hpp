@@ -67,6 +67,7 @@ void register_contact_benchmarks();
 void register_cast_benchmarks();
 void register_world_benchmarks();
 void register_primitives_benchmarks();
+void register_decompose_benchmarks();
 
 /// Times f on one case per iteration, walking the whole set in order and wrapping around, so
 /// that each library answers exactly the same sequence of queries. f returns its result, which

@@ -14,3 +14,4 @@
 #include "pebble/simd.hpp"
 #include "pebble/tree.hpp"
 #include "pebble/world.hpp"
+#include "pebble/decompose.hpp"

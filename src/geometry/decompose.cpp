@@ -1,0 +1,583 @@
+// decompose(): a simple polygon into convex Shapes (docs/decompose.md).
+//
+// 1. Validation and clean-up: exact duplicates of the previous point and exactly collinear middle
+//    points are dropped; an edge that folds back along the previous one, a repeated point, and two
+//    edges that cross or touch are reported (Shamos & Hoey's sweep, "Geometric intersection
+//    problems", FOCS 1976, as a sweep over the vertices in lexicographic order).
+// 2. Triangulation by ear clipping (Meisters' two ears theorem; O'Rourke, "Computational Geometry
+//    in C", 2nd ed. 1998, 1.6), where an ear is tested only against the vertices that were reflex
+//    at the start, found through a uniform grid.
+// 3. Hertel & Mehlhorn ("Fast triangulation of simple polygons", FCT 1983): a diagonal is removed
+//    when the two pieces it separates merge into a convex piece of at most kMaxPolygonVertices
+//    corners, longest diagonal first.
+// Every orientation and intersection decision is the exact orient() (pebble/detail/exact.hpp), so
+// the pieces are cut along true diagonals whatever the coordinates; no new points are made.
+#include "pebble/decompose.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pebble/detail/exact.hpp"
+
+namespace pebble {
+namespace {
+
+// The exact orient() of pebble/detail/exact.hpp (its filtered double evaluation, then its exact
+// stage), with one more exact shortcut before that stage, for the axis-aligned runs of tile maps
+// and combs: when both products are 0, each has a zero factor (a difference of two floats is
+// exact and nonzero in double unless they are equal, and a product of two such differences
+// cannot underflow), so the value is exactly 0.
+inline double orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
+  const double left = (double(b.x) - a.x) * (double(p.y) - a.y), right = (double(b.y) - a.y) * (double(p.x) - a.x);
+  const double det = left - right, bound = detail::error_bound(3, detail::abs(left) + detail::abs(right));
+  if (detail::abs(det) > bound) return det;
+  if (bound == 0) return 0;
+  return detail::exact_orient(a, b, p).leading();
+}
+
+[[noreturn]] void fail(const std::string& message) { throw InvalidShape("pebble: decompose: " + message); }
+
+std::string describe(Vec2 v) {
+  std::ostringstream out;
+  out.precision(9);
+  out << '(' << v.x << ", " << v.y << ')';
+  return out.str();
+}
+
+int sign_of(double v) { return (v > 0) - (v < 0); }
+
+// The sweep's order: by x, then by y.
+bool lex_less(Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); }
+
+// Inputs with more points than this are refused: the indices below are int, and the work grows
+// faster than linearly in the worst case.
+constexpr std::size_t kMaxPoints = std::size_t(1) << 24;
+
+// The polygon after clean-up: its points, and for each the index of the input point it is, so
+// that messages name the user's indices.
+struct Ring {
+  std::vector<Vec2> p;
+  std::vector<int> id;
+  int size() const { return int(p.size()); }
+};
+
+void validate(std::span<const Vec2> polygon, float radius) {
+  if (polygon.size() < 3) fail("a polygon needs at least 3 points, got " + std::to_string(polygon.size()));
+  if (polygon.size() > kMaxPoints) {
+    fail("a polygon may have at most " + std::to_string(kMaxPoints) + " points, got " + std::to_string(polygon.size()));
+  }
+  for (std::size_t i = 0; i < polygon.size(); ++i) {
+    const Vec2 p = polygon[i];
+    if (!is_finite(p)) fail("point " + std::to_string(i) + " has a non-finite coordinate " + describe(p));
+    // The pieces are Shapes, whose makers accept coordinates up to kMaxShapeExtent.
+    if (std::fabs(p.x) > kMaxShapeExtent || std::fabs(p.y) > kMaxShapeExtent) {
+      std::ostringstream out;
+      out << "point " << i << ' ' << describe(p) << " lies beyond the largest supported extent " << kMaxShapeExtent;
+      fail(out.str());
+    }
+  }
+  if (!std::isfinite(radius) || radius < 0 || radius > kMaxShapeExtent) {
+    std::ostringstream out;
+    out << "radius " << radius << " must be finite, >= 0 and at most " << kMaxShapeExtent;
+    fail(out.str());
+  }
+}
+
+std::string edge_name(const Ring& ring, int e) {
+  const int n = ring.size();
+  return "the edge from point " + std::to_string(ring.id[e]) + " to point " +
+         std::to_string(ring.id[(e + 1) % n]);
+}
+
+// Drops exact repeats of the previous point and exactly collinear middle points; throws for zero
+// area and for an edge that folds back along the previous one.
+Ring clean(std::span<const Vec2> polygon) {
+  Ring in;
+  for (std::size_t i = 0; i < polygon.size(); ++i) {
+    if (in.p.empty() || !(polygon[i] == in.p.back())) {
+      in.p.push_back(polygon[i]);
+      in.id.push_back(int(i));
+    }
+  }
+  while (in.p.size() > 1 && in.p.back() == in.p.front()) {
+    in.p.pop_back();
+    in.id.pop_back();
+  }
+  const int n = in.size();
+  // Zero area first, so that a collinear input gets that message rather than a fold.
+  bool flat = true;
+  for (int i = 1; i < n && flat; ++i) flat = orient(in.p[0], in.p[1], in.p[i]) == 0;
+  if (n < 3 || flat) {
+    fail(n == 1 ? std::string("the polygon has zero area: all its points are the same point")
+                : "the polygon has zero area: all its " + std::to_string(polygon.size()) + " points are collinear");
+  }
+
+  // A worklist over a linked ring: dropping a point can make its neighbours collinear.
+  const std::size_t count = in.p.size();
+  std::vector<int> prev(count), next(count), work(count);
+  std::vector<char> alive(count, 1);
+  for (int i = 0; i < n; ++i) {
+    prev[i] = (i + n - 1) % n;
+    next[i] = (i + 1) % n;
+    work[i] = n - 1 - i;
+  }
+  while (!work.empty()) {
+    const int v = work.back();
+    work.pop_back();
+    if (!alive[v]) continue;
+    const int u = prev[v], w = next[v];
+    const Vec2 a = in.p[u], b = in.p[v], c = in.p[w];
+    if (orient(a, b, c) != 0) continue;
+    // Collinear: b between a and c is a straight continuation; otherwise the two edges overlap.
+    if (lex_less(a, b) != lex_less(b, c)) {
+      fail("the polygon is not simple: the edge from point " + std::to_string(in.id[u]) + " to point " +
+           std::to_string(in.id[v]) + " and the edge from there to point " + std::to_string(in.id[w]) +
+           " fold back on each other at point " + std::to_string(in.id[v]) + ' ' + describe(b));
+    }
+    alive[v] = 0;
+    next[u] = w;
+    prev[w] = u;
+    work.push_back(u);
+    work.push_back(w);
+  }
+  Ring out;
+  int start = 0;
+  while (!alive[start]) ++start;
+  int v = start;
+  do {
+    out.p.push_back(in.p[v]);
+    out.id.push_back(in.id[v]);
+    v = next[v];
+  } while (v != start);
+  return out;
+}
+
+// ---- Simplicity: a sweep over the vertices in lexicographic order (Shamos & Hoey 1976).
+//
+// The status holds the edges the sweep line crosses, bottom to top; edge e runs from vertex e to
+// vertex e + 1. Whenever two edges become neighbours in the status they are tested exactly; the
+// leftmost point where two edges meet is found that way, because just before it they are
+// neighbours (anything between them would meet one of them earlier). A vertex lying on an edge is
+// found directly: the edges containing it must be its own.
+
+class SimplicityCheck {
+public:
+  explicit SimplicityCheck(const Ring& ring) : r_(ring), n_(ring.size()) {}
+
+  void run() {
+    const std::size_t n = r_.p.size();
+    // Each edge's ends in sweep order.
+    lo_.resize(n);
+    hi_.resize(n);
+    for (int e = 0; e < n_; ++e) {
+      const Vec2 a = pt(e), b = pt(next(e));
+      const bool forward = lex_less(a, b);
+      lo_[e] = forward ? a : b;
+      hi_[e] = forward ? b : a;
+    }
+    struct Event {
+      Vec2 p;
+      int v;
+    };
+    std::vector<Event> order(n);
+    for (int v = 0; v < n_; ++v) order[v] = {pt(v), v};
+    std::sort(order.begin(), order.end(), [](const Event& a, const Event& b) { return lex_less(a.p, b.p); });
+    for (std::size_t k = 1; k < n; ++k) {
+      if (order[k - 1].p == order[k].p) {
+        const int a = std::min(r_.id[order[k - 1].v], r_.id[order[k].v]);
+        const int b = std::max(r_.id[order[k - 1].v], r_.id[order[k].v]);
+        fail("the polygon is not simple: points " + std::to_string(a) + " and " + std::to_string(b) + " are the same point " +
+             describe(order[k].p));
+      }
+    }
+    status_.reserve(n);
+    for (const Event& event : order) visit(event.v);
+  }
+
+private:
+  Vec2 pt(int v) const { return r_.p[v]; }
+  int next(int v) const { return v + 1 == n_ ? 0 : v + 1; }
+  int prev(int v) const { return v == 0 ? n_ - 1 : v - 1; }
+  // > 0: p above edge e (to the left of it, run from its first end in sweep order to its last).
+  double side(int e, Vec2 p) const { return orient(lo_[e], hi_[e], p); }
+
+  void visit(int v) {
+    const Vec2 p = pt(v);
+    const int a = prev(v), b = v;  // the edges into and out of v
+    const bool a_ends = hi_[a] == p, b_ends = hi_[b] == p;
+    // The edges through p form one run of the status (side 0), between those below p and those
+    // above it; it must hold exactly v's own edges that end here.
+    const auto first = status_.begin();
+    const auto lo = std::partition_point(first, status_.end(), [&](int e) { return side(e, p) > 0; });
+    auto hi = lo;
+    while (hi != status_.end() && side(*hi, p) == 0) {
+      if (*hi != a && *hi != b) on_edge(v, *hi);
+      ++hi;
+    }
+    if (hi - lo != int(a_ends) + int(b_ends)) {
+      // The status is out of order, which only an undetected crossing could cause.
+      fail("the polygon is not simple: it crosses itself near point " + std::to_string(r_.id[v]) + ' ' + describe(p));
+    }
+    const std::ptrdiff_t at = lo - first;
+    status_.erase(lo, hi);
+    // Edges that start here, bottom to top: the one whose far end is clockwise of the other's.
+    int starting[2];
+    int count = 0;
+    if (!a_ends) starting[count++] = a;
+    if (!b_ends) starting[count++] = b;
+    if (count == 2 && orient(p, pt(a), pt(next(b))) < 0) std::swap(starting[0], starting[1]);
+    status_.insert(status_.begin() + at, starting, starting + count);
+    // The new neighbours.
+    const std::size_t below = std::size_t(at), above = std::size_t(at + count);
+    if (at > 0 && below < status_.size()) test(status_[below - 1], status_[below]);
+    if (count > 0 && above < status_.size()) test(status_[above - 1], status_[above]);
+  }
+
+  // Throws when edges e and f share a point. Neighbouring edges share their common vertex only:
+  // clean() removed collinear vertices and folds.
+  void test(int e, int f) const {
+    if (next(e) == f || next(f) == e) return;
+    const Vec2 a = pt(e), b = pt(next(e)), c = pt(f), d = pt(next(f));
+    const int o1 = sign_of(orient(a, b, c)), o2 = sign_of(orient(a, b, d));
+    const int o3 = sign_of(orient(c, d, a)), o4 = sign_of(orient(c, d, b));
+    if (o1 * o2 > 0 || o3 * o4 > 0) return;
+    if (o1 == 0 && o2 == 0) {
+      // Collinear: they overlap when their lexicographic ranges do.
+      const Vec2 lo = lex_less(lo_[e], lo_[f]) ? lo_[f] : lo_[e];
+      const Vec2 hi = lex_less(hi_[e], hi_[f]) ? hi_[e] : hi_[f];
+      if (lex_less(hi, lo)) return;
+      fail("the polygon is not simple: " + edge_name(r_, std::min(e, f)) + " and " + edge_name(r_, std::max(e, f)) +
+           " overlap from " + describe(lo) + " to " + describe(hi));
+    }
+    if (o1 == 0) on_edge(f, e);
+    if (o2 == 0) on_edge(next(f), e);
+    if (o3 == 0) on_edge(e, f);
+    if (o4 == 0) on_edge(next(e), f);
+    // A proper crossing: the point on ab, in double (for the message only).
+    const double t = orient(c, d, a) / (orient(c, d, a) - orient(c, d, b));
+    const Vec2 where{float(a.x + t * (double(b.x) - a.x)), float(a.y + t * (double(b.y) - a.y))};
+    fail("the polygon is not simple: " + edge_name(r_, std::min(e, f)) + " and " + edge_name(r_, std::max(e, f)) +
+         " cross at " + describe(where));
+  }
+
+  [[noreturn]] void on_edge(int v, int e) const {
+    fail("the polygon is not simple: point " + std::to_string(r_.id[v]) + ' ' + describe(pt(v)) + " lies on " + edge_name(r_, e));
+  }
+
+  const Ring& r_;
+  int n_;
+  std::vector<Vec2> lo_, hi_;  // per edge: its first and last end in sweep order
+  std::vector<int> status_;
+};
+
+// ---- Triangulation by ear clipping (O'Rourke 1998, 1.6).
+//
+// Vertex v is an ear when it is strictly convex and no other vertex lies in the closed triangle
+// (prev, v, next). Only vertices that were reflex at the start need testing: the vertex of the
+// triangle deepest towards v, if any, is reflex or flat, and clipping only ever turns reflex
+// vertices convex (a vertex's angle shrinks). Those are kept in a uniform grid over the polygon's
+// box, so that an ear test looks at the few near its triangle.
+
+struct Triangle {
+  int v[3];  // counter-clockwise
+};
+// A diagonal of the triangulation as its two half-edges: half-edge 3t + k runs from corner k of
+// triangle t to corner k + 1.
+struct Diagonal {
+  int e0, e1;
+};
+
+class EarClipper {
+public:
+  EarClipper(const std::vector<Vec2>& points) : p_(points), n_(int(points.size())) {}
+
+  void run(std::vector<Triangle>& triangles, std::vector<Diagonal>& diagonals) {
+    const std::size_t n = std::size_t(n_);
+    prev_.resize(n);
+    next_.resize(n);
+    owner_.assign(n, -1);
+    alive_.assign(n, 1);
+    for (int i = 0; i < n_; ++i) {
+      prev_[i] = i == 0 ? n_ - 1 : i - 1;
+      next_[i] = i + 1 == n_ ? 0 : i + 1;
+    }
+    build_grid();
+    triangles.clear();
+    diagonals.clear();
+    triangles.reserve(n - 2);
+    diagonals.reserve(n - 3);
+
+    // Candidates on a stack: clipping an ear re-tests its two neighbours, which pushes them again
+    // when they became ears, so each clip costs O(1) ear tests.
+    std::vector<int> stack;
+    std::vector<char> is_ear(n, 0);
+    for (int v = n_ - 1; v >= 0; --v) {
+      if (ear(v)) {
+        is_ear[v] = 1;
+        stack.push_back(v);
+      }
+    }
+    int remaining = n_;
+    while (remaining > 3) {
+      if (stack.empty()) {
+        // Cannot happen for a simple polygon (two ears theorem); searched once more in full
+        // rather than trusted, so that a bug shows as an exception, never as a hang.
+        for (int v = 0; v < n_; ++v) {
+          if (alive_[v] && ear(v)) {
+            is_ear[v] = 1;
+            stack.push_back(v);
+          }
+        }
+        if (stack.empty()) fail("internal error: no ear found in a polygon that passed the simplicity check");
+      }
+      const int v = stack.back();
+      stack.pop_back();
+      if (!alive_[v] || !is_ear[v]) continue;
+      const int a = prev_[v], b = next_[v];
+      clip(a, v, b, triangles, diagonals);
+      alive_[v] = 0;
+      next_[a] = b;
+      prev_[b] = a;
+      owner_[a] = int(triangles.size()) - 1;  // edge a -> b now borders that triangle
+      --remaining;
+      for (const int u : {b, a}) {
+        is_ear[u] = ear(u);
+        if (is_ear[u]) stack.push_back(u);
+      }
+    }
+    int a = 0;
+    while (!alive_[a]) ++a;
+    const int v = next_[a], b = next_[v];
+    clip(a, v, b, triangles, diagonals);
+    if (owner_[b] >= 0) diagonals.push_back({3 * owner_[b] + 2, 3 * (int(triangles.size()) - 1) + 2});
+  }
+
+private:
+  // Emits triangle (a, v, b) and the diagonals between it and the triangles clipped earlier
+  // across its edges a -> v and v -> b.
+  void clip(int a, int v, int b, std::vector<Triangle>& triangles, std::vector<Diagonal>& diagonals) {
+    const int t = int(triangles.size());
+    triangles.push_back({{a, v, b}});
+    // A clipped triangle (a', w, b') borders the ring edge a' -> b' with its half-edge b' -> a'.
+    if (owner_[a] >= 0) diagonals.push_back({3 * owner_[a] + 2, 3 * t});
+    if (owner_[v] >= 0) diagonals.push_back({3 * owner_[v] + 2, 3 * t + 1});
+  }
+
+  bool ear(int v) const {
+    const int a = prev_[v], b = next_[v];
+    const Vec2 pa = p_[a], pv = p_[v], pb = p_[b];
+    if (orient(pa, pv, pb) <= 0) return false;
+    const Vec2 lo = min(min(pa, pv), pb), hi = max(max(pa, pv), pb);
+    const int x0 = cell_x(lo.x), x1 = cell_x(hi.x), y0 = cell_y(lo.y), y1 = cell_y(hi.y);
+    for (int cy = y0; cy <= y1; ++cy) {
+      for (int cx = x0; cx <= x1; ++cx) {
+        const std::size_t cell = std::size_t(cy * grid_w_ + cx);
+        for (int k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
+          const int r = cell_items_[k];
+          if (!alive_[r] || r == a || r == v || r == b) continue;
+          const Vec2 q = p_[r];
+          if (q.x < lo.x || q.x > hi.x || q.y < lo.y || q.y > hi.y) continue;
+          if (orient(pa, pv, q) >= 0 && orient(pv, pb, q) >= 0 && orient(pb, pa, q) >= 0) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  void build_grid() {
+    std::vector<int> reflex;
+    Vec2 lo = p_[0], hi = p_[0];
+    for (int v = 0; v < n_; ++v) {
+      const Vec2 q = p_[v];
+      lo = min(lo, q);
+      hi = max(hi, q);
+      if (orient(p_[prev_[v]], q, p_[next_[v]]) < 0) reflex.push_back(v);
+    }
+    // About two reflex vertices per cell, in cells about square.
+    const double w = double(hi.x) - lo.x, h = double(hi.y) - lo.y;
+    const double cells = std::max(1.0, double(reflex.size()) / 2);
+    const double side = std::sqrt(w * h / cells);
+    grid_w_ = side > 0 ? int(std::clamp(std::ceil(w / side), 1.0, 1024.0)) : 1;
+    grid_h_ = side > 0 ? int(std::clamp(std::ceil(h / side), 1.0, 1024.0)) : 1;
+    origin_ = lo;
+    scale_x_ = w > 0 ? grid_w_ / w : 0;
+    scale_y_ = h > 0 ? grid_h_ / h : 0;
+    const std::size_t cell_count = std::size_t(grid_w_) * std::size_t(grid_h_);
+    cell_start_.assign(cell_count + 1, 0);
+    for (const int v : reflex) ++cell_start_[cell_of(v) + 1];
+    for (std::size_t c = 0; c < cell_count; ++c) cell_start_[c + 1] += cell_start_[c];
+    cell_items_.resize(reflex.size());
+    std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
+    for (const int v : reflex) cell_items_[fill[cell_of(v)]++] = v;
+  }
+  // Monotone in the coordinate, so a box's corner cells bound the cells of every point in it.
+  int cell_x(float x) const { return std::clamp(int((double(x) - origin_.x) * scale_x_), 0, grid_w_ - 1); }
+  int cell_y(float y) const { return std::clamp(int((double(y) - origin_.y) * scale_y_), 0, grid_h_ - 1); }
+  std::size_t cell_of(int v) const {
+    const Vec2 q = p_[v];
+    return std::size_t(cell_y(q.y) * grid_w_ + cell_x(q.x));
+  }
+
+  const std::vector<Vec2>& p_;
+  int n_;
+  std::vector<int> prev_, next_;
+  std::vector<int> owner_;  // owner_[a]: the clipped triangle across ring edge a -> next_[a], or -1
+  std::vector<char> alive_;
+  int grid_w_ = 1, grid_h_ = 1;
+  Vec2 origin_{};
+  double scale_x_ = 0, scale_y_ = 0;
+  std::vector<int> cell_start_, cell_items_;
+};
+
+// ---- Hertel & Mehlhorn (1983): remove a diagonal when its two pieces merge into a convex piece
+// of at most kMaxPolygonVertices corners. Only the angles at the diagonal's ends change, and they
+// only grow as pieces grow, so one pass leaves every remaining diagonal essential.
+//
+// A piece is a cycle of half-edges (each names its start vertex), linked both ways. Removing a
+// diagonal drops its two half-edges and splices the two cycles; every other half-edge keeps its
+// start and its end, so a diagonal not yet removed is still its two original half-edges.
+
+class Merger {
+public:
+  Merger(const std::vector<Vec2>& points, const std::vector<Triangle>& triangles) : p_(points) {
+    const std::size_t m = 3 * triangles.size();
+    vertex_.resize(m);
+    next_.resize(m);
+    prev_.resize(m);
+    corner_.assign(m, 1);
+    alive_.assign(m, 1);
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t e = 3 * t + std::size_t(k);
+        vertex_[e] = triangles[t].v[k];
+        next_[e] = int(3 * t) + (k + 1) % 3;
+        prev_[e] = int(3 * t) + (k + 2) % 3;
+      }
+    }
+    parent_.resize(triangles.size());
+    std::iota(parent_.begin(), parent_.end(), 0);
+    corners_.assign(triangles.size(), 3);
+    piece_count_ = triangles.size();
+  }
+
+  void run(const std::vector<Diagonal>& diagonals) {
+    // Longest first: a long diagonal tends to cut off the thin triangles that fit nowhere later.
+    std::vector<std::pair<double, int>> order;
+    order.reserve(diagonals.size());
+    for (std::size_t i = 0; i < diagonals.size(); ++i) {
+      const Vec2 a = p_[vertex_[diagonals[i].e0]], b = p_[vertex_[diagonals[i].e1]];
+      const double dx = double(b.x) - a.x, dy = double(b.y) - a.y;
+      order.push_back({-(dx * dx + dy * dy), int(i)});
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& [key, i] : order) try_merge(diagonals[std::size_t(i)]);
+  }
+
+  // The pieces' corners (flat vertices left out), counter-clockwise.
+  template <class Emit>
+  void for_each_piece(Emit emit) {
+    std::vector<Vec2> corners;
+    std::vector<char> done(parent_.size(), 0);
+    for (std::size_t e0 = 0; e0 < vertex_.size(); ++e0) {
+      if (!alive_[e0]) continue;
+      const int piece = find(int(e0 / 3));
+      if (done[piece]) continue;
+      done[piece] = 1;
+      corners.clear();
+      int e = int(e0);
+      do {
+        if (corner_[e]) corners.push_back(p_[vertex_[e]]);
+        e = next_[e];
+      } while (e != int(e0));
+      emit(std::span<const Vec2>(corners));
+    }
+  }
+
+  std::size_t piece_count() const { return piece_count_; }
+
+private:
+  int find(int t) {
+    while (parent_[t] != t) {
+      parent_[t] = parent_[parent_[t]];
+      t = parent_[t];
+    }
+    return t;
+  }
+
+  void try_merge(const Diagonal& d) {
+    // e runs a -> b in piece P, f runs b -> a in piece Q.
+    const int e = d.e0, f = d.e1;
+    const int a = vertex_[e], b = vertex_[f];
+    const int q_at_a = next_[f], p_at_b = next_[e];  // the half-edges leaving a in Q, b in P
+    // Convex at a (P's edge into a, then Q's out of it) and at b (Q's edge into b, then P's out
+    // of it). a and b are corners of P and of Q (each angle below 180 degrees, as they sum to at
+    // most 180), and stay corners of the merged piece unless its angle there is exactly 180.
+    const double turn_a = orient(p_[vertex_[prev_[e]]], p_[a], p_[vertex_[next_[q_at_a]]]);
+    if (turn_a < 0) return;
+    const double turn_b = orient(p_[vertex_[prev_[f]]], p_[b], p_[vertex_[next_[p_at_b]]]);
+    if (turn_b < 0) return;
+    const int pp = find(e / 3), qq = find(f / 3);
+    const int corners = corners_[pp] + corners_[qq] - 2 - int(turn_a == 0) - int(turn_b == 0);
+    if (corners > kMaxPolygonVertices) return;
+    link(prev_[e], q_at_a);
+    link(prev_[f], p_at_b);
+    corner_[q_at_a] = turn_a != 0;
+    corner_[p_at_b] = turn_b != 0;
+    alive_[e] = alive_[f] = 0;
+    parent_[qq] = pp;
+    corners_[pp] = corners;
+    --piece_count_;
+  }
+
+  void link(int from, int to) {
+    next_[from] = to;
+    prev_[to] = from;
+  }
+
+  const std::vector<Vec2>& p_;
+  std::vector<int> vertex_, next_, prev_;  // per half-edge: start vertex, the piece's next and previous half-edges
+  std::vector<char> corner_, alive_;       // per half-edge: its start is a corner of its piece; not removed
+  std::vector<int> parent_, corners_;      // per triangle: union-find of pieces; a root's corner count
+  std::size_t piece_count_ = 0;
+};
+
+}  // namespace
+
+std::vector<Shape> decompose(std::span<const Vec2> polygon, float radius) {
+  validate(polygon, radius);
+  Ring ring = clean(polygon);
+  SimplicityCheck(ring).run();
+
+  // Counter-clockwise: the lexicographically least vertex is a strictly convex corner.
+  const int n = ring.size();
+  int least = 0;
+  for (int i = 1; i < n; ++i) {
+    if (lex_less(ring.p[i], ring.p[least])) least = i;
+  }
+  const Vec2 before = ring.p[(least + n - 1) % n], after = ring.p[(least + 1) % n];
+  if (orient(before, ring.p[least], after) < 0) {
+    std::reverse(ring.p.begin(), ring.p.end());
+    std::reverse(ring.id.begin(), ring.id.end());
+  }
+
+  std::vector<Triangle> triangles;
+  std::vector<Diagonal> diagonals;
+  EarClipper(ring.p).run(triangles, diagonals);
+  Merger merger(ring.p, triangles);
+  merger.run(diagonals);
+
+  std::vector<Shape> shapes;
+  shapes.reserve(merger.piece_count());
+  // A sliver thinner than its weld tolerance comes out as a segment (or a point): kept, since
+  // leaving it out would lose a needle of the polygon as long as the sliver, not just its width.
+  merger.for_each_piece([&](std::span<const Vec2> corners) { shapes.push_back(Shape::polygon(corners, radius)); });
+  return shapes;
+}
+
+}  // namespace pebble
