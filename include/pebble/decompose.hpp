@@ -16,8 +16,9 @@ namespace pebble {
 ///
 /// polygon: 3 or more points in either winding (clockwise input is reversed); exactly repeated
 /// consecutive points and exactly collinear middle points are dropped first. The pieces' corners
-/// are input points (no new points are made), cut along diagonals of the polygon: triangulation
-/// by ear clipping, then Hertel-Mehlhorn merging while a piece stays convex and small enough.
+/// are input points (no new points are made), cut along diagonals of the polygon: a
+/// triangulation (monotone pieces), then Hertel-Mehlhorn merging while a piece stays convex and
+/// has at most kMaxPolygonVertices corners. O(n log n) time.
 ///
 /// Each piece is cleaned as Shape::polygon documents (near-equal points welded, nearly collinear
 /// ones dropped, within kWeldFraction x the piece's size), which only ever shrinks a piece: the
