@@ -442,6 +442,48 @@ TEST_F(DecomposeRandom, RoundedPiecesCoverTheGrownPolygon) {
   }
 }
 
+TEST_F(DecomposeRandom, SmallPolygonsAgainstTheOptimum) {
+  // The fewest pieces (oracle dynamic programming over chords, same rules: diagonals only, at most
+  // kMaxPolygonVertices corners) against what decompose() makes.
+  Rng rng(9);
+  struct Family {
+    const char* name;
+    long pieces = 0, optimum = 0, cases = 0, optimal = 0;
+    double worst = 0;
+  };
+  Family families[] = {{"star"}, {"2-opt"}, {"zigzag"}, {"spiral"}, {"star 100"}, {"2-opt 50"}, {"zigzag 30"}};
+  for (int k = 0; k < 424 / test_random::kSanitizerScale; ++k) {
+    // 400 small ones of each family in turn, then a few of medium size.
+    const int which = k < 400 ? k % 4 : 4 + k % 3;
+    std::vector<Vec2> p;
+    if (which == 0) p = star(rng, rng.integer(4, 13), rng.uniform(0.1, 0.9));
+    if (which == 1) p = untangled(rng, rng.integer(4, 13), false);
+    if (which == 2) p = zigzag(rng, rng.integer(2, 7));
+    if (which == 3) p = spiral(rng, rng.uniform(0.3, 1), rng.integer(5, 8));
+    if (which == 4) p = star(rng, rng.integer(90, 100), 0.3);
+    if (which == 5) p = untangled(rng, rng.integer(40, 50), false);
+    if (which == 6) p = zigzag(rng, 15);
+    if (!op::why_not_simple(to_f2(p)).empty()) continue;
+    const int optimum = op::fewest_convex_pieces(to_f2(p), kMaxPolygonVertices);
+    if (optimum < 0) continue;
+    const std::vector<Shape> pieces = check(p, 0, "small, vs optimum");
+    Family& f = families[which];
+    EXPECT_GE(long(pieces.size()), optimum);
+    EXPECT_LE(long(pieces.size()), 2 * optimum);
+    f.pieces += long(pieces.size());
+    f.optimum += optimum;
+    f.cases += 1;
+    f.optimal += long(pieces.size()) == optimum;
+    f.worst = std::max(f.worst, double(pieces.size()) / optimum);
+  }
+  std::printf("decompose: pieces vs the optimum (oracle DP), small polygons\n");
+  std::printf("  %-10s %6s %8s %8s %7s %7s %8s\n", "family", "cases", "pieces", "optimum", "ratio", "worst", "optimal");
+  for (const Family& f : families) {
+    std::printf("  %-10s %6ld %8ld %8ld %7.3f %7.3f %7.0f%%\n", f.name, f.cases, f.pieces, f.optimum,
+                f.optimum ? double(f.pieces) / double(f.optimum) : 0.0, f.worst, f.cases ? 100.0 * double(f.optimal) / double(f.cases) : 0.0);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // By hand.
 

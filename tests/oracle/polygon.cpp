@@ -117,4 +117,89 @@ real boundary_distance(const std::vector<F2>& p, V q) {
   return best;
 }
 
+int fewest_convex_pieces(const std::vector<F2>& input, int max_corners) {
+  // Counter-clockwise.
+  std::vector<F2> p = input;
+  if (twice_signed_area(p) < 0) std::reverse(p.begin(), p.end());
+  const int n = int(p.size());
+  const auto at = [&](int i) { return p[std::size_t((i % n + n) % n)]; };
+  for (int i = 0; i < n; ++i) {
+    if (same(at(i), at(i + 1)) || orient(at(i - 1), at(i), at(i + 1)) == 0) return -1;
+  }
+  // chord[i][j]: the segment from i to j is a polygon edge or lies inside the polygon, touching
+  // the boundary at its ends only.
+  std::vector<std::vector<char>> chord(std::size_t(n), std::vector<char>(std::size_t(n), 0));
+  const auto in_cone = [&](int a, int b) {
+    const F2 a0 = at(a - 1), pa = at(a), a1 = at(a + 1), pb = at(b);
+    if (orient(a0, pa, a1) > 0) return orient(pa, pb, a0) > 0 && orient(pb, pa, a1) > 0;
+    return !(orient(pa, pb, a1) >= 0 && orient(pb, pa, a0) >= 0);
+  };
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      bool ok = true;
+      if (j != i + 1 && !(i == 0 && j == n - 1)) {
+        ok = in_cone(i, j) && in_cone(j, i);
+        for (int k = 0; k < n && ok; ++k) {
+          const int k1 = (k + 1) % n;
+          if (k == i || k == j || k1 == i || k1 == j) continue;
+          ok = !segments_meet(at(i), at(j), at(k), at(k1));
+        }
+      }
+      chord[std::size_t(i)][std::size_t(j)] = chord[std::size_t(j)][std::size_t(i)] = ok;
+    }
+  }
+  constexpr int kNone = 1 << 20;
+  // best[i][j], i < j, (i, j) a chord: the fewest pieces for the polygon i, i + 1, ..., j.
+  std::vector<std::vector<int>> best(std::size_t(n), std::vector<int>(std::size_t(n), kNone));
+  for (int len = 1; len < n; ++len) {
+    for (int i = 0; i + len < n; ++i) {
+      const int j = i + len;
+      if (!chord[std::size_t(i)][std::size_t(j)]) continue;
+      if (len == 1) {
+        best[std::size_t(i)][std::size_t(j)] = 0;
+        continue;
+      }
+      // chain[prev][cur][c]: the least sum of best[] over the chain's chords from i to cur, whose
+      // last chord is prev -> cur, with c corners so far (i's own corner counted at the end).
+      const std::size_t corners = std::size_t(max_corners) + 1;
+      std::vector<int> chain(std::size_t(n) * std::size_t(n) * corners, kNone);
+      const auto cell = [&](int a, int b, int c) -> int& { return chain[(std::size_t(a) * std::size_t(n) + std::size_t(b)) * corners + std::size_t(c)]; };
+      for (int a1 = i + 1; a1 < j; ++a1) {
+        const int turn = orient(at(j), at(i), at(a1));  // at i: is it a corner of the piece?
+        if (chord[std::size_t(i)][std::size_t(a1)] && turn >= 0 && best[std::size_t(i)][std::size_t(a1)] < kNone) {
+          cell(i, a1, turn > 0 ? 1 : 0) = best[std::size_t(i)][std::size_t(a1)];
+        }
+      }
+      int answer = kNone;
+      for (int cur = i + 1; cur < j; ++cur) {
+        for (int prev = i; prev < cur; ++prev) {
+          for (int c = 0; c <= max_corners; ++c) {
+            const int sum = cell(prev, cur, c);
+            if (sum >= kNone) continue;
+            for (int nxt = cur + 1; nxt <= j; ++nxt) {
+              if (!chord[std::size_t(cur)][std::size_t(nxt)] || best[std::size_t(cur)][std::size_t(nxt)] >= kNone) continue;
+              const int turn = orient(at(prev), at(cur), at(nxt));
+              if (turn < 0) continue;
+              const int c2 = c + (turn > 0 ? 1 : 0);
+              if (c2 > max_corners) continue;
+              const int s2 = sum + best[std::size_t(cur)][std::size_t(nxt)];
+              if (nxt == j) {
+                // Close the piece: convex at j too.
+                const int tj = orient(at(cur), at(j), at(i));
+                if (tj < 0) continue;
+                if (c2 + (tj > 0 ? 1 : 0) <= max_corners) answer = std::min(answer, s2 + 1);
+              } else {
+                int& target = cell(cur, nxt, c2);
+                target = std::min(target, s2);
+              }
+            }
+          }
+        }
+      }
+      best[std::size_t(i)][std::size_t(j)] = answer;
+    }
+  }
+  return best[0][std::size_t(n - 1)] >= kNone ? -1 : best[0][std::size_t(n - 1)];
+}
+
 }  // namespace oracle::polygon

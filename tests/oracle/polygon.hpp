@@ -47,4 +47,12 @@ real boundary_distance(const std::vector<F2>& points, V p);
 /// Distance from p to the closed segment ab (long double).
 real segment_distance(V p, V a, V b);
 
+/// The fewest convex pieces of at most max_corners corners (collinear points of a piece do not
+/// count) that a simple polygon without repeated or collinear consecutive points can be cut into
+/// along diagonals (no new points), by dynamic programming over the chords: the piece holding
+/// chord (i, j) is a convex chain i < a1 < ... < j of chords, and the parts it cuts off are
+/// solved the same way. About n^5 steps: for small polygons only. Returns -1 when the polygon has
+/// a repeated or collinear consecutive point.
+int fewest_convex_pieces(const std::vector<F2>& points, int max_corners);
+
 }  // namespace oracle::polygon
