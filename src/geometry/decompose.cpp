@@ -462,8 +462,12 @@ private:
           face_.push_back(a);
           const int b = adj_[slot];
           const int first = adj_start_[b], degree = adj_start_[b + 1] - first;
-          int back = 0;
-          while (adj_[first + back] != a) ++back;
+          // b -> a among b's neighbours (sorted when more than two: a fan can hold thousands).
+          int back = adj_[first] == a ? 0 : 1;
+          if (degree > 2) {
+            const auto begin = adj_.begin() + first, end = begin + degree;
+            back = int(std::lower_bound(begin, end, a, [&](int x, int y) { return ccw_before(p_[b], p_[x], p_[y]); }) - begin);
+          }
           slot = first + (back + degree - 1) % degree;
           a = b;
         }
