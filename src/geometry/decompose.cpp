@@ -6,19 +6,17 @@
 //    problems", FOCS 1976, as a sweep over the vertices in lexicographic order).
 // 2. Triangulation in O(n log n): a sweep cuts the polygon into y-monotone pieces, each then
 //    triangulated in linear time (de Berg et al., "Computational Geometry", 3rd ed. 2008, ch. 3).
-//    Ear clipping (O'Rourke, "Computational Geometry in C", 1998, 1.6) was the first version: its
-//    ear tests made long collinear runs quadratic (a 1,000-vertex comb took 1 ms, now 0.2 ms).
-// 3. Hertel & Mehlhorn ("Fast triangulation of simple polygons", FCT 1983): a diagonal is removed
+//    (Ear clipping, O'Rourke "Computational Geometry in C" 1.6, is quadratic along collinear runs.)
+// 3. Diagonal flips toward cuts that resolve two reflex corners at once (Chazelle & Dobkin 1985).
+// 4. Hertel & Mehlhorn ("Fast triangulation of simple polygons", FCT 1983): a diagonal is removed
 //    when the two pieces it separates merge into a convex piece of at most kMaxPolygonVertices
-//    corners, longest diagonal first.
+//    corners, the diagonals least worth keeping first.
 // Every orientation and intersection decision is the exact orient() (pebble/detail/exact.hpp), so
 // the pieces are cut along true diagonals whatever the coordinates; no new points are made.
 #include "pebble/decompose.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <limits>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -560,8 +558,7 @@ private:
 // cut wherever it can (Chazelle & Dobkin 1985), which is what makes ceil(r / 2) + 1 a lower bound.
 // Flipping a diagonal (where the two triangles beside it form a convex quadrilateral, taking its
 // other diagonal) while that raises its worth lets merging keep one diagonal for two reflex
-// corners more often. Measured against the optimum on random stars of 4 to 12 vertices: 16% more
-// pieces without the flips, 3% with them (docs/decompose.md).
+// corners more often (docs/decompose.md, "Piece counts").
 
 class Diagonals {
 public:
@@ -794,8 +791,8 @@ private:
 
 // Everything one call needs, kept per thread between calls as compute_hull() keeps its buffers:
 // decomposing polygon after polygon then allocates only while they grow, instead of growing and
-// trimming the heap around every call (which cost about as much as the decomposition, measured
-// on 1,000 vertices). Buffers for polygons above kKeptPoints points are released after the call.
+// trimming the heap around every call. Buffers for polygons above kKeptPoints points are released
+// after the call.
 struct Workspace {
   Cleaner cleaner;
   SimplicityCheck simplicity;
