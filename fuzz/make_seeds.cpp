@@ -1,5 +1,5 @@
 // Writes the hand-made seeds of the fuzz corpus: `make_seeds <corpus dir>` creates
-// <dir>/<target>/seed-<name> for the shape, query, world and primitives targets. Each seed is a
+// <dir>/<target>/seed-<name> for the shape, query, world, primitives and decompose targets. Each seed is a
 // case the random search would take long to build: exact touching, a corner on a side plane,
 // parallel edges, duplicate and collinear points, zero-length rays and motions, size 0.01 at
 // coordinates 1e4, NaN / infinite / 1e30 / denormal values, non-unit rotations, stale ids.
@@ -373,6 +373,81 @@ void primitive_seeds() {
 
 }  // namespace
 
+// ------------------------------------------------------------------------------------------
+// decompose: up to four polygons, each a mode byte (0 points, 1 star, 2 grid walk, 3 nudged
+// star), a radius flag (and radius), then the mode's data (decompose_fuzz.cpp).
+
+FuzzWriter& points_case(FuzzWriter& w, const std::vector<Vec2>& pts, float radius = 0) {
+  w.u8(0);
+  if (radius != 0) w.u8(1).number(radius);
+  else w.u8(0);
+  w.u8(std::uint8_t(pts.size()));
+  for (const Vec2 p : pts) w.vec2(p);
+  return w;
+}
+
+void decompose_seeds() {
+  {
+    FuzzWriter w;
+    points_case(w, {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}});                  // an L
+    points_case(w, {{0, 2}, {1, 2}, {1, 1}, {2, 1}, {2, 0}, {0, 0}}, 0.25f);            // clockwise, rounded
+    points_case(w, {{0, 0}, {1, 0}, {1, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 1}, {0, 0}});   // repeats, collinear runs
+    save("decompose", "valid-polygons", w);
+  }
+  {
+    FuzzWriter w;
+    points_case(w, {{0, 0}, {2, 2}, {2, 0}, {0, 2}});                                   // bow-tie
+    points_case(w, {{0, 0}, {4, 0}, {4, 4}, {2, 0}, {0, 4}});                           // a point on an edge
+    points_case(w, {{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}, {0, 1}});   // a point twice
+    points_case(w, {{0, 0}, {2, 0}, {2, 2}, {1, 2}, {1, 3}, {1, 2.5f}, {0, 2}});        // folding back
+    save("decompose", "not-simple", w);
+  }
+  {
+    FuzzWriter w;
+    points_case(w, {{0, 0}, {1, 1}});                                                   // 2 points
+    points_case(w, {{0, 0}, {1, 1}, {3, 3}, {2, 2}});                                   // collinear
+    points_case(w, {{0, 0}, {1, kNaN}, {0, 1}});                                        // NaN
+    points_case(w, {{0, 0}, {1, 0}, {0, kInf}}, -1);                                    // infinity, negative radius
+    save("decompose", "degenerate", w);
+  }
+  {
+    FuzzWriter w;
+    points_case(w, {{-1e7f, -1e7f}, {1e7f, -1e7f}, {1e7f, 1e7f}, {0, 0}, {-1e7f, 1e7f}});  // the largest extent
+    points_case(w, {{0, 0}, {1.0000001e7f, 0}, {0, 1}});                                   // just beyond it
+    points_case(w, {{0, 0}, {2, 0}, {2, 2}, {1.00001f, 2}, {1, 10}, {1, 2}, {0, 2}});     // a spike 1e-5 wide
+    points_case(w, {{10000, 10000}, {10000.01f, 10000}, {10000.01f, 10000.01f}, {10000.005f, 10000.005f}, {10000, 10000.01f}});
+    save("decompose", "extremes", w);
+  }
+  {
+    // A 1,000-vertex star of radius 10, with steps and radii from a fixed sequence.
+    FuzzWriter w;
+    w.u8(1).u8(0).u16(997).number(10).vec2({0, 0});
+    std::uint32_t state = 12345;
+    for (int i = 0; i < 1000; ++i) {
+      state = state * 1664525u + 1013904223u;
+      w.u8(std::uint8_t(state >> 24)).u8(std::uint8_t(77 + (state >> 16) % 179));
+    }
+    save("decompose", "star-1000", w);
+  }
+  {
+    // A comb walked on the grid (teeth 2 wide, 1 apart), and a star nudged into near-touching.
+    FuzzWriter w;
+    const std::vector<std::pair<int, int>> comb{{0, 0}, {11, 0}, {11, 6}, {9, 6}, {9, 2}, {8, 2}, {8, 6}, {6, 6}, {6, 2},
+                                                {5, 2}, {5, 6}, {3, 6}, {3, 2}, {2, 2}, {2, 6}, {0, 6}};
+    w.u8(2).u8(0).u8(std::uint8_t(comb.size() - 3)).number(0.5f).vec2({-3, -2});
+    for (const auto& [x, y] : comb) w.u8(std::uint8_t(x)).u8(std::uint8_t(y));
+    w.u8(3).u8(0).u16(37).number(1).vec2({1e4f, 1e4f});
+    for (int i = 0; i < 40; ++i) w.u8(std::uint8_t(i * 37)).u8(std::uint8_t(100 + (i * 91) % 156));
+    w.u8(6);  // six edits of point k * 7: nudged up, moved between two others, a copy of another
+    for (int k = 0; k < 6; ++k) {
+      w.u16(std::uint16_t(k * 7)).u16(std::uint16_t(k * 7 + 5)).u16(std::uint16_t(k * 7 + 9)).u8(std::uint8_t(k % 3));
+      if (k % 3 == 0) w.u8(1).u8(0);
+      if (k % 3 == 1) w.u8(std::uint8_t(64 * k));
+    }
+    save("decompose", "comb-and-nudged-star", w);
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_seeds <corpus dir>\n");
@@ -383,6 +458,7 @@ int main(int argc, char** argv) {
   query_seeds();
   world_seeds();
   primitive_seeds();
+  decompose_seeds();
   std::printf("wrote %d seeds under %s\n", g_written, argv[1]);
   return 0;
 }

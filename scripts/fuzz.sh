@@ -15,7 +15,7 @@
 #     --merge       afterwards, add the inputs of this run that reach new code to fuzz/corpus/
 #                   (libFuzzer's -merge=1 by edge coverage keeps the fewest that cover it all), to
 #                   review and commit
-#     targets       shape, query, world, primitives (default: all)
+#     targets       shape, query, world, primitives, decompose (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(shape query world primitives)
+[ ${#targets[@]} -gt 0 ] || targets=(shape query world primitives decompose)
 
 cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
 cmake --build build/fuzz -j "$(nproc)"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #define PEBBLE_FUZZ_NO_ENTRY
+#include "../fuzz/decompose_fuzz.cpp"
 #include "../fuzz/primitives_fuzz.cpp"
 #include "../fuzz/query_fuzz.cpp"
 #include "../fuzz/shape_fuzz.cpp"
@@ -51,5 +52,6 @@ TEST(FuzzCorpus, Shape) { replay("shape", pebble_fuzz::shape_target::run); }
 TEST(FuzzCorpus, Query) { replay("query", pebble_fuzz::query_target::run); }
 TEST(FuzzCorpus, World) { replay("world", pebble_fuzz::world_target::run); }
 TEST(FuzzCorpus, Primitives) { replay("primitives", pebble_fuzz::primitives_target::run); }
+TEST(FuzzCorpus, Decompose) { replay("decompose", pebble_fuzz::decompose_target::run); }
 
 }  // namespace

@@ -16,3 +16,4 @@
 #include "pebble/world.hpp"
 #include "pebble/chain.hpp"
 #include "pebble/tiles.hpp"
+#include "pebble/decompose.hpp"
