@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <pebble/chain.hpp>
+#include <pebble/decompose.hpp>
 #include <pebble/tiles.hpp>
 
 namespace pebble::sandbox {
@@ -67,9 +68,31 @@ Shape make_shape(ShapeKind kind, std::mt19937& rng) {
       return Shape::polygon(std::span<const Vec2>(points, static_cast<size_t>(n)), rounding);
     }
     case ShapeKind::ground:
+    case ShapeKind::concave:
       break;
   }
   return Shape::circle(0.2f);
+}
+
+/// A concave piece (an L, a U, a T or a notched star), cut by decompose() into the convex parts
+/// of a compound body, rounded a little.
+std::vector<Shape> make_concave(std::mt19937& rng) {
+  const float s = uniform(rng, 0.22f, 0.5f * kMaxShapeSize - 0.05f), t = s * uniform(rng, 0.35f, 0.5f);
+  std::vector<Vec2> p;
+  switch (rng() % 4) {
+    case 0: p = {{-s, -s}, {s, -s}, {s, -s + t}, {-s + t, -s + t}, {-s + t, s}, {-s, s}}; break;  // L
+    case 1: p = {{-s, -s}, {s, -s}, {s, s}, {s - t, s}, {s - t, -s + t}, {-s + t, -s + t}, {-s + t, s}, {-s, s}}; break;  // U
+    case 2: p = {{-0.5f * t, -s}, {0.5f * t, -s}, {0.5f * t, s - t}, {s, s - t}, {s, s}, {-s, s}, {-s, s - t}, {-0.5f * t, s - t}}; break;  // T
+    default: {  // a star with 5 to 7 points
+      const int n = 5 + static_cast<int>(rng() % 3);
+      for (int i = 0; i < 2 * n; ++i) {
+        const float a = std::numbers::pi_v<float> * static_cast<float>(i) / static_cast<float>(n);
+        const float r = i % 2 ? 0.55f * s : s;
+        p.push_back({r * std::cos(a), r * std::sin(a)});
+      }
+    }
+  }
+  return decompose(p, uniform(rng, 0.0f, 0.03f));
 }
 
 }  // namespace
@@ -83,6 +106,7 @@ std::string_view kind_name(ShapeKind kind) {
     case ShapeKind::circle: return "circle";
     case ShapeKind::polygon: return "polygon";
     case ShapeKind::rounded_polygon: return "rounded polygon";
+    case ShapeKind::concave: return "concave";
   }
   return "?";
 }
@@ -101,13 +125,18 @@ DemoScene::DemoScene(const DemoSceneSettings& settings) {
     // Every kind appears once among the first shapes, then kinds are drawn at random.
     const auto kind = static_cast<ShapeKind>(1 + (i < kShapeKindCount - 1 ? i : static_cast<int>(rng() % (kShapeKindCount - 1))));
     BodyDef def;
-    def.shape = make_shape(kind, rng);
+    if (kind == ShapeKind::concave) {
+      def.parts = make_concave(rng);
+      def.shape = def.parts[0];
+    } else {
+      def.shape = make_shape(kind, rng);
+    }
     def.friction = 0.6f;
     def.restitution = uniform(rng, 0.0f, 0.3f);
     def.angular_velocity = uniform(rng, -2.0f, 2.0f);
     def.velocity = {uniform(rng, -0.5f, 0.5f), -kReleaseSpeed};
     def.xf.q = Rot::from_angle(uniform(rng, -std::numbers::pi_v<float>, std::numbers::pi_v<float>));
-    total_area += area(def.shape);
+    for (const Shape& part : def.parts.empty() ? std::vector<Shape>{def.shape} : def.parts) total_area += area(part);
     pending_.push_back({def, kind, 0});
   }
   // Walls high enough for the pile: its area over the width at a packing of 0.6, plus half a

@@ -12,9 +12,9 @@
 namespace pebble::sandbox {
 
 /// The kinds of shape in the demo (for colours and the legend).
-enum class ShapeKind : uint8_t { ground, box, rounded_box, capsule, circle, polygon, rounded_polygon };
-inline constexpr int kShapeKindCount = 7;
-/// "ground", "box", "rounded box", "capsule", "circle", "polygon", "rounded polygon".
+enum class ShapeKind : uint8_t { ground, box, rounded_box, capsule, circle, polygon, rounded_polygon, concave };
+inline constexpr int kShapeKindCount = 8;
+/// "ground", "box", "rounded box", "capsule", "circle", "polygon", "rounded polygon", "concave".
 std::string_view kind_name(ShapeKind kind);
 
 /// What the demo scene holds; the container grows with the shape count.

@@ -32,6 +32,7 @@ Rgb kind_color(ShapeKind kind) {
     case ShapeKind::circle: return colors::fills[3];
     case ShapeKind::polygon: return colors::fills[4];
     case ShapeKind::rounded_polygon: return colors::fills[5];
+    case ShapeKind::concave: return colors::fills[6];
   }
   return colors::fills[6];
 }
