@@ -4,6 +4,8 @@
 // reader's error positions in process.
 #include <gtest/gtest.h>
 
+#include <pebble/pebble.hpp>
+
 #include <cairo.h>
 #include <gif_lib.h>
 #include <libxml/parser.h>
@@ -293,6 +295,58 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   EXPECT_EQ(moved["results"][2]["result"]["hit"], true);
 }
 
+// Terrain and composite objects: the world queries name the parts of objects that have several,
+// and give what the library gives for the same colliders.
+TEST_F(ToolsTest, TerrainSceneNamesParts) {
+  const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/terrain.json'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json got = json::parse(r.out);
+  ASSERT_EQ(got["results"].size(), 3u);
+  const json& pairs = got["results"][0]["result"]["pairs"];
+  ASSERT_GT(pairs.size(), 3u);
+  int with_chain = 0;
+  for (const json& pair : pairs) {
+    if (pair["a"] == "hills") {
+      ++with_chain;
+      EXPECT_TRUE(pair.contains("part_a")) << pair.dump();
+    }
+    if (pair["b"] == "ball" || pair["b"] == "pill" || pair["b"] == "box") {
+      EXPECT_FALSE(pair.contains("part_b")) << pair.dump();
+    }
+    if (pair["b"] == "crate" || pair["b"] == "ell") {
+      EXPECT_TRUE(pair.contains("part_b")) << pair.dump();
+    }
+  }
+  EXPECT_GE(with_chain, 3);
+  // The same scene built by hand: the crate rests on segment 3 of the hills with its part 1.
+  const std::vector<pebble::Vec2> hills = {{8, 0.2f}, {6, 0.8f}, {4, 0.3f}, {2, 0.6f}, {0, 0}, {-2, 0.4f}, {-4, 0}, {-6, 0.9f}, {-8, 0.5f}};
+  const std::vector<pebble::Vec2> u = {{-1, 0}, {1, 0}, {1, 1.2f}, {0.6f, 1.2f}, {0.6f, 0.35f}, {-0.6f, 0.35f}, {-0.6f, 1.2f}, {-1, 1.2f}};
+  const std::vector<pebble::Shape> crate = pebble::decompose(u, 0.04f);
+  const pebble::Chain chain = pebble::Chain::open(hills);
+  bool found = false;
+  for (int k = 0; k < chain.segment_count(); ++k) {
+    for (std::size_t p = 0; p < crate.size(); ++p) {
+      const pebble::Manifold m = pebble::collide(chain.segment(k), pebble::Transform::identity(), crate[p], {{2.05f, 0.61f}, pebble::Rot::identity()}, 0.02f);
+      if (m.count == 0) continue;
+      for (const json& pair : pairs) {
+        if (pair["a"] == "hills" && pair["b"] == "crate" && pair["part_a"] == k && pair["part_b"] == int(p)) {
+          found = true;
+          EXPECT_EQ(pair["count"], m.count);
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+  // The crate's mass is mass_properties() of its parts (rounded parts overlap along their shared
+  // cuts, which that counts twice: docs/terrain.md); at radius 0 it is the U's area exactly.
+  EXPECT_FLOAT_EQ(got["results"][2]["result"]["mass"].get<float>(), pebble::mass_properties(crate, 1).mass);
+  EXPECT_NEAR(pebble::mass_properties(pebble::decompose(u), 1).mass, 2.4 - 1.02, 1e-5);
+  const std::string png = path("terrain.png");
+  const Outcome drawn = run(std::string("render '") + PEBBLE_SOURCE_DIR + "/tools/scenes/terrain.json' -o '" + png + "'");
+  ASSERT_EQ(drawn.code, 0) << drawn.err;
+  EXPECT_GT(fs::file_size(png), 1000u);
+}
+
 // Every kind of bad input: exit code 2, one message naming the file and the place, nothing written.
 TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
   struct Case {
@@ -316,7 +370,24 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"polygon\", \"points\": [[0, 0], [1, 0], [2, 1e39]]}}]}",
        ": /objects/0/shape/points/2/1: expected a number within float range, got "},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"hexagon\"}}]}",
-       ": /objects/0/shape/type: unknown shape type \"hexagon\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)"},
+       ": /objects/0/shape/type: unknown shape type \"hexagon\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, "
+       "chain, loop, concave, compound)"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0]]}}]}",
+       ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got an array of 1"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [1, 0]]}}]}",
+       ": /objects/0/shape: invalid loop: "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}]}",
+       ": /objects/0/shape: invalid concave: "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": []}}]}",
+       ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an array of 0"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"compound\", \"parts\": []}]}}]}",
+       ": /objects/0/shape/parts/0/type: unknown shape type \"compound\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}, {\"name\": \"b\", \"shape\": "
+       "{\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": \"distance\", \"a\": \"b\", \"b\": \"t\"}]}",
+       ": /queries/0/b: \"t\" is a chain: this query takes objects of one convex shape (the world queries take every kind)"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}], \"queries\": [{\"type\": "
+       "\"mass\", \"object\": \"t\"}]}",
+       ": /queries/0/object: \"t\" is a chain, which has no area and no mass"},
       {"{\"objects\": [{\"name\": \"a\", \"angel\": 1, \"shape\": {\"type\": \"circle\", \"radius\": 1}}]}",
        ": /objects/0/angel: unknown field \"angel\" (expected one of: name, shape, position, angle)"},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}, {\"name\": \"a\", \"shape\": "

@@ -3,6 +3,7 @@
 #include "tools/query.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <charconv>
 #include <cstdio>
 #include <optional>
@@ -42,7 +43,17 @@ CollisionWorld make_world(const Scene& scene, float margin) {
     const SceneObject& o = scene.objects[i];
     // The world refuses transforms queries would treat as invalid; such an object is left out,
     // just as every pair query answers "nothing" for it.
-    if (is_valid(o.xf)) world.add(o.shape, o.xf, static_cast<uint64_t>(i));
+    if (!is_valid(o.xf)) continue;
+    if (o.chain) {
+      ColliderOptions options;
+      options.fixed = true;
+      options.user_data = static_cast<uint64_t>(i);
+      world.add(*o.chain, o.xf, options);
+    } else if (!o.convex()) {
+      world.add(o.parts, o.xf, static_cast<uint64_t>(i));
+    } else {
+      world.add(o.shape, o.xf, static_cast<uint64_t>(i));
+    }
   }
   return world;
 }
@@ -54,15 +65,17 @@ WorldContactsAnswer world_contacts(const Scene& scene, const WorldContactsQuery&
   world.update();
   WorldContactsAnswer answer;
   for (const ContactPair& pair : world.contacts()) {
-    ObjectContact c{object_of(world, pair.a), object_of(world, pair.b), pair.manifold};
+    ObjectContact c{object_of(world, pair.a), object_of(world, pair.b), pair.manifold, pair.part_a, pair.part_b};
     if (c.a > c.b) {
       std::swap(c.a, c.b);
+      std::swap(c.part_a, c.part_b);
       c.manifold = c.manifold.flipped();
     }
     answer.pairs.push_back(c);
   }
-  std::sort(answer.pairs.begin(), answer.pairs.end(),
-            [](const ObjectContact& x, const ObjectContact& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  std::sort(answer.pairs.begin(), answer.pairs.end(), [](const ObjectContact& x, const ObjectContact& y) {
+    return std::tie(x.a, x.b, x.part_a, x.part_b) < std::tie(y.a, y.b, y.part_a, y.part_b);
+  });
   return answer;
 }
 
@@ -71,11 +84,11 @@ WorldRaycastAnswer world_raycast(const Scene& scene, const WorldRaycastQuery& q)
   WorldRaycastAnswer answer;
   if (!q.all) {
     const std::optional<RayResult> r = q.radius > 0 ? world.cast_circle(q.ray, q.radius) : world.cast_ray(q.ray);
-    if (r) answer.hits.push_back({object_of(world, r->id), r->hit});
+    if (r) answer.hits.push_back({object_of(world, r->id), r->hit, r->part});
     return answer;
   }
   auto collect = [&](const RayResult& r) {
-    answer.hits.push_back({object_of(world, r.id), r.hit});
+    answer.hits.push_back({object_of(world, r.id), r.hit, r.part});
     return 1.0f;  // keep the whole ray: every hit
   };
   if (q.radius > 0) {
@@ -116,7 +129,8 @@ std::vector<Answer> run_queries(const Scene& scene) {
             [&](const ContainsQuery& q) -> Answer { return ContainsAnswer{contains(at(q.object).shape, at(q.object).xf, q.point)}; },
             [&](const MassQuery& q) -> Answer {
               try {
-                return mass_properties(at(q.object).shape, q.density);
+                const SceneObject& object = at(q.object);
+                return object.convex() ? mass_properties(object.shape, q.density) : mass_properties(object.parts, q.density);
               } catch (const InvalidShape& e) {
                 throw InputError("/queries/" + std::to_string(qi) + ": " + e.what());
               }
@@ -230,8 +244,14 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
               json pairs = json::array();
               for (const ObjectContact& c : w.pairs) {
                 json m = manifold_json(c.manifold);
-                pairs.push_back({{"a", name(c.a)}, {"b", name(c.b)}, {"count", m["count"]}, {"normal", m["normal"]},
-                                 {"points", m["points"]}});
+                json pair = {{"a", name(c.a)}, {"b", name(c.b)}};
+                // Objects of several parts name theirs (a chain's segment, a compound's part).
+                if (!scene.objects[static_cast<size_t>(c.a)].convex()) pair["part_a"] = c.part_a;
+                if (!scene.objects[static_cast<size_t>(c.b)].convex()) pair["part_b"] = c.part_b;
+                pair["count"] = m["count"];
+                pair["normal"] = m["normal"];
+                pair["points"] = m["points"];
+                pairs.push_back(pair);
               }
               return json{{"pairs", pairs}};
             },
@@ -239,6 +259,7 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
               json hits = json::array();
               for (const ObjectHit& h : w.hits) {
                 json one = {{"object", name(h.object)}};
+                if (!scene.objects[static_cast<size_t>(h.object)].convex()) one["part"] = h.part;
                 const json fields = hit_json(h.hit);  // (items() of a temporary would dangle)
                 for (auto it = fields.begin(); it != fields.end(); ++it) one[it.key()] = it.value();
                 hits.push_back(one);

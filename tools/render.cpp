@@ -42,9 +42,11 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     }
   };
   for (const SceneObject& o : scene.objects) {
-    const Aabb b = bounds(o.shape, o.xf);
-    add(b.lower);
-    add(b.upper);
+    for (const Shape& part : o.convex() ? std::vector<Shape>{o.shape} : o.parts) {
+      const Aabb b = bounds(part, o.xf);
+      add(b.lower);
+      add(b.upper);
+    }
   }
   for (const auto& query : scene.queries) {
     std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
@@ -185,6 +187,46 @@ void draw_motion(cairo_t* cr, const View& view, const Scene& scene, int index, c
 }
 
 /// Both shapes of a shape cast moving, and the contact point and normal where they first touch.
+/// A chain: a loop filled as the solid it bounds, then every segment with short ticks on its
+/// colliding side (the right of a -> b), so that one-sidedness shows.
+void draw_chain(cairo_t* cr, const View& view, const Chain& chain, const Transform& xf, Rgb color) {
+  const auto points = chain.points();
+  if (chain.closed()) {
+    for (size_t k = 0; k < points.size(); ++k) {
+      const Vec2 p = transform_point(xf, points[k]);
+      if (k == 0) {
+        cairo_move_to(cr, view.px(p.x), view.py(p.y));
+      } else {
+        cairo_line_to(cr, view.px(p.x), view.py(p.y));
+      }
+    }
+    cairo_close_path(cr);
+    set_color(cr, color, 0.2);
+    cairo_fill(cr);
+  }
+  const Rgb line = mix(color, colors::outline, 0.35);
+  set_color(cr, line);
+  cairo_set_line_width(cr, 2);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  for (const ChainSegment& s : chain.segments()) {
+    const Vec2 a = transform_point(xf, s.a), b = transform_point(xf, s.b), n = rotate(xf.q, s.normal);
+    cairo_move_to(cr, view.px(a.x), view.py(a.y));
+    cairo_line_to(cr, view.px(b.x), view.py(b.y));
+    cairo_stroke(cr);
+    // Ticks every ~12 px along the segment, 5 px long, on the outward side.
+    const double length_px = view.scale * double(length(b - a));
+    const int ticks = std::max(1, static_cast<int>(length_px / 12));
+    cairo_set_line_width(cr, 1);
+    for (int t = 0; t < ticks; ++t) {
+      const Vec2 at = lerp(a, b, (static_cast<float>(t) + 0.5f) / static_cast<float>(ticks));
+      cairo_move_to(cr, view.px(at.x), view.py(at.y));
+      cairo_line_to(cr, view.px(at.x) + 5 * n.x, view.py(at.y) - 5 * n.y);
+    }
+    cairo_stroke(cr);
+    cairo_set_line_width(cr, 2);
+  }
+}
+
 void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const ShapeCastQuery& q, const CastHit& h,
                      std::set<Mark>& marks) {
   for (const auto& [index, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}}) {
@@ -442,7 +484,13 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
   cairo_clip(cr);
   for (size_t i = 0; i < scene.objects.size(); ++i) {
     const SceneObject& o = scene.objects[i];
-    draw_shape(cr, view, o.shape, o.xf, object_color(i), 0.35, mix(object_color(i), colors::outline, 0.35), 2);
+    if (o.chain) {
+      draw_chain(cr, view, *o.chain, o.xf, object_color(i));
+      continue;
+    }
+    // A compound or concave object: every part, thin lines between them.
+    for (const Shape& part : o.convex() ? std::vector<Shape>{o.shape} : o.parts)
+      draw_shape(cr, view, part, o.xf, object_color(i), 0.35, mix(object_color(i), colors::outline, 0.35), o.convex() ? 2 : 1);
   }
   std::set<Mark> marks;
   draw_answers(cr, view, scene, answers, marks);

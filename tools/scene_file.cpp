@@ -13,6 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <pebble/chain.hpp>
+#include <pebble/decompose.hpp>
+
 namespace pebble::tools {
 namespace {
 
@@ -179,7 +182,7 @@ public:
       o.name = r_.string(v, p, "name");
       if (o.name.empty()) r_.fail(p + "/name", "expected a non-empty name");
       if (find(o.name) >= 0) r_.fail(p + "/name", "a second object named \"" + o.name + "\" (names must be unique)");
-      o.shape = read_shape(r_, r_.required(v, p, "shape"), p + "/shape", o.kind);
+      read_object_shape(r_.required(v, p, "shape"), p + "/shape", o);
       o.angle = r_.number_or(v, p, "angle", 0);
       o.xf = {r_.vec2_or(v, p, "position", {}), Rot::from_angle(o.angle)};
       scene_.objects.push_back(o);
@@ -192,6 +195,53 @@ public:
   }
 
 private:
+  // A point list of at least `least` points.
+  std::vector<Vec2> points(const json& v, const std::string& pointer, std::size_t least) const {
+    const json& list = r_.required(v, pointer, "points");
+    if (!list.is_array() || list.size() < least)
+      r_.fail(pointer + "/points", "expected an array of at least " + std::to_string(least) + " points [[x, y], ...], got " + describe(list));
+    std::vector<Vec2> out;
+    for (size_t i = 0; i < list.size(); ++i) out.push_back(r_.vec2(list[i], pointer + "/points/" + std::to_string(i)));
+    return out;
+  }
+
+  // One convex shape, or the kinds of several parts: chain, loop, concave, compound.
+  void read_object_shape(const json& v, const std::string& pointer, SceneObject& o) const {
+    r_.expect_object(v, pointer, "a shape");
+    const std::string type = r_.string(v, pointer, "type");
+    try {
+      if (type == "chain" || type == "loop") {
+        r_.only_keys(v, pointer, {"type", "points"});
+        const std::vector<Vec2> pts = points(v, pointer, type == "chain" ? 2 : 3);
+        o.chain = type == "chain" ? Chain::open(pts) : Chain::loop(pts);
+        for (const ChainSegment& s : o.chain->segments()) o.parts.push_back(s.shape);
+      } else if (type == "concave") {
+        r_.only_keys(v, pointer, {"type", "points", "radius"});
+        o.parts = decompose(points(v, pointer, 3), r_.number_or(v, pointer, "radius", 0));
+      } else if (type == "compound") {
+        r_.only_keys(v, pointer, {"type", "parts"});
+        const json& list = r_.required(v, pointer, "parts");
+        if (!list.is_array() || list.empty())
+          r_.fail(pointer + "/parts", "expected a non-empty array of convex shapes, got " + describe(list));
+        for (size_t i = 0; i < list.size(); ++i) {
+          std::string kind;
+          o.parts.push_back(read_shape(r_, list[i], pointer + "/parts/" + std::to_string(i), kind));
+        }
+      } else {
+        static const std::vector<std::string_view> convex = {"circle", "capsule", "segment", "box", "rounded_box", "polygon"};
+        if (std::find(convex.begin(), convex.end(), type) == convex.end())
+          r_.fail(pointer + "/type", "unknown shape type \"" + type +
+                                         "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, chain, loop, concave, compound)");
+        o.shape = read_shape(r_, v, pointer, o.kind);
+        return;
+      }
+    } catch (const InvalidShape& e) {
+      r_.fail(pointer, "invalid " + type + ": " + e.what());
+    }
+    o.kind = type;
+    o.shape = o.parts.front();
+  }
+
   int find(const std::string& name) const {
     for (size_t i = 0; i < scene_.objects.size(); ++i)
       if (scene_.objects[i].name == name) return static_cast<int>(i);
@@ -209,52 +259,64 @@ private:
     return index;
   }
 
+  // An object a query of one convex shape may name.
+  int convex_object(const json& q, const std::string& pointer, const char* key) const {
+    const int index = object(q, pointer, key);
+    const SceneObject& o = scene_.objects[static_cast<size_t>(index)];
+    if (!o.convex())
+      r_.fail(pointer + "/" + key, "\"" + o.name + "\" is a " + o.kind + ": this query takes objects of one convex shape (the world queries take every kind)");
+    return index;
+  }
+
   Query query(const json& q, const std::string& p) const {
     r_.expect_object(q, p, "a query {\"type\", ...}");
     const std::string type = r_.string(q, p, "type");
     if (type == "collide") {
       r_.only_keys(q, p, {"type", "a", "b", "margin"});
-      return CollideQuery{object(q, p, "a"), object(q, p, "b"), r_.number_or(q, p, "margin", 0)};
+      return CollideQuery{convex_object(q, p, "a"), convex_object(q, p, "b"), r_.number_or(q, p, "margin", 0)};
     }
     if (type == "distance") {
       r_.only_keys(q, p, {"type", "a", "b"});
-      return DistanceQuery{object(q, p, "a"), object(q, p, "b")};
+      return DistanceQuery{convex_object(q, p, "a"), convex_object(q, p, "b")};
     }
     if (type == "overlap") {
       r_.only_keys(q, p, {"type", "a", "b"});
-      return OverlapQuery{object(q, p, "a"), object(q, p, "b")};
+      return OverlapQuery{convex_object(q, p, "a"), convex_object(q, p, "b")};
     }
     if (type == "project_point") {
       r_.only_keys(q, p, {"type", "object", "point"});
-      return ProjectPointQuery{object(q, p, "object"), r_.vec2(q, p, "point")};
+      return ProjectPointQuery{convex_object(q, p, "object"), r_.vec2(q, p, "point")};
     }
     if (type == "contains") {
       r_.only_keys(q, p, {"type", "object", "point"});
-      return ContainsQuery{object(q, p, "object"), r_.vec2(q, p, "point")};
+      return ContainsQuery{convex_object(q, p, "object"), r_.vec2(q, p, "point")};
     }
     if (type == "mass") {
       r_.only_keys(q, p, {"type", "object", "density"});
       const float density = r_.non_negative_or(q, p, "density", 1, "a density");
-      return MassQuery{object(q, p, "object"), density};
+      const int index = object(q, p, "object");
+      if (scene_.objects[static_cast<size_t>(index)].chain)
+        r_.fail(p + "/object", "\"" + scene_.objects[static_cast<size_t>(index)].name + "\" is a chain, which has no area and no mass");
+      return MassQuery{index, density};
     }
     if (type == "bounds") {
       r_.only_keys(q, p, {"type", "object"});
-      return BoundsQuery{object(q, p, "object")};
+      return BoundsQuery{convex_object(q, p, "object")};
     }
     if (type == "raycast") {
       r_.only_keys(q, p, {"type", "object", "origin", "translation", "radius"});
       const float radius = r_.non_negative_or(q, p, "radius", 0, "a radius");
-      return RaycastQuery{object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
+      return RaycastQuery{convex_object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
     }
     if (type == "shape_cast") {
       r_.only_keys(q, p, {"type", "a", "b", "translation_a", "translation_b", "target_separation"});
       const float target = r_.non_negative_or(q, p, "target_separation", 0, "a separation");
-      return ShapeCastQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "translation_a", {}),
+      return ShapeCastQuery{convex_object(q, p, "a"), convex_object(q, p, "b"), r_.vec2_or(q, p, "translation_a", {}),
                             r_.vec2_or(q, p, "translation_b", {}), target};
     }
     if (type == "time_of_impact") {
       r_.only_keys(q, p, {"type", "a", "b", "a_to", "b_to", "t_max", "target_separation"});
-      const int a = object(q, p, "a"), b = object(q, p, "b");
+      const int a = convex_object(q, p, "a"), b = convex_object(q, p, "b");
       const float t_max = r_.number_or(q, p, "t_max", 1);
       if (!(t_max >= 0 && t_max <= 1)) r_.fail(p + "/t_max", "expected a time in [0, 1], got " + q["t_max"].dump());
       const float target = r_.non_negative_or(q, p, "target_separation", 0, "a separation");
@@ -263,7 +325,7 @@ private:
     if (type == "closest_approach") {
       r_.only_keys(q, p, {"type", "a", "b", "velocity_a", "velocity_b", "horizon"});
       const float horizon = r_.non_negative_or(q, p, "horizon", 1, "a time");
-      return ApproachQuery{object(q, p, "a"), object(q, p, "b"), r_.vec2_or(q, p, "velocity_a", {}),
+      return ApproachQuery{convex_object(q, p, "a"), convex_object(q, p, "b"), r_.vec2_or(q, p, "velocity_a", {}),
                            r_.vec2_or(q, p, "velocity_b", {}), horizon};
     }
     if (type == "world_contacts") {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -20,11 +21,18 @@ public:
   explicit InputError(const std::string& what) : std::runtime_error(what) {}
 };
 
-/// A named shape placed in the world.
+/// A named object placed in the world: one convex shape, or a collider of several parts (a
+/// compound, a concave polygon cut by decompose(), or a chain).
 struct SceneObject {
   std::string name;
-  std::string kind;  ///< the "type" of its shape: circle, capsule, segment, box, rounded_box, polygon
-  Shape shape = Shape::circle(1);
+  /// the "type" of its shape: circle, capsule, segment, box, rounded_box, polygon; or chain, loop,
+  /// concave, compound
+  std::string kind;
+  Shape shape = Shape::circle(1);  ///< the one shape; the first part of an object of several
+  std::vector<Shape> parts;        ///< every part (object frame) of a compound, concave or chain object; else empty
+  std::optional<Chain> chain;      ///< a chain or loop object's chain
+  /// True for an object of one convex shape (what the pair queries take).
+  bool convex() const { return parts.empty(); }
   Transform xf{};    ///< the shape's frame, local to world
   float angle = 0;   ///< xf's angle as written (radians; may lie outside (-pi, pi])
 };
