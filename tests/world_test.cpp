@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <pebble/cast.hpp>
+#include <pebble/chain.hpp>
 #include <pebble/mass.hpp>
 #include <pebble/point.hpp>
 #include <pebble/world.hpp>
@@ -91,6 +92,7 @@ struct Entry {
   std::vector<Shape> parts;  // one for a collider made of one shape
   Transform xf;
   ColliderOptions options;
+  std::vector<ChainSegment> segments;  // a chain's (parts then holds their shapes)
 };
 
 struct IdLess {
@@ -136,7 +138,7 @@ struct Reference {
 
   bool may_pair(const Entry& a, const Entry& b) const {
     return !(a.options.fixed && b.options.fixed) && !(a.options.sensor && b.options.sensor) &&
-           should_collide(a.options.filter, b.options.filter);
+           !(!a.segments.empty() && !b.segments.empty()) && should_collide(a.options.filter, b.options.filter);
   }
 
   // Bounding circles far enough apart that no query can find the pair: an independent prune.
@@ -168,7 +170,10 @@ struct Reference {
               if (overlap(sa, a.xf, sb, b.xf))
                 sensed.insert(a.options.sensor ? Key{p->first, ka, q->first, kb} : Key{q->first, kb, p->first, ka});
             } else {
-              const Manifold m = collide(sa, a.xf, sb, b.xf, margin);
+              // A chain's segment collides with its ghosts, one-sided (pebble/chain.hpp).
+              const Manifold m = !a.segments.empty()   ? collide(a.segments[std::size_t(ka)], a.xf, sb, b.xf, margin)
+                                 : !b.segments.empty() ? collide(b.segments[std::size_t(kb)], b.xf, sa, a.xf, margin).flipped()
+                                                       : collide(sa, a.xf, sb, b.xf, margin);
               if (m.count > 0) contacts[{p->first, ka, q->first, kb}] = m;
             }
           }
@@ -183,6 +188,17 @@ bool same_bits(const Manifold& a, const Manifold& b) {
   for (int i = 0; i < a.count; ++i)
     if (std::memcmp(&a.points[i], &b.points[i], sizeof a.points[i]) != 0) return false;
   return true;
+}
+
+// Part k's ray (or circle) cast and shape cast, one-sided for a chain's segment.
+CastHit ray_at(const Entry& e, int k, const Ray& ray, float radius) {
+  if (!e.segments.empty()) return raycast(e.segments[std::size_t(k)], e.xf, ray, radius);
+  const Shape& part = e.parts[std::size_t(k)];
+  return radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
+}
+CastHit cast_at(const Entry& e, int k, const Shape& probe, const Transform& at, Vec2 motion, const ShapeCastOptions& options) {
+  if (!e.segments.empty()) return shape_cast(probe, at, motion, e.segments[std::size_t(k)], e.xf, {}, options);
+  return shape_cast(probe, at, motion, e.parts[std::size_t(k)], e.xf, {}, options);
 }
 
 bool sees(const Entry& e, const QueryFilter& f) { return (e.options.filter.category & f.mask) != 0 && (f.sensors || !e.options.sensor); }
@@ -202,8 +218,7 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
     for (const auto& [id, e] : ref.live) {
       if (!sees(e, filter)) continue;
       for (int k = 0; k < int(e.parts.size()); ++k) {
-        const Shape& part = e.parts[std::size_t(k)];
-        const CastHit h = radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
+        const CastHit h = ray_at(e, k, ray, radius);
         if (!h.hit) continue;
         all.insert({id, k});
         if (!best || h.fraction < *best) best = h.fraction;
@@ -215,8 +230,7 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
       EXPECT_EQ(got->hit.fraction, *best) << "radius " << radius;
       const Entry& e = ref.live.at(got->id);
       ASSERT_LT(std::size_t(got->part), e.parts.size());
-      const Shape& part = e.parts[std::size_t(got->part)];
-      const CastHit again = radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
+      const CastHit again = ray_at(e, got->part, ray, radius);
       EXPECT_TRUE(again.hit);
       EXPECT_EQ(again.fraction, got->hit.fraction);
       EXPECT_EQ(again.point, got->hit.point);
@@ -248,7 +262,7 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
     for (const auto& [id, e] : ref.live) {
       if (!sees(e, filter)) continue;
       for (int k = 0; k < int(e.parts.size()); ++k) {
-        const CastHit h = shape_cast(probe, at, motion, e.parts[std::size_t(k)], e.xf, {}, options);
+        const CastHit h = cast_at(e, k, probe, at, motion, options);
         if (!h.hit) continue;
         all.insert({id, k});
         if (!best || h.fraction < *best) best = h.fraction;
@@ -260,7 +274,7 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
       EXPECT_EQ(got->hit.fraction, *best);
       const Entry& e = ref.live.at(got->id);
       ASSERT_LT(std::size_t(got->part), e.parts.size());
-      const CastHit again = shape_cast(probe, at, motion, e.parts[std::size_t(got->part)], e.xf, {}, options);
+      const CastHit again = cast_at(e, got->part, probe, at, motion, options);
       EXPECT_EQ(again.fraction, got->hit.fraction);
       EXPECT_EQ(again.point, got->hit.point);
       EXPECT_EQ(-again.normal, got->hit.normal);
@@ -331,9 +345,19 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     options.user_data = rng.gen();
     const float size = float(rng.log_uniform(0.05, 2));
     const Transform xf = random_transform(rng, span);
-    Entry e{{}, xf, options};
+    Entry e{{}, xf, options, {}};
     ColliderId id;
-    if (rng.chance(0.1)) {
+    const double kind = rng.uniform(0, 1);
+    if (kind < 0.05) {
+      // A chain of 3 to 6 points (open or a loop) around the place.
+      std::vector<Vec2> points;
+      const int n = rng.integer(3, 6);
+      for (int i = 0; i < n; ++i) points.push_back(rng.in_disc(3 * size));
+      const Chain chain = rng.chance(0.5) ? Chain::open(points) : Chain::loop(points);
+      e.segments.assign(chain.segments().begin(), chain.segments().end());
+      for (const ChainSegment& seg : e.segments) e.parts.push_back(seg.shape);
+      id = world.add(chain, xf, options);
+    } else if (kind < 0.15) {
       e.parts = random_compound(rng, size);
       id = world.add(e.parts, xf, options);
     } else {
@@ -366,11 +390,11 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
         ASSERT_TRUE(world.set_filter(id, e.options.filter));
       } else if (r < 0.05) {
         const Shape shape = random_shape(rng, float(rng.log_uniform(0.05, 2)));
-        if (e.parts.size() == 1) {
+        if (e.parts.size() == 1 && e.segments.empty()) {
           e.parts[0] = shape;
           ASSERT_TRUE(world.set_shape(id, shape));
         } else {
-          ASSERT_FALSE(world.set_shape(id, shape));  // a compound keeps its parts
+          ASSERT_FALSE(world.set_shape(id, shape));  // a compound or a chain keeps its parts
         }
       } else if (!e.options.fixed || r < 0.07) {
         // Mostly small steps (and turns), sometimes jumps.
@@ -813,8 +837,8 @@ TEST(CollisionWorld, FarCoordinatesAndTinyShapes) {
   const ColliderId b = world.add(tiny, {{10000.01f, 10000}, {}});  // touching (to float rounding)
   world.update();
   Reference ref;
-  ref.live.emplace(a, Entry{{tiny}, *world.transform(a), {}});
-  ref.live.emplace(b, Entry{{tiny}, *world.transform(b), {}});
+  ref.live.emplace(a, Entry{{tiny}, *world.transform(a), {}, {}});
+  ref.live.emplace(b, Entry{{tiny}, *world.transform(b), {}, {}});
   std::map<Key, Manifold, KeyLess> contacts;
   std::set<Key, KeyLess> sensed;
   ref.pairs(contacts, sensed);
