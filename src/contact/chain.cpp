@@ -99,8 +99,10 @@ bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - 
 //    is that vertex's height over the face and the face normal is the contact normal;
 //  - it lies beyond an end where the chain goes on flat or turns concave: whatever normal the
 //    general search finds there is the face's or a ghost, which collide() replaces by the face's.
-// Either way face_manifold() is the answer.
-bool face_is_the_answer(const ChainSegment& s, const Transform& rel, const Shape& b) {
+// Either way face_manifold() is the answer. And an axis that separates the cores by more than the
+// margin and b's radius means no contact (apart).
+enum class Shortcut { none, face, apart };
+Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, float margin) {
   const Vec2 n = s.normal;
   const std::span<const Vec2> v = b.vertices();
   const int count = b.vertex_count();
@@ -116,16 +118,37 @@ bool face_is_the_answer(const ChainSegment& s, const Transform& rel, const Shape
     }
     most = j == 0 ? h : std::max(most, h);
   }
-  if (-most > least) return false;  // the segment's back separates more
+  // An axis that separates the cores by more than the margin and b's radius: no contact at all.
+  const float reach = margin + b.radius();
+  if (least > reach || -most > reach) return Shortcut::apart;
+  bool face = -most <= least;  // else the segment's back separates more
   for (int i = 0; i < b.edge_count(); ++i) {
     const Vec2 m = rotate(rel.q, b.normal(i));
-    if (std::min(dot(m, s.a - w[i]), dot(m, s.b - w[i])) > least) return false;
+    const float separation = std::min(dot(m, s.a - w[i]), dot(m, s.b - w[i]));
+    if (separation > reach) return Shortcut::apart;
+    // A face of b that separates more decides, unless it faces the segment within kChainFaceSine:
+    // then collide() would keep its normal as the face normal, and the face clip says the same.
+    if (separation > least && !(dot(m, n) < 0 && std::fabs(cross(m, n)) <= kChainFaceSine)) face = false;
   }
+  if (!face) return Shortcut::none;
   const Vec2 edge = s.b - s.a;
+  const float length_sq = dot(edge, edge);
   const float along = dot(w[deepest] - s.a, edge);
-  if (along < 0) return s.has_prev && cross(s.a - s.ghost_prev, edge) <= 0;
-  if (along > dot(edge, edge)) return s.has_next && cross(edge, s.ghost_next - s.b) <= 0;
-  return true;
+  if (along >= 0 && along <= length_sq) return Shortcut::face;
+  // Beyond an end where the chain goes on flat or turns concave.
+  if (along < 0 ? s.has_prev && cross(s.a - s.ghost_prev, edge) <= 0 : s.has_next && cross(edge, s.ghost_next - s.b) <= 0) {
+    return Shortcut::face;
+  }
+  // Beyond a convex corner or a free end: still the face when b lies on it with a face that faces
+  // the segment within kChainFaceSine and reaches over it (the deepest vertex's neighbour on that
+  // face lies over the segment, as deep within the same sine).
+  for (const int k : {deepest == 0 ? count - 1 : deepest - 1, deepest + 1 == count ? 0 : deepest + 1}) {
+    if (count < 2 || k == deepest) continue;
+    const Vec2 face_edge = w[k] - w[deepest];
+    const float at = dot(w[k] - s.a, edge);
+    if (at >= 0 && at <= length_sq && std::fabs(dot(face_edge, n)) <= kChainFaceSine * length(face_edge)) return Shortcut::face;
+  }
+  return Shortcut::none;
 }
 
 }  // namespace
@@ -134,7 +157,9 @@ Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, con
   if (!is_valid(xs) || !is_valid(xb)) return Manifold{};
   const Transform rel = inv_mul(xs, xb);
   if (!in_front(s, transform_point(rel, b.core_centroid()))) return Manifold{};  // one-sided
-  if (face_is_the_answer(s, rel, b)) return face_manifold(s, xs, rel, b, margin, false);
+  const Shortcut quick = shortcut(s, rel, b, margin);
+  if (quick == Shortcut::apart) return Manifold{};
+  if (quick == Shortcut::face) return face_manifold(s, xs, rel, b, margin, false);
   const Manifold m = collide(s.shape, xs, b, xb, margin);
   if (m.count == 0) return m;
   const Vec2 n = s.normal;
