@@ -375,16 +375,58 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0]]}}]}",
        ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got an array of 1"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [1, 0]]}}]}",
-       ": /objects/0/shape: invalid loop: "},
+       ": /objects/0/shape: invalid loop: pebble: Chain: segment (1, 0) -> (1, 0) is too short: its ends (nearly) coincide (segment 1, from "
+       "point 1)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}]}",
-       ": /objects/0/shape: invalid concave: "},
+       ": /objects/0/shape: invalid concave: pebble: decompose: the polygon is not simple: the edge from point 0 to point 1 and the edge "
+       "from point 2 to point 3 cross at (1, 1)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": []}}]}",
        ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an array of 0"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"compound\", \"parts\": []}]}}]}",
-       ": /objects/0/shape/parts/0/type: unknown shape type \"compound\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)"},
+       ": /objects/0/shape/parts/0/type: a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), "
+       "not a compound"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"box\", \"half_width\": 1, "
+       "\"half_height\": 1}, {\"type\": \"chain\", \"points\": [[0, 0], [1, 0]]}]}}]}",
+       ": /objects/0/shape/parts/1/type: a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), "
+       "not a chain"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": -1}]}}]}",
+       ": /objects/0/shape/parts/0: invalid circle: pebble: "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": {\"type\": \"box\"}}}]}",
+       ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an object"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\"}}]}", ": /objects/0/shape: missing field \"parts\""},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0]]}}]}",
+       ": /objects/0/shape/points: expected an array of at least 3 points [[x, y], ...], got an array of 2"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0]]}}]}",
+       ": /objects/0/shape/points: expected an array of at least 3 points [[x, y], ...], got an array of 2"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": \"flat\"}}]}",
+       ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got the string \"flat\""},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1, \"up\"]]}}]}",
+       ": /objects/0/shape/points/1/1: expected a number, got the string \"up\""},
+      // JSON has no NaN or infinity; a number beyond float range is where a scene file comes closest.
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1e39, 0]]}}]}",
+       ": /objects/0/shape/points/1/0: expected a number within float range, got "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [-1e39, 1]]}}]}",
+       ": /objects/0/shape/points/2/0: expected a number within float range, got "},
+      // Beyond kMaxShapeExtent: Chain's own message, which names the point.
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1e30, 0]]}}]}",
+       ": /objects/0/shape: invalid chain: pebble: Chain: "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [2, 0]]}}]}",
+       ": /objects/0/shape: invalid concave: pebble: decompose: the polygon has zero area"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [1, 1]], \"radius\": -1}}]}",
+       ": /objects/0/shape: invalid concave: pebble: decompose: radius -1 must be "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]], \"radius\": 1}}]}",
+       ": /objects/0/shape/radius: unknown field \"radius\" (expected one of: type, points)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}, {\"name\": \"b\", \"shape\": "
        "{\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": \"distance\", \"a\": \"b\", \"b\": \"t\"}]}",
-       ": /queries/0/b: \"t\" is a chain: this query takes objects of one convex shape (the world queries take every kind)"},
+       ": /queries/0/b: distance takes objects of one convex shape, and \"t\" is a chain (world_contacts and world_raycast take every kind)"},
+      {"{\"objects\": [{\"name\": \"u\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2], "
+       "[0, 2]]}}], \"queries\": [{\"type\": \"raycast\", \"object\": \"u\", \"origin\": [-1, 0.5], \"translation\": [5, 0]}]}",
+       ": /queries/0/object: raycast takes objects of one convex shape, and \"u\" is a concave polygon (world_contacts and world_raycast take "
+       "every kind)"},
+      {"{\"objects\": [{\"name\": \"l\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [0, 1]]}}, {\"name\": \"k\", \"shape\": "
+       "{\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": 1}]}}], \"queries\": [{\"type\": \"collide\", \"a\": \"k\", "
+       "\"b\": \"l\"}]}",
+       ": /queries/0/a: collide takes objects of one convex shape, and \"k\" is a compound (world_contacts and world_raycast take every kind)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}], \"queries\": [{\"type\": "
        "\"mass\", \"object\": \"t\"}]}",
        ": /queries/0/object: \"t\" is a chain, which has no area and no mass"},
@@ -548,4 +590,75 @@ TEST(SceneFile, EveryShapeKindReads) {
   EXPECT_FLOAT_EQ(scene.objects[4].shape.radius(), 0.5f);
   EXPECT_EQ(scene.objects[5].shape.vertex_count(), 3);  // (0.2, 0.2) is inside the hull
   EXPECT_EQ(scene.objects[5].kind, "polygon");
+}
+
+// The kinds of several parts: what each becomes, checked against the library's own makers and
+// against areas worked out by hand.
+TEST(SceneFile, EveryCompositeKindReads) {
+  const pebble::tools::Scene scene = pebble::tools::parse_scene(R"({"objects": [
+    {"name": "floor", "shape": {"type": "chain", "points": [[2, 0], [0, 0.5], [-2, 0]]}, "position": [1, -1], "angle": 0.5},
+    {"name": "ring", "shape": {"type": "loop", "points": [[0, 0], [1, 0], [1, 1], [0, 1]]}},
+    {"name": "u", "shape": {"type": "concave", "points": [[0, 2], [0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2]]}},
+    {"name": "r", "shape": {"type": "concave", "points": [[0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2], [0, 2]], "radius": 0.1}},
+    {"name": "k", "shape": {"type": "compound", "parts": [{"type": "box", "half_width": 1, "half_height": 0.25},
+                                                            {"type": "circle", "radius": 0.5, "center": [0, 1]}]}}
+  ]})",
+                                                                "x.json");
+  ASSERT_EQ(scene.objects.size(), 5u);
+  for (const pebble::tools::SceneObject& o : scene.objects) EXPECT_FALSE(o.convex()) << o.name;
+
+  const pebble::tools::SceneObject& floor = scene.objects[0];
+  EXPECT_EQ(floor.kind, "chain");
+  ASSERT_TRUE(floor.chain.has_value());
+  EXPECT_FALSE(floor.chain->closed());
+  EXPECT_EQ(floor.chain->segment_count(), 2);
+  EXPECT_EQ(floor.chain->segment(1).a, (pebble::Vec2{0, 0.5f}));
+  EXPECT_EQ(floor.chain->segment(1).b, (pebble::Vec2{-2, 0}));
+  EXPECT_GT(floor.chain->segment(0).normal.y, 0.0f);  // right to left: collides on top
+  // One part per segment, as the world numbers them.
+  ASSERT_EQ(floor.parts.size(), 2u);
+  for (int s = 0; s < 2; ++s) {
+    const pebble::Shape& part = floor.parts[static_cast<size_t>(s)];
+    ASSERT_EQ(part.vertex_count(), 2);
+    for (int v = 0; v < 2; ++v) EXPECT_EQ(part.vertices()[static_cast<size_t>(v)], floor.chain->segment(s).shape.vertices()[static_cast<size_t>(v)]);
+  }
+  EXPECT_EQ(floor.xf.p, (pebble::Vec2{1, -1}));
+  EXPECT_FLOAT_EQ(floor.xf.q.angle(), 0.5f);
+
+  const pebble::tools::SceneObject& ring = scene.objects[1];
+  EXPECT_EQ(ring.kind, "loop");
+  ASSERT_TRUE(ring.chain.has_value());
+  EXPECT_TRUE(ring.chain->closed());
+  EXPECT_EQ(ring.chain->segment_count(), 4);
+  EXPECT_EQ(ring.parts.size(), 4u);
+
+  // The U (2 x 3 less a 1 x 1 notch) in either winding: convex parts, no chain, area 5. Rounded by
+  // 0.1, each part grows by its own perimeter x 0.1 + pi 0.01, and the parts' perimeters add up to
+  // the U's (12) plus twice the cuts: at least 5 + 1.2 + pi 0.01 in all.
+  for (const int i : {2, 3}) {
+    const pebble::tools::SceneObject& u = scene.objects[static_cast<size_t>(i)];
+    EXPECT_EQ(u.kind, "concave");
+    EXPECT_FALSE(u.chain.has_value());
+    ASSERT_GE(u.parts.size(), 2u);
+    float area = 0;
+    for (const pebble::Shape& part : u.parts) {
+      EXPECT_GE(part.vertex_count(), 3);
+      EXPECT_FLOAT_EQ(part.radius(), i == 2 ? 0.0f : 0.1f);
+      area += pebble::area(part);
+    }
+    if (i == 2) {
+      EXPECT_NEAR(area, 5.0f, 1e-5f);
+    } else {
+      EXPECT_GE(area, 5.0f + 1.2f + 3.14159f * 0.01f - 1e-5f);
+    }
+    EXPECT_EQ(u.shape.vertex_count(), u.parts.front().vertex_count());
+  }
+
+  const pebble::tools::SceneObject& k = scene.objects[4];
+  EXPECT_EQ(k.kind, "compound");
+  ASSERT_EQ(k.parts.size(), 2u);
+  EXPECT_EQ(k.parts[0].vertex_count(), 4);
+  EXPECT_EQ(k.parts[1].vertex_count(), 1);
+  EXPECT_EQ(k.parts[1].vertices()[0], (pebble::Vec2{0, 1}));
+  EXPECT_FLOAT_EQ(k.parts[1].radius(), 0.5f);
 }
