@@ -12,13 +12,18 @@
 #include <libxml/tree.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
+#include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -295,56 +300,121 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   EXPECT_EQ(moved["results"][2]["result"]["hit"], true);
 }
 
-// Terrain and composite objects: the world queries name the parts of objects that have several,
-// and give what the library gives for the same colliders.
+// Terrain and composite objects: world_contacts and world_raycast on tools/scenes/terrain.json
+// against every pair of parts and every part asked one by one (collide() and raycast() of a chain
+// segment for chains, of the shape otherwise), with no world in between; an answer names the part
+// exactly when its object has several.
 TEST_F(ToolsTest, TerrainSceneNamesParts) {
-  const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/terrain.json'");
+  using pebble::tools::SceneObject;
+  const std::string file = std::string(PEBBLE_SOURCE_DIR) + "/tools/scenes/terrain.json";
+  const pebble::tools::Scene scene = pebble::tools::load_scene(file);
+  const Outcome r = run("query '" + file + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   const json got = json::parse(r.out);
-  ASSERT_EQ(got["results"].size(), 3u);
-  const json& pairs = got["results"][0]["result"]["pairs"];
-  ASSERT_GT(pairs.size(), 3u);
-  int with_chain = 0;
-  for (const json& pair : pairs) {
-    if (pair["a"] == "hills") {
-      ++with_chain;
-      EXPECT_TRUE(pair.contains("part_a")) << pair.dump();
-    }
-    if (pair["b"] == "ball" || pair["b"] == "pill" || pair["b"] == "box") {
-      EXPECT_FALSE(pair.contains("part_b")) << pair.dump();
-    }
-    if (pair["b"] == "crate" || pair["b"] == "ell") {
-      EXPECT_TRUE(pair.contains("part_b")) << pair.dump();
-    }
-  }
-  EXPECT_GE(with_chain, 3);
-  // The same scene built by hand: the crate rests on segment 3 of the hills with its part 1.
-  const std::vector<pebble::Vec2> hills = {{8, 0.2f}, {6, 0.8f}, {4, 0.3f}, {2, 0.6f}, {0, 0}, {-2, 0.4f}, {-4, 0}, {-6, 0.9f}, {-8, 0.5f}};
-  const std::vector<pebble::Vec2> u = {{-1, 0}, {1, 0}, {1, 1.2f}, {0.6f, 1.2f}, {0.6f, 0.35f}, {-0.6f, 0.35f}, {-0.6f, 1.2f}, {-1, 1.2f}};
-  const std::vector<pebble::Shape> crate = pebble::decompose(u, 0.04f);
-  const pebble::Chain chain = pebble::Chain::open(hills);
-  bool found = false;
-  for (int k = 0; k < chain.segment_count(); ++k) {
-    for (std::size_t p = 0; p < crate.size(); ++p) {
-      const pebble::Manifold m = pebble::collide(chain.segment(k), pebble::Transform::identity(), crate[p], {{2.05f, 0.61f}, pebble::Rot::identity()}, 0.02f);
-      if (m.count == 0) continue;
-      for (const json& pair : pairs) {
-        if (pair["a"] == "hills" && pair["b"] == "crate" && pair["part_a"] == k && pair["part_b"] == int(p)) {
-          found = true;
-          EXPECT_EQ(pair["count"], m.count);
+  ASSERT_EQ(got["results"].size(), 4u);
+  auto index = [&](const json& name) {
+    for (size_t i = 0; i < scene.objects.size(); ++i)
+      if (scene.objects[i].name == name.get<std::string>()) return static_cast<int>(i);
+    ADD_FAILURE() << "no object " << name;
+    return -1;
+  };
+  auto part_count = [&](int i) { return scene.objects[static_cast<size_t>(i)].convex() ? 1 : int(scene.objects[static_cast<size_t>(i)].parts.size()); };
+  auto part = [&](int i, int k) -> const pebble::Shape& {
+    const SceneObject& o = scene.objects[static_cast<size_t>(i)];
+    return o.convex() ? o.shape : o.parts[static_cast<size_t>(k)];
+  };
+
+  // Contacts: the pairs of parts of different objects that touch within the margin, a < b.
+  struct Touch {
+    int a, part_a, b, part_b;
+    pebble::Manifold m;
+  };
+  const float margin = got["results"][0]["margin"].get<float>();
+  std::vector<Touch> want;
+  for (int a = 0; a < int(scene.objects.size()); ++a) {
+    for (int b = a + 1; b < int(scene.objects.size()); ++b) {
+      const SceneObject &oa = scene.objects[static_cast<size_t>(a)], &ob = scene.objects[static_cast<size_t>(b)];
+      if (oa.chain && ob.chain) continue;  // terrain does not collide with terrain
+      for (int i = 0; i < part_count(a); ++i) {
+        for (int j = 0; j < part_count(b); ++j) {
+          const pebble::Manifold m = oa.chain ? pebble::collide(oa.chain->segment(i), oa.xf, part(b, j), ob.xf, margin)
+                                     : ob.chain ? pebble::collide(ob.chain->segment(j), ob.xf, part(a, i), oa.xf, margin).flipped()
+                                                : pebble::collide(part(a, i), oa.xf, part(b, j), ob.xf, margin);
+          if (m.count > 0) want.push_back({a, i, b, j, m});
         }
       }
     }
   }
-  EXPECT_TRUE(found);
-  // The crate's mass is mass_properties() of its parts (rounded parts overlap along their shared
-  // cuts, which that counts twice: docs/terrain.md); at radius 0 it is the U's area exactly.
-  EXPECT_FLOAT_EQ(got["results"][2]["result"]["mass"].get<float>(), pebble::mass_properties(crate, 1).mass);
-  EXPECT_NEAR(pebble::mass_properties(pebble::decompose(u), 1).mass, 2.4 - 1.02, 1e-5);
+  const json& pairs = got["results"][0]["result"]["pairs"];
+  ASSERT_EQ(pairs.size(), want.size()) << pairs.dump();
+  std::set<std::string> kinds_touching;
+  for (const json& pair : pairs) {
+    const int a = index(pair["a"]), b = index(pair["b"]);
+    EXPECT_EQ(pair.contains("part_a"), !scene.objects[static_cast<size_t>(a)].convex()) << pair.dump();
+    EXPECT_EQ(pair.contains("part_b"), !scene.objects[static_cast<size_t>(b)].convex()) << pair.dump();
+    const int pa = pair.value("part_a", 0), pb = pair.value("part_b", 0);
+    const auto it = std::find_if(want.begin(), want.end(), [&](const Touch& t) { return t.a == a && t.b == b && t.part_a == pa && t.part_b == pb; });
+    ASSERT_NE(it, want.end()) << pair.dump();
+    EXPECT_EQ(pair["count"], it->m.count) << pair.dump();
+    EXPECT_NEAR(pair["normal"][0].get<float>(), it->m.normal.x, 1e-5f) << pair.dump();
+    EXPECT_NEAR(pair["normal"][1].get<float>(), it->m.normal.y, 1e-5f) << pair.dump();
+    kinds_touching.insert(scene.objects[static_cast<size_t>(a)].kind);
+    kinds_touching.insert(scene.objects[static_cast<size_t>(b)].kind);
+  }
+  // The scene shows each kind in a contact.
+  for (const char* kind : {"chain", "loop", "concave", "compound", "circle"}) EXPECT_EQ(kinds_touching.count(kind), 1u) << kind;
+
+  // Rays: every hit of every part by fraction, or the closest one. Chains are hit from their front only.
+  auto hits_of = [&](const pebble::Ray& ray) {
+    std::vector<std::tuple<float, int, int>> hits;  // fraction, object, part
+    for (int o = 0; o < int(scene.objects.size()); ++o) {
+      const SceneObject& obj = scene.objects[static_cast<size_t>(o)];
+      for (int k = 0; k < part_count(o); ++k) {
+        const pebble::CastHit h = obj.chain ? pebble::raycast(obj.chain->segment(k), obj.xf, ray) : pebble::raycast(part(o, k), obj.xf, ray);
+        if (h.hit) hits.emplace_back(h.fraction, o, k);
+      }
+    }
+    std::sort(hits.begin(), hits.end());
+    return hits;
+  };
+  for (const size_t q : {1u, 2u}) {
+    const json& query = got["results"][q];
+    const pebble::Ray ray{{query["origin"][0].get<float>(), query["origin"][1].get<float>()},
+                          {query["translation"][0].get<float>(), query["translation"][1].get<float>()}};
+    std::vector<std::tuple<float, int, int>> expect = hits_of(ray);
+    if (!query["all"].get<bool>()) expect.resize(std::min<size_t>(expect.size(), 1));
+    const json& hits = query["result"]["hits"];
+    ASSERT_EQ(hits.size(), expect.size()) << hits.dump();
+    for (size_t k = 0; k < hits.size(); ++k) {
+      const auto& [fraction, object, part_index] = expect[k];
+      EXPECT_EQ(index(hits[k]["object"]), object) << hits[k].dump();
+      EXPECT_EQ(hits[k].contains("part"), !scene.objects[static_cast<size_t>(object)].convex()) << hits[k].dump();
+      EXPECT_EQ(hits[k].value("part", 0), part_index) << hits[k].dump();
+      EXPECT_NEAR(hits[k]["fraction"].get<float>(), fraction, 1e-5f) << hits[k].dump();
+    }
+  }
+  // The second ray rises through the hills from below: it crosses a segment (the segment as a
+  // two-sided shape is hit) but meets the chain from behind, so its hit is the rock's underside.
+  const json& up = got["results"][2];
+  ASSERT_EQ(up["result"]["hits"].size(), 1u);
+  EXPECT_EQ(up["result"]["hits"][0]["object"], "rock");
+  const SceneObject& hills = scene.objects[static_cast<size_t>(index(json("hills")))];
+  const pebble::Ray up_ray{{up["origin"][0].get<float>(), up["origin"][1].get<float>()}, {up["translation"][0].get<float>(), up["translation"][1].get<float>()}};
+  bool crosses = false;
+  for (const pebble::Shape& segment : hills.parts) crosses = crosses || pebble::raycast(segment, hills.xf, up_ray).hit;
+  EXPECT_TRUE(crosses);
+
+  // The ell's mass: the box 1.2 x 0.3 and the arm 0.3 x 0.75 rounded by 0.02 (area + perimeter r + pi r^2).
+  EXPECT_EQ(got["results"][3]["object"], "ell");
+  EXPECT_NEAR(got["results"][3]["result"]["mass"].get<float>(), 0.36 + 0.225 + 2.1 * 0.02 + std::numbers::pi * 0.0004, 1e-5);
+
   const std::string png = path("terrain.png");
-  const Outcome drawn = run(std::string("render '") + PEBBLE_SOURCE_DIR + "/tools/scenes/terrain.json' -o '" + png + "'");
+  const Outcome drawn = run("render '" + file + "' -o '" + png + "'");
   ASSERT_EQ(drawn.code, 0) << drawn.err;
-  EXPECT_GT(fs::file_size(png), 1000u);
+  int width = 0, height = 0;
+  const long ink = ink_pixels(png, width, height);
+  EXPECT_EQ(width, 960);
+  EXPECT_GT(ink, 960L * height / 20);
 }
 
 // Every kind of bad input: exit code 2, one message naming the file and the place, nothing written.
