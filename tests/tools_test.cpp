@@ -12,13 +12,18 @@
 #include <libxml/tree.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
+#include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -295,56 +300,121 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
   EXPECT_EQ(moved["results"][2]["result"]["hit"], true);
 }
 
-// Terrain and composite objects: the world queries name the parts of objects that have several,
-// and give what the library gives for the same colliders.
+// Terrain and composite objects: world_contacts and world_raycast on tools/scenes/terrain.json
+// against every pair of parts and every part asked one by one (collide() and raycast() of a chain
+// segment for chains, of the shape otherwise), with no world in between; an answer names the part
+// exactly when its object has several.
 TEST_F(ToolsTest, TerrainSceneNamesParts) {
-  const Outcome r = run(std::string("query '") + PEBBLE_SOURCE_DIR + "/tools/scenes/terrain.json'");
+  using pebble::tools::SceneObject;
+  const std::string file = std::string(PEBBLE_SOURCE_DIR) + "/tools/scenes/terrain.json";
+  const pebble::tools::Scene scene = pebble::tools::load_scene(file);
+  const Outcome r = run("query '" + file + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   const json got = json::parse(r.out);
-  ASSERT_EQ(got["results"].size(), 3u);
-  const json& pairs = got["results"][0]["result"]["pairs"];
-  ASSERT_GT(pairs.size(), 3u);
-  int with_chain = 0;
-  for (const json& pair : pairs) {
-    if (pair["a"] == "hills") {
-      ++with_chain;
-      EXPECT_TRUE(pair.contains("part_a")) << pair.dump();
-    }
-    if (pair["b"] == "ball" || pair["b"] == "pill" || pair["b"] == "box") {
-      EXPECT_FALSE(pair.contains("part_b")) << pair.dump();
-    }
-    if (pair["b"] == "crate" || pair["b"] == "ell") {
-      EXPECT_TRUE(pair.contains("part_b")) << pair.dump();
-    }
-  }
-  EXPECT_GE(with_chain, 3);
-  // The same scene built by hand: the crate rests on segment 3 of the hills with its part 1.
-  const std::vector<pebble::Vec2> hills = {{8, 0.2f}, {6, 0.8f}, {4, 0.3f}, {2, 0.6f}, {0, 0}, {-2, 0.4f}, {-4, 0}, {-6, 0.9f}, {-8, 0.5f}};
-  const std::vector<pebble::Vec2> u = {{-1, 0}, {1, 0}, {1, 1.2f}, {0.6f, 1.2f}, {0.6f, 0.35f}, {-0.6f, 0.35f}, {-0.6f, 1.2f}, {-1, 1.2f}};
-  const std::vector<pebble::Shape> crate = pebble::decompose(u, 0.04f);
-  const pebble::Chain chain = pebble::Chain::open(hills);
-  bool found = false;
-  for (int k = 0; k < chain.segment_count(); ++k) {
-    for (std::size_t p = 0; p < crate.size(); ++p) {
-      const pebble::Manifold m = pebble::collide(chain.segment(k), pebble::Transform::identity(), crate[p], {{2.05f, 0.61f}, pebble::Rot::identity()}, 0.02f);
-      if (m.count == 0) continue;
-      for (const json& pair : pairs) {
-        if (pair["a"] == "hills" && pair["b"] == "crate" && pair["part_a"] == k && pair["part_b"] == int(p)) {
-          found = true;
-          EXPECT_EQ(pair["count"], m.count);
+  ASSERT_EQ(got["results"].size(), 4u);
+  auto index = [&](const json& name) {
+    for (size_t i = 0; i < scene.objects.size(); ++i)
+      if (scene.objects[i].name == name.get<std::string>()) return static_cast<int>(i);
+    ADD_FAILURE() << "no object " << name;
+    return -1;
+  };
+  auto part_count = [&](int i) { return scene.objects[static_cast<size_t>(i)].convex() ? 1 : int(scene.objects[static_cast<size_t>(i)].parts.size()); };
+  auto part = [&](int i, int k) -> const pebble::Shape& {
+    const SceneObject& o = scene.objects[static_cast<size_t>(i)];
+    return o.convex() ? o.shape : o.parts[static_cast<size_t>(k)];
+  };
+
+  // Contacts: the pairs of parts of different objects that touch within the margin, a < b.
+  struct Touch {
+    int a, part_a, b, part_b;
+    pebble::Manifold m;
+  };
+  const float margin = got["results"][0]["margin"].get<float>();
+  std::vector<Touch> want;
+  for (int a = 0; a < int(scene.objects.size()); ++a) {
+    for (int b = a + 1; b < int(scene.objects.size()); ++b) {
+      const SceneObject &oa = scene.objects[static_cast<size_t>(a)], &ob = scene.objects[static_cast<size_t>(b)];
+      if (oa.chain && ob.chain) continue;  // terrain does not collide with terrain
+      for (int i = 0; i < part_count(a); ++i) {
+        for (int j = 0; j < part_count(b); ++j) {
+          const pebble::Manifold m = oa.chain ? pebble::collide(oa.chain->segment(i), oa.xf, part(b, j), ob.xf, margin)
+                                     : ob.chain ? pebble::collide(ob.chain->segment(j), ob.xf, part(a, i), oa.xf, margin).flipped()
+                                                : pebble::collide(part(a, i), oa.xf, part(b, j), ob.xf, margin);
+          if (m.count > 0) want.push_back({a, i, b, j, m});
         }
       }
     }
   }
-  EXPECT_TRUE(found);
-  // The crate's mass is mass_properties() of its parts (rounded parts overlap along their shared
-  // cuts, which that counts twice: docs/terrain.md); at radius 0 it is the U's area exactly.
-  EXPECT_FLOAT_EQ(got["results"][2]["result"]["mass"].get<float>(), pebble::mass_properties(crate, 1).mass);
-  EXPECT_NEAR(pebble::mass_properties(pebble::decompose(u), 1).mass, 2.4 - 1.02, 1e-5);
+  const json& pairs = got["results"][0]["result"]["pairs"];
+  ASSERT_EQ(pairs.size(), want.size()) << pairs.dump();
+  std::set<std::string> kinds_touching;
+  for (const json& pair : pairs) {
+    const int a = index(pair["a"]), b = index(pair["b"]);
+    EXPECT_EQ(pair.contains("part_a"), !scene.objects[static_cast<size_t>(a)].convex()) << pair.dump();
+    EXPECT_EQ(pair.contains("part_b"), !scene.objects[static_cast<size_t>(b)].convex()) << pair.dump();
+    const int pa = pair.value("part_a", 0), pb = pair.value("part_b", 0);
+    const auto it = std::find_if(want.begin(), want.end(), [&](const Touch& t) { return t.a == a && t.b == b && t.part_a == pa && t.part_b == pb; });
+    ASSERT_NE(it, want.end()) << pair.dump();
+    EXPECT_EQ(pair["count"], it->m.count) << pair.dump();
+    EXPECT_NEAR(pair["normal"][0].get<float>(), it->m.normal.x, 1e-5f) << pair.dump();
+    EXPECT_NEAR(pair["normal"][1].get<float>(), it->m.normal.y, 1e-5f) << pair.dump();
+    kinds_touching.insert(scene.objects[static_cast<size_t>(a)].kind);
+    kinds_touching.insert(scene.objects[static_cast<size_t>(b)].kind);
+  }
+  // The scene shows each kind in a contact.
+  for (const char* kind : {"chain", "loop", "concave", "compound", "circle"}) EXPECT_EQ(kinds_touching.count(kind), 1u) << kind;
+
+  // Rays: every hit of every part by fraction, or the closest one. Chains are hit from their front only.
+  auto hits_of = [&](const pebble::Ray& ray) {
+    std::vector<std::tuple<float, int, int>> hits;  // fraction, object, part
+    for (int o = 0; o < int(scene.objects.size()); ++o) {
+      const SceneObject& obj = scene.objects[static_cast<size_t>(o)];
+      for (int k = 0; k < part_count(o); ++k) {
+        const pebble::CastHit h = obj.chain ? pebble::raycast(obj.chain->segment(k), obj.xf, ray) : pebble::raycast(part(o, k), obj.xf, ray);
+        if (h.hit) hits.emplace_back(h.fraction, o, k);
+      }
+    }
+    std::sort(hits.begin(), hits.end());
+    return hits;
+  };
+  for (const size_t q : {1u, 2u}) {
+    const json& query = got["results"][q];
+    const pebble::Ray ray{{query["origin"][0].get<float>(), query["origin"][1].get<float>()},
+                          {query["translation"][0].get<float>(), query["translation"][1].get<float>()}};
+    std::vector<std::tuple<float, int, int>> expect = hits_of(ray);
+    if (!query["all"].get<bool>()) expect.resize(std::min<size_t>(expect.size(), 1));
+    const json& hits = query["result"]["hits"];
+    ASSERT_EQ(hits.size(), expect.size()) << hits.dump();
+    for (size_t k = 0; k < hits.size(); ++k) {
+      const auto& [fraction, object, part_index] = expect[k];
+      EXPECT_EQ(index(hits[k]["object"]), object) << hits[k].dump();
+      EXPECT_EQ(hits[k].contains("part"), !scene.objects[static_cast<size_t>(object)].convex()) << hits[k].dump();
+      EXPECT_EQ(hits[k].value("part", 0), part_index) << hits[k].dump();
+      EXPECT_NEAR(hits[k]["fraction"].get<float>(), fraction, 1e-5f) << hits[k].dump();
+    }
+  }
+  // The second ray rises through the hills from below: it crosses a segment (the segment as a
+  // two-sided shape is hit) but meets the chain from behind, so its hit is the rock's underside.
+  const json& up = got["results"][2];
+  ASSERT_EQ(up["result"]["hits"].size(), 1u);
+  EXPECT_EQ(up["result"]["hits"][0]["object"], "rock");
+  const SceneObject& hills = scene.objects[static_cast<size_t>(index(json("hills")))];
+  const pebble::Ray up_ray{{up["origin"][0].get<float>(), up["origin"][1].get<float>()}, {up["translation"][0].get<float>(), up["translation"][1].get<float>()}};
+  bool crosses = false;
+  for (const pebble::Shape& segment : hills.parts) crosses = crosses || pebble::raycast(segment, hills.xf, up_ray).hit;
+  EXPECT_TRUE(crosses);
+
+  // The ell's mass: the box 1.2 x 0.3 and the arm 0.3 x 0.75 rounded by 0.02 (area + perimeter r + pi r^2).
+  EXPECT_EQ(got["results"][3]["object"], "ell");
+  EXPECT_NEAR(got["results"][3]["result"]["mass"].get<float>(), 0.36 + 0.225 + 2.1 * 0.02 + std::numbers::pi * 0.0004, 1e-5);
+
   const std::string png = path("terrain.png");
-  const Outcome drawn = run(std::string("render '") + PEBBLE_SOURCE_DIR + "/tools/scenes/terrain.json' -o '" + png + "'");
+  const Outcome drawn = run("render '" + file + "' -o '" + png + "'");
   ASSERT_EQ(drawn.code, 0) << drawn.err;
-  EXPECT_GT(fs::file_size(png), 1000u);
+  int width = 0, height = 0;
+  const long ink = ink_pixels(png, width, height);
+  EXPECT_EQ(width, 960);
+  EXPECT_GT(ink, 960L * height / 20);
 }
 
 // Every kind of bad input: exit code 2, one message naming the file and the place, nothing written.
@@ -375,16 +445,58 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0]]}}]}",
        ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got an array of 1"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [1, 0]]}}]}",
-       ": /objects/0/shape: invalid loop: "},
+       ": /objects/0/shape: invalid loop: pebble: Chain: segment (1, 0) -> (1, 0) is too short: its ends (nearly) coincide (segment 1, from "
+       "point 1)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}]}",
-       ": /objects/0/shape: invalid concave: "},
+       ": /objects/0/shape: invalid concave: pebble: decompose: the polygon is not simple: the edge from point 0 to point 1 and the edge "
+       "from point 2 to point 3 cross at (1, 1)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": []}}]}",
        ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an array of 0"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"compound\", \"parts\": []}]}}]}",
-       ": /objects/0/shape/parts/0/type: unknown shape type \"compound\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)"},
+       ": /objects/0/shape/parts/0/type: a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), "
+       "not a compound"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"box\", \"half_width\": 1, "
+       "\"half_height\": 1}, {\"type\": \"chain\", \"points\": [[0, 0], [1, 0]]}]}}]}",
+       ": /objects/0/shape/parts/1/type: a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), "
+       "not a chain"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": -1}]}}]}",
+       ": /objects/0/shape/parts/0: invalid circle: pebble: "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": {\"type\": \"box\"}}}]}",
+       ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an object"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\"}}]}", ": /objects/0/shape: missing field \"parts\""},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0]]}}]}",
+       ": /objects/0/shape/points: expected an array of at least 3 points [[x, y], ...], got an array of 2"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0]]}}]}",
+       ": /objects/0/shape/points: expected an array of at least 3 points [[x, y], ...], got an array of 2"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": \"flat\"}}]}",
+       ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got the string \"flat\""},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1, \"up\"]]}}]}",
+       ": /objects/0/shape/points/1/1: expected a number, got the string \"up\""},
+      // JSON has no NaN or infinity; a number beyond float range is where a scene file comes closest.
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1e39, 0]]}}]}",
+       ": /objects/0/shape/points/1/0: expected a number within float range, got "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [-1e39, 1]]}}]}",
+       ": /objects/0/shape/points/2/0: expected a number within float range, got "},
+      // Beyond kMaxShapeExtent: Chain's own message, which names the point.
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1e30, 0]]}}]}",
+       ": /objects/0/shape: invalid chain: pebble: Chain: "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [2, 0]]}}]}",
+       ": /objects/0/shape: invalid concave: pebble: decompose: the polygon has zero area"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [1, 1]], \"radius\": -1}}]}",
+       ": /objects/0/shape: invalid concave: pebble: decompose: radius -1 must be "},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]], \"radius\": 1}}]}",
+       ": /objects/0/shape/radius: unknown field \"radius\" (expected one of: type, points)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}, {\"name\": \"b\", \"shape\": "
        "{\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": \"distance\", \"a\": \"b\", \"b\": \"t\"}]}",
-       ": /queries/0/b: \"t\" is a chain: this query takes objects of one convex shape (the world queries take every kind)"},
+       ": /queries/0/b: distance takes objects of one convex shape, and \"t\" is a chain (world_contacts and world_raycast take every kind)"},
+      {"{\"objects\": [{\"name\": \"u\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2], "
+       "[0, 2]]}}], \"queries\": [{\"type\": \"raycast\", \"object\": \"u\", \"origin\": [-1, 0.5], \"translation\": [5, 0]}]}",
+       ": /queries/0/object: raycast takes objects of one convex shape, and \"u\" is a concave polygon (world_contacts and world_raycast take "
+       "every kind)"},
+      {"{\"objects\": [{\"name\": \"l\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [0, 1]]}}, {\"name\": \"k\", \"shape\": "
+       "{\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": 1}]}}], \"queries\": [{\"type\": \"collide\", \"a\": \"k\", "
+       "\"b\": \"l\"}]}",
+       ": /queries/0/a: collide takes objects of one convex shape, and \"k\" is a compound (world_contacts and world_raycast take every kind)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}], \"queries\": [{\"type\": "
        "\"mass\", \"object\": \"t\"}]}",
        ": /queries/0/object: \"t\" is a chain, which has no area and no mass"},
@@ -548,4 +660,75 @@ TEST(SceneFile, EveryShapeKindReads) {
   EXPECT_FLOAT_EQ(scene.objects[4].shape.radius(), 0.5f);
   EXPECT_EQ(scene.objects[5].shape.vertex_count(), 3);  // (0.2, 0.2) is inside the hull
   EXPECT_EQ(scene.objects[5].kind, "polygon");
+}
+
+// The kinds of several parts: what each becomes, checked against the library's own makers and
+// against areas worked out by hand.
+TEST(SceneFile, EveryCompositeKindReads) {
+  const pebble::tools::Scene scene = pebble::tools::parse_scene(R"({"objects": [
+    {"name": "floor", "shape": {"type": "chain", "points": [[2, 0], [0, 0.5], [-2, 0]]}, "position": [1, -1], "angle": 0.5},
+    {"name": "ring", "shape": {"type": "loop", "points": [[0, 0], [1, 0], [1, 1], [0, 1]]}},
+    {"name": "u", "shape": {"type": "concave", "points": [[0, 2], [0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2]]}},
+    {"name": "r", "shape": {"type": "concave", "points": [[0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2], [0, 2]], "radius": 0.1}},
+    {"name": "k", "shape": {"type": "compound", "parts": [{"type": "box", "half_width": 1, "half_height": 0.25},
+                                                            {"type": "circle", "radius": 0.5, "center": [0, 1]}]}}
+  ]})",
+                                                                "x.json");
+  ASSERT_EQ(scene.objects.size(), 5u);
+  for (const pebble::tools::SceneObject& o : scene.objects) EXPECT_FALSE(o.convex()) << o.name;
+
+  const pebble::tools::SceneObject& floor = scene.objects[0];
+  EXPECT_EQ(floor.kind, "chain");
+  ASSERT_TRUE(floor.chain.has_value());
+  EXPECT_FALSE(floor.chain->closed());
+  EXPECT_EQ(floor.chain->segment_count(), 2);
+  EXPECT_EQ(floor.chain->segment(1).a, (pebble::Vec2{0, 0.5f}));
+  EXPECT_EQ(floor.chain->segment(1).b, (pebble::Vec2{-2, 0}));
+  EXPECT_GT(floor.chain->segment(0).normal.y, 0.0f);  // right to left: collides on top
+  // One part per segment, as the world numbers them.
+  ASSERT_EQ(floor.parts.size(), 2u);
+  for (int s = 0; s < 2; ++s) {
+    const pebble::Shape& part = floor.parts[static_cast<size_t>(s)];
+    ASSERT_EQ(part.vertex_count(), 2);
+    for (int v = 0; v < 2; ++v) EXPECT_EQ(part.vertices()[static_cast<size_t>(v)], floor.chain->segment(s).shape.vertices()[static_cast<size_t>(v)]);
+  }
+  EXPECT_EQ(floor.xf.p, (pebble::Vec2{1, -1}));
+  EXPECT_FLOAT_EQ(floor.xf.q.angle(), 0.5f);
+
+  const pebble::tools::SceneObject& ring = scene.objects[1];
+  EXPECT_EQ(ring.kind, "loop");
+  ASSERT_TRUE(ring.chain.has_value());
+  EXPECT_TRUE(ring.chain->closed());
+  EXPECT_EQ(ring.chain->segment_count(), 4);
+  EXPECT_EQ(ring.parts.size(), 4u);
+
+  // The U (2 x 3 less a 1 x 1 notch) in either winding: convex parts, no chain, area 5. Rounded by
+  // 0.1, each part grows by its own perimeter x 0.1 + pi 0.01, and the parts' perimeters add up to
+  // the U's (12) plus twice the cuts: at least 5 + 1.2 + pi 0.01 in all.
+  for (const int i : {2, 3}) {
+    const pebble::tools::SceneObject& u = scene.objects[static_cast<size_t>(i)];
+    EXPECT_EQ(u.kind, "concave");
+    EXPECT_FALSE(u.chain.has_value());
+    ASSERT_GE(u.parts.size(), 2u);
+    float area = 0;
+    for (const pebble::Shape& part : u.parts) {
+      EXPECT_GE(part.vertex_count(), 3);
+      EXPECT_FLOAT_EQ(part.radius(), i == 2 ? 0.0f : 0.1f);
+      area += pebble::area(part);
+    }
+    if (i == 2) {
+      EXPECT_NEAR(area, 5.0f, 1e-5f);
+    } else {
+      EXPECT_GE(area, 5.0f + 1.2f + 3.14159f * 0.01f - 1e-5f);
+    }
+    EXPECT_EQ(u.shape.vertex_count(), u.parts.front().vertex_count());
+  }
+
+  const pebble::tools::SceneObject& k = scene.objects[4];
+  EXPECT_EQ(k.kind, "compound");
+  ASSERT_EQ(k.parts.size(), 2u);
+  EXPECT_EQ(k.parts[0].vertex_count(), 4);
+  EXPECT_EQ(k.parts[1].vertex_count(), 1);
+  EXPECT_EQ(k.parts[1].vertices()[0], (pebble::Vec2{0, 1}));
+  EXPECT_FLOAT_EQ(k.parts[1].radius(), 0.5f);
 }

@@ -3,10 +3,10 @@
 #include "tools/query.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <charconv>
 #include <cstdio>
 #include <optional>
+#include <tuple>
 
 #include <pebble/cast.hpp>
 #include <pebble/world.hpp>

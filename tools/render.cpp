@@ -8,6 +8,7 @@
 #include <memory>
 #include <numbers>
 #include <set>
+#include <span>
 #include <string_view>
 
 #include "tools/draw.hpp"
@@ -76,6 +77,21 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
   if (empty) return {{-1, -1}, {1, 1}};
   const float pad = std::max(0.08f * std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y), 0.05f);
   return inflate(box, pad);
+}
+
+/// A label's rectangle in pixels, to keep object names from covering each other.
+struct TextBox {
+  double x, y, w, h;
+  bool overlaps(const TextBox& o) const { return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h; }
+};
+
+/// The width in pixels of an object's name as label() draws it.
+double text_width(cairo_t* cr, const std::string& text, double size = 12) {
+  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t ext;
+  cairo_text_extents(cr, text.c_str(), &ext);
+  return ext.x_advance;
 }
 
 /// Text with a thin halo of the background colour, readable over shapes.
@@ -186,12 +202,20 @@ void draw_motion(cairo_t* cr, const View& view, const Scene& scene, int index, c
   marks.insert(Mark::cast);
 }
 
-/// Both shapes of a shape cast moving, and the contact point and normal where they first touch.
-/// A chain: a loop filled as the solid it bounds, then every segment with short ticks on its
-/// colliding side (the right of a -> b), so that one-sidedness shows.
+/// Twice the signed area of a closed polygon: > 0 when it runs counter-clockwise.
+double twice_signed_area(std::span<const Vec2> points) {
+  double sum = 0;
+  for (size_t k = 0; k < points.size(); ++k) sum += double(cross(points[k], points[(k + 1) % points.size()]));
+  return sum;
+}
+
+/// A chain: every segment with short ticks on its colliding side (the right of a -> b), so that
+/// one-sidedness shows, over a counter-clockwise loop filled as the solid it bounds.
 void draw_chain(cairo_t* cr, const View& view, const Chain& chain, const Transform& xf, Rgb color) {
   const auto points = chain.points();
-  if (chain.closed()) {
+  // A clockwise loop has its solid outside (a cave, a container): filling its inside would draw
+  // the empty space as solid, so only its ticks show which side collides.
+  if (chain.closed() && twice_signed_area(points) > 0) {
     for (size_t k = 0; k < points.size(); ++k) {
       const Vec2 p = transform_point(xf, points[k]);
       if (k == 0) {
@@ -227,6 +251,7 @@ void draw_chain(cairo_t* cr, const View& view, const Chain& chain, const Transfo
   }
 }
 
+/// Both shapes of a shape cast moving, and the contact point and normal where they first touch.
 void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const ShapeCastQuery& q, const CastHit& h,
                      std::set<Mark>& marks) {
   for (const auto& [index, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}}) {
@@ -452,6 +477,38 @@ void draw_legend(cairo_t* cr, const Scene& scene, const std::set<Mark>& marks, d
   }
 }
 
+/// Where an object's name goes, in its frame: the centroid of a counter-clockwise loop (the solid
+/// it bounds), the middle of any other chain (its middle segment's midpoint), the centroid of a
+/// compound's parts (its first part's would sit at one end of it), the centroid of a single shape's
+/// core.
+Vec2 label_point(const SceneObject& o) {
+  if (o.chain) {
+    const auto points = o.chain->points();
+    const double area2 = twice_signed_area(points);
+    if (o.chain->closed() && area2 > 0) {
+      // The polygon's centroid: the triangles from the origin, weighted by their signed areas.
+      double cx = 0, cy = 0;
+      for (size_t k = 0; k < points.size(); ++k) {
+        const Vec2 a = points[k], b = points[(k + 1) % points.size()];
+        const double w = double(cross(a, b));
+        cx += w * (double(a.x) + double(b.x));
+        cy += w * (double(a.y) + double(b.y));
+      }
+      return {static_cast<float>(cx / (3 * area2)), static_cast<float>(cy / (3 * area2))};
+    }
+    const ChainSegment& s = o.chain->segment(o.chain->segment_count() / 2);
+    return 0.5f * (s.a + s.b);
+  }
+  if (o.convex()) return o.shape.core_centroid();
+  try {
+    const MassProperties m = mass_properties(o.parts, 1);
+    if (m.mass > 0) return m.center;
+  } catch (const InvalidShape&) {
+    // A mass beyond float range: a picture still has a place for the name.
+  }
+  return o.shape.core_centroid();
+}
+
 cairo_status_t append(void* closure, const unsigned char* data, unsigned int length) {
   static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
   return CAIRO_STATUS_SUCCESS;
@@ -494,11 +551,25 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
   }
   std::set<Mark> marks;
   draw_answers(cr, view, scene, answers, marks);
+  std::vector<TextBox> names;
   for (size_t i = 0; i < scene.objects.size(); ++i) {
     const SceneObject& o = scene.objects[i];
-    const Vec2 c = transform_point(o.xf, o.shape.core_centroid());
-    // Just below the centroid, where a centre-of-mass mark would be.
-    label(cr, view.px(c.x), view.py(c.y) + 14, o.name, mix(object_color(i), colors::text, 0.55));
+    const Vec2 c = transform_point(o.xf, label_point(o));
+    // Just below that point, where a centre-of-mass mark would be, unless an earlier name is there
+    // (a ball inside a crate has its name where the crate's would go): then above, right or left.
+    const double x = view.px(c.x), y = view.py(c.y);
+    const double w = text_width(cr, o.name) + 4, h = 16;
+    const std::pair<double, double> spots[] = {{x, y + 14}, {x, y - 14}, {x + 0.5 * w + 10, y}, {x - 0.5 * w - 10, y}};
+    std::pair<double, double> at = spots[0];
+    for (const auto& spot : spots) {
+      const TextBox box{spot.first - 0.5 * w, spot.second - 0.5 * h, w, h};
+      if (std::none_of(names.begin(), names.end(), [&](const TextBox& b) { return b.overlaps(box); })) {
+        at = spot;
+        break;
+      }
+    }
+    names.push_back({at.first - 0.5 * w, at.second - 0.5 * h, w, h});
+    label(cr, at.first, at.second, o.name, mix(object_color(i), colors::text, 0.55));
   }
   cairo_restore(cr);
   draw_legend(cr, scene, marks, kLeft + plot_w + kGap, kTop);

@@ -205,6 +205,11 @@ private:
     return out;
   }
 
+  static bool several_parts(const json& type) {
+    const std::string t = type.get<std::string>();
+    return t == "chain" || t == "loop" || t == "concave" || t == "compound";
+  }
+
   // One convex shape, or the kinds of several parts: chain, loop, concave, compound.
   void read_object_shape(const json& v, const std::string& pointer, SceneObject& o) const {
     r_.expect_object(v, pointer, "a shape");
@@ -224,8 +229,13 @@ private:
         if (!list.is_array() || list.empty())
           r_.fail(pointer + "/parts", "expected a non-empty array of convex shapes, got " + describe(list));
         for (size_t i = 0; i < list.size(); ++i) {
+          const std::string part = pointer + "/parts/" + std::to_string(i);
+          // Said outright: "unknown shape type" would puzzle someone who just used the kind above.
+          if (list[i].is_object() && list[i].contains("type") && list[i]["type"].is_string() && several_parts(list[i]["type"]))
+            r_.fail(part + "/type", "a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), not a " +
+                                        list[i]["type"].get<std::string>());
           std::string kind;
-          o.parts.push_back(read_shape(r_, list[i], pointer + "/parts/" + std::to_string(i), kind));
+          o.parts.push_back(read_shape(r_, list[i], part, kind));
         }
       } else {
         static const std::vector<std::string_view> convex = {"circle", "capsule", "segment", "box", "rounded_box", "polygon"};
@@ -259,12 +269,16 @@ private:
     return index;
   }
 
-  // An object a query of one convex shape may name.
+  // An object a query of one convex shape may name. The pair queries answer for one convex shape
+  // each side; a chain or compound would need one answer per part, which would change their
+  // output, so they refuse it and the message points at the world queries, which take every kind.
   int convex_object(const json& q, const std::string& pointer, const char* key) const {
     const int index = object(q, pointer, key);
     const SceneObject& o = scene_.objects[static_cast<size_t>(index)];
     if (!o.convex())
-      r_.fail(pointer + "/" + key, "\"" + o.name + "\" is a " + o.kind + ": this query takes objects of one convex shape (the world queries take every kind)");
+      r_.fail(pointer + "/" + key, q.at("type").get<std::string>() + " takes objects of one convex shape, and \"" + o.name + "\" is " +
+                                       (o.kind == "concave" ? "a concave polygon" : "a " + o.kind) +
+                                       " (world_contacts and world_raycast take every kind)");
     return index;
   }
 

@@ -3,10 +3,10 @@
 // before anything runs. docs/scene-format.md is the reference of the format.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <variant>
 #include <vector>
 
