@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "oracle/distance.hpp"
+#include "to_oracle.hpp"
 #include "random_cases.hpp"
 
 using namespace pebble;
@@ -24,15 +25,7 @@ namespace {
 constexpr float kPi = 3.14159265358979f;
 constexpr int kScale = test_random::kSanitizerScale;
 
-oracle::RShape to_oracle(const Shape& shape, const Transform& xf) {
-  oracle::RShape s;
-  for (const Vec2 v : shape.vertices()) {
-    const long double x = v.x, y = v.y;
-    s.core.push_back({xf.q.c * x - xf.q.s * y + xf.p.x, xf.q.s * x + xf.q.c * y + xf.p.y});
-  }
-  s.radius = shape.radius();
-  return s;
-}
+using test_oracle::to_oracle;
 
 Shape random_body(test_random::Rng& rng, float size) {
   switch (rng.integer(0, 4)) {

@@ -16,6 +16,7 @@
 #include <pebble/pebble.hpp>
 
 #include "oracle/distance.hpp"
+#include "to_oracle.hpp"
 #include "sandbox/demo_scene.hpp"
 
 using namespace pebble;
@@ -25,15 +26,7 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-oracle::RShape to_oracle(const Shape& shape, const Transform& xf) {
-  oracle::RShape s;
-  for (const Vec2 v : shape.vertices()) {
-    const long double x = v.x, y = v.y;
-    s.core.push_back({xf.q.c * x - xf.q.s * y + xf.p.x, xf.q.s * x + xf.q.c * y + xf.p.y});
-  }
-  s.radius = shape.radius();
-  return s;
-}
+using test_oracle::to_oracle;
 
 /// The deepest overlap between any two bodies (0 when none overlap), by the oracle's exact
 /// signed distance on every pair whose bounding boxes touch.
