@@ -64,7 +64,8 @@ private:
 /// contact margin is `margin`; find_contacts() may then ask for any margin up to that one.
 class WorldPairs final : public PairSource {
 public:
-  explicit WorldPairs(float margin);
+  /// reuse_contacts: WorldSettings::reuse_contacts (off: every manifold is collide()'s own).
+  explicit WorldPairs(float margin, bool reuse_contacts = true);
   ~WorldPairs() override;
   void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) override;
   void add_chain(int body, const Chain& chain, const Transform& xf) override;

@@ -213,9 +213,18 @@ void Stepper::prepare() {
       }
     }
     if (before) {
+      // A point of the previous sub-step whose id is gone lost its impulses only if it had some:
+      // one that carried none (a speculative point at the margin's edge, swapped for the other end
+      // of a face as both hover at the margin) leaves nothing to warm-start.
+      int unmatched_pushing = 0;
+      for (int j = 0; j < before->count; ++j) {
+        bool found = false;
+        for (int k = 0; k < c.count; ++k) found = found || c.points[k].id == before->points[j].id;
+        if (!found && before->points[j].normal_impulse > 0) ++unmatched_pushing;
+      }
       const int could_keep = std::min(c.count, before->count);
       ids_tracked_ += could_keep;
-      ids_lost_ += std::max(0, could_keep - matched);
+      ids_lost_ += std::min(std::max(0, could_keep - matched), unmatched_pushing);
     }
     constraints_.push_back(c);
   }

@@ -88,7 +88,8 @@ struct StepStats {
   /// Feature ids lost, summed over the step's sub-steps: for a pair in contact in two sub-steps
   /// running, the points that could have kept an id (the smaller of the two counts) minus those
   /// whose id is found again. A point that appears (a corner lands) or goes (a corner lifts) is
-  /// not a loss; a point that changes its id while its features still touch is (issue 19).
+  /// not a loss; a point that changes its id while its features still touch is (issue 19). A
+  /// point that carried no normal impulse loses nothing when its id goes, and is not counted.
   int ids_lost = 0;
   /// Points of pairs in contact in two sub-steps running, summed over the step's sub-steps: the
   /// denominator of ids_lost.

@@ -11,10 +11,10 @@ namespace pebble::sandbox {
 struct WorldPairs::Impl {
   CollisionWorld world;
   std::vector<ColliderId> ids;  // by body index
-  explicit Impl(float margin) : world(WorldSettings{.contact_margin = margin}) {}
+  Impl(float margin, bool reuse) : world(WorldSettings{.contact_margin = margin, .reuse_contacts = reuse}) {}
 };
 
-WorldPairs::WorldPairs(float margin) : impl_(std::make_unique<Impl>(margin)) {}
+WorldPairs::WorldPairs(float margin, bool reuse_contacts) : impl_(std::make_unique<Impl>(margin, reuse_contacts)) {}
 WorldPairs::~WorldPairs() = default;
 
 void WorldPairs::add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) {

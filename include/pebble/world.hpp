@@ -72,6 +72,10 @@ struct ColliderOptions {
   /// QueryFilter asks for sensors.
   bool sensor = false;
   std::uint64_t user_data = 0;  ///< any value; given back by user_data()
+  /// Runs collide() anew for every pair of this collider whose transforms changed, never reusing
+  /// the last manifold (WorldSettings::reuse_contacts): for a character or anything else whose
+  /// contacts must come from the geometry of this very update.
+  bool fresh_contacts = false;
 };
 
 /// Two touching parts of two colliders and their contact manifold (world space, normal from a to
@@ -124,6 +128,11 @@ struct WorldSettings {
   int threads = 1;
   /// When run is set, update() hands its parallel work to it and `threads` is ignored.
   TaskHook task_hook{};
+  /// A touching pair whose colliders barely moved relative to each other since its last collide()
+  /// keeps that manifold's points and ids, its separations and points recomputed from where each
+  /// surface point went (docs/world.md, "Contact reuse"): within collide()'s accuracy, at a
+  /// fraction of its cost. Off here, or per collider with ColliderOptions::fresh_contacts.
+  bool reuse_contacts = true;
 };
 
 /// Counts from the last update().
@@ -133,6 +142,8 @@ struct WorldStats {
   int pairs = 0;            ///< pairs whose boxes overlap (the candidates collide() may run on)
   int contacts = 0;         ///< touching pairs (contacts().size())
   int collided = 0;         ///< pairs collide() (or overlap(), for sensors) ran on
+  int reused = 0;           ///< pairs whose manifold was carried over instead (reuse_contacts)
+  int separated = 0;        ///< pairs found apart by their parts' boxes alone (no collide() needed)
   int new_pairs = 0;        ///< pairs found
   TreeStats moving_tree{};  ///< of the moving colliders
   TreeStats fixed_tree{};   ///< of the fixed colliders
@@ -355,6 +366,9 @@ private:
   bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
   void find_pairs_chunk(int chunk);
   void collide_chunk(int chunk);
+  static void relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q);
+  static void keep_for_reuse(Pair& pair, const Part& pa, const Part& pb);
+  static bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb, float margin);
   bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
   void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter, detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
              detail::CallbackRef<float(const RayResult&)> on_hit) const;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "pebble/chain.hpp"
@@ -18,6 +19,7 @@ namespace pebble {
 namespace world_internal {
 
 inline constexpr std::uint32_t kNone = 0xffffffffu;
+inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
 // Moved proxies per pair-finding task, pairs per narrowphase task: fixed sizes, so that the tasks'
 // outputs, merged in task order, do not depend on the number of threads.
@@ -89,6 +91,20 @@ inline std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) {
   return a < b ? (std::uint64_t(a) << 32 | b) : (std::uint64_t(b) << 32 | a);
 }
 
+// Contact reuse (WorldSettings::reuse_contacts; docs/world.md): a pair whose parts moved relative
+// to each other by at most kReuseFraction x the smaller extent() (every point of part[1], in
+// part[0]'s frame) and turned by at most kReuseAngle since its last collide() keeps that manifold,
+// its points and separations recomputed from the surface points it found. The contract's accuracy
+// decides both: collide()'s points lie within 1e-3 of the smaller half diameter of both surfaces,
+// its normal within 1e-3 rad. A motion d moves each carried point by at most d/2 off the surfaces
+// and its separation and the true distance by at most d each, so 2d must fit in what the kernel
+// leaves of 1e-3 x the half diameter; extent() is at most twice the half diameter, so
+// d <= 2e-4 x extent() spends at most 8e-4 of it. The normal may turn by half its allowance: a
+// face's normal turns with the part, by the turn itself; the normal of one point against a round
+// feature (a 1-vertex core) also by the motion across it over the distance of the two centres.
+inline constexpr float kReuseFraction = 2e-4f;
+inline constexpr float kReuseAngle = 5e-4f;
+
 inline bool valid_ray(const Ray& ray) { return is_valid_point(ray.origin) && is_valid_point(ray.translation); }
 
 }  // namespace world_internal
@@ -111,6 +127,7 @@ struct CollisionWorld::Hot {
   std::uint32_t changed_at = 0;     // == step_: transform, shape or filter changed since the last update()
   std::uint32_t moved_at = 0;       // == step_: its tree box was reinserted since the last update()
   std::uint32_t filtered_at = 0;    // == step_: its filter changed since the last update()
+  std::uint32_t reshaped_at = 0;    // == step_: set_shape() since the last update() (no contact reuse)
   ProxyId proxy = kNullProxy;       // in moving_tree_ or fixed_tree_
   std::uint32_t pair_head = kNone;  // first of its pairs; the next free part slot when free
   std::uint32_t collider = kNone;   // the collider's slot
@@ -120,6 +137,7 @@ struct CollisionWorld::Hot {
   bool sensor = false;
   bool several = false;             // the collider has other parts
   bool chain = false;               // a chain's segment (chain segments of two chains never pair)
+  bool reuse = true;                // its pairs may reuse manifolds (settings and options allow it)
 };
 
 // The rest of a part. The collider's transform is copied into each of its parts (refresh_box()
@@ -149,6 +167,16 @@ struct CollisionWorld::Pair {
   std::uint32_t next[2];      // next pair in the list of part[k] (next[0]: next free pair)
   std::uint32_t prev[2];
   Manifold manifold;          // as of the last narrowphase (contact pairs)
+  // What contact reuse needs of the last collide() (valid when `reusable`): each point's two
+  // surface points in their own part's frame, the normal in part[0]'s frame, and where part[1]'s
+  // core centroid and rotation were in part[0]'s frame (relative_motion()).
+  Vec2 anchor[2][2];          // [point][side]
+  Vec2 local_normal;
+  Vec2 relative_p;
+  Rot relative_q;
+  float reuse_limit;          // how far part[1] may move relative to part[0] (kReuseFraction)
+  float normal_lever;         // the normal turns by at most the motion over this (infinite: face)
+  bool reusable;
   std::uint8_t sensor;        // 0: contact pair; 1 or 2: id[sensor - 1] is the sensor
   bool touching;              // as of the last update()
   bool touching_now;          // written by the narrowphase
@@ -229,6 +257,8 @@ struct CollisionWorld::PairSet {
 struct CollisionWorld::Scratch {
   std::vector<std::vector<std::uint64_t>> found;  // per pair-finding task: new pair keys
   std::vector<int> collided;                      // per narrowphase task: pairs collided
+  std::vector<int> reused;                        // per narrowphase task: manifolds reused
+  std::vector<int> separated;                     // per narrowphase task: pairs whose part boxes are apart
   // Step 4's part pairs of colliders of several parts that began (+1) or stopped touching (-1), in
   // pair order: their collider events are decided once all are counted.
   struct Change {

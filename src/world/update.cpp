@@ -74,7 +74,7 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
 void CollisionWorld::collide_chunk(int chunk) {
   const std::size_t begin = std::size_t(chunk) * kCollideChunk;
   const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
-  int collided = 0;
+  int collided = 0, reused = 0, separated = 0;
   for (std::size_t i = begin; i < end; ++i) {
     Pair& pair = pairs_[i];
     if (pair.free()) continue;
@@ -89,23 +89,99 @@ void CollisionWorld::collide_chunk(int chunk) {
       pair.touching_now = false;
       continue;
     }
-    ++collided;
     const Part& pa = parts_[a];
     const Part& pb = parts_[b];
-    if (pair.sensor) {
-      pair.touching_now = overlap(pa.shape(), pa.xf, pb.shape(), pb.xf);
-    } else {
-      if (pa.chain) {
-        pair.manifold = collide(pa.piece, pa.xf, pb.shape(), pb.xf, settings_.contact_margin);
-      } else if (pb.chain) {
-        pair.manifold = collide(pb.piece, pb.xf, pa.shape(), pa.xf, settings_.contact_margin).flipped();
-      } else {
-        pair.manifold = collide(pa.shape(), pa.xf, pb.shape(), pb.xf, settings_.contact_margin);
-      }
-      pair.touching_now = pair.manifold.count > 0;
+    // The parts' own boxes hold their shapes grown by half the margin (and collide()'s tolerance):
+    // apart, the parts are farther apart than the margin, and collide() would find no point.
+    if (!overlaps(pa.box, pb.box)) {
+      ++separated;
+      pair.touching_now = false;
+      pair.reusable = false;
+      pair.manifold.count = 0;
+      continue;
     }
+    if (pair.sensor) {
+      ++collided;
+      pair.touching_now = overlap(pa.shape(), pa.xf, pb.shape(), pb.xf);
+      continue;
+    }
+    if (pair.reusable && ha.reshaped_at != step_ && hb.reshaped_at != step_ && reuse_manifold(pair, pa, pb, settings_.contact_margin)) {
+      ++reused;
+      continue;
+    }
+    ++collided;
+    const float margin = settings_.contact_margin;
+    if (pa.chain) {
+      pair.manifold = collide(pa.piece, pa.xf, pb.shape(), pb.xf, margin);
+    } else if (pb.chain) {
+      pair.manifold = collide(pb.piece, pb.xf, pa.shape(), pa.xf, margin).flipped();
+    } else {
+      pair.manifold = collide(pa.shape(), pa.xf, pb.shape(), pb.xf, margin);
+    }
+    pair.touching_now = pair.manifold.count > 0;
+    // A manifold of one point between two cores of 2+ vertices is not carried over: its second
+    // point, just beyond the margin, may come within it while the pair moves less than the bound,
+    // and a solver would then miss the step where both points are there (and lose the first id).
+    pair.reusable = pair.touching_now && ha.reuse && hb.reuse &&
+                    (pair.manifold.count == 2 || pa.shape().vertex_count() == 1 || pb.shape().vertex_count() == 1);
+    if (pair.reusable) keep_for_reuse(pair, pa, pb);
   }
   scratch_->collided[std::size_t(chunk)] = collided;
+  scratch_->reused[std::size_t(chunk)] = reused;
+  scratch_->separated[std::size_t(chunk)] = separated;
+}
+
+// Where part b's core centroid is and how it is turned, in part a's frame.
+void CollisionWorld::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
+  const Vec2 ca = transform_point(pa.xf, pa.shape().core_centroid());
+  const Vec2 cb = transform_point(pb.xf, pb.shape().core_centroid());
+  p = inv_rotate(pa.xf.q, cb - ca);
+  q = inv_mul(pa.xf.q, pb.xf.q);
+}
+
+// Keeps what reuse_manifold() needs of the manifold collide() just made: each point's surface
+// points (the point minus and plus half its separation along the normal) in their parts' frames.
+void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) {
+  const Manifold& m = pair.manifold;
+  for (int i = 0; i < m.count; ++i) {
+    const ContactPoint& cp = m.points[i];
+    const Vec2 half = (0.5f * cp.separation) * m.normal;
+    pair.anchor[i][0] = inv_transform_point(pa.xf, cp.point - half);
+    pair.anchor[i][1] = inv_transform_point(pb.xf, cp.point + half);
+  }
+  pair.local_normal = inv_rotate(pa.xf.q, m.normal);
+  relative_motion(pa, pb, pair.relative_p, pair.relative_q);
+  pair.reuse_limit = kReuseFraction * std::min(pa.shape().extent(), pb.shape().extent());
+  // One point (a 1-vertex core on one side): the normal may join two round features, and then
+  // turns by the motion across it over their distance, radii included.
+  pair.normal_lever = m.count == 1 ? std::max(0.0f, pa.shape().radius() + pb.shape().radius() + m.points[0].separation) : kInfinity;
+}
+
+// The manifold of the last collide() carried to the parts' transforms now, when part b moved
+// relative to part a within the bounds of kReuseFraction and kReuseAngle (internal.hpp derives
+// them) and every carried point stays within the margin; false (nothing changed) otherwise.
+bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb, float margin) {
+  Vec2 p;
+  Rot q;
+  relative_motion(pa, pb, p, q);
+  // The chord |q - q0| is how far a unit vector of b turned; a point of b at most extent() from
+  // its core centroid moved by at most |p - p0| + chord x extent() in a's frame.
+  const Vec2 turn{q.c - pair.relative_q.c, q.s - pair.relative_q.s};
+  const float chord = length(turn);
+  const float moved = length(p - pair.relative_p) + chord * pb.shape().extent();
+  if (!(moved <= pair.reuse_limit && chord + moved / pair.normal_lever <= kReuseAngle)) return false;
+  Manifold m = pair.manifold;
+  m.normal = rotate(pa.xf.q, pair.local_normal);
+  for (int i = 0; i < m.count; ++i) {
+    const Vec2 on_a = transform_point(pa.xf, pair.anchor[i][0]);
+    const Vec2 on_b = transform_point(pb.xf, pair.anchor[i][1]);
+    const float separation = dot(on_b - on_a, m.normal);
+    if (!(separation <= margin)) return false;
+    m.points[i].point = 0.5f * (on_a + on_b);
+    m.points[i].separation = separation;
+  }
+  pair.manifold = m;
+  return true;
 }
 
 void CollisionWorld::update() {
@@ -155,6 +231,7 @@ void CollisionWorld::update() {
       pair.manifold = Manifold{};
       pair.sensor = hot_[a].sensor ? 1 : hot_[b].sensor ? 2 : 0;
       pair.touching = pair.touching_now = false;
+      pair.reusable = false;
       pair.fresh = true;
       pair.doomed = false;
       for (int side = 0; side < 2; ++side) {
@@ -176,6 +253,8 @@ void CollisionWorld::update() {
   // 3. Narrowphase.
   const int collide_tasks = int((pairs_.size() + kCollideChunk - 1) / kCollideChunk);
   scratch_->collided.assign(std::size_t(collide_tasks), 0);
+  scratch_->reused.assign(std::size_t(collide_tasks), 0);
+  scratch_->separated.assign(std::size_t(collide_tasks), 0);
   parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
 
   // 4. Events, removals and contacts, in pair order.
@@ -212,8 +291,12 @@ void CollisionWorld::update() {
 
   collider_events();
 
-  int collided = 0;
+  int collided = 0, reused = 0;
   for (const int n : scratch_->collided) collided += n;
+  for (const int n : scratch_->reused) reused += n;
+  last_stats_.reused = reused;
+  last_stats_.separated = 0;
+  for (const int n : scratch_->separated) last_stats_.separated += n;
   last_stats_.pairs = pair_count;
   last_stats_.contacts = int(contacts_.size());
   last_stats_.collided = collided;

@@ -233,11 +233,12 @@ ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf
     Hot& h = hot_[slot];
     h.filter = options.filter;
     h.changed_at = h.moved_at = step_;
-    h.filtered_at = step_ - 1;
+    h.filtered_at = h.reshaped_at = step_ - 1;
     h.pair_head = kNone;
     h.collider = index;
     h.part_no = k;
     h.several = count > 1;
+    h.reuse = settings_.reuse_contacts && !options.fresh_contacts;
     h.chain = part.chain;
     h.live = true;
     h.fixed = options.fixed;
@@ -385,6 +386,7 @@ bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
   if (index == kNoSlot || colliders_[index].part_count != 1 || parts_[colliders_[index].first_part].chain) return false;
   parts_[colliders_[index].first_part].piece.shape = shape;
+  hot_[colliders_[index].first_part].reshaped_at = step_;  // its manifolds are not carried over
   refresh_box(index, {});
   return true;
 }
