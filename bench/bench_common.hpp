@@ -70,6 +70,7 @@ void register_primitives_benchmarks();
 void register_terrain_benchmarks();
 void register_tiles_benchmarks();
 void register_decompose_benchmarks();
+void register_scene_benchmarks();
 
 /// Times f on one case per iteration, walking the whole set in order and wrapping around, so
 /// that each library answers exactly the same sequence of queries. f returns its result, which
