@@ -55,7 +55,8 @@ struct V3Step {
 };
 
 /// A scene's shapes and motion: pose(s, b) is body b's transform at step s, s = 0 (the start,
-/// built untimed) to steps(); the timed replay runs steps 1 to steps().
+/// built untimed) to steps(); the timed replay runs steps 1 to steps(). A body whose pose is NaN
+/// at a step is absent then (not yet created, or destroyed: external recordings only).
 struct Recording {
   std::string name;
   float margin = pebble::kDefaultContactMargin;
@@ -63,21 +64,27 @@ struct Recording {
   std::vector<RecCollider> colliders;
   std::vector<pebble::Transform> poses;  // (steps() + 1) x body_count
   std::vector<V3Step> v3;                // external recordings: per step, as poses
-  // Made by finish(): the bodies whose transform changed at step s (s >= 1), and per body its
-  // colliders.
-  std::vector<std::vector<std::uint32_t>> changed;
+  // Made by finish(), per step s >= 1: the bodies whose transform changed, that appeared and
+  // that vanished since step s - 1; and per body its colliders.
+  std::vector<std::vector<std::uint32_t>> changed, appeared, vanished;
   std::vector<std::vector<std::uint32_t>> colliders_of;
 
   std::size_t steps() const { return body_count == 0 ? 0 : poses.size() / body_count - 1; }
   const pebble::Transform& pose(std::size_t step, std::size_t body) const { return poses[step * body_count + body]; }
+  bool present(std::size_t step, std::size_t body) const { return !std::isnan(pose(step, body).p.x); }
 
   void finish() {
     colliders_of.assign(body_count, {});
     for (std::size_t i = 0; i < colliders.size(); ++i) colliders_of[colliders[i].body].push_back(std::uint32_t(i));
     changed.assign(steps() + 1, {});
+    appeared.assign(steps() + 1, {});
+    vanished.assign(steps() + 1, {});
     for (std::size_t s = 1; s <= steps(); ++s) {
       for (std::size_t b = 0; b < body_count; ++b) {
-        if (!(pose(s, b) == pose(s - 1, b))) changed[s].push_back(std::uint32_t(b));
+        const bool before = present(s - 1, b), now = present(s, b);
+        if (before && now && !(pose(s, b) == pose(s - 1, b))) changed[s].push_back(std::uint32_t(b));
+        if (!before && now) appeared[s].push_back(std::uint32_t(b));
+        if (before && !now) vanished[s].push_back(std::uint32_t(b));
       }
     }
   }
@@ -385,25 +392,35 @@ struct PebbleReplay {
   }
 
   PebbleReplay(const Recording& r, int threads) : rec(r), world(settings(r, threads)) {
-    ids.reserve(rec.colliders.size());
-    for (const RecCollider& c : rec.colliders) {
-      pebble::ColliderOptions options;
-      options.fixed = c.fixed;
-      options.filter = c.filter;
-      options.sensor = c.sensor;
-      const pebble::Transform& xf = rec.pose(0, c.body);
-      if (!c.chain.empty()) {
-        ids.push_back(world.add(c.loop ? pebble::Chain::loop(c.chain) : pebble::Chain::open(c.chain), xf, options));
-      } else if (c.parts.size() == 1) {
-        ids.push_back(world.add(c.parts[0], xf, options));
-      } else {
-        ids.push_back(world.add(std::span<const pebble::Shape>(c.parts), xf, options));
-      }
+    ids.resize(rec.colliders.size());
+    for (std::size_t i = 0; i < rec.colliders.size(); ++i) {
+      if (rec.present(0, rec.colliders[i].body)) add(std::uint32_t(i), rec.pose(0, rec.colliders[i].body));
     }
     world.update();
   }
 
+  void add(std::uint32_t i, const pebble::Transform& xf) {
+    const RecCollider& c = rec.colliders[i];
+    pebble::ColliderOptions options;
+    options.fixed = c.fixed;
+    options.filter = c.filter;
+    options.sensor = c.sensor;
+    if (!c.chain.empty()) {
+      ids[i] = world.add(c.loop ? pebble::Chain::loop(c.chain) : pebble::Chain::open(c.chain), xf, options);
+    } else if (c.parts.size() == 1) {
+      ids[i] = world.add(c.parts[0], xf, options);
+    } else {
+      ids[i] = world.add(std::span<const pebble::Shape>(c.parts), xf, options);
+    }
+  }
+
   void step(std::size_t s) {
+    for (const std::uint32_t b : rec.vanished[s]) {
+      for (const std::uint32_t c : rec.colliders_of[b]) world.remove(ids[c]);
+    }
+    for (const std::uint32_t b : rec.appeared[s]) {
+      for (const std::uint32_t c : rec.colliders_of[b]) add(c, rec.pose(s, b));
+    }
     for (const std::uint32_t b : rec.changed[s]) {
       for (const std::uint32_t c : rec.colliders_of[b]) world.set_transform(ids[c], rec.pose(s, b));
     }
@@ -444,6 +461,7 @@ std::unique_ptr<b2Shape> to_box2d(const pebble::Shape& shape) {
 
 /// The recording's bodies in a b2World (zero gravity, no sleeping): static bodies for fixed
 /// colliders, dynamic ones for the rest, so that Collide() updates every contact every step.
+/// Built-in scenes only: every body is present at every step.
 struct Box2dReplay {
   const Recording& rec;
   const std::vector<float>& angles;  // per pose, for SetTransform
@@ -799,8 +817,12 @@ Recording read_recording(const std::filesystem::path& path) {
       xf.p.y = in.get<float>();
       xf.q.c = in.get<float>();
       xf.q.s = in.get<float>();
+      if (!finite(xf.p) || !std::isfinite(xf.q.c) || !std::isfinite(xf.q.s)) {  // absent at this step
+        rec.poses.push_back({{NAN, NAN}, pebble::Rot::identity()});
+        continue;
+      }
       const float norm = std::hypot(xf.q.c, xf.q.s);
-      if (!finite(xf.p) || !(norm > 0.5f && norm < 2)) throw BadRecording("bad transform at step " + std::to_string(s));
+      if (!(norm > 0.5f && norm < 2)) throw BadRecording("bad rotation at step " + std::to_string(s));
       if (!pebble::is_valid(xf)) xf.q = {xf.q.c / norm, xf.q.s / norm};
       if (!pebble::is_valid(xf)) throw BadRecording("transform out of range at step " + std::to_string(s));
       rec.poses.push_back(xf);
