@@ -50,10 +50,11 @@ struct Moments {
 /// 1.0 / n for the vertex counts (the same doubles the division gives, without its latency).
 constexpr double kInverseCount[kMaxPolygonVertices + 1] = {0, 1.0 / 1, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8};
 
-/// Mass properties of a sharp polygon (3..8 vertices, radius 0) at density rho: the core
-/// triangles of rounded_moments() about the vertex average, two edges per step in the two lanes
-/// of a double vector, and the centroid and the parallel-axis theorem folded into one division.
-/// (The same sums as rounded_moments(), in a different order: the last bits may differ.)
+/// Mass properties of a sharp polygon (3..8 vertices, radius 0): the core triangles of
+/// rounded_moments() about vertex 0 rather than the vertex average (no sum over the vertices
+/// before the loop can start; a vertex is as close to the shape as the average, so the moments
+/// keep their digits), two edges per step in the two lanes of a double vector, and the centroid
+/// and the parallel-axis theorem folded into one division.
 struct SharpMass {
   double area, cx, cy, inertia;  // about the centroid (cx, cy) relative to ref
   D2 ref;
@@ -63,20 +64,13 @@ SharpMass sharp_polygon_moments(const Shape& shape) {
   using V2 = double __attribute__((vector_size(16)));
   const Vec2* v = shape.padded_vertices();
   const int n = shape.vertex_count();
-  // x and y relative to the vertex average; slots n and n + 1 repeat vertex 0, so that a step
-  // past the last edge adds the empty triangle (ref, p0, p0), exactly 0.
+  // x and y relative to vertex 0 (exact: differences of floats in double); slots n and n + 1
+  // repeat vertex 0, so that a step past the last edge adds the empty triangle (ref, p0, p0), 0.
+  const D2 ref{v[0].x, v[0].y};
   double px[kMaxPolygonVertices + 2], py[kMaxPolygonVertices + 2];
-  double sum_x = 0, sum_y = 0;
   for (int i = 0; i < n; ++i) {
-    px[i] = v[i].x;
-    py[i] = v[i].y;
-    sum_x += px[i];
-    sum_y += py[i];
-  }
-  const D2 ref = kInverseCount[n] * D2{sum_x, sum_y};
-  for (int i = 0; i < n; ++i) {
-    px[i] -= ref.x;
-    py[i] -= ref.y;
+    px[i] = double(v[i].x) - ref.x;
+    py[i] = double(v[i].y) - ref.y;
   }
   px[n] = px[n + 1] = px[0];
   py[n] = py[n + 1] = py[0];
