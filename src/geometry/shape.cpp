@@ -150,7 +150,8 @@ int hull_of(std::span<const Vec2> points, Vec2* ps, Vec2* hull, Vec2 (&out)[kMax
     size_t best = n;
     double best_loss = tol;
     for (size_t i = 0; i < n; ++i) {
-      const Vec2 a = hull[(i + n - 1) % n], b = hull[(i + 1) % n];
+      // Neighbours by comparison, not by % (an integer division each).
+      const Vec2 a = hull[i == 0 ? n - 1 : i - 1], b = hull[i + 1 == n ? 0 : i + 1];
       // The distance to the chord's line first (no division, no square root): most vertices
       // are clearly beyond tol, and the segment's distance is never less.
       const D2 e = d2(b) - d2(a), w = d2(hull[i]) - d2(a);
@@ -163,8 +164,8 @@ int hull_of(std::span<const Vec2> points, Vec2* ps, Vec2* hull, Vec2 (&out)[kMax
       }
     }
     if (best == n) break;
-    const Vec2 a = hull[(best + n - 1) % n];
-    const Vec2 c = hull[(best + 1) % n];
+    const Vec2 a = hull[best == 0 ? n - 1 : best - 1];
+    const Vec2 c = hull[best + 1 == n ? 0 : best + 1];
     const bool keeps_points = std::all_of(ps, ps + count, [&](Vec2 p) {
       return orient(a, c, p) >= 0 || segment_distance(p, a, c) <= tol;
     });
@@ -236,7 +237,7 @@ void Shape::finish() {
     return;
   }
   for (int i = 0; i < count; ++i) {
-    const Vec2 edge = points[(i + 1) % count] - points[i];
+    const Vec2 edge = points[i + 1 == count ? 0 : i + 1] - points[i];
     const Vec2 normal = normalize(right_perp(edge));
     normal_x_[i] = normal.x;
     normal_y_[i] = normal.y;
