@@ -25,6 +25,19 @@ inline constexpr float kBoundsPad = 0x1p-21f;
 /// normal floats (shapes of size 1e-38): the smallest normal float.
 inline constexpr float kBoundsPadFloor = std::numeric_limits<float>::min();
 
+// ---- Point queries: contains() (geometry/point.cpp)
+
+/// contains() first decides in float and falls back to its exact double test only when the float
+/// answer lies within this fraction (times the numbers it was computed from) of the boundary, plus
+/// 4x the rotation's deviation from unit length (the double test normalizes the rotation, the
+/// float one does not). The float rounding is at most about 13 x 2^-24 (disc) and 17 x 2^-24
+/// (polygon planes) of those numbers (docs/point.md, "Float filter"); 2e-6 and 4e-6 leave a
+/// factor of two and more, which also covers the double test's own rounding (below 1e-11).
+inline constexpr float kDiscFilterFraction = 2e-6f;
+inline constexpr float kPlaneFilterFraction = 4e-6f;
+/// Added to both filters so that they also cover results rounded below the normal floats.
+inline constexpr float kFilterFloor = 1e-30f;
+
 // ---- Contacts: collide() and distance() (contact/core.hpp, contact/manifold.cpp)
 
 /// Relative preference for A's axis, as a fraction of the smaller shape's size: B's axis is

@@ -592,6 +592,79 @@ TEST(Contains, AgreesExactlyWithProjectPointInside) {
   EXPECT_LT(inside, total - total / 10);
 }
 
+TEST(Contains, FloatFilterAgreesWithTheExactTestAtTheBoundary) {
+  // contains() decides in float first and falls back to the double test only within its error
+  // bound of the boundary (docs/point.md, "Float filter"). Points exactly on and one or a few
+  // floats either side of circles and sharp polygons, under rotations off unit length by up to
+  // the accepted 1e-3, at sizes 1e-3 to 1e4 and far from the origin: every answer must be
+  // project_point()'s inside (the double test), exactly.
+  Rng rng(23);
+  long checked = 0, inside = 0;
+  const auto check = [&](const Shape& shape, const Transform& xf, Vec2 p) {
+    for (int step = -3; step <= 3; ++step) {
+      Vec2 q = p;
+      for (int k = 0; k < std::abs(step); ++k) q.x = std::nextafter(q.x, step < 0 ? -2e9f : 2e9f);
+      for (int axis = 0; axis < 2; ++axis) {
+        const Vec2 r = axis == 0 ? q : Vec2{p.x, q.x - p.x + p.y};
+        const bool expected = project_point(shape, xf, r).inside;
+        ASSERT_EQ(contains(shape, xf, r), expected) << checked << " step " << step << " axis " << axis;
+        inside += expected;
+        ++checked;
+      }
+    }
+  };
+  for (int n = 0; n < 3000; ++n) {
+    const float size = float(rng.log_uniform(1e-3, 1e4));
+    const float far = n % 3 == 0 ? 0.0f : float(rng.log_uniform(1, 1e6));
+    const float scale = n % 4 == 0 ? float(1 + rng.uniform(-9.9e-4, 9.9e-4)) : 1.0f;
+    const float angle = float(rng.uniform(-3.2, 3.2));
+    Transform xf{{far * float(rng.uniform(-1, 1)), far * float(rng.uniform(-1, 1))}, Rot::from_angle(angle)};
+    xf.q.c *= scale;
+    xf.q.s *= scale;
+    if (!is_valid(xf)) continue;
+    if (n % 2 == 0) {
+      const Vec2 centre{size * float(rng.uniform(-1, 1)), size * float(rng.uniform(-1, 1))};
+      const Shape disc = Shape::circle(size, centre);
+      const float a = float(rng.uniform(-3.2, 3.2));
+      // On the circle in the shape's frame (as far as float allows), and axis-aligned extremes.
+      check(disc, xf, transform_point(xf, centre + Vec2{size * std::cos(a), size * std::sin(a)}));
+      check(disc, xf, transform_point(xf, centre + Vec2{size, 0}));
+      check(disc, Transform{xf.p, Rot::identity()}, xf.p + centre + Vec2{0, -size});
+    } else {
+      const Shape box = Shape::box(size, 0.5f * size);
+      const Shape octagon = Shape::polygon(std::vector<Vec2>{{size, 0}, {0.7f * size, 0.7f * size}, {0, size}, {-0.7f * size, 0.7f * size},
+                                                            {-size, 0}, {-0.7f * size, -0.7f * size}, {0, -size}, {0.7f * size, -0.7f * size}});
+      const float t = float(rng.uniform(0, 1));
+      // On an edge, at a vertex, and an axis-aligned edge under a translation only.
+      check(box, xf, transform_point(xf, Vec2{size, 0.5f * size * (2 * t - 1)}));
+      check(box, xf, transform_point(xf, Vec2{-size, -0.5f * size}));
+      check(box, Transform{xf.p, Rot::identity()}, xf.p + Vec2{size * (2 * t - 1), 0.5f * size});
+      const Vec2 v0 = octagon.vertices()[size_t(n) % 8], v1 = octagon.vertices()[(size_t(n) + 1) % 8];
+      check(octagon, xf, transform_point(xf, v0 + t * (v1 - v0)));
+      check(octagon, xf, transform_point(xf, v0));
+    }
+  }
+  EXPECT_GT(inside, checked / 10);
+  EXPECT_LT(inside, checked - checked / 10);
+}
+
+TEST(Contains, FloatFilterChecksTheInputBeforeAnsweringInside) {
+  // The filter answers "outside" without looking at the input (false is the answer for invalid
+  // input too) but must check it before answering "inside".
+  const Shape disc = Shape::circle(1), box = Shape::box(1, 1);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Shape& s : {disc, box}) {
+    EXPECT_TRUE(contains(s, Transform::identity(), {0.5f, 0}));
+    EXPECT_FALSE(contains(s, Transform{{2e9f, 0}, Rot::identity()}, {2e9f, 0}));  // beyond the coordinate limit
+    EXPECT_FALSE(contains(s, Transform{{0, 0}, Rot{1.01f, 0}}, {0.5f, 0}));       // not a unit rotation
+    EXPECT_FALSE(contains(s, Transform{{0, 0}, Rot{0, 0}}, {0, 0}));
+    EXPECT_FALSE(contains(s, Transform::identity(), {nan, 0}));
+    EXPECT_FALSE(contains(s, Transform::identity(), {0, inf}));
+    EXPECT_FALSE(contains(s, Transform{{nan, 0}, Rot::identity()}, {0, 0}));
+    EXPECT_FALSE(contains(s, Transform{{0, 0}, Rot{nan, 0}}, {0, 0}));
+  }
+}
+
 TEST(ProjectPoint, DistanceIsOneLipschitz) {
   // Continuity: moving the point by e changes the signed distance by at most |e|.
   Rng rng(31);

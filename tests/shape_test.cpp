@@ -320,6 +320,47 @@ TEST(ComputeHull, NearCollinearVertexBelowTheWeldToleranceIsRemoved) {
   EXPECT_EQ(Shape::polygon(kept).vertex_count(), 4);
 }
 
+TEST(ComputeHull, VerticesAtTheWeldToleranceAreDecidedByTheirSegmentDistance) {
+  // The clean-up pass skips a vertex when its distance to the neighbours' line is clearly above
+  // tol (one multiplication, no square root); vertices within a hair of tol must still reach the
+  // exact test. Quadrilaterals (size 2, tol = kWeldFraction * 2) with the fourth vertex at
+  // tol times 1 - 1e-4 .. 1 + 1e-4 off the chord, turned and moved: removed below tol, kept
+  // above, whichever way the chord runs.
+  for (const double f : {0.9999, 0.99999, 1.00001, 1.0001}) {
+    for (const float angle : {0.0f, 0.3f, 1.1f, 2.5f}) {
+      for (const Vec2 o : {Vec2{0, 0}, Vec2{37.5f, -12.25f}}) {
+        const Transform xf{o, Rot::from_angle(angle)};
+        // tol as compute_hull() takes it: kWeldFraction x the larger side of the points' box
+        // (the 4-ulp floor is far below it here), for the box of the unperturbed points.
+        const Vec2 box_pts[] = {transform_point(xf, {0, 0}), transform_point(xf, {1, 0}), transform_point(xf, {2, 0}), transform_point(xf, {1, 1})};
+        double lo_x = 1e30, hi_x = -1e30, lo_y = 1e30, hi_y = -1e30;
+        for (const Vec2 p : box_pts) {
+          lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
+          lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
+        }
+        const double tol = double(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y);
+        const float off = float(f * tol);
+        const Vec2 pts[] = {transform_point(xf, {0, 0}), transform_point(xf, {1, -off}), transform_point(xf, {2, 0}),
+                            transform_point(xf, {1, 1})};
+        // The turned points are rounded: compare with the chord distance of the points as given.
+        const Vec2 a = pts[0], b = pts[2], v = pts[1];
+        const double ex = double(b.x) - a.x, ey = double(b.y) - a.y, wx = double(v.x) - a.x, wy = double(v.y) - a.y;
+        const double t = std::clamp((wx * ex + wy * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+        const double dist = std::hypot(wx - t * ex, wy - t * ey);
+        // The perturbed point moves the box by up to off: recompute tol from the points given.
+        lo_x = 1e30; hi_x = -1e30; lo_y = 1e30; hi_y = -1e30;
+        for (const Vec2 p : pts) {
+          lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
+          lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
+        }
+        const double tol_given = double(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y);
+        if (std::fabs(dist - tol_given) < 1e-6 * tol_given) continue;  // too close to call from outside
+        EXPECT_EQ(Shape::polygon(pts).vertex_count(), dist <= tol_given ? 3 : 4) << f << " " << angle << " " << o.x;
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Validation messages: each names the problem and the value.
 

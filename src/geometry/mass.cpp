@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <cstring>
 #include <vector>
 #include <limits>
 #include <numbers>
@@ -46,40 +47,116 @@ struct Moments {
   }
 };
 
+/// 1.0 / n for the vertex counts (the same doubles the division gives, without its latency).
+constexpr double kInverseCount[kMaxPolygonVertices + 1] = {0, 1.0 / 1, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8};
+
+/// Mass properties of a sharp polygon (3..8 vertices, radius 0): the core triangles of
+/// rounded_moments() about vertex 0 rather than the vertex average (no sum over the vertices
+/// before the loop can start; a vertex is as close to the shape as the average, so the moments
+/// keep their digits), two edges per step in the two lanes of a double vector, and the centroid
+/// and the parallel-axis theorem folded into one division.
+struct SharpMass {
+  double area, cx, cy, inertia;  // about the centroid (cx, cy) relative to ref
+  D2 ref;
+};
+
+SharpMass sharp_polygon_moments(const Shape& shape) {
+  using V2 = double __attribute__((vector_size(16)));
+  const Vec2* v = shape.padded_vertices();
+  const int n = shape.vertex_count();
+  // x and y relative to vertex 0 (exact: differences of floats in double); slots n and n + 1
+  // repeat vertex 0, so that a step past the last edge adds the empty triangle (ref, p0, p0), 0.
+  const D2 ref{v[0].x, v[0].y};
+  double px[kMaxPolygonVertices + 2], py[kMaxPolygonVertices + 2];
+  for (int i = 0; i < n; ++i) {
+    px[i] = double(v[i].x) - ref.x;
+    py[i] = double(v[i].y) - ref.y;
+  }
+  px[n] = px[n + 1] = px[0];
+  py[n] = py[n + 1] = py[0];
+  const auto load = [](const double* p) {
+    V2 out;
+    std::memcpy(&out, p, sizeof out);
+    return out;
+  };
+  // Triangle (ref, a, b), c = cross(a, b): twice its area c, 6 x its first moment c (a + b),
+  // 12 x its polar moment about ref c (a·a + a·b + b·b).
+  V2 twice_area{}, six_first_x{}, six_first_y{}, twelve_second{};
+  for (int i = 0; i < n; i += 2) {
+    const V2 ax = load(px + i), ay = load(py + i), bx = load(px + i + 1), by = load(py + i + 1);
+    const V2 c = ax * by - ay * bx;
+    twice_area += c;
+    six_first_x += c * (ax + bx);
+    six_first_y += c * (ay + by);
+    twelve_second += c * (((ax * ax + ay * ay) + (ax * bx + ay * by)) + (bx * bx + by * by));
+  }
+  const double area2 = twice_area[0] + twice_area[1];
+  const double fx = six_first_x[0] + six_first_x[1], fy = six_first_y[0] + six_first_y[1];
+  const double second12 = twelve_second[0] + twelve_second[1];
+  // centroid = first / area = (f / 6) / (area2 / 2) = f / (3 area2); the polar moment about it is
+  // second - centroid · first = (second12 - 2 centroid · f) / 12.
+  const double to_centroid = 1.0 / (3.0 * area2);
+  const double cx = fx * to_centroid, cy = fy * to_centroid;
+  return {0.5 * area2, cx, cy, (second12 - 2.0 * (cx * fx + cy * fy)) * (1.0 / 12.0), ref};
+}
+
 // The moments of the rounded shape about ref, a point inside the core.
 Moments rounded_moments(const Shape& shape, D2& ref) {
-  const auto vertices = shape.vertices();
+  const Vec2* v = shape.padded_vertices();
   const int n = shape.vertex_count();
   const double r = shape.radius();
   const double r2 = r * r;
 
-  ref = {};
-  for (Vec2 v : vertices) ref = ref + D2{v.x, v.y};
-  ref = (1.0 / n) * ref;
-
-  D2 p[kMaxPolygonVertices];
-  for (int i = 0; i < n; ++i) p[i] = D2{vertices[size_t(i)].x, vertices[size_t(i)].y} - ref;
+  // The vertices in double relative to ref, as plain arrays (no zeroing, one conversion each).
+  double px[kMaxPolygonVertices + 1], py[kMaxPolygonVertices + 1];
+  double sum_x = 0, sum_y = 0;
+  for (int i = 0; i < n; ++i) {
+    px[i] = v[i].x;
+    py[i] = v[i].y;
+    sum_x += px[i];
+    sum_y += py[i];
+  }
+  ref = kInverseCount[n] * D2{sum_x, sum_y};
+  for (int i = 0; i < n; ++i) {
+    px[i] -= ref.x;
+    py[i] -= ref.y;
+  }
+  px[n] = px[0];
+  py[n] = py[0];
+  const auto p = [&](int i) { return D2{px[i], py[i]}; };
 
   Moments m;
   if (n == 1) {
     // A disc: A = πr², second moment πr⁴/2 about its centre, shifted to ref.
     const double a = std::numbers::pi * r2;
-    m.add(a, a * p[0], a * dot(p[0], p[0]) + 0.5 * a * r2);
+    m.add(a, a * p(0), a * dot(p(0), p(0)) + 0.5 * a * r2);
     return m;
   }
+
+  // Core triangles (ref, a, b) with c = cross(a, b): area c/2, centroid (a + b)/3, polar moment
+  // about ref (c/12)(a·a + a·b + b·b). Summed as c, c(a + b) and c(a·a + a·b + b·b), then
+  // divided once (a division per triangle cost more than the rest of the loop). For a 2-vertex
+  // core ref is the midpoint and c = 0.
+  double twice_area = 0, six_first_x = 0, six_first_y = 0, twelve_second = 0;
+  double aa = px[0] * px[0] + py[0] * py[0];
+  for (int i = 0; i < n; ++i) {
+    const double ax = px[i], ay = py[i], bx = px[i + 1], by = py[i + 1];
+    const double c = ax * by - ay * bx;
+    const double bb = bx * bx + by * by;
+    twice_area += c;
+    six_first_x += c * (ax + bx);
+    six_first_y += c * (ay + by);
+    twelve_second += c * ((aa + (ax * bx + ay * by)) + bb);
+    aa = bb;
+  }
+  m.add(0.5 * twice_area, D2{six_first_x / 6.0, six_first_y / 6.0}, twelve_second / 12.0);
+  if (r == 0) return m;  // a sharp core has no strips and no sectors
 
   // Outward unit normals of the edges p[i] -> p[i+1]. A 2-vertex core has the two edges
   // a->b and b->a, whose rectangles lie on the two sides of the segment.
   D2 normal[kMaxPolygonVertices];
   for (int i = 0; i < n; ++i) {
-    const D2 a = p[i], b = p[i + 1 == n ? 0 : i + 1];
-
-    // Core triangle (ref, a, b): area c/2, centroid (a + b)/3, polar moment about ref
-    // (c/12)(a·a + a·b + b·b). For a 2-vertex core ref is the midpoint and c = 0.
-    const double c = cross(a, b);
-    m.add(0.5 * c, (c / 6.0) * (a + b), (c / 12.0) * (dot(a, a) + dot(a, b) + dot(b, b)));
-    if (r == 0) continue;  // a sharp core has no strips and no sectors
-
+    const D2 a = p(i), b = p(i + 1);
     const D2 e = b - a;
     const double len = std::sqrt(dot(e, e));
     normal[i] = len > 0 ? (1.0 / len) * right_perp(e) : D2{};
@@ -91,7 +168,6 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
     m.add(strip, strip * centroid, strip * ((len * len + r2) / 12.0 + dot(centroid, centroid)));
   }
 
-  if (r == 0) return m;  // no rectangles' width, no sectors: the core alone
   for (int i = 0; i < n; ++i) {
     // Vertex sector between the normals of the edges before and after vertex i, angle θ in
     // [0, π]. About its apex: area θr²/2, polar moment θr⁴/4, and first moment
@@ -101,8 +177,8 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
     const double theta = std::atan2(std::fabs(cross(before, after)), dot(before, after));
     const double wedge = 0.5 * theta * r2;
     const D2 apex_first = (r * r2 / 3.0) * right_perp(after - before);
-    m.add(wedge, wedge * p[i] + apex_first,
-          0.25 * theta * r2 * r2 + 2.0 * dot(p[i], apex_first) + wedge * dot(p[i], p[i]));
+    m.add(wedge, wedge * p(i) + apex_first,
+          0.25 * theta * r2 * r2 + 2.0 * dot(p(i), apex_first) + wedge * dot(p(i), p(i)));
   }
   return m;
 }
@@ -129,6 +205,17 @@ MassProperties mass_properties(const Shape& shape, float density) {
     if (mass > max_float || inertia > max_float)
       fail_density(density, "makes the mass or inertia of this shape overflow a float");
     return {float(mass), shape.vertices()[0], float(inertia)};
+  }
+  if (shape.vertex_count() >= 3 && shape.radius() == 0) {
+    // Three or more vertices always have area (the makers remove collinear points).
+    const SharpMass sm = sharp_polygon_moments(shape);
+    if (sm.area > 0) {
+      const double inertia = std::max(0.0, sm.inertia);
+      const double max_float = std::numeric_limits<float>::max();
+      if (rho * sm.area > max_float || rho * inertia > max_float)
+        fail_density(density, "makes the mass or inertia of this shape overflow a float");
+      return {float(rho * sm.area), Vec2{float(sm.ref.x + sm.cx), float(sm.ref.y + sm.cy)}, float(rho * inertia)};
+    }
   }
   D2 ref;
   const Moments m = rounded_moments(shape, ref);

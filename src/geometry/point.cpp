@@ -11,10 +11,15 @@
 // project_point().inside by construction, not by two formulas that happen to agree.
 #include "pebble/point.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "pebble/detail/exact.hpp"
+#include "simd/config.hpp"
+#include "simd/wide.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
@@ -211,7 +216,10 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
   return {frame.point_to_world(local_point), frame.vector_to_world(normal), d, loc.inside};
 }
 
-bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+namespace {
+
+/// contains()'s exact test: locate()'s decision, in double (the float filter's fallback).
+[[gnu::noinline]] bool contains_exact(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return false;
   const D2 q = Frame(xf).to_local(p);
   const int n = shape.vertex_count();
@@ -232,6 +240,53 @@ bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
     return true;
   }
   return locate(shape, q).inside;
+}
+
+/// The sharp polygon's float filter over `Lanes` edge planes: +1 inside, -1 outside, 0 undecided.
+template <int Lanes>
+int polygon_filter(const Shape& shape, float qx, float qy, float tol) {
+  using F = detail::base::FloatLanes<Lanes>;
+  // The padded lanes (zero normal, huge offset) are far inside.
+  const F sep = (F::load(shape.normal_lanes_x()) * F::splat(qx) + F::load(shape.normal_lanes_y()) * F::splat(qy)) -
+                F::load(shape.offset_lanes());
+  if (any(sep > F::splat(tol))) return -1;
+  if (bits(F::splat(-tol) > sep) == (1u << Lanes) - 1) return 1;
+  return 0;
+}
+
+}  // namespace
+
+bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+  // A float filter first (docs/point.md, "Float filter"): the same decision as the double test
+  // whenever the float answer is clear of the boundary by more than its rounding could move it;
+  // only points within that band (about 1e-6 of the coordinates) take the double test. Invalid
+  // input answers false, so a clear "outside" needs no input check: only "inside" does (a
+  // non-finite input leaves the filter undecided, and the double test checks it).
+  const int n = shape.vertex_count();
+  const float c = xf.q.c, s = xf.q.s;
+  const float dx = p.x - xf.p.x, dy = p.y - xf.p.y;
+  const float rotation_error = 4.0f * std::fabs((c * c + s * s) - 1.0f);
+  if (n == 1) {
+    // |(p - position) - q v|^2 against r^2: the disc's test in world axes, no frame needed.
+    const Vec2 v = shape.padded_vertices()[0];
+    const float r = shape.radius();
+    const float wx = dx - (c * v.x - s * v.y), wy = dy - (s * v.x + c * v.y);
+    const float gap = (wx * wx + wy * wy) - r * r;
+    const float size = ((std::fabs(dx) + std::fabs(dy)) + (std::fabs(v.x) + std::fabs(v.y))) + r;
+    const float tol = (kDiscFilterFraction + rotation_error) * (size * size) + kFilterFloor;
+    if (gap > tol) return false;
+    if (gap < -tol) return is_valid(xf) && is_valid_point(p);
+  } else if (n >= 3 && std::bit_cast<std::uint32_t>(shape.radius()) == 0) {
+    // Every edge plane (the shape's float normals and offsets) at p in the shape's frame.
+    const float qx = c * dx + s * dy, qy = c * dy - s * dx;
+    const Vec2 centroid = shape.core_centroid();
+    const float reach = (std::fabs(centroid.x) + std::fabs(centroid.y)) + shape.extent();  // >= |vertex|
+    const float tol = (kPlaneFilterFraction + rotation_error) * ((std::fabs(dx) + std::fabs(dy)) + 2.0f * reach) + kFilterFloor;
+    const int decided = n <= 4 ? polygon_filter<4>(shape, qx, qy, tol) : polygon_filter<kMaxPolygonVertices>(shape, qx, qy, tol);
+    if (decided < 0) return false;
+    if (decided > 0) return is_valid(xf) && is_valid_point(p);
+  }
+  return contains_exact(shape, xf, p);
 }
 
 }  // namespace pebble

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "pebble/detail/exact.hpp"
@@ -48,7 +49,7 @@ void check_radius(float radius, const char* what) {
   }
 }
 
-void check_point(Vec2 p, size_t index) {
+[[noreturn, gnu::noinline, gnu::cold]] void fail_point(Vec2 p, size_t index) {
   if (!is_finite(p)) {
     std::ostringstream out;
     out << "point " << index << " has a non-finite coordinate " << describe(p);
@@ -60,6 +61,12 @@ void check_point(Vec2 p, size_t index) {
         << kMaxShapeExtent;
     fail(out.str());
   }
+  fail("point " + std::to_string(index) + " is invalid");  // not reached: one of the above holds
+}
+
+/// Throws unless p is finite and within kMaxShapeExtent (NaN fails the comparisons).
+inline void check_point(Vec2 p, size_t index) {
+  if (!(std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent)) fail_point(p, index);
 }
 
 using detail::D2;  // double vector and the exact orient(): pebble/detail/exact.hpp
@@ -78,29 +85,44 @@ double segment_distance(Vec2 p, Vec2 a, Vec2 b) {
 
 }  // namespace
 
-int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices]) {
-  if (points.empty()) fail("a shape needs at least 1 point, got 0");
-  for (size_t i = 0; i < points.size(); ++i) check_point(points[i], i);
+namespace {
 
-  // Scratch buffers kept per thread: building shapes in a loop allocates only while they grow.
-  thread_local std::vector<Vec2> ps_buffer, hull_buffer;
-  std::vector<Vec2>& ps = ps_buffer;
-  ps.assign(points.begin(), points.end());
+/// compute_hull() on scratch buffers: ps holds points.size() points, hull twice that.
+int hull_of(std::span<const Vec2> points, Vec2* ps, Vec2* hull, Vec2 (&out)[kMaxPolygonVertices]) {
+  const size_t count = points.size();
+  std::copy(points.begin(), points.end(), ps);
 
   // Tolerance: a fraction of the point set's size, and never below what float rounding of the
   // coordinates can produce (4 units in the last place of the largest coordinate: points that
   // were computed collinear in float scatter by about one). Far from the local origin this floor
   // exceeds kWeldFraction x size for tiny shapes; float cannot do better there.
   double lo_x = ps[0].x, hi_x = ps[0].x, lo_y = ps[0].y, hi_y = ps[0].y, biggest = 0;
-  for (const Vec2 p : ps) {
+  for (size_t i = 0; i < count; ++i) {
+    const Vec2 p = ps[i];
     lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
     lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
     biggest = std::max({biggest, std::fabs(double(p.x)), std::fabs(double(p.y))});
   }
   const double size = std::max(hi_x - lo_x, hi_y - lo_y);
   const double tol = std::max({double(kWeldFraction) * size, kHullRoundingFraction * biggest, double(kMinWeldDistance)});
+  // A vertex whose distance to its neighbours' line squared exceeds this times that chord's
+  // squared length is farther than tol from the chord, whatever the rounding of
+  // segment_distance() (relative 1e-8 at worst: tol is at least 4.8e-7 of every coordinate).
+  const double clearly_beyond = tol * tol * (1 + 1e-6);
 
-  std::sort(ps.begin(), ps.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  // By x, then y. Points that compare equal are equal, so any sort gives the same array; a plain
+  // insertion sort for the usual few points (std::sort's set-up costs more than the sorting).
+  const auto before = [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); };
+  if (count <= 16) {
+    for (size_t i = 1; i < count; ++i) {
+      const Vec2 p = ps[i];
+      size_t j = i;
+      for (; j > 0 && before(p, ps[j - 1]); --j) ps[j] = ps[j - 1];
+      ps[j] = p;
+    }
+  } else {
+    std::sort(ps, ps + count, before);
+  }
 
   // All points within the weld tolerance of each other: a 1-vertex core at their centre.
   if (size <= tol) {
@@ -109,59 +131,82 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
   }
 
   // Andrew's monotone chain; points on a hull edge are not kept (strict turn).
-  std::vector<Vec2>& hull = hull_buffer;
-  hull.resize(2 * ps.size());
   size_t k = 0;
-  for (size_t i = 0; i < ps.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     while (k >= 2 && orient(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
     hull[k++] = ps[i];
   }
-  for (size_t i = ps.size() - 1, lower = k + 1; i-- > 0;) {
+  for (size_t i = count - 1, lower = k + 1; i-- > 0;) {
     while (k >= lower && orient(hull[k - 2], hull[k - 1], ps[i]) <= 0) --k;
     hull[k++] = ps[i];
   }
-  hull.resize(k > 1 ? k - 1 : 1);
+  size_t n = k > 1 ? k - 1 : 1;
 
   // Clean-up: remove the flattest vertex (least distance to the segment joining its
   // neighbours), as long as that is within tol and every input point stays within tol of the
   // new edge; repeat. Welding near-equal neighbours is the special case of a very short edge.
   // Removing a vertex of a strictly convex polygon keeps it strictly convex.
-  while (hull.size() > 2) {
-    const size_t n = hull.size();
+  while (n > 2) {
     size_t best = n;
     double best_loss = tol;
     for (size_t i = 0; i < n; ++i) {
-      const double loss = segment_distance(hull[i], hull[(i + n - 1) % n], hull[(i + 1) % n]);
+      // Neighbours by comparison, not by % (an integer division each).
+      const Vec2 a = hull[i == 0 ? n - 1 : i - 1], b = hull[i + 1 == n ? 0 : i + 1];
+      // The distance to the chord's line first (no division, no square root): most vertices
+      // are clearly beyond tol, and the segment's distance is never less.
+      const D2 e = d2(b) - d2(a), w = d2(hull[i]) - d2(a);
+      const double c = cross(e, w);
+      if (c * c > clearly_beyond * dot(e, e)) continue;
+      const double loss = segment_distance(hull[i], a, b);
       if (loss <= best_loss && (best == n || loss < best_loss)) {
         best = i;
         best_loss = loss;
       }
     }
     if (best == n) break;
-    const Vec2 a = hull[(best + n - 1) % n];
-    const Vec2 c = hull[(best + 1) % n];
-    const bool keeps_points = std::all_of(ps.begin(), ps.end(), [&](Vec2 p) {
+    const Vec2 a = hull[best == 0 ? n - 1 : best - 1];
+    const Vec2 c = hull[best + 1 == n ? 0 : best + 1];
+    const bool keeps_points = std::all_of(ps, ps + count, [&](Vec2 p) {
       return orient(a, c, p) >= 0 || segment_distance(p, a, c) <= tol;
     });
     if (!keeps_points) break;
-    hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(best));
+    std::copy(hull + best + 1, hull + n, hull + best);
+    --n;
   }
 
-  if (hull.size() <= 2) {
+  if (n <= 2) {
     // Collinear within tol: the two remaining hull points hold every input point within tol.
     out[0] = hull[0];
-    out[1] = hull[1 % hull.size()];
+    out[1] = hull[1 % n];
     return 2;
   }
 
-  if (hull.size() > size_t(kMaxPolygonVertices)) {
+  if (n > size_t(kMaxPolygonVertices)) {
     std::ostringstream msg;
-    msg << "the convex hull has " << hull.size() << " vertices, more than kMaxPolygonVertices ("
+    msg << "the convex hull has " << n << " vertices, more than kMaxPolygonVertices ("
         << kMaxPolygonVertices << ")";
     fail(msg.str());
   }
-  for (size_t i = 0; i < hull.size(); ++i) out[i] = hull[i];
-  return int(hull.size());
+  for (size_t i = 0; i < n; ++i) out[i] = hull[i];
+  return int(n);
+}
+
+}  // namespace
+
+int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices]) {
+  if (points.empty()) fail("a shape needs at least 1 point, got 0");
+  for (size_t i = 0; i < points.size(); ++i) check_point(points[i], i);
+  // Scratch on the stack for the usual few points; beyond that buffers kept per thread, so
+  // that building shapes in a loop allocates only while they grow.
+  constexpr size_t kOnStack = 16;
+  if (points.size() <= kOnStack) {
+    Vec2 ps[kOnStack], hull[2 * kOnStack];
+    return hull_of(points, ps, hull, out);
+  }
+  thread_local std::vector<Vec2> ps_buffer, hull_buffer;
+  ps_buffer.resize(points.size());
+  hull_buffer.resize(2 * points.size());
+  return hull_of(points, ps_buffer.data(), hull_buffer.data(), out);
 }
 
 Shape Shape::from_core(const Vec2* points, int count, float radius) {
@@ -192,7 +237,7 @@ void Shape::finish() {
     return;
   }
   for (int i = 0; i < count; ++i) {
-    const Vec2 edge = points[(i + 1) % count] - points[i];
+    const Vec2 edge = points[i + 1 == count ? 0 : i + 1] - points[i];
     const Vec2 normal = normalize(right_perp(edge));
     normal_x_[i] = normal.x;
     normal_y_[i] = normal.y;
@@ -203,20 +248,31 @@ void Shape::finish() {
     extent_ = 0.5f * distance(points[0], points[1]) + radius_;
     return;
   }
-  // Area centroid by triangle fan around the first vertex (in double: thin slivers cancel).
-  double area = 0, cx = 0, cy = 0;
+  // Area centroid by triangle fan around the first vertex (in double: thin slivers cancel): each
+  // triangle's twice area times the sum of its two far vertices (3 x its centroid), divided once.
+  double twice_area = 0, cx = 0, cy = 0;
   const Vec2 o = points[0];
   for (int i = 1; i + 1 < count; ++i) {
     const double ax = points[i].x - o.x, ay = points[i].y - o.y;
     const double bx = points[i + 1].x - o.x, by = points[i + 1].y - o.y;
-    const double a = 0.5 * (ax * by - ay * bx);
-    area += a;
-    cx += a * (ax + bx) / 3.0;
-    cy += a * (ay + by) / 3.0;
+    const double a = ax * by - ay * bx;
+    twice_area += a;
+    cx += a * (ax + bx);
+    cy += a * (ay + by);
   }
-  centroid_ = Vec2{float(o.x + cx / area), float(o.y + cy / area)};
+  const double to_centroid = 1.0 / (3.0 * twice_area);
+  centroid_ = Vec2{float(o.x + cx * to_centroid), float(o.y + cy * to_centroid)};
+  // The farthest vertex: one square root of the greatest squared distance (the square root is
+  // monotone, so this is the greatest distance() exactly) unless that is so small that
+  // distance() would rescale it.
+  float far2 = 0;
+  for (int i = 0; i < count; ++i) far2 = std::max(far2, distance_squared(points[i], centroid_));
   float far = 0;
-  for (int i = 0; i < count; ++i) far = std::max(far, distance(points[i], centroid_));
+  if (far2 >= 0x1p-118f) {
+    far = std::sqrt(far2);
+  } else {
+    for (int i = 0; i < count; ++i) far = std::max(far, distance(points[i], centroid_));
+  }
   extent_ = far + radius_;
 }
 
