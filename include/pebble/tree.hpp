@@ -47,9 +47,7 @@ struct TreeSettings {
   /// fat boxes many times their size (which would pair them with everything within 0.1). Measured
   /// on Box2D v3's benchmark scenes replayed through CollisionWorld (docs/benchmarks.md, "Scenes"):
   /// 2 kept 3.7-5.4 pairs per touching pair on the spinner and the washer, 0.25 keeps 1.8 and
-  /// halves their update() time; resting scenes do not notice. 0 gives no margin at all. A proxy
-  /// moved by more than that per step still gets twice its last step as margin (up to `margin`),
-  /// so that small fast bodies are not reinserted at every move.
+  /// halves their update() time; resting scenes do not notice. 0 gives no margin at all.
   float margin_fraction = 0.25f;
   /// The fat box also reaches this many times the displacement given to move_proxy() ahead
   /// along that displacement, a prediction of where the proxy goes next (Box2D 2.4.1 uses 4).

@@ -83,11 +83,7 @@ int AabbTree::slot_in_parent(std::int32_t node) const {
 }
 
 inline Aabb AabbTree::fatten(const Aabb& box, Vec2 displacement) const {
-  // A proxy that moves farther per step than its margin allows (a small fast one) gets twice its
-  // last step as margin, up to settings_.margin, so that it is not reinserted at every move.
-  const float step = std::max(std::fabs(displacement.x), std::fabs(displacement.y));
-  const float margin = std::max(margin_for(box), std::isfinite(step) ? std::min(2 * step, settings_.margin) : 0.0f);
-  Aabb fat = inflate(box, margin);
+  Aabb fat = inflate(box, margin_for(box));
   const Vec2 ahead = settings_.prediction * displacement;
   if (std::isfinite(ahead.x) && std::isfinite(ahead.y)) {
     (ahead.x < 0 ? fat.lower.x : fat.upper.x) += ahead.x;
