@@ -525,6 +525,8 @@ struct Counts {
   double touching = 0;   // pebble: contacts() (distance <= margin); Box2D: IsTouching()
   double touching0 = 0;  // pebble: contacts with a point at separation <= 0 (Box2D's definition)
   double collided = 0;   // pairs the narrowphase ran on
+  double reused = 0;     // pebble: manifolds carried over (contact reuse)
+  double separated = 0;  // pebble: pairs found apart by their parts' boxes alone
 };
 
 Counts count_pebble(const Recording& rec) {
@@ -535,6 +537,8 @@ Counts count_pebble(const Recording& rec) {
     const pebble::WorldStats stats = replay.world.stats();
     sum.pairs += stats.pairs;
     sum.collided += stats.collided;
+    sum.reused += stats.reused;
+    sum.separated += stats.separated;
     sum.touching += double(replay.world.contacts().size());
     for (const pebble::ContactPair& c : replay.world.contacts()) {
       bool touching = false;
@@ -543,7 +547,7 @@ Counts count_pebble(const Recording& rec) {
     }
   }
   const double n = double(std::max<std::size_t>(rec.steps(), 1));
-  return {sum.pairs / n, sum.touching / n, sum.touching0 / n, sum.collided / n};
+  return {sum.pairs / n, sum.touching / n, sum.touching0 / n, sum.collided / n, sum.reused / n, sum.separated / n};
 }
 
 Counts count_box2d(const Recording& rec, const std::vector<float>& angles) {
@@ -606,7 +610,11 @@ void add_counters(benchmark::State& state, const Recording& rec, const Counts& m
   state.counters["pairs"] = mine.pairs;
   state.counters["touching"] = mine.touching;
   state.counters["collided"] = mine.collided;
-  if (is_pebble) state.counters["touching_d0"] = mine.touching0;
+  if (is_pebble) {
+    state.counters["touching_d0"] = mine.touching0;
+    state.counters["reused"] = mine.reused;
+    state.counters["separated"] = mine.separated;
+  }
   // pebble's touching pairs at distance <= 0 over Box2D's touching pairs: 1 when they agree.
   state.counters["agree"] = other.touching > 0 ? (is_pebble ? mine.touching0 / other.touching : other.touching0 / mine.touching) : 1;
 }
@@ -989,6 +997,9 @@ void add_external_recordings() {
       state.counters["ratio_v3"] = v3 > 0 ? file->pebble_ms_per_step() / v3 : 0;
       state.counters["pairs"] = file->counts->pairs;
       state.counters["touching"] = file->counts->touching;
+      state.counters["collided"] = file->counts->collided;
+      state.counters["reused"] = file->counts->reused;
+      state.counters["separated"] = file->counts->separated;
       state.counters["v3_pairs"] = file->v3_mean(External::v3_pairs);
       state.counters["v3_touching"] = file->v3_mean(External::v3_touching);
     })->Iterations(benchmark::IterationCount(steps - 1) * kReplays);
