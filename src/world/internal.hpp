@@ -143,12 +143,18 @@ struct CollisionWorld::Hot {
 // The rest of a part. The collider's transform is copied into each of its parts (refresh_box()
 // visits them all anyway), so that the narrowphase and the queries read one record per part.
 struct CollisionWorld::Part {
-  ChainSegment piece;  // piece.shape is the part's shape (collider's frame); the rest serves chain segments
   Transform xf;        // the collider's
+  Vec2 centroid;       // piece.shape's core_centroid() and extent(), next to xf for contact reuse
+  float extent;
   Aabb box;            // what its tree holds before fattening
+  ChainSegment piece;  // piece.shape is the part's shape (collider's frame); the rest serves chain segments
   bool chain = false;  // a chain's segment: one-sided, with ghost vertices
 
   const Shape& shape() const { return piece.shape; }
+  void shape_changed() {
+    centroid = piece.shape.core_centroid();
+    extent = piece.shape.extent();
+  }
 };
 
 struct CollisionWorld::Collider {

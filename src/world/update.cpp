@@ -133,8 +133,8 @@ void CollisionWorld::collide_chunk(int chunk) {
 
 // Where part b's core centroid is and how it is turned, in part a's frame.
 void CollisionWorld::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
-  const Vec2 ca = transform_point(pa.xf, pa.shape().core_centroid());
-  const Vec2 cb = transform_point(pb.xf, pb.shape().core_centroid());
+  const Vec2 ca = transform_point(pa.xf, pa.centroid);
+  const Vec2 cb = transform_point(pb.xf, pb.centroid);
   p = inv_rotate(pa.xf.q, cb - ca);
   q = inv_mul(pa.xf.q, pb.xf.q);
 }
@@ -151,7 +151,7 @@ void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) 
   }
   pair.local_normal = inv_rotate(pa.xf.q, m.normal);
   relative_motion(pa, pb, pair.relative_p, pair.relative_q);
-  pair.reuse_limit = kReuseFraction * std::min(pa.shape().extent(), pb.shape().extent());
+  pair.reuse_limit = kReuseFraction * std::min(pa.extent, pb.extent);
   // One point (a 1-vertex core on one side): the normal may join two round features, and then
   // turns by the motion across it over their distance, radii included.
   pair.normal_lever = m.count == 1 ? std::max(0.0f, pa.shape().radius() + pb.shape().radius() + m.points[0].separation) : kInfinity;
@@ -168,7 +168,7 @@ bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb, 
   // its core centroid moved by at most |p - p0| + chord x extent() in a's frame.
   const Vec2 turn{q.c - pair.relative_q.c, q.s - pair.relative_q.s};
   const float chord = length(turn);
-  const float moved = length(p - pair.relative_p) + chord * pb.shape().extent();
+  const float moved = length(p - pair.relative_p) + chord * pb.extent;
   if (!(moved <= pair.reuse_limit && chord + moved / pair.normal_lever <= kReuseAngle)) return false;
   Manifold m = pair.manifold;
   m.normal = rotate(pa.xf.q, pair.local_normal);

@@ -228,6 +228,7 @@ ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf
     const std::uint32_t slot = first + k;
     Part& part = parts_[slot];
     fill(std::size_t(k), part);
+    part.shape_changed();
     part.xf = xf;
     part.box = collider_box(part.shape(), xf, settings_.contact_margin);
     Hot& h = hot_[slot];
@@ -386,6 +387,7 @@ bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
   if (index == kNoSlot || colliders_[index].part_count != 1 || parts_[colliders_[index].first_part].chain) return false;
   parts_[colliders_[index].first_part].piece.shape = shape;
+  parts_[colliders_[index].first_part].shape_changed();
   hot_[colliders_[index].first_part].reshaped_at = step_;  // its manifolds are not carried over
   refresh_box(index, {});
   return true;
