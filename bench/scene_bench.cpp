@@ -115,6 +115,18 @@ void append_poses(const sb::Stepper& stepper, Recording& rec) {
   for (const sb::Body& b : stepper.bodies()) rec.poses.push_back(b.xf);
 }
 
+/// Sets rec's body count from the stepper, runs `settle` steps unrecorded, then records the poses
+/// now and after each of `steps` more steps.
+void settle_and_record(sb::Stepper& stepper, Recording& rec, int settle, int steps) {
+  rec.body_count = stepper.bodies().size();
+  for (int s = 0; s < settle; ++s) stepper.step(kDt);
+  append_poses(stepper, rec);
+  for (int s = 0; s < steps; ++s) {
+    stepper.step(kDt);
+    append_poses(stepper, rec);
+  }
+}
+
 /// A moving body of one shape, dropped or placed at xf.
 sb::BodyDef body_def(const pebble::Shape& shape, const pebble::Transform& xf, pebble::Vec2 v = {}, float w = 0) {
   sb::BodyDef def;
@@ -171,13 +183,7 @@ Recording pyramid_scene() {
       stepper.add(body_def(box, {{x, y}, pebble::Rot::identity()}));
     }
   }
-  rec.body_count = stepper.bodies().size();
-  for (int s = 0; s < 90; ++s) stepper.step(kDt);
-  append_poses(stepper, rec);
-  for (int s = 0; s < 60; ++s) {
-    stepper.step(kDt);
-    append_poses(stepper, rec);
-  }
+  settle_and_record(stepper, rec, 90, 60);
   return rec;
 }
 
@@ -332,13 +338,7 @@ Recording rain_scene() {
     rec.colliders.push_back(moving(std::uint32_t(stepper.bodies().size()), shape));
     stepper.add(body_def(shape, {p, random_rotation(rng)}, {uniform(rng, -1, 1), -5}, uniform(rng, -3, 3)));
   }
-  rec.body_count = stepper.bodies().size();
-  for (int s = 0; s < 30; ++s) stepper.step(kDt);
-  append_poses(stepper, rec);
-  for (int s = 0; s < 120; ++s) {
-    stepper.step(kDt);
-    append_poses(stepper, rec);
-  }
+  settle_and_record(stepper, rec, 30, 120);
   return rec;
 }
 

@@ -65,6 +65,13 @@ struct Mirror {
       if (!bodies[i].is_static()) world.set_transform(ids[i], bodies[i].xf);
     world.update();
   }
+
+  // Whether one of the contact's colliders is a chain (ids[i].index is body i's collider slot).
+  bool touches_chain(const ContactPair& c) const {
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (chain[i] && (ids[i] == c.a || ids[i] == c.b)) return true;
+    return false;
+  }
 };
 
 // What the contract says of one manifold of the world, against the oracle; empty when all holds.
@@ -200,9 +207,7 @@ Tally run_pile(std::uint32_t seed, int shapes, int steps, float margin, bool fre
       std::printf("step %d: contacts %d, reused %d, collided %d, separated by boxes %d\n", step, stats.contacts, stats.reused, stats.collided, stats.separated);
     tally.collided += stats.collided;
     for (const ContactPair& c : mirror.world.contacts()) {
-      bool chain_pair = false;
-      for (std::size_t i = 0; i < mirror.ids.size(); ++i)
-        if (mirror.chain[i] && (mirror.ids[i] == c.a || mirror.ids[i] == c.b)) chain_pair = true;
+      const bool chain_pair = mirror.touches_chain(c);
       std::string err = check_contact(mirror.world, c, chain_pair, margin);
       ++tally.checked;
       if (!err.empty() && !chain_pair) {
@@ -263,9 +268,7 @@ TEST(ContactReuse, FreshContactsPerCollider) {
     for (const ContactPair& c : mirror.world.contacts()) {
       const bool fresh = mirror.world.options(c.a)->fresh_contacts || mirror.world.options(c.b)->fresh_contacts;
       if (!fresh || mirror.world.part_count(c.a) != 1 || mirror.world.part_count(c.b) != 1) continue;
-      bool chain_pair = false;
-      for (std::size_t i = 0; i < mirror.ids.size(); ++i)
-        if (mirror.chain[i] && (mirror.ids[i] == c.a || mirror.ids[i] == c.b)) chain_pair = true;
+      const bool chain_pair = mirror.touches_chain(c);
       if (chain_pair) continue;
       const Manifold want = collide(*mirror.world.shape(c.a), *mirror.world.transform(c.a), *mirror.world.shape(c.b),
                                     *mirror.world.transform(c.b), mirror.world.settings().contact_margin);

@@ -262,9 +262,11 @@ struct CollisionWorld::PairSet {
 // Buffers update() reuses from step to step.
 struct CollisionWorld::Scratch {
   std::vector<std::vector<std::uint64_t>> found;  // per pair-finding task: new pair keys
-  std::vector<int> collided;                      // per narrowphase task: pairs collided
-  std::vector<int> reused;                        // per narrowphase task: manifolds reused
-  std::vector<int> separated;                     // per narrowphase task: pairs whose part boxes are apart
+  // Per narrowphase task: pairs collided, manifolds reused, pairs whose part boxes are apart.
+  struct Tally {
+    int collided = 0, reused = 0, separated = 0;
+  };
+  std::vector<Tally> tallies;
   // Step 4's part pairs of colliders of several parts that began (+1) or stopped touching (-1), in
   // pair order: their collider events are decided once all are counted.
   struct Change {

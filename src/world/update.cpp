@@ -74,7 +74,7 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
 void CollisionWorld::collide_chunk(int chunk) {
   const std::size_t begin = std::size_t(chunk) * kCollideChunk;
   const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
-  int collided = 0, reused = 0, separated = 0;
+  Scratch::Tally tally;
   for (std::size_t i = begin; i < end; ++i) {
     Pair& pair = pairs_[i];
     if (pair.free()) continue;
@@ -94,22 +94,22 @@ void CollisionWorld::collide_chunk(int chunk) {
     // The parts' own boxes hold their shapes grown by half the margin (and collide()'s tolerance):
     // apart, the parts are farther apart than the margin, and collide() would find no point.
     if (!overlaps(pa.box, pb.box)) {
-      ++separated;
+      ++tally.separated;
       pair.touching_now = false;
       pair.reusable = false;
       pair.manifold.count = 0;
       continue;
     }
     if (pair.sensor) {
-      ++collided;
+      ++tally.collided;
       pair.touching_now = overlap(pa.shape(), pa.xf, pb.shape(), pb.xf);
       continue;
     }
     if (pair.reusable && ha.reshaped_at != step_ && hb.reshaped_at != step_ && reuse_manifold(pair, pa, pb, settings_.contact_margin)) {
-      ++reused;
+      ++tally.reused;
       continue;
     }
-    ++collided;
+    ++tally.collided;
     const float margin = settings_.contact_margin;
     if (pa.chain) {
       pair.manifold = collide(pa.piece, pa.xf, pb.shape(), pb.xf, margin);
@@ -126,9 +126,7 @@ void CollisionWorld::collide_chunk(int chunk) {
                     (pair.manifold.count == 2 || pa.shape().vertex_count() == 1 || pb.shape().vertex_count() == 1);
     if (pair.reusable) keep_for_reuse(pair, pa, pb);
   }
-  scratch_->collided[std::size_t(chunk)] = collided;
-  scratch_->reused[std::size_t(chunk)] = reused;
-  scratch_->separated[std::size_t(chunk)] = separated;
+  scratch_->tallies[std::size_t(chunk)] = tally;
 }
 
 // Where part b's core centroid is and how it is turned, in part a's frame.
@@ -252,9 +250,7 @@ void CollisionWorld::update() {
 
   // 3. Narrowphase.
   const int collide_tasks = int((pairs_.size() + kCollideChunk - 1) / kCollideChunk);
-  scratch_->collided.assign(std::size_t(collide_tasks), 0);
-  scratch_->reused.assign(std::size_t(collide_tasks), 0);
-  scratch_->separated.assign(std::size_t(collide_tasks), 0);
+  scratch_->tallies.assign(std::size_t(collide_tasks), {});
   parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
 
   // 4. Events, removals and contacts, in pair order.
@@ -291,15 +287,17 @@ void CollisionWorld::update() {
 
   collider_events();
 
-  int collided = 0, reused = 0;
-  for (const int n : scratch_->collided) collided += n;
-  for (const int n : scratch_->reused) reused += n;
-  last_stats_.reused = reused;
-  last_stats_.separated = 0;
-  for (const int n : scratch_->separated) last_stats_.separated += n;
+  Scratch::Tally total;
+  for (const Scratch::Tally& t : scratch_->tallies) {
+    total.collided += t.collided;
+    total.reused += t.reused;
+    total.separated += t.separated;
+  }
+  last_stats_.reused = total.reused;
+  last_stats_.separated = total.separated;
   last_stats_.pairs = pair_count;
   last_stats_.contacts = int(contacts_.size());
-  last_stats_.collided = collided;
+  last_stats_.collided = total.collided;
   last_stats_.new_pairs = new_pairs;
   ++step_;
 }
