@@ -17,3 +17,4 @@
 #include "pebble/chain.hpp"
 #include "pebble/tiles.hpp"
 #include "pebble/decompose.hpp"
+#include "pebble/mover.hpp"

@@ -324,6 +324,17 @@ public:
                        const QueryFilter& filter = {}) const {
     within_impl(shape, xf, distance, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
   }
+  /// The contacts `shape` placed at xf would have: for every part of a collider the filter passes
+  /// whose manifold with the shape has a point within `margin` (>= 0), calls
+  /// on_contact(ColliderId, int part, const Manifold&) -> bool (false stops). The manifold is
+  /// collide(part, shape, margin) with the part first: its normal points from the collider to the
+  /// shape, the way that pushes the shape out. Chain segments are one-sided, as in update(). What
+  /// a character mover asks (pebble/mover.hpp); Box2D v3's b2World_CollideMover.
+  template <class F>
+    requires std::is_invocable_r_v<bool, F&, ColliderId, int, const Manifold&>
+  void collide_shape(const Shape& shape, const Transform& xf, float margin, F&& on_contact, const QueryFilter& filter = {}) const {
+    collide_impl(shape, xf, margin, filter, detail::CallbackRef<bool(ColliderId, int, const Manifold&)>(on_contact));
+  }
   /// The colliders whose shape overlaps the box (a box-shaped Shape, touching counts).
   template <class F>
   void overlap_aabb(const Aabb& box, F&& on_hit, const QueryFilter& filter = {}) const {
@@ -378,6 +389,8 @@ private:
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
+                    detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const;
   template <class Accept>
   void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept, detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;

@@ -101,9 +101,6 @@ std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Tr
 }
 
 // Calls on_hit for each collider the filter passes with a part whose tree box overlaps `box` and
-// that accept(part shape, collider transform, part box) accepts, both trees, once per collider;
-// stops when on_hit returns false.
-// Calls on_hit for each collider the filter passes with a part whose tree box overlaps `box` and
 // that accept(part shape, transform, part box) accepts, both trees, once per collider; stops when
 // on_hit returns false. A world without colliders of several parts skips the bookkeeping.
 template <class Accept>
@@ -141,6 +138,25 @@ void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float 
   visit_overlapping(query, filter, [&](const Shape& part, const Transform& at, const Aabb&) {
     return distance == 0 ? overlap(part, at, shape, xf) : pebble::distance(part, at, shape, xf).distance <= distance;
   }, on_hit);
+}
+
+void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
+                                  detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const {
+  if (!is_valid(xf) || !(margin >= 0) || !(margin <= kMaxShapeExtent)) return;
+  const Aabb query = grown(bounds(shape, xf), margin + kBoxSizeSlack * shape.extent());
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    bool going = true;
+    tree->query(query, filter.mask, [&](ProxyId p) {
+      const std::uint32_t part = std::uint32_t(tree->user_data(p));
+      if (!query_sees(part, filter)) return true;
+      const Part& found = parts_[part];
+      const Manifold m = found.chain ? collide(found.piece, found.xf, shape, xf, margin) : collide(found.shape(), found.xf, shape, xf, margin);
+      if (m.count == 0) return true;
+      going = on_contact(id_of(hot_[part].collider), part_index(part), m);
+      return going;
+    });
+    if (!going) return;
+  }
 }
 
 void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {

@@ -1,0 +1,374 @@
+// The character mover (pebble/mover.hpp; the method in docs/mover.md): casts that tolerate
+// contact, contact planes, the plane solver, velocity clipping, and CharacterMover's step.
+#include "pebble/mover.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace pebble {
+namespace {
+
+// A translation counts as not going deeper into a collider it starts touching when its component
+// against the collider's normal is at most this fraction of its length: clip_vector()'s results
+// run along a plane up to rounding, and must not be stopped by it.
+constexpr float kAlongPlane = 1e-5f;
+
+// ...or goes deeper by at most this fraction of the skin over the rest of the motion: a cast along
+// a flat chain meets the next segment's end at the skin's distance, with a normal off by the
+// cast's rounding (2.6e-4 rad seen), which must not stop or lift a walking mover.
+constexpr float kGrazing = 0.1f;
+
+// solve_planes() considers at most this many planes (a mover meets a handful).
+constexpr int kMaxSolverPlanes = 64;
+
+// The most planes one slide clips against.
+constexpr int kSlidePlanes = 8;
+
+bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+
+}  // namespace
+
+MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
+                     const QueryFilter& filter, ColliderId ignore) noexcept {
+  MoverCast best;
+  if (!is_valid(xf) || !is_valid_point(translation) || !(skin >= 0) || !(skin <= kMaxShapeExtent)) return best;
+  const float along = std::max(kAlongPlane * length(translation), kGrazing * skin);
+  ShapeCastOptions options;
+  options.target_separation = skin;
+  world.cast_shape(shape, xf, translation, [&](const RayResult& r) {
+    if (r.id == ignore) return -1.0f;
+    // Not going deeper from where it touches (at the start, or grazing): the distance to a convex
+    // part has its least value there, to first order, and only grows after.
+    if (-dot((1 - r.hit.fraction) * translation, r.hit.normal) <= along) return -1.0f;
+    if (!best.hit || r.hit.fraction < best.fraction) {
+      best = {true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
+    }
+    return r.hit.fraction;
+  }, filter, options);
+  return best;
+}
+
+int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin, std::span<MoverPlane> out,
+                 const QueryFilter& filter, ColliderId ignore) noexcept {
+  int count = 0;
+  if (out.empty()) return 0;
+  world.collide_shape(shape, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
+    if (id == ignore) return true;
+    for (int k = 0; k < m.count; ++k) {
+      MoverPlane plane;
+      plane.normal = m.normal;
+      plane.separation = m.points[k].separation;
+      plane.point = m.points[k].point;
+      plane.collider = id;
+      plane.part = part;
+      if (std::size_t(count) < out.size()) {
+        out[std::size_t(count++)] = plane;
+        continue;
+      }
+      // Full: the new plane replaces the shallowest when it is deeper.
+      auto shallowest = std::max_element(out.begin(), out.end(),
+                                         [](const MoverPlane& a, const MoverPlane& b) { return a.separation < b.separation; });
+      if (plane.separation < shallowest->separation) *shallowest = plane;
+    }
+    return true;
+  }, filter);
+  return count;
+}
+
+PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations, float tolerance) noexcept {
+  PlaneSolution out;
+  out.translation = translation;
+  if (!finite(translation)) {
+    out.translation = {};
+    return out;
+  }
+  const int n = int(std::min<std::size_t>(planes.size(), kMaxSolverPlanes));
+  std::array<float, kMaxSolverPlanes> pushed{};  // each plane's accumulated push, in [0, push_limit]
+  Vec2 t = translation;
+  for (int it = 0; it < max_iterations; ++it) {
+    float change = 0;
+    for (int i = 0; i < n; ++i) {
+      const MoverPlane& p = planes[std::size_t(i)];
+      if (!finite(p.normal) || !std::isfinite(p.separation)) continue;
+      const float gap = dot(p.normal, t) + p.separation;
+      const float limit = p.push_limit >= 0 ? p.push_limit : 0.0f;
+      const float next = std::clamp(pushed[std::size_t(i)] - gap, 0.0f, limit);
+      const float d = next - pushed[std::size_t(i)];
+      pushed[std::size_t(i)] = next;
+      t += d * p.normal;
+      change += std::fabs(d);
+    }
+    out.iterations = it + 1;
+    if (change <= tolerance) break;
+  }
+  out.translation = t;
+  out.converged = true;
+  for (int i = 0; i < n; ++i) {
+    const MoverPlane& p = planes[std::size_t(i)];
+    if (finite(p.normal) && std::isfinite(p.separation) && dot(p.normal, t) + p.separation < -tolerance) out.converged = false;
+  }
+  return out;
+}
+
+Vec2 clip_vector(Vec2 v, std::span<const MoverPlane> planes) noexcept {
+  if (!finite(v)) return {};
+  const float along = 1e-6f * length(v);
+  const auto allowed = [&](Vec2 w) {
+    for (const MoverPlane& p : planes)
+      if (p.clip_velocity && dot(w, p.normal) < -along) return false;
+    return true;
+  };
+  if (allowed(v)) return v;
+  // The feasible set is a cone with its apex at zero: the nearest point is on one of its edges
+  // (v projected on one plane) or the apex.
+  Vec2 best{};
+  float best_d = length_squared(v);
+  for (const MoverPlane& p : planes) {
+    if (!p.clip_velocity) continue;
+    const Vec2 w = v - dot(v, p.normal) * p.normal;
+    const float d = length_squared(w - v);
+    if (d < best_d && allowed(w)) {
+      best = w;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CharacterMover.
+
+CharacterMover::CharacterMover(const Shape& shape, const Transform& xf, const MoverSettings& settings)
+    : shape_(shape), xf_(xf), settings_(settings) {
+  const auto fail = [](const std::string& what) { throw InvalidShape("pebble: CharacterMover: " + what); };
+  if (!is_valid(xf)) fail("the transform is not valid (non-finite or not a unit rotation)");
+  const MoverSettings& s = settings;
+  if (!finite(s.up) || std::fabs(length(s.up) - 1) > 1e-4f) fail("settings.up must be a unit vector");
+  if (!(s.max_slope >= 0) || !(s.max_slope <= 1.5707964f)) fail("settings.max_slope must be in [0, pi/2] radians");
+  if (!(s.step_height >= 0) || !(s.step_height <= kMaxShapeExtent)) fail("settings.step_height must be finite and >= 0");
+  if (!(s.snap_distance >= 0) || !(s.snap_distance <= kMaxShapeExtent)) fail("settings.snap_distance must be finite and >= 0");
+  if (!(s.skin > 0) || !(s.skin <= kMaxShapeExtent)) fail("settings.skin must be finite and > 0");
+  if (!(s.push_speed >= 0) || !std::isfinite(s.push_speed)) fail("settings.push_speed must be finite and >= 0");
+  if (s.max_iterations < 1) fail("settings.max_iterations must be at least 1");
+  settings_.up = normalize(s.up);
+  cos_max_slope_ = std::cos(s.max_slope);
+  ground_.normal = settings_.up;
+}
+
+void CharacterMover::set_transform(const Transform& xf) noexcept {
+  if (!is_valid(xf)) return;
+  xf_ = xf;
+  ground_ = {};
+  ground_.normal = settings_.up;
+}
+
+bool CharacterMover::walkable(Vec2 normal) const noexcept { return dot(normal, settings_.up) >= cos_max_slope_ - 1e-6f; }
+
+// Moves by delta, sliding along what it meets (collide and slide): cast, advance to the hit, clip
+// what is left of the motion and the velocity against every surface met so far, again. While
+// grounded, a surface too steep to walk is a wall: its normal is laid flat, so that walking into
+// it does not climb it. Returns whether a wall (a surface not walkable, not a ceiling) stopped
+// part of the motion, and which, in *wall.
+Vec2 CharacterMover::slide(const CollisionWorld& world, Vec2 delta, Vec2& velocity, bool grounded, MoverPlane* wall) noexcept {
+  const Vec2 start = xf_.p;
+  const Vec2 up = settings_.up;
+  std::array<MoverPlane, kSlidePlanes> met{};
+  int count = 0;
+  Vec2 remaining = delta;
+  const float tiny = 1e-6f * settings_.skin;
+  for (int i = 0; i < settings_.max_iterations && length(remaining) > tiny; ++i) {
+    const MoverCast c = cast_mover(world, shape_, xf_, remaining, settings_.skin, settings_.filter, self_);
+    xf_.p += c.fraction * remaining;
+    if (!c.hit) break;
+    MoverPlane plane;
+    plane.normal = c.normal;
+    plane.point = c.point;
+    plane.collider = c.collider;
+    plane.part = c.part;
+    const float rise = dot(c.normal, up);
+    if (!walkable(c.normal) && rise > -cos_max_slope_) {  // a wall or a steep slope, not a ceiling
+      if (grounded && rise > 0) {
+        const Vec2 flat = c.normal - rise * up;
+        if (length(flat) > 0) plane.normal = normalize(flat);
+      }
+      if (wall != nullptr) *wall = plane;
+    }
+    met[std::size_t(count < kSlidePlanes ? count++ : kSlidePlanes - 1)] = plane;
+    const std::span<const MoverPlane> planes(met.data(), std::size_t(count));
+    remaining = clip_vector((1 - c.fraction) * remaining, planes);
+    velocity = clip_vector(velocity, planes);
+  }
+  return xf_.p - start;
+}
+
+MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocity, float dt) noexcept {
+  MoverStep out;
+  out.transform = xf_;
+  out.ground = ground_;
+  if (!(dt > 0) || !std::isfinite(dt) || !is_valid_point(desired_velocity) || !is_valid_point(desired_velocity * dt)) return out;
+  const MoverSettings& s = settings_;
+  const Vec2 up = s.up;
+  const Transform begin = xf_;
+
+  // 1. Ride the ground: if what the mover stood on moved since, the mover goes with it (its
+  //    centre moves as a point fixed to the ground; the mover does not turn).
+  if (ground_.grounded) {
+    const Transform* now = world.transform(ground_.collider);
+    if (now != nullptr && !(now->p == ground_xf_.p && now->q.c == ground_xf_.q.c && now->q.s == ground_xf_.q.s)) {
+      const Vec2 carried = transform_point(*now, inv_transform_point(ground_xf_, xf_.p));
+      Vec2 ignored{};
+      slide(world, carried - xf_.p, ignored, false, nullptr);
+    }
+  }
+
+  // 2. Out of overlaps (a platform moved into the mover): the planes within the skin, each
+  //    pushing at most push_speed * dt, solved together so that a push out of one does not go
+  //    into another; the push is then cast, so that it cannot pass through anything.
+  {
+    std::array<MoverPlane, 16> planes{};
+    const int n = mover_planes(world, shape_, xf_, s.skin, planes, s.filter, self_);
+    bool overlapping = false;
+    for (int i = 0; i < n; ++i) {
+      planes[std::size_t(i)].push_limit = s.push_speed * dt;
+      overlapping = overlapping || planes[std::size_t(i)].separation < 0;
+    }
+    if (overlapping) {
+      const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
+      const MoverCast c = cast_mover(world, shape_, xf_, push.translation, 0, s.filter, self_);
+      xf_.p += c.fraction * push.translation;
+      out.pushed = true;
+    }
+  }
+
+  // 3. Walk: on the ground, the downward part of the velocity is dropped first (gravity does not
+  //    pile up, and a mover standing on a walkable slope does not creep down it).
+  const bool was_grounded = ground_.grounded;
+  Vec2 velocity = desired_velocity;
+  if (was_grounded && dot(velocity, up) < 0) velocity -= dot(velocity, up) * up;
+  const Vec2 delta = velocity * dt;
+  const Vec2 walk_start = xf_.p;
+  MoverPlane wall;
+  wall.collider = {};
+  bool hit_wall = false;
+  {
+    MoverPlane seen;
+    seen.normal = {};
+    slide(world, delta, velocity, was_grounded, &seen);
+    hit_wall = seen.normal.x != 0 || seen.normal.y != 0;
+    wall = seen;
+  }
+
+  // 4. Step up: a wall stopped a walking mover short of its horizontal motion. Up by at most
+  //    step_height, across by what is left, down onto walkable ground no higher than the step
+  //    height; kept only if it got further.
+  const Vec2 level = delta - dot(delta, up) * up;  // the horizontal part of the motion
+  const float level_length = length(level);
+  if (was_grounded && hit_wall && s.step_height > 0 && level_length > 0) {
+    const Vec2 dir = level / level_length;
+    const float made = dot(xf_.p - walk_start, dir);
+    const float left = level_length - made;
+    if (left > 1e-4f * s.skin) {
+      const Transform blocked = xf_;
+      const MoverCast rise = cast_mover(world, shape_, xf_, s.step_height * up, s.skin, s.filter, self_);
+      const float climbed = rise.fraction * s.step_height;
+      xf_.p += climbed * up;
+      Vec2 ignored{};
+      slide(world, left * dir, ignored, false, nullptr);
+      const float across = dot(xf_.p - blocked.p, dir);
+      const MoverCast fall = cast_mover(world, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
+      const Vec2 landed = xf_.p - fall.fraction * (climbed + s.skin) * up;
+      const float height = dot(landed - blocked.p, up);
+      // Landing on the step's edge (a rounded or slanted mover whose motion this step did not take
+      // it over the top) counts too, when the edge is the corner of a walkable top no higher than
+      // the step height above the ground left: the next steps step again and carry it over. (A
+      // steep slope or a high ledge has no such top there: the ray just past the contact finds
+      // none, or it is too high.)
+      bool lands = fall.hit && walkable(fall.normal);
+      if (fall.hit && !lands && dot(fall.normal, up) > 0 && dot(fall.point - ground_.point, up) <= s.step_height + s.skin) {
+        const Ray probe{fall.point + s.skin * dir + s.skin * up, -3 * s.skin * up};
+        const std::optional<RayResult> top = world.cast_ray(probe, s.filter);
+        lands = top.has_value() && top->id != self_ && walkable(top->hit.normal);
+      }
+      if (lands && across > 1e-3f * s.skin && height > s.skin * 0.5f && height <= s.step_height + s.skin) {
+        xf_.p = landed;
+        out.stepped = true;
+      } else {
+        xf_ = blocked;
+      }
+    }
+  }
+
+  // 5. Ground: a walking mover that is not going up looks down as far as snap_distance and is
+  //    pulled onto walkable ground found there; any mover looks down through the skin to land.
+  // Rising (a jump): the velocity asked goes up by more than half the skin this step (less is
+  // rounding). A grounded mover gives back a velocity with no vertical part (below), so walking
+  // up a slope or over its crest is not rising.
+  const bool rising = dot(desired_velocity, up) * dt > 0.5f * s.skin;
+  const float probe = (was_grounded && !rising && !out.stepped ? s.snap_distance : 0.0f) + 2 * s.skin;
+  MoverGround ground;
+  ground.normal = up;
+  MoverCast down = cast_mover(world, shape_, xf_, -probe * up, s.skin, s.filter, self_);
+  if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
+  if (down.hit && !walkable(down.normal) && !rising && was_grounded && !out.stepped) {
+    // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the ground
+    // below may be within the snap distance. Slide down off the corner and look again.
+    const Transform over = xf_;
+    Vec2 ignored{};
+    slide(world, -probe * up, ignored, false, nullptr);
+    const MoverCast below = cast_mover(world, shape_, xf_, -2 * s.skin * up, s.skin, s.filter, self_);
+    if (below.hit && walkable(below.normal) && dot(over.p - xf_.p, up) <= probe) {
+      down = below;
+      down.fraction = below.fraction * 2 * s.skin / probe;  // (as a fraction of the probe, below)
+      out.snapped = true;
+    } else {
+      xf_ = over;
+    }
+  }
+  if (down.hit && walkable(down.normal) && !rising) {
+    const float drop = down.fraction * probe;
+    if (drop > 2 * s.skin) out.snapped = true;
+    xf_.p -= drop * up;
+    ground = {true, down.normal, down.point, down.collider, down.part};
+    velocity -= dot(velocity, up) * up;  // level: no hop over a crest, no slide on a walkable slope
+  }
+
+  // 6. Never end overlapping a fixed collider beyond the skin: push out once more without limits,
+  //    and if that fails (wedged), stay where the step began.
+  {
+    std::array<MoverPlane, 16> planes{};
+    const int n = mover_planes(world, shape_, xf_, 0, planes, s.filter, self_);
+    bool deep = false;
+    for (int i = 0; i < n; ++i) {
+      const ColliderOptions* o = world.options(planes[std::size_t(i)].collider);
+      deep = deep || (o != nullptr && o->fixed && planes[std::size_t(i)].separation < -s.skin);
+    }
+    if (deep) {
+      const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
+      xf_.p += push.translation;
+      const int again = mover_planes(world, shape_, xf_, 0, planes, s.filter, self_);
+      for (int i = 0; i < again; ++i) {
+        const ColliderOptions* o = world.options(planes[std::size_t(i)].collider);
+        if (o != nullptr && o->fixed && planes[std::size_t(i)].separation < -s.skin) {
+          xf_ = begin;
+          break;
+        }
+      }
+      out.pushed = true;
+    }
+  }
+
+  ground_ = ground;
+  if (ground_.grounded) {
+    const Transform* g = world.transform(ground_.collider);
+    ground_xf_ = g != nullptr ? *g : Transform{};
+  }
+  out.transform = xf_;
+  out.velocity = velocity;
+  out.ground = ground_;
+  return out;
+}
+
+}  // namespace pebble

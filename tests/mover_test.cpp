@@ -1,0 +1,477 @@
+// The character mover (pebble/mover.hpp) in whole runs at 60 Hz: walking on chains, tile maps and
+// slopes, sliding down steep ones, stairs, snapping, walls and corners at low and high speed,
+// platforms that carry and push. After every step the long-double oracle measures the true
+// distance from the mover to every fixed collider: never below -skin. Plus hand cases for the
+// plane solver, clipping and the tolerant cast.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "oracle/distance.hpp"
+#include "pebble/pebble.hpp"
+#include "to_oracle.hpp"
+
+using namespace pebble;
+
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+constexpr float kGravity = -20.0f;
+
+// The movers every behaviour is run with: a capsule, a box, a rounded box, a circle, a polygon.
+struct Body {
+  const char* name;
+  Shape shape;
+  float bottom;  // distance from the shape's origin down to its lowest point
+  float half_width;
+};
+
+std::vector<Body> bodies() {
+  const Vec2 hexagon[] = {{0.3f, -0.4f}, {0.4f, 0.f}, {0.3f, 0.4f}, {-0.3f, 0.4f}, {-0.4f, 0.f}, {-0.3f, -0.4f}};
+  return {
+      {"capsule", Shape::capsule({0, -0.5f}, {0, 0.5f}, 0.3f), 0.8f, 0.3f},
+      {"box", Shape::box(0.3f, 0.5f), 0.5f, 0.3f},
+      {"rounded box", Shape::rounded_box(0.3f, 0.5f, 0.05f), 0.5f, 0.3f},
+      {"circle", Shape::circle(0.4f), 0.4f, 0.4f},
+      {"hexagon", Shape::polygon(hexagon), 0.4f, 0.4f},
+  };
+}
+
+struct Level {
+  CollisionWorld world;
+
+  ColliderId chain(std::vector<Vec2> points, bool loop = false) {
+    ColliderOptions o;
+    o.fixed = true;
+    return world.add(loop ? Chain::loop(points) : Chain::open(points), Transform::identity(), o);
+  }
+  ColliderId solid(const Shape& shape, const Transform& xf, bool fixed = true) {
+    ColliderOptions o;
+    o.fixed = fixed;
+    return world.add(shape, xf, o);
+  }
+  // The exact least distance (long double oracle) from the mover to any fixed collider.
+  long double least_fixed_distance(const Shape& shape, const Transform& xf, ColliderId* nearest = nullptr) {
+    long double least = 1e30L;
+    const oracle::RShape mover = test_oracle::to_oracle(shape, xf);
+    const Aabb box = bounds(shape, xf);
+    world.overlap_aabb({box.lower - Vec2{1, 1}, box.upper + Vec2{1, 1}}, [&](ColliderId id) {
+      if (!world.options(id)->fixed) return true;
+      for (int k = 0; k < world.part_count(id); ++k) {
+        const long double d = oracle::distance(test_oracle::to_oracle(*world.part(id, k), *world.transform(id)), mover).distance;
+        if (d < least) {
+          least = d;
+          if (nearest) *nearest = id;
+        }
+      }
+      return true;
+    });
+    return least;
+  }
+};
+
+// Runs n steps with the input velocity chosen from the last step's result (gravity added to the
+// vertical part the mover gave back), checking the oracle after each. Returns every step.
+std::vector<MoverStep> run(Level& level, CharacterMover& mover, int n, const std::function<Vec2(const MoverStep&)>& input,
+                           const std::function<void(int)>& before = nullptr) {
+  std::vector<MoverStep> out;
+  MoverStep last;
+  last.transform = mover.transform();
+  last.ground = mover.ground();
+  for (int i = 0; i < n; ++i) {
+    if (before) before(i);
+    const MoverStep s = mover.step(level.world, input(last), kDt);
+    const long double gap = level.least_fixed_distance(mover.shape(), s.transform);
+    EXPECT_GE(gap, -(long double)mover.settings().skin - 1e-5L) << "step " << i << " ends overlapping a fixed collider";
+    EXPECT_TRUE(is_valid(s.transform));
+    out.push_back(s);
+    last = s;
+  }
+  return out;
+}
+
+// Walking input: horizontal speed `vx`, gravity on the vertical velocity the mover gave back.
+std::function<Vec2(const MoverStep&)> walk(float vx) {
+  return [vx](const MoverStep& last) { return Vec2{vx, last.velocity.y + kGravity * kDt}; };
+}
+
+// Places a mover standing on the ground height `y` at x and lets it settle for a few steps.
+CharacterMover standing(Level& level, const Body& body, float x, float y, const MoverSettings& settings = {}) {
+  CharacterMover mover(body.shape, {{x, y + body.bottom + 0.05f}, Rot::identity()}, settings);
+  run(level, mover, 20, walk(0));
+  return mover;
+}
+
+TEST(MoverPrimitives, ClipVectorIsTheNearestAllowedVector) {
+  MoverPlane floor, wall;
+  floor.normal = {0, 1};
+  wall.normal = {-1, 0};
+  const MoverPlane both[] = {floor, wall};
+  EXPECT_EQ(clip_vector({3, -2}, std::span(both, 1)), (Vec2{3, 0}));
+  EXPECT_EQ(clip_vector({3, 2}, std::span(both, 1)), (Vec2{3, 2}));
+  EXPECT_EQ(clip_vector({3, -2}, both), (Vec2{0, 0}));  // into the corner: nothing is left
+  EXPECT_EQ(clip_vector({3, 2}, both), (Vec2{0, 2}));   // up the wall
+  // A V of two 45-degree slopes: straight down into it stops; sideways along one slope goes on.
+  MoverPlane left, right;
+  left.normal = normalize(Vec2{1, 1});
+  right.normal = normalize(Vec2{-1, 1});
+  const MoverPlane v[] = {left, right};
+  const Vec2 down = clip_vector({0, -1}, v);
+  EXPECT_NEAR(length(down), 0, 1e-7f);
+  const Vec2 up_right = clip_vector({1, 0}, v);
+  EXPECT_NEAR(up_right.x, 0.5f, 1e-6f);
+  EXPECT_NEAR(up_right.y, 0.5f, 1e-6f);
+  // Planes that do not clip are ignored; NaN gives zero.
+  wall.clip_velocity = false;
+  const MoverPlane only_floor[] = {floor, wall};
+  EXPECT_EQ(clip_vector({3, -2}, only_floor), (Vec2{3, 0}));
+  EXPECT_EQ(clip_vector({std::nanf(""), 1}, only_floor), (Vec2{0, 0}));
+}
+
+TEST(MoverPrimitives, SolvePlanesFindsTheNearestTranslationWithinPushLimits) {
+  MoverPlane floor, wall;
+  floor.normal = {0, 1};
+  floor.separation = -0.2f;  // 0.2 deep in the floor
+  wall.normal = {-1, 0};
+  wall.separation = 0.1f;  // 0.1 clear of the wall
+  const MoverPlane planes[] = {floor, wall};
+  PlaneSolution s = solve_planes({0.5f, 0}, planes);
+  EXPECT_TRUE(s.converged);
+  EXPECT_NEAR(s.translation.x, 0.1f, 1e-6f);  // up to the wall
+  EXPECT_NEAR(s.translation.y, 0.2f, 1e-6f);  // out of the floor
+  // A soft floor pushes at most its limit.
+  MoverPlane soft = floor;
+  soft.push_limit = 0.05f;
+  const MoverPlane limited[] = {soft};
+  s = solve_planes({}, limited);
+  EXPECT_FALSE(s.converged);
+  EXPECT_NEAR(s.translation.y, 0.05f, 1e-7f);
+  // Two walls facing each other 0.1 apart around a mover that must move 0.3: it stays between.
+  MoverPlane a, b;
+  a.normal = {1, 0};
+  a.separation = 0.05f;
+  b.normal = {-1, 0};
+  b.separation = 0.05f;
+  const MoverPlane walls[] = {a, b};
+  s = solve_planes({0.3f, 0}, walls);
+  EXPECT_NEAR(s.translation.x, 0.05f, 1e-6f);
+  EXPECT_TRUE(s.converged);
+}
+
+TEST(MoverPrimitives, CastMoverToleratesStartingContactButNotGoingDeeper) {
+  Level level;
+  level.chain({{10, 0}, {-10, 0}});  // a floor, facing up
+  const Shape box = Shape::box(0.5f, 0.5f);
+  const Transform resting{{0, 0.5f + 0.005f}, Rot::identity()};  // within the skin 0.01
+  // Along the floor and away from it: free.
+  EXPECT_FALSE(cast_mover(level.world, box, resting, {3, 0}, 0.01f).hit);
+  EXPECT_FALSE(cast_mover(level.world, box, resting, {3, 1}, 0.01f).hit);
+  // Into it: stopped at once.
+  const MoverCast down = cast_mover(level.world, box, resting, {1, -1}, 0.01f);
+  EXPECT_TRUE(down.hit);
+  EXPECT_EQ(down.fraction, 0);
+  EXPECT_NEAR(down.normal.y, 1, 1e-6f);
+  // The plain world cast stops at once even along the floor.
+  ShapeCastOptions options;
+  options.target_separation = 0.01f;
+  EXPECT_TRUE(level.world.cast_shape(box, resting, {3, 0}, {}, options).has_value());
+  // From above, it stops at the skin.
+  const MoverCast fall = cast_mover(level.world, box, {{0, 2}, Rot::identity()}, {0, -4}, 0.01f);
+  ASSERT_TRUE(fall.hit);
+  EXPECT_NEAR(2 - 4 * fall.fraction, 0.51f, 1e-5f);
+  // mover_planes: the floor's plane with its separation.
+  MoverPlane planes[4];
+  const int n = mover_planes(level.world, box, resting, 0.01f, planes);
+  ASSERT_EQ(n, 2);  // the box's two bottom corners
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(planes[i].normal.y, 1, 1e-6f);
+    EXPECT_NEAR(planes[i].separation, 0.005f, 1e-6f);
+  }
+}
+
+TEST(MoverPrimitives, BadSettingsThrowAndBadInputDoesNothing) {
+  MoverSettings s;
+  s.skin = 0;
+  EXPECT_THROW(CharacterMover(Shape::circle(1), Transform::identity(), s), InvalidShape);
+  s = {};
+  s.up = {0, 2};
+  EXPECT_THROW(CharacterMover(Shape::circle(1), Transform::identity(), s), InvalidShape);
+  s = {};
+  s.max_slope = 2;
+  EXPECT_THROW(CharacterMover(Shape::circle(1), Transform::identity(), s), InvalidShape);
+  Level level;
+  level.chain({{10, 0}, {-10, 0}});
+  CharacterMover mover(Shape::circle(0.5f), {{0, 1}, Rot::identity()});
+  for (const float dt : {0.0f, -1.0f, std::nanf(""), std::numeric_limits<float>::infinity()}) {
+    EXPECT_EQ(mover.step(level.world, {1, 0}, dt).transform.p, (Vec2{0, 1}));
+  }
+  EXPECT_EQ(mover.step(level.world, {std::nanf(""), 0}, kDt).transform.p, (Vec2{0, 1}));
+  EXPECT_EQ(mover.step(level.world, {1e38f, 0}, 1e10f).transform.p, (Vec2{0, 1}));
+}
+
+// Walking on a flat chain of many collinear segments (the seams must not catch) and on a tile map:
+// the height never changes (no bouncing), the mover is grounded every step and covers the
+// distance exactly.
+TEST(Mover, WalksFlatChainsAndTileMapsWithoutCatchingOrBouncing) {
+  for (const Body& body : bodies()) {
+    for (int map = 0; map < 2; ++map) {
+      SCOPED_TRACE(std::string(body.name) + (map ? " on a tile map" : " on a chain"));
+      Level level;
+      if (map == 0) {
+        std::vector<Vec2> floor;
+        for (int i = 40; i >= -40; --i) floor.push_back({float(i) * 0.5f, 0});
+        level.chain(floor);
+      } else {
+        // A row of 60 one-metre tiles with a few tiles missing under the ground (holes closed
+        // by the row below), so the outline has corners away from the walk.
+        std::vector<std::uint8_t> solid(60 * 2, 1);
+        solid[10] = solid[11] = solid[30] = 0;
+        const TileGrid grid{60, 2, solid, {-30, -2}, {1, 1}};
+        for (const Outline& o : outline_tiles(grid, 2.0f)) level.chain(o.points, o.closed);
+      }
+      CharacterMover mover = standing(level, body, -15, 0);
+      ASSERT_TRUE(mover.ground().grounded);
+      const float y0 = mover.transform().p.y;
+      EXPECT_NEAR(y0 - body.bottom, 0, 2 * mover.settings().skin + 1e-4f);
+      const float x0 = mover.transform().p.x;
+      const auto steps = run(level, mover, 180, walk(8));  // 3 s at 8 m/s
+      for (const MoverStep& s : steps) {
+        EXPECT_TRUE(s.ground.grounded);
+        EXPECT_NEAR(s.transform.p.y, y0, 0.1f * mover.settings().skin);
+        EXPECT_FALSE(s.stepped);
+      }
+      EXPECT_NEAR(mover.transform().p.x - x0, 8 * 180 * kDt, 1e-3f);
+    }
+  }
+}
+
+// A 25-degree slope (below the 50-degree limit) up and down: grounded every step, never above the
+// surface by more than the skin (no bouncing on the way down), and reaching the top.
+TEST(Mover, WalksSlopesBelowTheLimitUpAndDown) {
+  const float angle = 25 * 3.14159265f / 180;
+  const float rise = std::tan(angle);
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    Level level;
+    // Flat until 0, up at 25 degrees to x = 10, flat after.
+    level.chain({{30, 10 * rise}, {10, 10 * rise}, {0, 0}, {-20, 0}});
+    CharacterMover mover = standing(level, body, -5, 0);
+    const auto up_steps = run(level, mover, 300, walk(5));
+    for (const MoverStep& s : up_steps) EXPECT_TRUE(s.ground.grounded);
+    EXPECT_GT(mover.transform().p.x, 12);
+    EXPECT_NEAR(mover.transform().p.y - body.bottom, 10 * rise, 3 * mover.settings().skin);
+    const auto down_steps = run(level, mover, 300, walk(-5));
+    for (const MoverStep& s : down_steps) {
+      EXPECT_TRUE(s.ground.grounded);
+      const long double gap = level.least_fixed_distance(mover.shape(), s.transform);
+      EXPECT_LE(gap, 2 * mover.settings().skin + 1e-4f) << "left the slope";
+    }
+    EXPECT_LT(mover.transform().p.x, -2);
+  }
+}
+
+// A 60-degree slope (above the limit): a mover placed on it slides down and is not grounded there;
+// walking into it from the foot does not climb it.
+TEST(Mover, SlidesDownSlopesAboveTheLimitAndCannotClimbThem) {
+  const float angle = 60 * 3.14159265f / 180;
+  const float rise = std::tan(angle);
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    Level level;
+    level.chain({{10, 8 * rise}, {8, 8 * rise}, {0, 0}, {-100, 0}});
+    // On the slope, halfway up, falling with nothing asked: it slides down and off onto the flat
+    // (momentum kept: the mover has no friction), never grounded on the slope.
+    CharacterMover mover(body.shape, {{4.5f, 4.5f * rise + 1.2f}, Rot::identity()});
+    const auto sliding = run(level, mover, 90, [](const MoverStep& last) { return last.velocity + Vec2{0, kGravity * kDt}; });
+    bool grounded_on_slope = false;
+    for (const MoverStep& s : sliding) grounded_on_slope = grounded_on_slope || (s.ground.grounded && s.ground.normal.y < 0.9f);
+    EXPECT_FALSE(grounded_on_slope);
+    EXPECT_LT(mover.transform().p.x, 0.0f);  // beyond the foot
+    EXPECT_TRUE(mover.ground().grounded);
+    mover = standing(level, body, -1, 0);
+    // Walk into it for two seconds: it rises no higher than a step's height.
+    const auto climbing = run(level, mover, 120, walk(6));
+    float highest = 0;
+    for (const MoverStep& s : climbing) highest = std::max(highest, s.transform.p.y - body.bottom);
+    EXPECT_LT(highest, mover.settings().step_height + 0.05f);
+  }
+}
+
+// Stairs of 0.2 (below the 0.3 step height) are climbed; a 0.5 ledge stops the mover.
+TEST(Mover, ClimbsStepsUpToTheStepHeightAndStopsAtHigherOnes) {
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    Level level;
+    std::vector<Vec2> points{{40, 1.3f}, {12, 1.3f}, {12, 0.8f}};  // the 0.5 ledge at x = 12
+    for (int i = 4; i >= 1; --i) {
+      points.push_back({2.0f * float(i), 0.2f * float(i)});
+      points.push_back({2.0f * float(i), 0.2f * float(i - 1)});
+    }
+    points.push_back({-20, 0});
+    level.chain(points);
+    CharacterMover mover = standing(level, body, -3, 0);
+    bool stepped = false;
+    const auto steps = run(level, mover, 240, walk(4));
+    for (const MoverStep& s : steps) stepped = stepped || s.stepped;
+    EXPECT_TRUE(stepped);
+    // On the top stair (0.8), stopped by the ledge at x = 12.
+    EXPECT_NEAR(mover.transform().p.y - body.bottom, 0.8f, 3 * mover.settings().skin);
+    EXPECT_LE(mover.transform().p.x + body.half_width, 12 + 1e-3f);
+    EXPECT_GT(mover.transform().p.x + body.half_width, 12 - 0.05f);
+    EXPECT_TRUE(mover.ground().grounded);
+  }
+}
+
+// Walking off a 0.15 drop keeps the mover on the ground (snapped); off a 1.0 drop it falls.
+TEST(Mover, SnapsDownSmallDropsAndFallsOffHighOnes) {
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    for (const float drop : {0.15f, 1.0f}) {
+      Level level;
+      level.chain({{20, -drop}, {0, -drop}, {0, 0}, {-20, 0}});
+      CharacterMover mover = standing(level, body, -3, 0);
+      bool always_grounded = true, snapped = false;
+      int airborne = 0, longest = 0;
+      const auto steps = run(level, mover, 90, walk(4));
+      for (const MoverStep& s : steps) {
+        always_grounded = always_grounded && s.ground.grounded;
+        snapped = snapped || s.snapped;
+        airborne = s.ground.grounded ? 0 : airborne + 1;
+        longest = std::max(longest, airborne);
+      }
+      if (drop < mover.settings().snap_distance) {
+        EXPECT_TRUE(always_grounded);
+        EXPECT_TRUE(snapped);
+      } else {
+        EXPECT_GE(longest, 10);  // a fall of about 0.2 s (round movers roll over the edge first)
+      }
+      EXPECT_NEAR(mover.transform().p.y - body.bottom, -drop, 3 * mover.settings().skin);
+      EXPECT_TRUE(mover.ground().grounded);
+    }
+  }
+}
+
+// Running into a wall at 60 Hz, at walking speed and at 200 m/s: stops at the wall, never passes
+// it, and stays put (no jitter). Also into a V and into a box-shaped notch.
+TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    for (const float speed : {5.0f, 200.0f}) {
+      Level level;
+      level.chain({{10, 5}, {10, 0}, {-20, 0}});  // a floor, then a wall facing left at x = 10
+      CharacterMover mover = standing(level, body, 4, 0);
+      const auto steps = run(level, mover, 180, walk(speed));
+      const float stop = mover.transform().p.x;
+      EXPECT_LE(stop + body.half_width, 10 + 1e-3f);
+      EXPECT_GT(stop + body.half_width, 10 - 0.05f);
+      for (std::size_t i = steps.size() - 30; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].transform.p.x, stop) << "jitter at step " << i;
+        EXPECT_TRUE(steps[i].ground.grounded);
+      }
+      // Sliding along a wall: moving diagonally up-right against it in the air, it rises.
+      CharacterMover flying(body.shape, {{9, 2}, Rot::identity()});
+      const auto air = run(level, flying, 20, [](const MoverStep&) { return Vec2{30, 3}; });
+      EXPECT_NEAR(flying.transform().p.y, 2 + 3 * 20 * kDt, 1e-3f);
+      EXPECT_LE(flying.transform().p.x + body.half_width, 10 + 1e-3f);
+    }
+    // A V of two 60-degree walls (too steep to stand on): falling in at speed, it comes to rest
+    // at the bottom and stays.
+    {
+      const float rise = std::tan(60 * 3.14159265f / 180);
+      Level level;
+      level.chain({{3, 3 * rise}, {0, 0}, {-3, 3 * rise}});
+      CharacterMover mover(body.shape, {{0.7f, 4}, Rot::identity()});
+      const auto steps = run(level, mover, 240, [](const MoverStep& last) { return last.velocity + Vec2{0, 2 * kGravity * kDt}; });
+      const Vec2 rest = mover.transform().p;
+      for (std::size_t i = steps.size() - 20; i < steps.size(); ++i) {
+        EXPECT_NEAR(steps[i].transform.p.x, rest.x, 1e-4f);
+        EXPECT_NEAR(steps[i].transform.p.y, rest.y, 1e-4f);
+      }
+      EXPECT_NEAR(rest.x, 0, 0.02f);
+    }
+    // A pit two metres wide and 1.5 deep (a concave notch): from inside, running into either
+    // corner at 6 m/s, it stops at the wall and stays.
+    {
+      Level level;
+      level.chain({{10, 0}, {2, 0}, {2, -1.5f}, {0, -1.5f}, {0, 0}, {-10, 0}});
+      CharacterMover mover = standing(level, body, 1, -1.5f);
+      for (const float speed : {6.0f, -6.0f}) {
+        const auto steps = run(level, mover, 120, walk(speed));
+        const Vec2 rest = mover.transform().p;
+        EXPECT_NEAR(rest.y - body.bottom, -1.5f, 3 * mover.settings().skin);
+        if (speed > 0) {
+          EXPECT_LE(rest.x + body.half_width, 2 + 1e-3f);
+          EXPECT_GT(rest.x + body.half_width, 2 - 0.05f);
+        } else {
+          EXPECT_GE(rest.x - body.half_width, -1e-3f);
+          EXPECT_LT(rest.x - body.half_width, 0.05f);
+        }
+        for (std::size_t i = steps.size() - 20; i < steps.size(); ++i) EXPECT_EQ(steps[i].transform.p, rest) << "jitter at step " << i;
+      }
+    }
+  }
+}
+
+// A platform moving sideways and one turning: the mover standing on them keeps its place on them.
+TEST(Mover, RidesMovingAndRotatingPlatforms) {
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    Level level;
+    level.chain({{50, -10}, {-50, -10}});
+    const Shape deck = Shape::box(3, 0.25f);
+    Transform at{{0, 0}, Rot::identity()};
+    const ColliderId platform = level.solid(deck, at, false);
+    CharacterMover mover = standing(level, body, 1, 0.25f);
+    ASSERT_TRUE(mover.ground().grounded);
+    ASSERT_EQ(mover.ground().collider, platform);
+    const Vec2 local = inv_transform_point(at, mover.transform().p);
+    // Sideways at 3 m/s, back and forth, and up and down.
+    const auto steps = run(level, mover, 240, walk(0), [&](int i) {
+      const float t = float(i + 1) * kDt;
+      at.p = {3 * std::sin(t * 2), 0.5f * std::sin(t * 3)};
+      level.world.set_transform(platform, at);
+    });
+    for (const MoverStep& s : steps) EXPECT_TRUE(s.ground.grounded);
+    const Vec2 now = inv_transform_point(at, mover.transform().p);
+    EXPECT_NEAR(now.x, local.x, 1e-3f);
+    EXPECT_NEAR(now.y, local.y, 3 * mover.settings().skin);
+    // Turning at 20 degrees a second about its centre for a second: the mover goes round with it.
+    const auto turning = run(level, mover, 60, walk(0), [&](int i) {
+      at.q = Rot::from_angle(0.35f * float(i + 1) * kDt);
+      level.world.set_transform(platform, at);
+    });
+    for (const MoverStep& s : turning) EXPECT_TRUE(s.ground.grounded);
+    const Vec2 turned = inv_transform_point(at, mover.transform().p);
+    EXPECT_NEAR(turned.x, local.x, 0.05f);
+  }
+}
+
+// A platform rising into a mover from below lifts it; a wall moving into it pushes it along.
+TEST(Mover, IsPushedOutWhenAPlatformMovesIntoIt) {
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(body.name);
+    Level level;
+    level.chain({{50, 0}, {-50, 0}});
+    const Shape block = Shape::box(0.5f, 2);
+    Transform at{{-3, 2}, Rot::identity()};
+    const ColliderId pusher = level.solid(block, at, false);
+    CharacterMover mover = standing(level, body, 0, 0);
+    // The block moves right at 3 m/s (0.05 per step, within the push speed) for 1.5 s.
+    const auto steps = run(level, mover, 90, walk(0), [&](int i) {
+      at.p.x = -3 + 3 * float(i + 1) * kDt;
+      level.world.set_transform(pusher, at);
+    });
+    bool pushed = false;
+    for (const MoverStep& s : steps) pushed = pushed || s.pushed;
+    EXPECT_TRUE(pushed);
+    // Ahead of the block by no more than a push's lag, never inside it beyond one step's motion.
+    const float gap = mover.transform().p.x - body.half_width - (at.p.x + 0.5f);
+    EXPECT_GT(gap, -0.06f);
+    EXPECT_LT(gap, 0.1f);
+    EXPECT_TRUE(mover.ground().grounded);
+  }
+}
+
+}  // namespace
