@@ -84,7 +84,8 @@ std::vector<MoverStep> run(Level& level, CharacterMover& mover, int n, const std
     if (before) before(i);
     const MoverStep s = mover.step(level.world, input(last), kDt);
     const long double gap = level.least_fixed_distance(mover.shape(), s.transform);
-    EXPECT_GE(gap, -(long double)mover.settings().skin - 1e-5L) << "step " << i << " ends overlapping a fixed collider";
+    // The guarantee is -skin; the mover settles out of overlaps each step, so far less is seen.
+    EXPECT_GE(gap, -0.1L * mover.settings().skin) << "step " << i << " ends overlapping a fixed collider";
     EXPECT_TRUE(is_valid(s.transform));
     out.push_back(s);
     last = s;
@@ -390,6 +391,22 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
         EXPECT_NEAR(steps[i].transform.p.y, rest.y, 1e-4f);
       }
       EXPECT_NEAR(rest.x, 0, 0.02f);
+    }
+    // The corner of the floor and a 60-degree wall: walking into it, the mover stops against the
+    // wall and stays (the ground probe touches both and must take the floor).
+    {
+      const float rise = std::tan(60 * 3.14159265f / 180);
+      Level level;
+      level.chain({{3, 2.5f * rise}, {0.5f, 0}, {-10, 0}});
+      CharacterMover mover = standing(level, body, -2, 0);
+      const auto steps = run(level, mover, 120, walk(3));
+      const Vec2 rest = mover.transform().p;
+      EXPECT_GT(rest.x, -0.2f);
+      EXPECT_LT(rest.y - body.bottom, 0.05f);
+      for (std::size_t i = steps.size() - 30; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].transform.p, rest) << "jitter at step " << i;
+        EXPECT_TRUE(steps[i].ground.grounded);
+      }
     }
     // A pit two metres wide and 1.5 deep (a concave notch): from inside, running into either
     // corner at 6 m/s, it stops at the wall and stays.

@@ -203,7 +203,7 @@ TEST_F(ToolsTest, VersionAndHelpOnEverySubcommand) {
   EXPECT_EQ(r.out, std::string("pebble ") + PEBBLE_VERSION + "\n");
   r = run("--help");
   EXPECT_EQ(r.code, 0);
-  for (const char* word : {"demo", "query", "render", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* word : {"demo", "query", "render", "mover", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
   r = run("demo --help");
   EXPECT_EQ(r.code, 0);
   for (const char* word : {"--shapes", "--seed", "--steps", "--output", "--no-progress"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
@@ -620,6 +620,41 @@ TEST_F(ToolsTest, DemoWritesThePileAndTheFall) {
   for (int i = 0; i < first.ImageDesc.Width * first.ImageDesc.Height; ++i) frame_ink += first.RasterBits[i] != first.RasterBits[0];
   EXPECT_GT(frame_ink, 200L);
   DGifCloseFile(gif, &error);
+}
+
+// `pebble mover`: every shape walks the whole level (hills, stairs, tile map, lift) to the wall,
+// climbing steps, snapping down, riding the lift, never ending a step in the level.
+TEST_F(ToolsTest, MoverWalksTheLevelToTheWall) {
+  for (const char* shape : {"capsule", "box", "rounded-box", "circle", "polygon"}) {
+    SCOPED_TRACE(shape);
+    const std::string out = path(std::string("mover-") + shape);
+    const Outcome r = run(std::string("mover --shape ") + shape + " --gif-width 160 --gif-every 20 -o '" + out + "'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("walk.gif"), std::string::npos) << r.out;
+    float end = 0, gap = 0;
+    int grounded = 0, climbed = 0, snapped = 0, pushed = 0, rode = 0;
+    const std::size_t g = r.out.find("  grounded");
+    ASSERT_NE(g, std::string::npos) << r.out;
+    ASSERT_EQ(std::sscanf(r.out.c_str() + g, "  grounded %d steps, climbed %d steps, snapped down %d times, pushed %d times, rode the lift %d steps",
+                          &grounded, &climbed, &snapped, &pushed, &rode), 5) << r.out;
+    const std::size_t e = r.out.find("  stopped at x = ");
+    ASSERT_NE(e, std::string::npos);
+    ASSERT_EQ(std::sscanf(r.out.c_str() + e, "  stopped at x = %f (the wall is at 62.0); least gap to the level %f", &end, &gap), 2) << r.out;
+    EXPECT_GT(end, 61.4f);  // at the wall (62 less the half width and the skin)
+    EXPECT_LT(end, 62.0f);
+    EXPECT_GE(gap, -0.01f);  // never into the level beyond the skin
+    EXPECT_GE(climbed, 5);   // the stairs up and the tile map's bumps
+    EXPECT_GE(snapped, 5);   // the stairs down
+    EXPECT_GE(rode, 100);    // the lift, up from the ground to the ledge
+    int error = 0;
+    GifFileType* gif = DGifOpenFileName((out + "/walk.gif").c_str(), &error);
+    ASSERT_NE(gif, nullptr);
+    ASSERT_EQ(DGifSlurp(gif), GIF_OK);
+    EXPECT_EQ(gif->SWidth, 160);
+    EXPECT_GT(gif->ImageCount, 40);
+    DGifCloseFile(gif, &error);
+  }
+  EXPECT_NE(run("mover --shape blob").code, 0);
 }
 
 // The scene reader in process: positions of malformed JSON are those of the offending character.

@@ -71,18 +71,6 @@ void draw_bodies(cairo_t* cr, const View& view, const sandbox::Stepper& stepper,
 }
 
 /// A cairo image surface with a cairo context on it, freed together.
-struct Canvas {
-  cairo_surface_t* surface;
-  cairo_t* cr;
-  Canvas(int w, int h) : surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)), cr(cairo_create(surface)) {}
-  ~Canvas() {
-    cairo_destroy(cr);
-    cairo_surface_destroy(surface);
-  }
-  Canvas(const Canvas&) = delete;
-  Canvas& operator=(const Canvas&) = delete;
-};
-
 /// The size of an image of the world box `world` `width` pixels wide (a multiple of 2 high).
 int height_for(const Aabb& world, int width) {
   const double aspect = double(world.upper.y - world.lower.y) / double(world.upper.x - world.lower.x);

@@ -68,6 +68,19 @@ void draw_dot(cairo_t* cr, const View& view, Vec2 at, double radius_px, Rgb colo
 /// Text with its left baseline at pixel (x, y); the font is the sans-serif face at size_px.
 void draw_text(cairo_t* cr, double x, double y, const char* text, double size_px, Rgb color, bool bold = false);
 
+/// An ARGB32 image surface and its cairo context, released together.
+struct Canvas {
+  cairo_surface_t* surface;
+  cairo_t* cr;
+  Canvas(int w, int h) : surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)), cr(cairo_create(surface)) {}
+  ~Canvas() {
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+  }
+  Canvas(const Canvas&) = delete;
+  Canvas& operator=(const Canvas&) = delete;
+};
+
 /// The PNG file of an image surface.
 std::string png_bytes(cairo_surface_t* surface);
 

@@ -9,6 +9,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include "tools/demo.hpp"
+#include "tools/mover_demo.hpp"
 #include "tools/output_file.hpp"
 #include "tools/query.hpp"
 #include "tools/render.hpp"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
                "  pebble demo                      a pile of ~200 shapes: pile.png, fall.gif\n"
                "  pebble query scene.json          the scene's queries, answered as JSON\n"
                "  pebble render scene.json -o x.png  the scene and its answers as a picture (.png or .svg)\n"
+               "  pebble mover                     a character walks a level: walk.gif\n"
                "Scene files: docs/scene-format.md",
                "pebble"};
   app.set_version_flag("-V,--version", std::string("pebble ") + PEBBLE_VERSION);
@@ -73,6 +75,14 @@ int main(int argc, char** argv) {
   render_cmd->add_option("-o,--output", render_output, "Picture to write: a .png or .svg file")->required();
   render_cmd->add_option("-w,--width", render_settings.width, "Width in pixels, legend included")->capture_default_str()->check(CLI::Range(480, 8000));
 
+  MoverDemoOptions mover;
+  CLI::App* mover_cmd = app.add_subcommand("mover", "A character walks hills, stairs, a tile map and a lift along a scripted "
+                                                    "input (pebble::CharacterMover); write a GIF of the walk");
+  mover_cmd->add_option("--shape", mover.shape, "capsule, box, rounded-box, circle or polygon")->capture_default_str();
+  mover_cmd->add_option("-o,--output", mover.output, "Folder for walk.gif (created if missing)")->capture_default_str();
+  mover_cmd->add_option("--gif-width", mover.gif_width, "Width of the GIF in pixels")->capture_default_str()->check(CLI::Range(64, 4000));
+  mover_cmd->add_option("--gif-every", mover.gif_every, "One GIF frame every this many steps")->capture_default_str()->check(CLI::Range(1, 1000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -94,6 +104,8 @@ int main(int argc, char** argv) {
       } else {
         write_file(query_output, text);
       }
+    } else if (*mover_cmd) {
+      run_mover_demo(mover, std::cout);
     } else if (*render_cmd) {
       const std::string ext = lowercase_extension(render_output);
       if (ext != "png" && ext != "svg")

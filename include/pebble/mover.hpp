@@ -131,6 +131,7 @@ public:
 private:
   bool walkable(Vec2 normal) const noexcept;
   Vec2 slide(const CollisionWorld& world, Vec2 delta, Vec2& velocity, bool grounded, MoverPlane* hit_wall) noexcept;
+  bool push_out(const CollisionWorld& world, float limit) noexcept;
 
   Shape shape_;
   Transform xf_;

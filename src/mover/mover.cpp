@@ -31,11 +31,18 @@ bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 }  // namespace
 
-MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
-                     const QueryFilter& filter, ColliderId ignore) noexcept {
-  MoverCast best;
+namespace {
+
+// cast_mover(), and when `up` is nonzero, a hit whose normal is within the slope limit of up
+// (dot >= cos_slope) is preferred over other hits at (nearly) the same fraction: a ground probe
+// in a corner of a floor and a steep wall, touching both, must find the floor.
+MoverCast cast_mover_preferring(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
+                                const QueryFilter& filter, ColliderId ignore, Vec2 up, float cos_slope) noexcept {
+  MoverCast best, preferred;
   if (!is_valid(xf) || !is_valid_point(translation) || !(skin >= 0) || !(skin <= kMaxShapeExtent)) return best;
   const float along = std::max(kAlongPlane * length(translation), kGrazing * skin);
+  const bool prefer = up.x != 0 || up.y != 0;
+  constexpr float kTie = 1e-4f;  // fractions this close count as the same time
   ShapeCastOptions options;
   options.target_separation = skin;
   world.cast_shape(shape, xf, translation, [&](const RayResult& r) {
@@ -43,12 +50,20 @@ MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Tran
     // Not going deeper from where it touches (at the start, or grazing): the distance to a convex
     // part has its least value there, to first order, and only grows after.
     if (-dot((1 - r.hit.fraction) * translation, r.hit.normal) <= along) return -1.0f;
-    if (!best.hit || r.hit.fraction < best.fraction) {
-      best = {true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
-    }
-    return r.hit.fraction;
+    const MoverCast hit{true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
+    if (!best.hit || hit.fraction < best.fraction) best = hit;
+    if (prefer && dot(hit.normal, up) >= cos_slope && (!preferred.hit || hit.fraction < preferred.fraction)) preferred = hit;
+    return prefer ? std::min(1.0f, r.hit.fraction + kTie) : r.hit.fraction;
   }, filter, options);
+  if (preferred.hit && preferred.fraction <= best.fraction + kTie) return preferred;
   return best;
+}
+
+}  // namespace
+
+MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
+                     const QueryFilter& filter, ColliderId ignore) noexcept {
+  return cast_mover_preferring(world, shape, xf, translation, skin, filter, ignore, {}, 0);
 }
 
 int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin, std::span<MoverPlane> out,
@@ -167,6 +182,24 @@ void CharacterMover::set_transform(const Transform& xf) noexcept {
 
 bool CharacterMover::walkable(Vec2 normal) const noexcept { return dot(normal, settings_.up) >= cos_max_slope_ - 1e-6f; }
 
+// Out of overlaps: the planes within the skin, each pushing at most `limit`, solved together so
+// that a push out of one does not go into another; the push is then cast, so that it cannot pass
+// through anything. Returns whether the mover overlapped anything.
+bool CharacterMover::push_out(const CollisionWorld& world, float limit) noexcept {
+  std::array<MoverPlane, 16> planes{};
+  const int n = mover_planes(world, shape_, xf_, settings_.skin, planes, settings_.filter, self_);
+  bool overlapping = false;
+  for (int i = 0; i < n; ++i) {
+    planes[std::size_t(i)].push_limit = limit;
+    overlapping = overlapping || planes[std::size_t(i)].separation < 0;
+  }
+  if (!overlapping) return false;
+  const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
+  const MoverCast c = cast_mover(world, shape_, xf_, push.translation, 0, settings_.filter, self_);
+  xf_.p += c.fraction * push.translation;
+  return true;
+}
+
 // Moves by delta, sliding along what it meets (collide and slide): cast, advance to the hit, clip
 // what is left of the motion and the velocity against every surface met so far, again. While
 // grounded, a surface too steep to walk is a wall: its normal is laid flat, so that walking into
@@ -224,24 +257,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     }
   }
 
-  // 2. Out of overlaps (a platform moved into the mover): the planes within the skin, each
-  //    pushing at most push_speed * dt, solved together so that a push out of one does not go
-  //    into another; the push is then cast, so that it cannot pass through anything.
-  {
-    std::array<MoverPlane, 16> planes{};
-    const int n = mover_planes(world, shape_, xf_, s.skin, planes, s.filter, self_);
-    bool overlapping = false;
-    for (int i = 0; i < n; ++i) {
-      planes[std::size_t(i)].push_limit = s.push_speed * dt;
-      overlapping = overlapping || planes[std::size_t(i)].separation < 0;
-    }
-    if (overlapping) {
-      const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
-      const MoverCast c = cast_mover(world, shape_, xf_, push.translation, 0, s.filter, self_);
-      xf_.p += c.fraction * push.translation;
-      out.pushed = true;
-    }
-  }
+  // 2. Out of overlaps (a platform moved into the mover), pushing at most push_speed * dt.
+  out.pushed = push_out(world, s.push_speed * dt);
 
   // 3. Walk: on the ground, the downward part of the velocity is dropped first (gravity does not
   //    pile up, and a mover standing on a walkable slope does not creep down it).
@@ -310,7 +327,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   const float probe = (was_grounded && !rising && !out.stepped ? s.snap_distance : 0.0f) + 2 * s.skin;
   MoverGround ground;
   ground.normal = up;
-  MoverCast down = cast_mover(world, shape_, xf_, -probe * up, s.skin, s.filter, self_);
+  MoverCast down = cast_mover_preferring(world, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
   if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
   if (down.hit && !walkable(down.normal) && !rising && was_grounded && !out.stepped) {
     // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the ground
@@ -335,9 +352,14 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     velocity -= dot(velocity, up) * up;  // level: no hop over a crest, no slide on a walkable slope
   }
 
-  // 6. Never end overlapping a fixed collider beyond the skin: push out once more without limits,
-  //    and if that fails (wedged), stay where the step began.
-  {
+  // 5b. The casts let a mover graze a surface by a tenth of the skin (kGrazing), and a slide of
+  //     several casts into a concave corner may add that up: settle out of any overlap left.
+  const bool settled = !push_out(world, std::max(s.push_speed * dt, s.skin));
+
+  // 6. Never end overlapping a fixed collider beyond the skin: if 5b found an overlap, look again
+  //    after its push; push out once more without limits, and if that fails (wedged), stay where
+  //    the step began.
+  if (!settled) {
     std::array<MoverPlane, 16> planes{};
     const int n = mover_planes(world, shape_, xf_, 0, planes, s.filter, self_);
     bool deep = false;
