@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <functional>
+#include <random>
+#include <tuple>
 #include <vector>
 
 #include "oracle/distance.hpp"
@@ -189,6 +192,70 @@ TEST(MoverPrimitives, CastMoverToleratesStartingContactButNotGoingDeeper) {
   for (int i = 0; i < n; ++i) {
     EXPECT_NEAR(planes[i].normal.y, 1, 1e-6f);
     EXPECT_NEAR(planes[i].separation, 0.005f, 1e-6f);
+  }
+}
+
+// CollisionWorld::collide_shape against collide() on every part, by brute force: the same
+// manifolds (bit for bit), chains one-sided, and QueryFilter::fixed leaving the fixed ones out.
+TEST(MoverPrimitives, CollideShapeIsCollideOnEveryPartNear) {
+  CollisionWorld world;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> pos(-6, 6), angle(-3.1f, 3.1f), size(0.2f, 1.2f);
+  std::vector<ColliderId> ids;
+  std::vector<Shape> shapes;
+  std::vector<Transform> xfs;
+  std::vector<bool> fixed;
+  for (int i = 0; i < 40; ++i) {
+    const Shape shape = i % 3 == 0 ? Shape::circle(size(rng)) : i % 3 == 1 ? Shape::box(size(rng), size(rng)) : Shape::capsule({-size(rng), 0}, {size(rng), 0}, 0.2f);
+    const Transform xf{{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))};
+    ColliderOptions o;
+    o.fixed = i % 2 == 0;
+    ids.push_back(world.add(shape, xf, o));
+    shapes.push_back(shape);
+    xfs.push_back(xf);
+    fixed.push_back(o.fixed);
+  }
+  const std::vector<Vec2> points{{8, -3}, {2, -2.5f}, {-1, -1}, {-4, -4}, {-8, -2}};
+  const Chain chain = Chain::open(points);
+  ColliderOptions fixed_options;
+  fixed_options.fixed = true;
+  const ColliderId chain_id = world.add(chain, Transform::identity(), fixed_options);
+  const Shape probe = Shape::rounded_box(0.6f, 0.4f, 0.1f);
+  for (int q = 0; q < 300; ++q) {
+    const Transform at{{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))};
+    const float margin = q % 4 == 0 ? 0.0f : 0.3f;
+    for (const bool see_fixed : {true, false}) {
+      QueryFilter filter;
+      filter.fixed = see_fixed;
+      std::vector<std::tuple<std::uint32_t, int, Manifold>> got;
+      world.collide_shape(probe, at, margin, [&](ColliderId id, int part, const Manifold& m) {
+        got.emplace_back(id.index, part, m);
+        return true;
+      }, filter);
+      std::vector<std::tuple<std::uint32_t, int, Manifold>> want;
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (!see_fixed && fixed[i]) continue;
+        const Manifold m = collide(shapes[i], xfs[i], probe, at, margin);
+        if (m.count > 0) want.emplace_back(ids[i].index, 0, m);
+      }
+      for (int k = 0; see_fixed && k < chain.segment_count(); ++k) {
+        const Manifold m = collide(chain.segment(k), Transform::identity(), probe, at, margin);
+        if (m.count > 0) want.emplace_back(chain_id.index, k, m);
+      }
+      const auto key = [](const auto& a, const auto& b) { return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b)); };
+      std::sort(got.begin(), got.end(), key);
+      std::sort(want.begin(), want.end(), key);
+      ASSERT_EQ(got.size(), want.size()) << "query " << q;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(std::get<0>(got[i]), std::get<0>(want[i]));
+        EXPECT_EQ(std::get<1>(got[i]), std::get<1>(want[i]));
+        const Manifold& a = std::get<2>(got[i]);
+        const Manifold& b = std::get<2>(want[i]);
+        EXPECT_EQ(a.count, b.count);
+        EXPECT_EQ(a.normal, b.normal);
+        for (int k = 0; k < a.count; ++k) EXPECT_EQ(a.points[k].separation, b.points[k].separation);
+      }
+    }
   }
 }
 

@@ -131,7 +131,8 @@ public:
 private:
   bool walkable(Vec2 normal) const noexcept;
   Vec2 slide(const CollisionWorld& world, Vec2 delta, Vec2& velocity, bool grounded, MoverPlane* hit_wall) noexcept;
-  bool push_out(const CollisionWorld& world, float limit) noexcept;
+  bool push_out(const CollisionWorld& world, float limit, const QueryFilter& filter) noexcept;
+  bool push_out(const CollisionWorld& world, float limit, std::span<MoverPlane> planes, Vec2& moved) noexcept;
 
   Shape shape_;
   Transform xf_;

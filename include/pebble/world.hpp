@@ -58,6 +58,7 @@ constexpr bool should_collide(const Filter& a, const Filter& b) noexcept {
 struct QueryFilter {
   std::uint64_t mask = ~0ull;  ///< the collider categories the query sees
   bool sensors = false;        ///< whether sensors are seen too
+  bool fixed = true;           ///< whether fixed colliders are seen (false: only those that move)
 };
 
 /// How a collider takes part in the world. The defaults make a solid collider that moves.

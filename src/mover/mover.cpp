@@ -182,21 +182,30 @@ void CharacterMover::set_transform(const Transform& xf) noexcept {
 
 bool CharacterMover::walkable(Vec2 normal) const noexcept { return dot(normal, settings_.up) >= cos_max_slope_ - 1e-6f; }
 
-// Out of overlaps: the planes within the skin, each pushing at most `limit`, solved together so
-// that a push out of one does not go into another; the push is then cast, so that it cannot pass
-// through anything. Returns whether the mover overlapped anything.
-bool CharacterMover::push_out(const CollisionWorld& world, float limit) noexcept {
+// Out of overlaps: the planes within the skin (of the colliders the filter passes), each pushing
+// at most `limit`, solved together so that a push out of one does not go into another; the push
+// is then cast, so that it cannot pass through anything. Returns whether the mover overlapped
+// anything.
+bool CharacterMover::push_out(const CollisionWorld& world, float limit, const QueryFilter& filter) noexcept {
   std::array<MoverPlane, 16> planes{};
-  const int n = mover_planes(world, shape_, xf_, settings_.skin, planes, settings_.filter, self_);
+  const int n = mover_planes(world, shape_, xf_, settings_.skin, planes, filter, self_);
+  Vec2 moved{};
+  return push_out(world, limit, std::span<MoverPlane>(planes.data(), std::size_t(n)), moved);
+}
+
+// The same with the planes already found; `moved` receives the translation made.
+bool CharacterMover::push_out(const CollisionWorld& world, float limit, std::span<MoverPlane> planes, Vec2& moved) noexcept {
+  moved = {};
   bool overlapping = false;
-  for (int i = 0; i < n; ++i) {
-    planes[std::size_t(i)].push_limit = limit;
-    overlapping = overlapping || planes[std::size_t(i)].separation < 0;
+  for (MoverPlane& p : planes) {
+    p.push_limit = limit;
+    overlapping = overlapping || p.separation < 0;
   }
   if (!overlapping) return false;
-  const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
+  const PlaneSolution push = solve_planes({}, planes);
   const MoverCast c = cast_mover(world, shape_, xf_, push.translation, 0, settings_.filter, self_);
-  xf_.p += c.fraction * push.translation;
+  moved = c.fraction * push.translation;
+  xf_.p += moved;
   return true;
 }
 
@@ -257,8 +266,12 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     }
   }
 
-  // 2. Out of overlaps (a platform moved into the mover), pushing at most push_speed * dt.
-  out.pushed = push_out(world, s.push_speed * dt);
+  // 2. Out of overlaps (a platform moved into the mover), pushing at most push_speed * dt. Only
+  //    colliders that move are asked: the last step ended clear of the fixed ones (5b), and a
+  //    fixed collider teleported into the mover is met by 5b and 6.
+  QueryFilter moving = s.filter;
+  moving.fixed = false;
+  out.pushed = push_out(world, s.push_speed * dt, moving);
 
   // 3. Walk: on the ground, the downward part of the velocity is dropped first (gravity does not
   //    pile up, and a mover standing on a walkable slope does not creep down it).
@@ -324,39 +337,60 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   // rounding). A grounded mover gives back a velocity with no vertical part (below), so walking
   // up a slope or over its crest is not rising.
   const bool rising = dot(desired_velocity, up) * dt > 0.5f * s.skin;
-  const float probe = (was_grounded && !rising && !out.stepped ? s.snap_distance : 0.0f) + 2 * s.skin;
   MoverGround ground;
   ground.normal = up;
-  MoverCast down = cast_mover_preferring(world, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
-  if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
-  if (down.hit && !walkable(down.normal) && !rising && was_grounded && !out.stepped) {
-    // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the ground
-    // below may be within the snap distance. Slide down off the corner and look again.
-    const Transform over = xf_;
-    Vec2 ignored{};
-    slide(world, -probe * up, ignored, false, nullptr);
-    const MoverCast below = cast_mover(world, shape_, xf_, -2 * s.skin * up, s.skin, s.filter, self_);
-    if (below.hit && walkable(below.normal) && dot(over.p - xf_.p, up) <= probe) {
-      down = below;
-      down.fraction = below.fraction * 2 * s.skin / probe;  // (as a fraction of the probe, below)
-      out.snapped = true;
-    } else {
-      xf_ = over;
+
+  // 5a. The contact planes within twice the skin: out of any overlap left (the casts let a mover
+  //     graze a surface by a tenth of the skin, kGrazing, and a slide of several casts into a
+  //     concave corner may add that up), and the ground, if a walkable plane is among them.
+  std::array<MoverPlane, 16> near{};
+  const int near_count = mover_planes(world, shape_, xf_, 2 * s.skin, near, s.filter, self_);
+  Vec2 settle{};
+  const bool settled = !push_out(world, std::max(s.push_speed * dt, s.skin), std::span<MoverPlane>(near.data(), std::size_t(near_count)), settle);
+  if (!rising) {
+    const MoverPlane* best = nullptr;
+    for (int i = 0; i < near_count; ++i) {
+      const MoverPlane& p = near[std::size_t(i)];
+      if (!walkable(p.normal) || p.separation + dot(p.normal, settle) > 2 * s.skin) continue;
+      if (best == nullptr || dot(p.normal, up) > dot(best->normal, up)) best = &p;
+    }
+    if (best != nullptr) {
+      ground = {true, best->normal, best->point, best->collider, best->part};
+      velocity -= dot(velocity, up) * up;  // level: no hop over a crest, no slide on a walkable slope
     }
   }
-  if (down.hit && walkable(down.normal) && !rising) {
-    const float drop = down.fraction * probe;
-    if (drop > 2 * s.skin) out.snapped = true;
-    xf_.p -= drop * up;
-    ground = {true, down.normal, down.point, down.collider, down.part};
-    velocity -= dot(velocity, up) * up;  // level: no hop over a crest, no slide on a walkable slope
+
+  // 5b. No walkable ground that near: a walking mover that is not going up looks down as far as
+  //     snap_distance and is pulled onto walkable ground found there.
+  if (!ground.grounded && !rising && (was_grounded || out.stepped)) {
+    const float probe = (out.stepped ? 0.0f : s.snap_distance) + 2 * s.skin;
+    MoverCast down = cast_mover_preferring(world, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
+    if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
+    if (down.hit && !walkable(down.normal) && !out.stepped) {
+      // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the
+      // ground below may be within the snap distance. Slide down off the corner and look again.
+      const Transform over = xf_;
+      Vec2 ignored{};
+      slide(world, -probe * up, ignored, false, nullptr);
+      const MoverCast below = cast_mover(world, shape_, xf_, -2 * s.skin * up, s.skin, s.filter, self_);
+      if (below.hit && walkable(below.normal) && dot(over.p - xf_.p, up) <= probe) {
+        down = below;
+        down.fraction = below.fraction * 2 * s.skin / probe;  // (as a fraction of the probe, below)
+        out.snapped = true;
+      } else {
+        xf_ = over;
+      }
+    }
+    if (down.hit && walkable(down.normal)) {
+      const float drop = down.fraction * probe;
+      if (drop > 2 * s.skin) out.snapped = true;
+      xf_.p -= drop * up;
+      ground = {true, down.normal, down.point, down.collider, down.part};
+      velocity -= dot(velocity, up) * up;
+    }
   }
 
-  // 5b. The casts let a mover graze a surface by a tenth of the skin (kGrazing), and a slide of
-  //     several casts into a concave corner may add that up: settle out of any overlap left.
-  const bool settled = !push_out(world, std::max(s.push_speed * dt, s.skin));
-
-  // 6. Never end overlapping a fixed collider beyond the skin: if 5b found an overlap, look again
+  // 6. Never end overlapping a fixed collider beyond the skin: if 5a found an overlap, look again
   //    after its push; push out once more without limits, and if that fails (wedged), stay where
   //    the step began.
   if (!settled) {

@@ -14,7 +14,7 @@ namespace pebble {
 
 bool CollisionWorld::query_sees(std::uint32_t part, const QueryFilter& filter) const noexcept {
   const Hot& h = hot_[part];
-  return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor);
+  return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor) && (filter.fixed || !h.fixed);
 }
 
 // The swept-box traversal of both trees that every cast shares: cast_one(part) casts against one
@@ -25,6 +25,7 @@ void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter&
                            detail::CallbackRef<float(const RayResult&)> on_hit) const {
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    if (tree == &fixed_tree_ && !filter.fixed) break;
     max_fraction = tree->cast_box(ray.origin, half_extents, ray.translation, max_fraction, [&](ProxyId p, float current) {
       const std::uint32_t part = std::uint32_t(tree->user_data(p));
       if (!query_sees(part, filter)) return current;
@@ -125,6 +126,7 @@ void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filte
     return going;
   };
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    if (tree == &fixed_tree_ && !filter.fixed) break;
     const bool going = several_parts_ == 0 ? walk(*tree, std::false_type{}) : walk(*tree, std::true_type{});
     if (!going) return;
   }
@@ -145,6 +147,7 @@ void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float
   if (!is_valid(xf) || !(margin >= 0) || !(margin <= kMaxShapeExtent)) return;
   const Aabb query = grown(bounds(shape, xf), margin + kBoxSizeSlack * shape.extent());
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    if (tree == &fixed_tree_ && !filter.fixed) break;
     bool going = true;
     tree->query(query, filter.mask, [&](ProxyId p) {
       const std::uint32_t part = std::uint32_t(tree->user_data(p));
