@@ -1,0 +1,11 @@
+"""pebble: 2D collision detection on rounded convex polygons, from Python.
+
+The C++ library (include/pebble/*.hpp) bound with pybind11. Names follow the C++ ones;
+pebble.batch holds the numpy forms and pebble.prim the toolbox. docs/python.md.
+"""
+from . import _pebble
+from ._pebble import *  # noqa: F401,F403
+from ._pebble import batch, prim  # noqa: F401
+
+__doc__ = _pebble.__doc__
+__all__ = [name for name in dir(_pebble) if not name.startswith("_")]
