@@ -31,8 +31,17 @@ py::array_t<float> checked_floats(const py::array& a, const char* name, int k, c
   }
   if (!(a.flags() & py::array::c_style))
     throw py::value_error(std::string(name) + ": the array is not C-contiguous (pass np.ascontiguousarray(...))");
-  py::array_t<float> f = is_f32 ? py::reinterpret_borrow<py::array_t<float>>(a)
-                                : py::array_t<float>(a.attr("astype")(py::dtype::of<float>()));
+  py::array_t<float> f;
+  if (is_f32) {
+    f = py::reinterpret_borrow<py::array_t<float>>(a);
+  } else {
+    // Values beyond float32's range become infinite and are refused below, without numpy's
+    // overflow warning on the way.
+    py::object quiet = py::module_::import("numpy").attr("errstate")("over"_a = "ignore");
+    quiet.attr("__enter__")();
+    f = py::array_t<float>(a.attr("astype")(py::dtype::of<float>()));
+    quiet.attr("__exit__")(py::none(), py::none(), py::none());
+  }
   const float* p = f.data();
   const size_t total = size_t(f.size());
   for (size_t i = 0; i < total; ++i) {

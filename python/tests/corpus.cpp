@@ -277,7 +277,8 @@ int main() {
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
     try {
-      std::cout << "ok" << run(line) << "\n";
+      const std::string result = run(line);
+      std::cout << "ok" << result << "\n";
     } catch (const InvalidShape& e) {
       std::cout << "error " << e.what() << "\n";
     }
