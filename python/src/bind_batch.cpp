@@ -66,18 +66,26 @@ ShapeItems shape_items(const py::handle& obj, const char* name, size_t& n) {
   if (py::isinstance<py::str>(obj) || !(py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)))
     throw py::type_error(std::string(name) + ": expected a Shape or a list of N Shapes, got " +
                          py::str(py::type::of(obj)).cast<std::string>());
-  const auto seq = py::reinterpret_borrow<py::sequence>(obj);
-  const size_t count = seq.size();
+  // A tuple of the items (one C call; immutable, so no other thread can drop a shape from it
+  // while the loop runs without the GIL), then each item's C++ value read in place.
+  py::tuple items = py::reinterpret_steal<py::tuple>(PySequence_Tuple(obj.ptr()));
+  if (!items) throw py::error_already_set();
+  const size_t count = items.size();
+  const PyObject* shape_type = py::type::of<Shape>().ptr();
   out.list.reserve(count);
-  out.keep.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    py::object item = seq[i];
-    if (!py::isinstance<Shape>(item))
+    PyObject* item = PyTuple_GET_ITEM(items.ptr(), py::ssize_t(i));
+    if (reinterpret_cast<const PyObject*>(Py_TYPE(item)) == shape_type) {
+      auto* inst = reinterpret_cast<py::detail::instance*>(item);
+      out.list.push_back(static_cast<const Shape*>(inst->get_value_and_holder().value_ptr()));
+    } else if (py::isinstance<Shape>(item)) {
+      out.list.push_back(&py::handle(item).cast<const Shape&>());
+    } else {
       throw py::type_error(std::string(name) + "[" + std::to_string(i) + "]: expected a Shape, got " +
-                           py::str(py::type::of(item)).cast<std::string>());
-    out.list.push_back(&item.cast<const Shape&>());
-    out.keep.push_back(std::move(item));
+                           py::str(py::type::of(py::handle(item))).cast<std::string>());
+    }
   }
+  out.keep.push_back(std::move(items));
   merge_count(n, count, name);
   return out;
 }
