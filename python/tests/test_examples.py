@@ -1,13 +1,15 @@
 """The Python examples run: scene.py writes its picture, crowd.py brings every agent home."""
 import os
 import subprocess
+import pathlib
 import sys
 
+import pebble
 from conftest import SOURCE_DIR
 
 
 def run(script, *args, cwd):
-    env = dict(os.environ, MPLBACKEND="Agg")
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=str(pathlib.Path(pebble.__file__).resolve().parents[1]))
     return subprocess.run([sys.executable, str(SOURCE_DIR / "examples" / "python" / script), *args], env=env, cwd=cwd,
                           capture_output=True, text=True, check=True, timeout=120).stdout
 
