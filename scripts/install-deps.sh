@@ -10,6 +10,9 @@ packages+=(libxml2-dev)
 # The fuzz targets (fuzz/, scripts/fuzz.sh: libFuzzer with ASan + UBSan) and the determinism test,
 # which builds the digest program with clang++ as well as g++ (tests/determinism/).
 packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)
+# The Python module (python/: pybind11 for Debian's /usr/bin/python3), its tests (pytest, hypothesis),
+# its benchmark's comparison (shapely 1.8) and its examples (matplotlib).
+packages+=(pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis python3-shapely python3-matplotlib)
 packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: the release build (library, tests, benchmarks,
-# tools), an install + find_package / add_subdirectory check, the whole suite again under
+# tools, the Python module, whose pytest suite is the ctest test python_test), an install + find_package / add_subdirectory check, the whole suite again under
 # AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
 # the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), then a bounded run of
 # each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60). Installs

@@ -1,0 +1,132 @@
+// python/src/batch.hpp — reading numpy arguments of the batch forms and writing their structured
+// results. Every check happens here, with the GIL held, before a batch loop releases it:
+// wrong type or dtype raise TypeError, wrong shape, non-contiguous memory or a value that is not
+// finite raise ValueError, each naming the argument.
+//
+// Layout: an input of k floats per item (Vec2: 2, Transform: 4 as x, y, c, s, Ray: 4 as origin x,
+// y and translation x, y, Sweep: 8 as local_center, c0, c1, a0, a1) is one pebble object, which
+// every item shares, or a C-contiguous (N, k) array (a (k,) array is one item). float32 arrays are
+// read in place; float64 arrays are rounded to float32 once (as a Python float is for a single
+// call); other dtypes are refused. Results are structured arrays whose records have the C++
+// struct's layout (field names as in C++).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace pebble::python {
+
+inline constexpr size_t kUnknown = std::numeric_limits<size_t>::max();
+
+/// Takes the item count of one argument: every array argument must have the same N.
+inline void merge_count(size_t& n, size_t count, const char* name) {
+  if (n == kUnknown) {
+    n = count;
+  } else if (n != count) {
+    throw py::value_error(std::string(name) + ": has " + std::to_string(count) + " items where the other arrays have " +
+                          std::to_string(n));
+  }
+}
+
+/// N items of T (a struct of k floats), or one item that every index sees.
+template <class T>
+struct Items {
+  const T* data = nullptr;  // null: every index reads `single`
+  T single{};
+  py::object keep;  // the array read (or its float32 copy)
+  const T& operator[](size_t i) const { return data ? data[i] : single; }
+};
+
+/// The float32 array of an input array, after the dtype, shape and contiguity checks. k == 1:
+/// (N,) or a 0-d array; else (N, k) or (k,). Sets count (kUnknown for a single item).
+py::array_t<float> checked_floats(const py::array& a, const char* name, int k, const char* layout, size_t& count);
+
+template <class T>
+Items<T> items(const py::handle& obj, const char* name, const char* layout, size_t& n) {
+  static_assert(sizeof(T) % sizeof(float) == 0);
+  constexpr int k = int(sizeof(T) / sizeof(float));
+  Items<T> out;
+  if (py::isinstance<py::array>(obj)) {
+    size_t count = kUnknown;
+    const py::array_t<float> f = checked_floats(py::reinterpret_borrow<py::array>(obj), name, k, layout, count);
+    if (count == kUnknown) {
+      std::memcpy(static_cast<void*>(&out.single), f.data(), sizeof(T));
+    } else {
+      merge_count(n, count, name);
+      out.data = reinterpret_cast<const T*>(f.data());
+      out.keep = f;
+    }
+    return out;
+  }
+  try {
+    out.single = obj.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(name) + ": expected " + layout + ", got " + py::str(py::type::of(obj)).cast<std::string>());
+  }
+  const float* f = reinterpret_cast<const float*>(&out.single);
+  for (int j = 0; j < k; ++j)
+    if (!std::isfinite(f[j])) throw py::value_error(std::string(name) + ": is not finite (batch inputs must be finite)");
+  return out;
+}
+
+/// One shape for every item, or a sequence of N shapes (kept alive while the loop runs).
+struct ShapeItems {
+  const Shape* single = nullptr;
+  std::vector<const Shape*> list;
+  std::vector<py::object> keep;
+  const Shape& operator[](size_t i) const { return single ? *single : *list[i]; }
+};
+ShapeItems shape_items(const py::handle& obj, const char* name, size_t& n);
+
+/// A scalar parameter of a batch call: must be finite.
+float finite_scalar(float v, const char* name);
+
+/// The structured dtypes of the results, built once (offsets and sizes from the C++ structs).
+const py::dtype& contact_point_dtype();
+const py::dtype& manifold_dtype();
+const py::dtype& distance_dtype();
+const py::dtype& cast_hit_dtype();
+const py::dtype& toi_dtype();
+const py::dtype& approach_dtype();
+const py::dtype& projection_dtype();
+const py::dtype& collider_id_dtype();
+const py::dtype& contact_pair_dtype();
+const py::dtype& ray_result_dtype();
+
+/// A zero-filled 1-D array of n records of the given dtype (zero padding: deterministic bytes).
+inline py::array zeros(const py::dtype& dt, size_t n) {
+  return py::module_::import("numpy").attr("zeros")(py::int_(n), dt).cast<py::array>();
+}
+
+/// Field-wise stores, so that the padding bytes of the zeroed records stay zero.
+inline void store(Manifold* o, const Manifold& r) { *o = r; }
+inline void store(DistanceResult* o, const DistanceResult& r) { *o = r; }
+inline void store(CastHit* o, const CastHit& r) {
+  o->hit = r.hit;
+  o->fraction = r.fraction;
+  o->point = r.point;
+  o->normal = r.normal;
+}
+inline void store(ToiResult* o, const ToiResult& r) { *o = r; }
+inline void store(Approach* o, const Approach& r) {
+  o->hit = r.hit;
+  o->time = r.time;
+  o->distance = r.distance;
+  o->point_a = r.point_a;
+  o->point_b = r.point_b;
+  o->normal = r.normal;
+}
+inline void store(PointProjection* o, const PointProjection& r) {
+  o->point = r.point;
+  o->normal = r.normal;
+  o->distance = r.distance;
+  o->inside = r.inside;
+}
+
+}  // namespace pebble::python

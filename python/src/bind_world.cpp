@@ -1,0 +1,439 @@
+// CollisionWorld (pebble/world.hpp) and its value types: ids, filters, options, contacts, events,
+// scene queries; plus its batch forms (set_transforms, contacts_array, cast_rays).
+#include <atomic>
+#include <optional>
+
+#include "batch.hpp"
+
+namespace pebble::python {
+
+std::string repr_cast_hit(const CastHit& h);  // bind_queries.cpp
+
+namespace {
+
+/// The world as Python holds it. `busy` counts the calls running on it with the GIL released
+/// (update, set_transforms, cast_rays); every other call on it raises RuntimeError meanwhile, so
+/// that a Python thread cannot change the world under one that reads it. Changed under the GIL only.
+struct PyWorld {
+  CollisionWorld world;
+  int busy = 0;
+  explicit PyWorld(const WorldSettings& s) : world(s) {}
+};
+
+CollisionWorld& use(PyWorld& w) {
+  if (w.busy) throw std::runtime_error("CollisionWorld: in use by another thread (update, set_transforms or cast_rays running)");
+  return w.world;
+}
+
+/// Marks the world busy while a call runs without the GIL.
+struct BusyScope {
+  PyWorld& w;
+  explicit BusyScope(PyWorld& world) : w(world) {
+    use(w);
+    ++w.busy;
+  }
+  ~BusyScope() { --w.busy; }
+};
+
+std::string repr(ColliderId id) {
+  return "ColliderId(index=" + std::to_string(id.index) + ", generation=" + std::to_string(id.generation) +
+         ", world=" + std::to_string(id.world) + ")";
+}
+
+/// A Python callback called from inside a world query: an exception it raises stops the query
+/// (the callback's "stop" answer) and is raised again once the query has returned.
+struct CallbackError {
+  std::optional<py::error_already_set> error;
+  void rethrow() {
+    if (error) throw std::move(*error);
+  }
+};
+
+template <class Query>
+py::object collect_ids(const std::optional<py::function>& on_hit, Query query) {
+  CallbackError err;
+  if (!on_hit) {
+    std::vector<ColliderId> ids;
+    auto add = [&](ColliderId id) {
+      ids.push_back(id);
+      return true;
+    };
+    query(add);
+    return py::cast(ids);
+  }
+  auto call = [&](ColliderId id) {
+    try {
+      return (*on_hit)(id).cast<bool>();
+    } catch (py::error_already_set& e) {
+      err.error = std::move(e);
+      return false;
+    } catch (const py::cast_error&) {
+      err.error.reset();
+      throw;
+    }
+  };
+  query(call);
+  err.rethrow();
+  return py::none();
+}
+
+template <class Query>
+void call_hits(const py::function& on_hit, Query query) {
+  CallbackError err;
+  bool cast_failed = false;
+  auto call = [&](const RayResult& r) -> float {
+    try {
+      return on_hit(r).cast<float>();
+    } catch (py::error_already_set& e) {
+      err.error = std::move(e);
+      return 0.0f;
+    } catch (const py::cast_error&) {
+      cast_failed = true;
+      return 0.0f;
+    }
+  };
+  query(call);
+  err.rethrow();
+  if (cast_failed) throw py::type_error("on_hit must return a float (< 0 ignore, 0 stop, else clip the ray)");
+}
+
+std::vector<ColliderId> ids_from(const py::handle& obj, size_t& n) {
+  std::vector<ColliderId> ids;
+  if (py::isinstance<py::array>(obj)) {
+    const auto a = py::reinterpret_borrow<py::array>(obj);
+    if (!a.dtype().equal(collider_id_dtype()))
+      throw py::type_error("ids: expected an array of pebble.batch.COLLIDER_ID_DTYPE (pebble.id_array), got dtype " +
+                           py::str(py::handle(a.dtype())).cast<std::string>());
+    if (a.ndim() != 1) throw py::value_error("ids: expected a 1-D array");
+    if (!(a.flags() & py::array::c_style)) throw py::value_error("ids: the array is not C-contiguous (pass np.ascontiguousarray(...))");
+    const auto* p = static_cast<const ColliderId*>(a.data());
+    ids.assign(p, p + a.shape(0));
+  } else if (py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) {
+    const auto seq = py::reinterpret_borrow<py::sequence>(obj);
+    ids.reserve(seq.size());
+    for (size_t i = 0; i < seq.size(); ++i) {
+      if (!py::isinstance<ColliderId>(seq[i]))
+        throw py::type_error("ids[" + std::to_string(i) + "]: expected a ColliderId, got " + py::str(py::type::of(seq[i])).cast<std::string>());
+      ids.push_back(seq[i].cast<ColliderId>());
+    }
+  } else {
+    throw py::type_error("ids: expected a list of ColliderId or a COLLIDER_ID_DTYPE array, got " + py::str(py::type::of(obj)).cast<std::string>());
+  }
+  merge_count(n, ids.size(), "ids");
+  return ids;
+}
+
+}  // namespace
+
+void bind_world(py::module_& m) {
+  py::class_<ColliderId>(m, "ColliderId", "Names one collider of one CollisionWorld (slot, generation, world serial). The default names nothing.")
+      .def(py::init([](std::uint32_t index, std::uint32_t generation, std::uint32_t world) { return ColliderId{index, generation, world}; }),
+           "index"_a = 0xffffffffu, "generation"_a = 0u, "world"_a = 0u)
+      .def_readonly("index", &ColliderId::index)
+      .def_readonly("generation", &ColliderId::generation)
+      .def_readonly("world", &ColliderId::world)
+      .def("__eq__", [](ColliderId a, ColliderId b) { return a == b; }, py::is_operator())
+      .def("__hash__", [](ColliderId id) { return std::hash<ColliderId>()(id); })
+      .def("__repr__", [](ColliderId id) { return repr(id); });
+  m.def("id_array", [](const py::object& ids) {
+    size_t n = kUnknown;
+    const std::vector<ColliderId> v = ids_from(ids, n);
+    py::array out = zeros(collider_id_dtype(), v.size());
+    if (!v.empty()) std::memcpy(out.mutable_data(), v.data(), v.size() * sizeof(ColliderId));
+    return out;
+  }, "ids"_a, "A COLLIDER_ID_DTYPE array of the ids, for CollisionWorld.set_transforms.");
+
+  py::class_<Filter>(m, "Filter",
+                     "Which colliders may touch: each one's category has a bit in the other's mask, unless they share a "
+                     "nonzero group (positive: always, negative: never).")
+      .def(py::init([](std::uint64_t c, std::uint64_t mask, std::int32_t g) { return Filter{c, mask, g}; }), "category"_a = 1u,
+           "mask"_a = ~0ull, "group"_a = 0)
+      .def_readwrite("category", &Filter::category)
+      .def_readwrite("mask", &Filter::mask)
+      .def_readwrite("group", &Filter::group)
+      .def("__eq__", [](const Filter& a, const Filter& b) { return a == b; }, py::is_operator())
+      .def("__repr__", [](const Filter& f) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "Filter(category=0x%llx, mask=0x%llx, group=%d)", (unsigned long long)f.category,
+                      (unsigned long long)f.mask, f.group);
+        return std::string(buf);
+      });
+  m.def("should_collide", &should_collide, "a"_a, "b"_a, "The filter rule; symmetric.");
+
+  py::class_<QueryFilter>(m, "QueryFilter", "Which colliders a scene query sees: category bits in mask; sensors only when asked.")
+      .def(py::init([](std::uint64_t mask, bool sensors) { return QueryFilter{mask, sensors}; }), "mask"_a = ~0ull, "sensors"_a = false)
+      .def_readwrite("mask", &QueryFilter::mask)
+      .def_readwrite("sensors", &QueryFilter::sensors);
+
+  py::class_<ColliderOptions>(m, "ColliderOptions", "How a collider takes part in the world; the defaults make a solid moving collider.")
+      .def(py::init([](const Filter& f, bool fixed, bool sensor, std::uint64_t user_data, bool fresh) {
+        ColliderOptions o;
+        o.filter = f;
+        o.fixed = fixed;
+        o.sensor = sensor;
+        o.user_data = user_data;
+        o.fresh_contacts = fresh;
+        return o;
+      }), "filter"_a = Filter{}, "fixed"_a = false, "sensor"_a = false, "user_data"_a = 0u, "fresh_contacts"_a = false)
+      .def_readwrite("filter", &ColliderOptions::filter)
+      .def_readwrite("fixed", &ColliderOptions::fixed, "kept in the fixed tree, never paired with another fixed collider")
+      .def_readwrite("sensor", &ColliderOptions::sensor, "reports sensor events, makes no contacts")
+      .def_readwrite("user_data", &ColliderOptions::user_data)
+      .def_readwrite("fresh_contacts", &ColliderOptions::fresh_contacts, "never reuse the last manifold for this collider's pairs");
+
+  py::class_<ContactPair>(m, "ContactPair", "Two touching parts of two colliders and their manifold (world, normal from a to b); a has the lower slot.")
+      .def_readonly("a", &ContactPair::a)
+      .def_readonly("b", &ContactPair::b)
+      .def_readonly("manifold", &ContactPair::manifold)
+      .def_readonly("part_a", &ContactPair::part_a)
+      .def_readonly("part_b", &ContactPair::part_b)
+      .def("__repr__", [](const ContactPair& p) {
+        return "ContactPair(a=" + repr(p.a) + ", b=" + repr(p.b) + ", part_a=" + std::to_string(p.part_a) + ", part_b=" +
+               std::to_string(p.part_b) + ", count=" + std::to_string(p.manifold.count) + ")";
+      });
+  py::class_<ContactEvent>(m, "ContactEvent", "Two parts of two colliders that began or ended touching.")
+      .def_readonly("a", &ContactEvent::a)
+      .def_readonly("b", &ContactEvent::b)
+      .def_readonly("part_a", &ContactEvent::part_a)
+      .def_readonly("part_b", &ContactEvent::part_b)
+      .def("__eq__", [](const ContactEvent& x, const ContactEvent& y) {
+        return x.a == y.a && x.b == y.b && x.part_a == y.part_a && x.part_b == y.part_b;
+      }, py::is_operator())
+      .def("__repr__", [](const ContactEvent& e) {
+        return "ContactEvent(a=" + repr(e.a) + ", b=" + repr(e.b) + ", part_a=" + std::to_string(e.part_a) + ", part_b=" +
+               std::to_string(e.part_b) + ")";
+      });
+  py::class_<SensorEvent>(m, "SensorEvent", "A collider (visitor) that began or ended overlapping a sensor.")
+      .def_readonly("sensor", &SensorEvent::sensor)
+      .def_readonly("visitor", &SensorEvent::visitor)
+      .def_readonly("sensor_part", &SensorEvent::sensor_part)
+      .def_readonly("visitor_part", &SensorEvent::visitor_part)
+      .def("__eq__", [](const SensorEvent& x, const SensorEvent& y) {
+        return x.sensor == y.sensor && x.visitor == y.visitor && x.sensor_part == y.sensor_part && x.visitor_part == y.visitor_part;
+      }, py::is_operator())
+      .def("__repr__", [](const SensorEvent& e) {
+        return "SensorEvent(sensor=" + repr(e.sensor) + ", visitor=" + repr(e.visitor) + ", sensor_part=" + std::to_string(e.sensor_part) +
+               ", visitor_part=" + std::to_string(e.visitor_part) + ")";
+      });
+  py::class_<RayResult>(m, "RayResult", "A ray or cast hit on one collider: which, which part, and the CastHit (world).")
+      .def_readonly("id", &RayResult::id)
+      .def_readonly("hit", &RayResult::hit)
+      .def_readonly("part", &RayResult::part)
+      .def("__eq__", [](const RayResult& a, const RayResult& b) {
+        return a.id == b.id && a.part == b.part && a.hit.hit == b.hit.hit && a.hit.fraction == b.hit.fraction && a.hit.point == b.hit.point &&
+               a.hit.normal == b.hit.normal;
+      }, py::is_operator())
+      .def("__repr__", [](const RayResult& r) {
+        return "RayResult(id=" + repr(r.id) + ", hit=" + repr_cast_hit(r.hit) + ", part=" + std::to_string(r.part) + ")";
+      });
+
+  py::class_<TreeSettings>(m, "TreeSettings", "The fat boxes of moving colliders (pebble/tree.hpp).")
+      .def(py::init([](float margin, float fraction, float prediction) { return TreeSettings{margin, fraction, prediction}; }),
+           "margin"_a = TreeSettings{}.margin, "margin_fraction"_a = TreeSettings{}.margin_fraction, "prediction"_a = TreeSettings{}.prediction)
+      .def_readwrite("margin", &TreeSettings::margin)
+      .def_readwrite("margin_fraction", &TreeSettings::margin_fraction)
+      .def_readwrite("prediction", &TreeSettings::prediction);
+  py::class_<WorldSettings>(m, "WorldSettings", "Settings of a CollisionWorld, fixed at construction (the task hook is C++ only).")
+      .def(py::init([](float margin, const TreeSettings& tree, int threads, bool reuse) {
+        WorldSettings s;
+        s.contact_margin = margin;
+        s.tree = tree;
+        s.threads = threads;
+        s.reuse_contacts = reuse;
+        return s;
+      }), "contact_margin"_a = kDefaultContactMargin, "tree"_a = TreeSettings{}, "threads"_a = 1, "reuse_contacts"_a = true)
+      .def_readwrite("contact_margin", &WorldSettings::contact_margin, "contacts() holds pairs at most this far apart (world units)")
+      .def_readwrite("tree", &WorldSettings::tree)
+      .def_readwrite("threads", &WorldSettings::threads, "update() spreads its work over this many threads")
+      .def_readwrite("reuse_contacts", &WorldSettings::reuse_contacts);
+  py::class_<TreeStats>(m, "TreeStats")
+      .def_readonly("proxy_count", &TreeStats::proxy_count)
+      .def_readonly("node_count", &TreeStats::node_count)
+      .def_readonly("height", &TreeStats::height)
+      .def_readonly("max_balance", &TreeStats::max_balance)
+      .def_readonly("area_ratio", &TreeStats::area_ratio)
+      .def_readonly("memory_bytes", &TreeStats::memory_bytes);
+  py::class_<WorldStats>(m, "WorldStats", "Counts from the last update().")
+      .def_readonly("colliders", &WorldStats::colliders)
+      .def_readonly("fixed", &WorldStats::fixed)
+      .def_readonly("pairs", &WorldStats::pairs)
+      .def_readonly("contacts", &WorldStats::contacts)
+      .def_readonly("collided", &WorldStats::collided)
+      .def_readonly("reused", &WorldStats::reused)
+      .def_readonly("separated", &WorldStats::separated)
+      .def_readonly("new_pairs", &WorldStats::new_pairs)
+      .def_readonly("moving_tree", &WorldStats::moving_tree)
+      .def_readonly("fixed_tree", &WorldStats::fixed_tree)
+      .def("__repr__", [](const WorldStats& s) {
+        return "WorldStats(colliders=" + std::to_string(s.colliders) + ", pairs=" + std::to_string(s.pairs) +
+               ", contacts=" + std::to_string(s.contacts) + ", collided=" + std::to_string(s.collided) + ")";
+      });
+
+  using W = PyWorld;
+  py::class_<W>(m, "CollisionWorld",
+                "A scene of colliders: pairs, contacts, events and scene queries (pebble/world.hpp). Changes apply at once "
+                "to the scene queries; update() brings contacts() and the events up to date. Stale or foreign ids are "
+                "refused: setters return False, getters None.")
+      .def(py::init([](const WorldSettings& s) { return std::make_unique<W>(s); }), "settings"_a = WorldSettings{})
+      .def("add", [](W& w, const Shape& s, const Transform& xf, std::uint64_t user_data) { return use(w).add(s, xf, user_data); }, "shape"_a,
+           "xf"_a, "user_data"_a = 0u, "Adds a moving collider. Raises ValueError for an invalid transform.")
+      .def("add", [](W& w, const Shape& s, const Transform& xf, const ColliderOptions& o) { return use(w).add(s, xf, o); }, "shape"_a,
+           "xf"_a, "options"_a)
+      .def("add", [](W& w, const std::vector<Shape>& parts, const Transform& xf, std::uint64_t user_data) {
+        return use(w).add(std::span<const Shape>(parts), xf, user_data);
+      }, "parts"_a, "xf"_a, "user_data"_a = 0u, "Adds a compound: one collider of several convex parts, each in the collider's frame.")
+      .def("add", [](W& w, const std::vector<Shape>& parts, const Transform& xf, const ColliderOptions& o) {
+        return use(w).add(std::span<const Shape>(parts), xf, o);
+      }, "parts"_a, "xf"_a, "options"_a)
+      .def("add", [](W& w, const Chain& c, const Transform& xf, std::uint64_t user_data) { return use(w).add(c, xf, user_data); }, "chain"_a,
+           "xf"_a, "user_data"_a = 0u, "Adds a chain (terrain, fixed): its parts are the segments.")
+      .def("add", [](W& w, const Chain& c, const Transform& xf, const ColliderOptions& o) { return use(w).add(c, xf, o); }, "chain"_a,
+           "xf"_a, "options"_a)
+      .def("remove", [](W& w, ColliderId id) { return use(w).remove(id); }, "id"_a)
+      .def("set_transform", [](W& w, ColliderId id, const Transform& xf) { return use(w).set_transform(id, xf); }, "id"_a, "xf"_a)
+      .def("set_shape", [](W& w, ColliderId id, const Shape& s) { return use(w).set_shape(id, s); }, "id"_a, "shape"_a)
+      .def("set_filter", [](W& w, ColliderId id, const Filter& f) { return use(w).set_filter(id, f); }, "id"_a, "filter"_a)
+      .def("set_user_data", [](W& w, ColliderId id, std::uint64_t u) { return use(w).set_user_data(id, u); }, "id"_a, "user_data"_a)
+      .def("contains", [](W& w, ColliderId id) { return use(w).contains(id); }, "id"_a)
+      .def("shape", [](W& w, ColliderId id) -> std::optional<Shape> {
+        const Shape* s = use(w).shape(id);
+        return s ? std::optional<Shape>(*s) : std::nullopt;
+      }, "id"_a)
+      .def("part_count", [](W& w, ColliderId id) { return use(w).part_count(id); }, "id"_a)
+      .def("part", [](W& w, ColliderId id, int part) -> std::optional<Shape> {
+        const Shape* s = use(w).part(id, part);
+        return s ? std::optional<Shape>(*s) : std::nullopt;
+      }, "id"_a, "part"_a)
+      .def("transform", [](W& w, ColliderId id) -> std::optional<Transform> {
+        const Transform* t = use(w).transform(id);
+        return t ? std::optional<Transform>(*t) : std::nullopt;
+      }, "id"_a)
+      .def("options", [](W& w, ColliderId id) -> std::optional<ColliderOptions> {
+        const ColliderOptions* o = use(w).options(id);
+        return o ? std::optional<ColliderOptions>(*o) : std::nullopt;
+      }, "id"_a)
+      .def("box", [](W& w, ColliderId id) { return use(w).box(id); }, "id"_a)
+      .def("size", [](W& w) { return use(w).size(); })
+      .def("__len__", [](W& w) { return use(w).size(); })
+      .def("update", [](W& w) {
+        BusyScope busy(w);
+        py::gil_scoped_release nogil;
+        w.world.update();
+      }, "Finds new pairs, runs the narrowphase, refreshes contacts() and the events (the GIL is released meanwhile).")
+      .def("contacts", [](W& w) {
+        const auto c = use(w).contacts();
+        return std::vector<ContactPair>(c.begin(), c.end());
+      }, "The touching pairs as of the last update() (manifold count > 0 at the contact margin).")
+      .def("contacts_array", [](W& w) {
+        const auto c = use(w).contacts();
+        py::array out = zeros(contact_pair_dtype(), c.size());
+        if (!c.empty()) std::memcpy(out.mutable_data(), c.data(), c.size() * sizeof(ContactPair));
+        return out;
+      }, "contacts() as a CONTACT_PAIR_DTYPE structured array (a, b: ids; manifold; part_a, part_b).")
+      .def("begin_touch_events", [](W& w) {
+        const auto e = use(w).begin_touch_events();
+        return std::vector<ContactEvent>(e.begin(), e.end());
+      })
+      .def("end_touch_events", [](W& w) {
+        const auto e = use(w).end_touch_events();
+        return std::vector<ContactEvent>(e.begin(), e.end());
+      })
+      .def("begin_part_touch_events", [](W& w) {
+        const auto e = use(w).begin_part_touch_events();
+        return std::vector<ContactEvent>(e.begin(), e.end());
+      })
+      .def("end_part_touch_events", [](W& w) {
+        const auto e = use(w).end_part_touch_events();
+        return std::vector<ContactEvent>(e.begin(), e.end());
+      })
+      .def("sensor_begin_events", [](W& w) {
+        const auto e = use(w).sensor_begin_events();
+        return std::vector<SensorEvent>(e.begin(), e.end());
+      })
+      .def("sensor_end_events", [](W& w) {
+        const auto e = use(w).sensor_end_events();
+        return std::vector<SensorEvent>(e.begin(), e.end());
+      })
+      .def("stats", [](W& w) { return use(w).stats(); })
+      .def("validate", [](W& w) { return use(w).validate(); })
+      .def("optimize_fixed", [](W& w) { use(w).optimize_fixed(); })
+      .def("settings", [](W& w) { return use(w).settings(); })
+      .def("cast_ray", [](W& w, const Ray& ray, const QueryFilter& f) { return use(w).cast_ray(ray, f); }, "ray"_a, "filter"_a = QueryFilter{},
+           "The closest hit of the ray (normal: the collider's outward normal, world), or None.")
+      .def("cast_ray", [](W& w, const Ray& ray, const py::function& on_hit, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        call_hits(on_hit, [&](auto& cb) { world.cast_ray(ray, cb, f); });
+      }, "ray"_a, "on_hit"_a, "filter"_a = QueryFilter{},
+           "Every hit: on_hit(RayResult) -> float (< 0 ignore, 0 stop, else clip the ray to that fraction).")
+      .def("cast_circle", [](W& w, const Ray& ray, float radius, const QueryFilter& f) { return use(w).cast_circle(ray, radius, f); }, "ray"_a,
+           "radius"_a, "filter"_a = QueryFilter{})
+      .def("cast_circle", [](W& w, const Ray& ray, float radius, const py::function& on_hit, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        call_hits(on_hit, [&](auto& cb) { world.cast_circle(ray, radius, cb, f); });
+      }, "ray"_a, "radius"_a, "on_hit"_a, "filter"_a = QueryFilter{})
+      .def("cast_shape", [](W& w, const Shape& s, const Transform& xf, Vec2 t, const QueryFilter& f, const ShapeCastOptions& o) {
+        return use(w).cast_shape(s, xf, t, f, o);
+      }, "shape"_a, "xf"_a, "translation"_a, "filter"_a = QueryFilter{}, "options"_a = ShapeCastOptions{},
+           "The closest hit of the shape moved by translation; hit.normal is the collider's outward normal.")
+      .def("cast_shape", [](W& w, const Shape& s, const Transform& xf, Vec2 t, const py::function& on_hit, const QueryFilter& f,
+                            const ShapeCastOptions& o) {
+        const CollisionWorld& world = use(w);
+        call_hits(on_hit, [&](auto& cb) { world.cast_shape(s, xf, t, cb, f, o); });
+      }, "shape"_a, "xf"_a, "translation"_a, "on_hit"_a, "filter"_a = QueryFilter{}, "options"_a = ShapeCastOptions{})
+      .def("overlap_shape", [](W& w, const Shape& s, const Transform& xf, std::optional<py::function> on_hit, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        return collect_ids(on_hit, [&](auto& cb) { world.overlap_shape(s, xf, cb, f); });
+      }, "shape"_a, "xf"_a, "on_hit"_a = py::none(), "filter"_a = QueryFilter{},
+           "The colliders overlapping the shape (touching counts): a list of ids, or on_hit(id) -> bool (False stops) for each.")
+      .def("within_distance", [](W& w, const Shape& s, const Transform& xf, float d, std::optional<py::function> on_hit, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        return collect_ids(on_hit, [&](auto& cb) { world.within_distance(s, xf, d, cb, f); });
+      }, "shape"_a, "xf"_a, "distance"_a, "on_hit"_a = py::none(), "filter"_a = QueryFilter{})
+      .def("overlap_aabb", [](W& w, const Aabb& box, std::optional<py::function> on_hit, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        return collect_ids(on_hit, [&](auto& cb) { world.overlap_aabb(box, cb, f); });
+      }, "box"_a, "on_hit"_a = py::none(), "filter"_a = QueryFilter{})
+      .def("overlap_point", [](W& w, Vec2 p, std::optional<py::function> on_hit, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        return collect_ids(on_hit, [&](auto& cb) { world.overlap_point(p, cb, f); });
+      }, "point"_a, "on_hit"_a = py::none(), "filter"_a = QueryFilter{})
+      .def("set_transforms", [](W& w, const py::object& ids_obj, const py::object& xfs) {
+        size_t n = kUnknown;
+        const std::vector<ColliderId> ids = ids_from(ids_obj, n);
+        const Items<Transform> t = items<Transform>(xfs, "transforms", "a Transform or an (N, 4) array of [x, y, c, s]", n);
+        py::array_t<bool> out(py::ssize_t(ids.size()));
+        bool* o = out.mutable_data();
+        BusyScope busy(w);
+        py::gil_scoped_release nogil;
+        for (size_t i = 0; i < ids.size(); ++i) o[i] = w.world.set_transform(ids[i], t[i]);
+        return out;
+      }, "ids"_a, "transforms"_a,
+           "set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array "
+           "(or one Transform for all); the GIL is released. Returns a bool array: False for a stale id or an invalid transform.")
+      .def("cast_rays", [](W& w, const py::object& rays, std::optional<float> radius, const QueryFilter& f) {
+        size_t n = kUnknown;
+        const Items<Ray> r = items<Ray>(rays, "rays", "a Ray or an (N, 4) array of [origin x, origin y, translation x, translation y]", n);
+        if (n == kUnknown) n = 1;
+        const float rad = radius ? finite_scalar(*radius, "radius") : 0.0f;
+        py::array out = zeros(ray_result_dtype(), n);
+        auto* o = static_cast<RayResult*>(out.mutable_data());
+        BusyScope busy(w);
+        py::gil_scoped_release nogil;
+        for (size_t i = 0; i < n; ++i) {
+          const std::optional<RayResult> hit = radius ? w.world.cast_circle(r[i], rad, f) : w.world.cast_ray(r[i], f);
+          if (hit) {
+            o[i].id = hit->id;
+            o[i].part = hit->part;
+            store(&o[i].hit, hit->hit);
+          } else {
+            o[i].id = ColliderId{};
+            o[i].hit.fraction = 1;
+          }
+        }
+        return out;
+      }, "rays"_a, "radius"_a = py::none(), "filter"_a = QueryFilter{},
+           "cast_ray() (or cast_circle() with a radius) for each ray: RAY_RESULT_DTYPE records; a miss has hit.hit False "
+           "and the default id (index 0xffffffff). The GIL is released.");
+}
+
+}  // namespace pebble::python

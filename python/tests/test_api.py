@@ -1,0 +1,174 @@
+"""The API surface: names, reprs, ==, exceptions, the world's events, filters, parts and scene
+queries, the toolbox, the stubs, and the CMake install of the package."""
+import copy
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pebble
+from pebble import prim
+from conftest import BUILD_DIR, SOURCE_DIR
+
+
+def test_values_repr_and_equality():
+    v = pebble.Vec2(0.1, 2)
+    assert repr(v) == "Vec2(0.1, 2)" and v == pebble.Vec2(0.1, 2) and v != pebble.Vec2(0.1, 2.5)
+    assert tuple(v) == (pytest.approx(0.1), 2.0) and v + (1, 1) == pebble.Vec2(1.1, 3)
+    assert pebble.Transform((1, 2), 0.0) == pebble.Transform(pebble.Vec2(1, 2), pebble.Rot(1, 0))
+    assert copy.deepcopy(pebble.Transform((1, 2), 0.5)) == pebble.Transform((1, 2), 0.5)
+    s = pebble.Shape.polygon(np.array([[0, 0], [1, 0], [0, 1]]))
+    assert s == pebble.Shape.polygon([(0, 0), (1, 0), (0, 1)]) and hash(s) == hash(copy.copy(s))
+    assert repr(s) == "Shape(vertices=[(0, 0), (1, 0), (0, 1)], radius=0)"
+    assert s.vertex_count() == 3 and s.vertices()[1] == pebble.Vec2(1, 0) and s.radius() == 0
+    m = pebble.collide(pebble.Shape.box(1, 0.5), pebble.Transform(), pebble.Shape.circle(0.25), pebble.Transform((0, 0.7)))
+    assert repr(m).startswith("Manifold(normal=Vec2(0, 1), points=[ContactPoint(point=Vec2(")
+    assert m == m.flipped().flipped() and len(m) == m.count == 1
+    assert repr(pebble.ToiResult.State.hit) == "<State.hit: 0>"
+
+
+def test_invalid_shape_is_a_value_error_with_the_cpp_message():
+    assert issubclass(pebble.InvalidShape, ValueError)
+    with pytest.raises(pebble.InvalidShape, match=r"^pebble: circle radius is negative \(-1\)$"):
+        pebble.Shape.circle(-1)
+    with pytest.raises(ValueError):
+        pebble.Shape.polygon([(float("nan"), 0)])
+    with pytest.raises(pebble.InvalidShape):
+        pebble.decompose([(0, 0), (1, 1), (1, 0), (0, 1)])  # self-intersecting
+    with pytest.raises(TypeError, match=r"points\[1\]"):
+        pebble.Shape.polygon([(0, 0), "x", (1, 1)])
+    with pytest.raises(ValueError, match="shape"):
+        pebble.Shape.polygon(np.zeros((3, 3)))
+    with pytest.raises(ValueError):  # the world refuses an invalid transform (std::invalid_argument)
+        pebble.CollisionWorld().add(pebble.Shape.circle(1), pebble.Transform((float("nan"), 0)))
+
+
+def test_submodules_import_by_name():
+    import pebble.batch
+    from pebble.prim import Circle
+    assert pebble.batch.distance is pebble.batch.distance and Circle is prim.Circle
+    assert "collide" in pebble.__all__ and "batch" in pebble.__all__
+
+
+def test_mass_chain_decompose_tiles():
+    mp = pebble.mass_properties(pebble.Shape.box(1, 0.5), 2.0)
+    assert mp.mass == pytest.approx(4.0) and mp.center == pebble.Vec2(0, 0)
+    parts = pebble.decompose([(0, 0), (4, 0), (4, 3), (2, 1), (0, 3)])
+    assert len(parts) >= 2 and pebble.mass_properties(parts).mass == pytest.approx(8.0)
+    chain = pebble.Chain.loop([(0, 0), (4, 0), (4, 3), (0, 3)])
+    assert chain.segment_count() == 4 and chain.closed() and chain.segment(0).normal == pebble.Vec2(0, -1)
+    solid = np.array([[1, 1, 1], [0, 1, 0]], bool)
+    outlines = pebble.outline_tiles(solid)
+    assert len(outlines) == 1 and outlines[0].closed and len(outlines[0].points) == 8
+    assert len(pebble.outline_tile_tops(solid)) == 3
+
+
+def test_world_events_filters_parts_sensors_and_queries():
+    w = pebble.CollisionWorld(pebble.WorldSettings(contact_margin=0.0))
+    ground = w.add(pebble.Chain.open([(10, 0), (-10, 0)]), pebble.Transform(), 7)
+    box = w.add(pebble.Shape.box(0.5, 0.5), pebble.Transform((0, 0.45)))
+    l_shape = w.add(pebble.decompose([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]), pebble.Transform((3, -0.05)))
+    ghost = w.add(pebble.Shape.circle(0.3), pebble.Transform((0, 0.4)),
+                  pebble.ColliderOptions(filter=pebble.Filter(category=2, mask=1 << 3)))
+    sensor = w.add(pebble.Shape.box(1, 1), pebble.Transform((0, 0)), pebble.ColliderOptions(sensor=True))
+    assert len(w) == 5 and w.part_count(l_shape) >= 2 and w.options(ground).user_data == 7
+    w.update()
+    touching = {(p.a, p.b) for p in w.contacts()}
+    assert (ground, box) in touching and any(l_shape in pair for pair in touching)
+    assert all(ghost not in pair for pair in touching)  # its filter touches nothing here
+    begins = {(e.a, e.b) for e in w.begin_touch_events()}
+    assert (ground, box) in begins
+    assert any(e.sensor == sensor and e.visitor == box for e in w.sensor_begin_events())
+    assert any(p.part_a > 0 or p.part_b > 0 for p in w.contacts())  # chain segment or compound part
+    assert w.validate()
+    w.set_transform(box, pebble.Transform((0, 5)))
+    w.update()
+    assert (ground, box) in {(e.a, e.b) for e in w.end_touch_events()}
+    assert any(e.visitor == box for e in w.sensor_end_events())
+    # Scene queries
+    hit = w.cast_ray(pebble.Ray((0, 10), (0, -20)))
+    assert hit is not None and hit.id == box and hit.hit.normal == pebble.Vec2(0, 1)
+    seen = []
+    w.cast_ray(pebble.Ray((0, 10), (0, -20)), lambda r: seen.append(r.id) or 1.0)
+    assert box in seen and ground in seen
+    assert w.cast_ray(pebble.Ray((0, 10), (0, -20)), pebble.QueryFilter(mask=0)) is None
+    assert set(w.overlap_point((0, 5))) == {box}
+    assert box in w.overlap_aabb(pebble.Aabb((-1, 4), (1, 6)))
+    assert box in w.within_distance(pebble.Shape.circle(0.1), pebble.Transform((0, 6)), 0.6)
+    assert set(w.overlap_shape(pebble.Shape.box(0.2, 0.2), pebble.Transform((0, 0.4)), filter=pebble.QueryFilter(sensors=True))) >= {ghost, sensor}
+    assert w.cast_shape(pebble.Shape.circle(0.2), pebble.Transform((0, 3)), (0, -5)).id == ghost  # the top one
+    assert w.cast_shape(pebble.Shape.circle(0.2), pebble.Transform((-5, 3)), (0, -5)).id == ground
+    assert w.cast_circle(pebble.Ray((-3, 5), (6, 0)), 0.1).id == box
+    # A callback's exception stops the query and comes out.
+    with pytest.raises(ZeroDivisionError):
+        w.cast_ray(pebble.Ray((0, 10), (0, -20)), lambda r: 1 / 0)
+    with pytest.raises(KeyError):
+        w.overlap_point((0, 5), lambda id: {}[id])
+    # Stale ids are refused.
+    assert w.remove(box) and not w.remove(box) and w.transform(box) is None and not w.set_transform(box, pebble.Transform())
+    assert w.shape(ghost) == pebble.Shape.circle(0.3)
+
+
+def test_primitives():
+    c = prim.Circle((0, 0), 1)
+    assert prim.contains(c, (1, 0)) and not prim.contains(c, (1.0000001, 0))
+    assert prim.overlaps(c, prim.Box((2, 0), (1, 1))) and not prim.overlaps(c, prim.Rect((2.01, 0), (1, 1)))
+    hit = prim.intersect(prim.Segment((0, 0), (2, 2)), prim.Segment((0, 2), (2, 0)))
+    assert hit.hit and hit.point == pebble.Vec2(1, 1)
+    p = prim.penetration(prim.Box((0, 0), (1, 1)), prim.Box((1.5, 0), (1, 1)))
+    assert p.hit and p.separation == pebble.Vec2(0.5, 0)
+    assert prim.nearest_point(prim.Triangle((0, 0), (2, 0), (0, 2)), (2, 2)) == pebble.Vec2(1, 1)
+    assert prim.nearest_edge(prim.Box((0, 0), (1, 2)), (0.5, 0)).normal == pebble.Vec2(1, 0)
+    assert prim.bounds([(0, 1), (2, -1)]) == pebble.Aabb((0, -1), (2, 1))
+    assert prim.to_aabb(prim.Rect((1, 1), (2, 3))) == pebble.Aabb((1, 1), (3, 4))
+
+
+def test_world_refuses_calls_while_busy_in_another_thread():
+    import threading
+    w = pebble.CollisionWorld()
+    ids = [w.add(pebble.Shape.circle(0.5), pebble.Transform((i * 0.9, 0))) for i in range(2000)]
+    errors, done = [], threading.Event()
+
+    def poke():
+        while not done.is_set():
+            try:
+                w.set_transform(ids[0], pebble.Transform((0, 0)))
+            except RuntimeError as e:
+                errors.append(str(e))
+
+    t = threading.Thread(target=poke)
+    t.start()
+    xf = np.zeros((len(ids), 4), np.float32)
+    xf[:, 0] = np.arange(len(ids)) * 0.9
+    xf[:, 2] = 1
+    for _ in range(30):
+        w.set_transforms(ids, xf)
+        w.update()
+    done.set()
+    t.join()
+    assert w.validate()  # whatever interleaving happened, the world is whole
+    assert all("in use by another thread" in e for e in errors)
+
+
+def test_stubs_are_up_to_date():
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(pebble.__file__).parents[1]))
+    r = subprocess.run([sys.executable, str(SOURCE_DIR / "python" / "tools" / "make_stubs.py"), "--check"],
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+def test_cmake_install_gives_an_importable_package(tmp_path):
+    subprocess.run(["cmake", "--install", str(BUILD_DIR), "--component", "python", "--prefix", str(tmp_path)],
+                   check=True, capture_output=True)
+    site = tmp_path / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    assert (site / "pebble" / "__init__.pyi").exists() and (site / "pebble" / "py.typed").exists()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    r = subprocess.run([sys.executable, "-c", "import pebble, sys; print(pebble.__file__); "
+                        "print(pebble.distance(pebble.Shape.circle(1), pebble.Transform(), pebble.Shape.circle(1), "
+                        "pebble.Transform((3, 0))).distance)"], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [str(site / "pebble" / "__init__.py"), "1.0"]
