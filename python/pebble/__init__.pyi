@@ -155,6 +155,32 @@ class ChainSegment:
     def __repr__(self) -> str:
         ...
 
+class CharacterMover:
+    """A character of any shape moved through a world one step at a time: walks, slides, climbs steps, snaps down, rides and is pushed by platforms. Raises InvalidShape for unusable settings."""
+    @property
+    def transform(self) -> Any:
+        ...
+    @property
+    def shape(self) -> Any:
+        ...
+    @property
+    def ground(self) -> Any:
+        ...
+    @property
+    def settings(self) -> Any:
+        ...
+    def __init__(self, shape: Shape, xf: Transform, settings: MoverSettings = ...) -> None:
+        ...
+    def step(self, world: CollisionWorld, velocity: Vec2Like, dt: float) -> MoverStep:
+        """Moves by velocity * dt (world frame) and returns a MoverStep; dt <= 0 or non-finite input: no motion."""
+        ...
+    def set_transform(self, xf: Transform) -> None:
+        """Teleports the mover (no casts; the ground is forgotten)."""
+        ...
+    def set_self(self, id: ColliderId) -> None:
+        """The mover's own collider in the world, which its queries then ignore."""
+        ...
+
 class ColliderId:
     """Names one collider of one CollisionWorld (slot, generation, world serial). The default names nothing."""
     @property
@@ -299,6 +325,9 @@ class CollisionWorld:
     def overlap_aabb(self, box: Aabb, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
         ...
     def overlap_point(self, point: Vec2Like, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
+        ...
+    def collide_shape(self, shape: Shape, xf: Transform, margin: float = ..., filter: QueryFilter = ...) -> list:
+        """The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided."""
         ...
     def set_transforms(self, ids: IdsLike, transforms: TransformsLike) -> numpy.ndarray:
         """set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array (or one Transform for all); the GIL is released. Returns a bool array: False for a stale id or an invalid transform."""
@@ -448,6 +477,107 @@ class MassProperties:
     def __repr__(self) -> str:
         ...
 
+class MoverCast:
+    """A mover's cast: the fraction of the translation that can be made; normal: the collider's outward normal."""
+    @property
+    def hit(self) -> bool:
+        ...
+    @property
+    def fraction(self) -> float:
+        ...
+    @property
+    def point(self) -> Vec2:
+        ...
+    @property
+    def normal(self) -> Vec2:
+        ...
+    @property
+    def collider(self) -> ColliderId:
+        ...
+    @property
+    def part(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+
+class MoverGround:
+    """The surface a mover stands on (normal: unit, world)."""
+    @property
+    def grounded(self) -> bool:
+        ...
+    @property
+    def normal(self) -> Vec2:
+        ...
+    @property
+    def point(self) -> Vec2:
+        ...
+    @property
+    def collider(self) -> ColliderId:
+        ...
+    @property
+    def part(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+
+class MoverPlane:
+    """A contact plane of a mover: a translation t keeps it clear when dot(normal, t) + separation >= 0. normal: unit, world, from the collider toward the mover."""
+    normal: Vec2
+    separation: float
+    point: Vec2
+    push_limit: float
+    """most this plane may push in one solve (world units); inf: hard"""
+    clip_velocity: bool
+    @property
+    def collider(self) -> ColliderId:
+        ...
+    @property
+    def part(self) -> int:
+        ...
+    def __init__(self, normal: Vec2Like, separation: float = ..., point: Vec2Like = ..., push_limit: float = ..., clip_velocity: bool = ...) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+
+class MoverSettings:
+    """CharacterMover's settings (lengths in world units, angles in radians; docs/mover.md)."""
+    up: Vec2
+    max_slope: float
+    """radians; steeper surfaces are walls (default 50 degrees)"""
+    step_height: float
+    snap_distance: float
+    skin: float
+    push_speed: float
+    """world units per second"""
+    filter: QueryFilter
+    max_iterations: int
+    def __init__(self) -> None:
+        ...
+
+class MoverStep:
+    """What one CharacterMover.step did."""
+    @property
+    def transform(self) -> Transform:
+        ...
+    @property
+    def velocity(self) -> Vec2:
+        """the velocity asked, clipped by what the mover met"""
+        ...
+    @property
+    def ground(self) -> MoverGround:
+        ...
+    @property
+    def stepped(self) -> bool:
+        ...
+    @property
+    def snapped(self) -> bool:
+        ...
+    @property
+    def pushed(self) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+
 class Outline:
     """One outline of a tile map: points in order, a loop when closed."""
     @property
@@ -455,6 +585,20 @@ class Outline:
         ...
     @property
     def closed(self) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+
+class PlaneSolution:
+    """What solve_planes found."""
+    @property
+    def translation(self) -> Vec2:
+        ...
+    @property
+    def iterations(self) -> int:
+        ...
+    @property
+    def converged(self) -> bool:
         ...
     def __repr__(self) -> str:
         ...
@@ -483,10 +627,12 @@ class PointProjection:
         ...
 
 class QueryFilter:
-    """Which colliders a scene query sees: category bits in mask; sensors only when asked."""
+    """Which colliders a scene query sees: category bits in mask; sensors only when asked; fixed ones unless fixed=False."""
     mask: int
     sensors: bool
-    def __init__(self, mask: int = ..., sensors: bool = ...) -> None:
+    fixed: bool
+    """whether fixed colliders are seen (False: only those that move)"""
+    def __init__(self, mask: int = ..., sensors: bool = ..., fixed: bool = ...) -> None:
         ...
 
 class Ray:
@@ -844,6 +990,14 @@ def bounds(shape: Shape, xf: Transform) -> Aabb:
     """The world axis-aligned box of the shape under xf, radius included (padded by a few float steps); an invalid transform gives Aabb() at the origin."""
     ...
 
+def cast_mover(world: CollisionWorld, shape: Shape, xf: Transform, translation: Vec2Like, skin: float, filter: QueryFilter = ..., ignore: ColliderId = ...) -> MoverCast:
+    """Where the shape moving by translation first comes within skin of a collider it moves toward; colliders it touches and does not go deeper into do not stop it."""
+    ...
+
+def clip_vector(v: Vec2Like, planes: List[MoverPlane]) -> Vec2:
+    """The vector nearest v that drives into none of the planes (those with clip_velocity)."""
+    ...
+
 @overload
 def closest_approach(a: Shape, xa: Transform, velocity_a: Vec2Like, b: Shape, xb: Transform, velocity_b: Vec2Like, horizon: float) -> Approach:
     """How close a (at xa, moving at velocity_a) and b (at xb, velocity_b) come over [0, horizon], world: the first time they touch, or the time of least distance, with the distance and witness points then."""
@@ -924,6 +1078,10 @@ def mass_properties(parts: List[Shape], density: float = ...) -> MassProperties:
     """Mass properties of a compound whose parts are given in its frame (parallel axis theorem). Raises InvalidShape for an empty list."""
     ...
 
+def mover_planes(world: CollisionWorld, shape: Shape, xf: Transform, margin: float, max_planes: int = ..., filter: QueryFilter = ..., ignore: ColliderId = ...) -> List[MoverPlane]:
+    """The contact planes of the shape at xf within margin (the deepest max_planes when there are more)."""
+    ...
+
 def mul(a: Transform, b: Transform) -> Transform:
     """The composition a * b (apply b, then a)."""
     ...
@@ -976,6 +1134,10 @@ def should_collide(a: Filter, b: Filter) -> bool:
 
 def simd_path() -> str:
     """The instruction set the contact queries run on: 'scalar', 'sse2' or 'avx2' (PEBBLE_SIMD picks another at load)."""
+    ...
+
+def solve_planes(translation: Vec2Like, planes: List[MoverPlane], max_iterations: int = ..., tolerance: float = ...) -> PlaneSolution:
+    """The translation nearest the one asked that keeps dot(normal, t) + separation >= 0 for every plane, each pushing at most its push_limit."""
     ...
 
 def sweep_transform(sweep: Sweep, t: float) -> Transform:

@@ -1,6 +1,7 @@
 // CollisionWorld (pebble/world.hpp) and its value types: ids, filters, options, contacts, events,
 // scene queries; plus its batch forms (set_transforms, contacts_array, cast_rays).
 #include <atomic>
+#include <limits>
 #include <optional>
 
 #include "batch.hpp"
@@ -123,6 +124,116 @@ std::vector<ColliderId> ids_from(const py::handle& obj, size_t& n) {
   return ids;
 }
 
+/// pebble/mover.hpp: the mover's pieces and CharacterMover (docs/mover.md).
+void bind_mover(py::module_& m) {
+  py::class_<MoverPlane>(m, "MoverPlane",
+                         "A contact plane of a mover: a translation t keeps it clear when dot(normal, t) + separation >= 0. normal: unit, "
+                         "world, from the collider toward the mover.")
+      .def(py::init([](Vec2 normal, float separation, Vec2 point, float push_limit, bool clip) {
+        MoverPlane p;
+        p.normal = normal;
+        p.separation = separation;
+        p.point = point;
+        p.push_limit = push_limit;
+        p.clip_velocity = clip;
+        return p;
+      }), "normal"_a, "separation"_a = 0.0f, "point"_a = Vec2{}, "push_limit"_a = std::numeric_limits<float>::infinity(),
+           "clip_velocity"_a = true)
+      .def_readwrite("normal", &MoverPlane::normal)
+      .def_readwrite("separation", &MoverPlane::separation)
+      .def_readwrite("point", &MoverPlane::point)
+      .def_readwrite("push_limit", &MoverPlane::push_limit, "most this plane may push in one solve (world units); inf: hard")
+      .def_readwrite("clip_velocity", &MoverPlane::clip_velocity)
+      .def_readonly("collider", &MoverPlane::collider)
+      .def_readonly("part", &MoverPlane::part)
+      .def("__repr__", [](const MoverPlane& p) {
+        return "MoverPlane(normal=Vec2" + fmt(p.normal) + ", separation=" + fmt(p.separation) + ", point=Vec2" + fmt(p.point) +
+               ", part=" + std::to_string(p.part) + ")";
+      });
+  py::class_<PlaneSolution>(m, "PlaneSolution", "What solve_planes found.")
+      .def_readonly("translation", &PlaneSolution::translation)
+      .def_readonly("iterations", &PlaneSolution::iterations)
+      .def_readonly("converged", &PlaneSolution::converged)
+      .def("__repr__", [](const PlaneSolution& p) {
+        return "PlaneSolution(translation=Vec2" + fmt(p.translation) + ", iterations=" + std::to_string(p.iterations) +
+               ", converged=" + fmt(p.converged) + ")";
+      });
+  py::class_<MoverCast>(m, "MoverCast", "A mover's cast: the fraction of the translation that can be made; normal: the collider's outward normal.")
+      .def_readonly("hit", &MoverCast::hit)
+      .def_readonly("fraction", &MoverCast::fraction)
+      .def_readonly("point", &MoverCast::point)
+      .def_readonly("normal", &MoverCast::normal)
+      .def_readonly("collider", &MoverCast::collider)
+      .def_readonly("part", &MoverCast::part)
+      .def("__repr__", [](const MoverCast& c) {
+        return "MoverCast(hit=" + fmt(c.hit) + ", fraction=" + fmt(c.fraction) + ", point=Vec2" + fmt(c.point) + ", normal=Vec2" +
+               fmt(c.normal) + ")";
+      });
+  m.def("cast_mover", [](PyWorld& w, const Shape& s, const Transform& xf, Vec2 t, float skin, const QueryFilter& f, ColliderId ignore) {
+    return cast_mover(use(w), s, xf, t, skin, f, ignore);
+  }, "world"_a, "shape"_a, "xf"_a, "translation"_a, "skin"_a, "filter"_a = QueryFilter{}, "ignore"_a = ColliderId{},
+        "Where the shape moving by translation first comes within skin of a collider it moves toward; colliders it touches "
+        "and does not go deeper into do not stop it.");
+  m.def("mover_planes", [](PyWorld& w, const Shape& s, const Transform& xf, float margin, int max_planes, const QueryFilter& f,
+                           ColliderId ignore) {
+    if (max_planes < 0 || max_planes > 4096) throw py::value_error("max_planes: expected 0..4096");
+    std::vector<MoverPlane> planes(static_cast<std::size_t>(max_planes));
+    const int n = mover_planes(use(w), s, xf, margin, planes, f, ignore);
+    planes.resize(std::size_t(n));
+    return planes;
+  }, "world"_a, "shape"_a, "xf"_a, "margin"_a, "max_planes"_a = 16, "filter"_a = QueryFilter{}, "ignore"_a = ColliderId{},
+        "The contact planes of the shape at xf within margin (the deepest max_planes when there are more).");
+  m.def("solve_planes", [](Vec2 t, const std::vector<MoverPlane>& planes, int iterations, float tolerance) {
+    return solve_planes(t, planes, iterations, tolerance);
+  }, "translation"_a, "planes"_a, "max_iterations"_a = 20, "tolerance"_a = 1e-5f,
+        "The translation nearest the one asked that keeps dot(normal, t) + separation >= 0 for every plane, each pushing at most its push_limit.");
+  m.def("clip_vector", [](Vec2 v, const std::vector<MoverPlane>& planes) { return clip_vector(v, planes); }, "v"_a, "planes"_a,
+        "The vector nearest v that drives into none of the planes (those with clip_velocity).");
+
+  py::class_<MoverSettings>(m, "MoverSettings", "CharacterMover's settings (lengths in world units, angles in radians; docs/mover.md).")
+      .def(py::init<>())
+      .def_readwrite("up", &MoverSettings::up)
+      .def_readwrite("max_slope", &MoverSettings::max_slope, "radians; steeper surfaces are walls (default 50 degrees)")
+      .def_readwrite("step_height", &MoverSettings::step_height)
+      .def_readwrite("snap_distance", &MoverSettings::snap_distance)
+      .def_readwrite("skin", &MoverSettings::skin)
+      .def_readwrite("push_speed", &MoverSettings::push_speed, "world units per second")
+      .def_readwrite("filter", &MoverSettings::filter)
+      .def_readwrite("max_iterations", &MoverSettings::max_iterations);
+  py::class_<MoverGround>(m, "MoverGround", "The surface a mover stands on (normal: unit, world).")
+      .def_readonly("grounded", &MoverGround::grounded)
+      .def_readonly("normal", &MoverGround::normal)
+      .def_readonly("point", &MoverGround::point)
+      .def_readonly("collider", &MoverGround::collider)
+      .def_readonly("part", &MoverGround::part)
+      .def("__repr__", [](const MoverGround& g) {
+        return "MoverGround(grounded=" + fmt(g.grounded) + ", normal=Vec2" + fmt(g.normal) + ", point=Vec2" + fmt(g.point) + ")";
+      });
+  py::class_<MoverStep>(m, "MoverStep", "What one CharacterMover.step did.")
+      .def_readonly("transform", &MoverStep::transform)
+      .def_readonly("velocity", &MoverStep::velocity, "the velocity asked, clipped by what the mover met")
+      .def_readonly("ground", &MoverStep::ground)
+      .def_readonly("stepped", &MoverStep::stepped)
+      .def_readonly("snapped", &MoverStep::snapped)
+      .def_readonly("pushed", &MoverStep::pushed)
+      .def("__repr__", [](const MoverStep& s) {
+        return "MoverStep(p=Vec2" + fmt(s.transform.p) + ", velocity=Vec2" + fmt(s.velocity) + ", grounded=" + fmt(s.ground.grounded) +
+               ", stepped=" + fmt(s.stepped) + ", snapped=" + fmt(s.snapped) + ", pushed=" + fmt(s.pushed) + ")";
+      });
+  py::class_<CharacterMover>(m, "CharacterMover",
+                             "A character of any shape moved through a world one step at a time: walks, slides, climbs steps, snaps down, "
+                             "rides and is pushed by platforms. Raises InvalidShape for unusable settings.")
+      .def(py::init<const Shape&, const Transform&, const MoverSettings&>(), "shape"_a, "xf"_a, "settings"_a = MoverSettings{})
+      .def("step", [](CharacterMover& mover, PyWorld& w, Vec2 velocity, float dt) { return mover.step(use(w), velocity, dt); }, "world"_a,
+           "velocity"_a, "dt"_a, "Moves by velocity * dt (world frame) and returns a MoverStep; dt <= 0 or non-finite input: no motion.")
+      .def_property_readonly("transform", &CharacterMover::transform)
+      .def("set_transform", &CharacterMover::set_transform, "xf"_a, "Teleports the mover (no casts; the ground is forgotten).")
+      .def_property_readonly("shape", &CharacterMover::shape)
+      .def_property_readonly("ground", &CharacterMover::ground)
+      .def_property_readonly("settings", &CharacterMover::settings)
+      .def("set_self", &CharacterMover::set_self, "id"_a, "The mover's own collider in the world, which its queries then ignore.");
+}
+
 }  // namespace
 
 void bind_world(py::module_& m) {
@@ -160,10 +271,13 @@ void bind_world(py::module_& m) {
       });
   m.def("should_collide", &should_collide, "a"_a, "b"_a, "The filter rule; symmetric.");
 
-  py::class_<QueryFilter>(m, "QueryFilter", "Which colliders a scene query sees: category bits in mask; sensors only when asked.")
-      .def(py::init([](std::uint64_t mask, bool sensors) { return QueryFilter{mask, sensors}; }), "mask"_a = ~0ull, "sensors"_a = false)
+  py::class_<QueryFilter>(m, "QueryFilter",
+                          "Which colliders a scene query sees: category bits in mask; sensors only when asked; fixed ones unless fixed=False.")
+      .def(py::init([](std::uint64_t mask, bool sensors, bool fixed) { return QueryFilter{mask, sensors, fixed}; }), "mask"_a = ~0ull,
+           "sensors"_a = false, "fixed"_a = true)
       .def_readwrite("mask", &QueryFilter::mask)
-      .def_readwrite("sensors", &QueryFilter::sensors);
+      .def_readwrite("sensors", &QueryFilter::sensors)
+      .def_readwrite("fixed", &QueryFilter::fixed, "whether fixed colliders are seen (False: only those that move)");
 
   py::class_<ColliderOptions>(m, "ColliderOptions", "How a collider takes part in the world; the defaults make a solid moving collider.")
       .def(py::init([](const Filter& f, bool fixed, bool sensor, std::uint64_t user_data, bool fresh) {
@@ -397,6 +511,16 @@ void bind_world(py::module_& m) {
         const CollisionWorld& world = use(w);
         return collect_ids(on_hit, [&](auto& cb) { world.overlap_point(p, cb, f); });
       }, "point"_a, "on_hit"_a = py::none(), "filter"_a = QueryFilter{})
+      .def("collide_shape", [](W& w, const Shape& s, const Transform& xf, float margin, const QueryFilter& f) {
+        py::list out;
+        use(w).collide_shape(s, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
+          out.append(py::make_tuple(id, part, m));
+          return true;
+        }, f);
+        return out;
+      }, "shape"_a, "xf"_a, "margin"_a = 0.0f, "filter"_a = QueryFilter{},
+           "The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within "
+           "margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided.")
       .def("set_transforms", [](W& w, const py::object& ids_obj, const py::object& xfs) {
         size_t n = kUnknown;
         const std::vector<ColliderId> ids = ids_from(ids_obj, n);
@@ -434,6 +558,8 @@ void bind_world(py::module_& m) {
       }, "rays"_a, "radius"_a = py::none(), "filter"_a = QueryFilter{},
            "cast_ray() (or cast_circle() with a radius) for each ray: RAY_RESULT_DTYPE records; a miss has hit.hit False "
            "and the default id (index 0xffffffff). The GIL is released.");
+
+  bind_mover(m);
 }
 
 }  // namespace pebble::python

@@ -172,3 +172,42 @@ def test_cmake_install_gives_an_importable_package(tmp_path):
                         "pebble.Transform((3, 0))).distance)"], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [str(site / "pebble" / "__init__.py"), "1.0"]
+
+
+def test_character_mover_walks_steps_and_stays_out_of_the_level():
+    # A floor with a 0.2 stair and a wall at x = 8 (points right to left: the solid below).
+    w = pebble.CollisionWorld()
+    w.add(pebble.Chain.open([(8, 5), (8, 0.2), (4, 0.2), (4, 0), (-10, 0)]), pebble.Transform(),
+          pebble.ColliderOptions(fixed=True))
+    for shape in (pebble.Shape.capsule((0, -0.45), (0, 0.45), 0.3), pebble.Shape.box(0.3, 0.75), pebble.Shape.circle(0.4)):
+        mover = pebble.CharacterMover(shape, pebble.Transform((-2, 1.5), 0.0))
+        vy, stepped = 0.0, False
+        for _ in range(240):
+            s = mover.step(w, (4, vy - 20 / 60), 1 / 60)
+            vy = s.velocity.y
+            stepped = stepped or s.stepped
+            assert s.transform == mover.transform
+            # never deeper into the level than the skin
+            for _, _, m in w.collide_shape(shape, s.transform, 0.0):
+                assert min(p.separation for p in m.points[:m.count]) >= -mover.settings.skin
+        assert stepped and s.ground.grounded
+        assert 7.0 < mover.transform.p.x < 8.0  # stopped at the wall
+        assert abs(s.ground.normal.y - 1) < 1e-6
+
+
+def test_mover_pieces_and_bad_settings():
+    floor, wall = pebble.MoverPlane((0, 1)), pebble.MoverPlane((-1, 0))
+    assert pebble.clip_vector((3, -2), [floor]) == pebble.Vec2(3, 0)
+    assert pebble.clip_vector((3, -2), [floor, wall]) == pebble.Vec2(0, 0)
+    deep = pebble.MoverPlane((0, 1), separation=-0.2)
+    sol = pebble.solve_planes((0.5, 0), [deep])
+    assert sol.converged and abs(sol.translation.y - 0.2) < 1e-6 and sol.translation.x == 0.5
+    settings = pebble.MoverSettings()
+    settings.skin = 0
+    with pytest.raises(pebble.InvalidShape, match="skin"):
+        pebble.CharacterMover(pebble.Shape.circle(1), pebble.Transform(), settings)
+    w = pebble.CollisionWorld()
+    m = pebble.CharacterMover(pebble.Shape.circle(0.5), pebble.Transform((0, 1), 0.0))
+    assert m.step(w, (float("nan"), 0), 1 / 60).transform.p == pebble.Vec2(0, 1)
+    assert m.step(w, (1, 0), -1).transform.p == pebble.Vec2(0, 1)
+    assert pebble.QueryFilter(fixed=False).fixed is False
