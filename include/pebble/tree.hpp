@@ -55,6 +55,13 @@ struct TreeSettings {
   float prediction = 0.0f;
 };
 
+/// A proxy found by AabbTree::nearest: its id and the distance from the query box to its fat box
+/// (0 when they overlap).
+struct TreeNeighbor {
+  ProxyId id = kNullProxy;
+  float distance = 0;
+};
+
 /// Figures about a tree's shape and size, from AabbTree::stats().
 struct TreeStats {
   int proxy_count = 0;      ///< live proxies
@@ -173,6 +180,33 @@ public:
   template <class F>
   float cast_ray(Vec2 origin, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {
     return cast_box(origin, Vec2{}, translation, max_fraction, static_cast<F&&>(f), mask);
+  }
+
+  /// The proxies whose fat boxes are nearest to the box `box` (a point is a box of size 0): the
+  /// out.size() nearest within max_distance, written to `out` nearest first (ties by id), with
+  /// their box distances (Euclidean, between the boxes; 0 when they overlap). Returns how many
+  /// were written. Depth first, nearer child first, pruning subtrees farther than the k-th found;
+  /// nothing allocated. `mask`: only proxies whose category has a bit in it. An invalid box or a
+  /// negative or NaN max_distance finds nothing. For neighbours by true shape distance, see
+  /// CollisionWorld::nearest.
+  int nearest(const Aabb& box, std::span<TreeNeighbor> out, float max_distance = kInf, std::uint64_t mask = ~0ull) const;
+  /// The traversal under nearest(), for neighbours by another distance: calls
+  /// f(id, gap) -> float for proxies in a depth-first, nearer-child-first order, where gap is the
+  /// distance from `box` to the proxy's fat box, skipping every subtree whose box is farther than
+  /// the current bound (first `bound`, then what f last returned). f returns the new bound: the
+  /// same to go on, smaller to prune more (the k-th distance found so far), a negative one to
+  /// stop. Every proxy within the final bound is visited.
+  template <class F>
+  void visit_nearest(const Aabb& box, float bound, F&& f, std::uint64_t mask = ~0ull) const;
+  /// The Euclidean distance between two boxes (0 when they overlap or touch).
+  static float box_gap(const Aabb& a, const Aabb& b) {
+    const float dx = std::max({0.0f, a.lower.x - b.upper.x, b.lower.x - a.upper.x});
+    const float dy = std::max({0.0f, a.lower.y - b.upper.y, b.lower.y - a.upper.y});
+    return std::sqrt(dx * dx + dy * dy);
+  }
+  /// nearest() for a point.
+  int nearest(Vec2 point, std::span<TreeNeighbor> out, float max_distance = kInf, std::uint64_t mask = ~0ull) const {
+    return nearest(Aabb{point, point}, out, max_distance, mask);
   }
 
   /// Rebuilds the whole tree from its proxies' fat boxes by a top-down binned surface-area split
@@ -324,6 +358,36 @@ void AabbTree::query_impl(const Aabb& box, std::uint64_t mask, F& f) const {
       next = stack[--top];
     }
     node = next;
+  }
+}
+
+template <class F>
+void AabbTree::visit_nearest(const Aabb& box, float bound, F&& f, std::uint64_t mask) const {
+  if (root_ == kNullNode || !is_valid(box) || !(bound >= 0)) return;
+  struct Entry {
+    std::int32_t node;
+    float gap;
+  };
+  Entry stack[kMaxTreeHeight + 1];
+  int top = 0;
+  stack[top++] = {root_, 0};
+  while (top > 0) {
+    const Entry e = stack[--top];
+    if (!(e.gap <= bound)) continue;
+    const Node& n = nodes_[std::size_t(e.node)];
+    float gap[2];
+    for (int c = 0; c < 2; ++c) gap[c] = n.child[c] == kEmptySlot || (n.category[c] & mask) == 0 ? kInf : box_gap(box, n.box[c]);
+    // Leaves at once (nearer first); of the internal children the farther is pushed first, so
+    // that the nearer is visited next.
+    const int first = gap[1] < gap[0] ? 1 : 0;
+    for (const int c : {first, 1 - first}) {
+      if (!(gap[c] <= bound) || !is_leaf(n.child[c])) continue;
+      bound = f(ProxyId(~n.child[c]), gap[c]);
+      if (bound < 0) return;
+    }
+    for (const int c : {1 - first, first}) {
+      if (gap[c] <= bound && !is_leaf(n.child[c])) stack[top++] = {n.child[c], gap[c]};
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -106,6 +107,14 @@ struct RayResult {
   ColliderId id;
   CastHit hit;
   int part = 0;
+};
+
+/// A collider found by CollisionWorld::nearest: which, its nearest part, and the signed distance
+/// from the query shape to that part (distance(): < 0 when they overlap).
+struct Neighbor {
+  ColliderId id;
+  int part = 0;
+  float distance = 0;
 };
 
 /// Runs task(i, context) for every i in [0, count), on any threads, in any order, and returns
@@ -335,6 +344,18 @@ public:
     requires std::is_invocable_r_v<bool, F&, ColliderId, int, const Manifold&>
   void collide_shape(const Shape& shape, const Transform& xf, float margin, F&& on_contact, const QueryFilter& filter = {}) const {
     collide_impl(shape, xf, margin, filter, detail::CallbackRef<bool(ColliderId, int, const Manifold&)>(on_contact));
+  }
+  /// The colliders nearest to `shape` placed at xf, by distance() to their nearest part (signed),
+  /// written to `out` nearest first, ties by slot: the out.size() nearest within max_distance
+  /// (>= 0). Returns how many. Branch and bound over both trees (a subtree whose box is farther
+  /// than the k-th distance found is not entered); nothing allocated. A point is a
+  /// Shape::circle(0) there. What a crowd agent asks of its neighbours each step.
+  int nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out, float max_distance = std::numeric_limits<float>::infinity(),
+              const QueryFilter& filter = {}) const noexcept;
+  /// The colliders within `radius` (>= 0) of the shape, nearest first: nearest(shape, xf, out,
+  /// radius, filter). At most out.size() of them, the nearest.
+  int within_radius(const Shape& shape, const Transform& xf, float radius, std::span<Neighbor> out, const QueryFilter& filter = {}) const noexcept {
+    return nearest(shape, xf, out, radius, filter);
   }
   /// The colliders whose shape overlaps the box (a box-shaped Shape, touching counts).
   template <class F>

@@ -305,6 +305,15 @@ void bind_world(py::module_& m) {
         return "ContactPair(a=" + repr(p.a) + ", b=" + repr(p.b) + ", part_a=" + std::to_string(p.part_a) + ", part_b=" +
                std::to_string(p.part_b) + ", count=" + std::to_string(p.manifold.count) + ")";
       });
+  py::class_<Neighbor>(m, "Neighbor", "A collider found by nearest/within_radius: id, its nearest part, signed distance (< 0 overlapping).")
+      .def_readonly("id", &Neighbor::id)
+      .def_readonly("part", &Neighbor::part)
+      .def_readonly("distance", &Neighbor::distance)
+      .def("__eq__", [](const Neighbor& a, const Neighbor& b) { return a.id == b.id && a.part == b.part && a.distance == b.distance; },
+           py::is_operator())
+      .def("__repr__", [](const Neighbor& n) {
+        return "Neighbor(id=" + repr(n.id) + ", part=" + std::to_string(n.part) + ", distance=" + fmt(n.distance) + ")";
+      });
   py::class_<ContactEvent>(m, "ContactEvent", "Two parts of two colliders that began or ended touching.")
       .def_readonly("a", &ContactEvent::a)
       .def_readonly("b", &ContactEvent::b)
@@ -511,6 +520,21 @@ void bind_world(py::module_& m) {
         const CollisionWorld& world = use(w);
         return collect_ids(on_hit, [&](auto& cb) { world.overlap_point(p, cb, f); });
       }, "point"_a, "on_hit"_a = py::none(), "filter"_a = QueryFilter{})
+      .def("nearest", [](W& w, const Shape& s, const Transform& xf, int k, float max_distance, const QueryFilter& f) {
+        if (k < 0 || k > 1000000) throw py::value_error("k: expected 0..1000000");
+        std::vector<Neighbor> out(static_cast<std::size_t>(k));
+        out.resize(static_cast<std::size_t>(use(w).nearest(s, xf, out, max_distance, f)));
+        return out;
+      }, "shape"_a, "xf"_a, "k"_a, "max_distance"_a = std::numeric_limits<float>::infinity(), "filter"_a = QueryFilter{},
+           "The k colliders nearest the shape at xf by distance() to their nearest part (signed), within max_distance, nearest "
+           "first (ties by slot): a list of Neighbor(id, part, distance). A point is Shape.circle(0).")
+      .def("within_radius", [](W& w, const Shape& s, const Transform& xf, float radius, int k, const QueryFilter& f) {
+        if (k < 0 || k > 1000000) throw py::value_error("k: expected 0..1000000");
+        std::vector<Neighbor> out(static_cast<std::size_t>(k));
+        out.resize(static_cast<std::size_t>(use(w).within_radius(s, xf, radius, out, f)));
+        return out;
+      }, "shape"_a, "xf"_a, "radius"_a, "k"_a = 64, "filter"_a = QueryFilter{},
+           "The colliders within radius of the shape, nearest first (at most k, the nearest): a list of Neighbor.")
       .def("collide_shape", [](W& w, const Shape& s, const Transform& xf, float margin, const QueryFilter& f) {
         py::list out;
         use(w).collide_shape(s, xf, margin, [&](ColliderId id, int part, const Manifold& m) {

@@ -211,3 +211,16 @@ def test_mover_pieces_and_bad_settings():
     assert m.step(w, (float("nan"), 0), 1 / 60).transform.p == pebble.Vec2(0, 1)
     assert m.step(w, (1, 0), -1).transform.p == pebble.Vec2(0, 1)
     assert pebble.QueryFilter(fixed=False).fixed is False
+
+
+def test_world_nearest_and_within_radius_in_distance_order():
+    w = pebble.CollisionWorld()
+    ids = [w.add(pebble.Shape.circle(0.5), pebble.Transform((float(x), 0.0), 0.0)) for x in range(10)]
+    agent = pebble.Shape.circle(0.0)
+    got = w.nearest(agent, pebble.Transform((3.2, 0.0), 0.0), 3)
+    assert [n.id for n in got] == [ids[3], ids[4], ids[2]]
+    assert [round(n.distance, 5) for n in got] == [-0.3, 0.3, 0.7]
+    assert [n.id for n in w.within_radius(agent, pebble.Transform((0.0, 0.0), 0.0), 1.6)] == [ids[0], ids[1], ids[2]]
+    assert w.nearest(agent, pebble.Transform(), 0) == []
+    with pytest.raises(ValueError):
+        w.nearest(agent, pebble.Transform(), -1)

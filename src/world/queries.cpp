@@ -162,6 +162,49 @@ void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float
   }
 }
 
+int CollisionWorld::nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out, float max_distance,
+                            const QueryFilter& filter) const noexcept {
+  if (out.empty() || !is_valid(xf) || !(max_distance >= 0)) return 0;
+  const int k = int(std::min<std::size_t>(out.size(), std::size_t(std::numeric_limits<int>::max())));
+  const Aabb box = bounds(shape, xf);
+  const auto before = [](const Neighbor& a, const Neighbor& b) {
+    return a.distance < b.distance || (a.distance == b.distance && (a.id.index < b.id.index || (a.id.index == b.id.index && a.part < b.part)));
+  };
+  int found = 0;
+  // Box gaps are >= 0 and only bound the distance from below when it is positive: while the k-th
+  // distance is negative (overlaps), every subtree that touches the shape's box is still entered.
+  const auto bound = [&] { return found < k ? max_distance : std::max(0.0f, out[std::size_t(k - 1)].distance); };
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    if (tree == &fixed_tree_ && !filter.fixed) break;
+    tree->visit_nearest(box, bound(), [&](ProxyId p, float) {
+      const std::uint32_t part = std::uint32_t(tree->user_data(p));
+      if (!query_sees(part, filter)) return bound();
+      const Part& found_part = parts_[part];
+      const float d = found_part.chain ? distance(found_part.piece, found_part.xf, shape, xf).distance
+                                       : distance(found_part.shape(), found_part.xf, shape, xf).distance;
+      if (!(d <= max_distance)) return bound();
+      const Neighbor candidate{id_of(hot_[part].collider), part_index(part), d};
+      // A collider of several parts appears once, at its nearest part.
+      int at = -1;
+      for (int i = 0; i < found && hot_[part].several; ++i)
+        if (out[std::size_t(i)].id == candidate.id) at = i;
+      if (at >= 0) {
+        if (!before(candidate, out[std::size_t(at)])) return bound();
+      } else {
+        if (found == k && !before(candidate, out[std::size_t(k - 1)])) return bound();
+        at = found < k ? found++ : k - 1;
+      }
+      while (at > 0 && before(candidate, out[std::size_t(at - 1)])) {
+        out[std::size_t(at)] = out[std::size_t(at - 1)];
+        --at;
+      }
+      out[std::size_t(at)] = candidate;
+      return bound();
+    }, filter.mask);
+  }
+  return found;
+}
+
 void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid(box) || !is_valid_point(box.lower) || !is_valid_point(box.upper)) return;
   const Vec2 half = extents(box);

@@ -537,6 +537,35 @@ void AabbTree::rebuild() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Nearest neighbours.
+
+namespace {
+
+// (distance, id) order: nearer first, ties by id.
+bool before(const TreeNeighbor& a, const TreeNeighbor& b) { return a.distance < b.distance || (a.distance == b.distance && a.id < b.id); }
+
+}  // namespace
+
+int AabbTree::nearest(const Aabb& box, std::span<TreeNeighbor> out, float max_distance, std::uint64_t mask) const {
+  if (out.empty() || !is_valid(box) || !(max_distance >= 0)) return 0;
+  const int k = int(std::min<std::size_t>(out.size(), std::size_t(std::numeric_limits<int>::max())));
+  int found = 0;
+  visit_nearest(box, max_distance, [&](ProxyId id, float gap) {
+    const TreeNeighbor candidate{id, gap};
+    if (found == k && !before(candidate, out[std::size_t(k - 1)])) return out[std::size_t(k - 1)].distance;
+    // Insertion into the sorted list (k is small).
+    int at = found < k ? found++ : k - 1;
+    while (at > 0 && before(candidate, out[std::size_t(at - 1)])) {
+      out[std::size_t(at)] = out[std::size_t(at - 1)];
+      --at;
+    }
+    out[std::size_t(at)] = candidate;
+    return found < k ? max_distance : out[std::size_t(k - 1)].distance;
+  }, mask);
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Validation and statistics.
 
 // Returns the height of the subtree at node (or -1 when something is wrong) and counts proxies.
