@@ -45,7 +45,7 @@ case "$cmd" in
   test)
     build
     npm_ci
-    node --test web/test/
+    node --test web/test/*.test.mjs
     ;;
   bench)
     build

@@ -444,8 +444,8 @@ public:
       }
     }
     val out = val::object();
-    out.set("fraction", val::global("Float32Array").new_(emscripten::typed_memory_view(n, fraction.data()))["slice"]());
-    out.set("index", val::global("Int32Array").new_(emscripten::typed_memory_view(n, index.data()))["slice"]());
+    out.set("fraction", val::global("Float32Array").new_(emscripten::typed_memory_view(n, fraction.data())).call<val>("slice"));
+    out.set("index", val::global("Int32Array").new_(emscripten::typed_memory_view(n, index.data())).call<val>("slice"));
     return out;
   }
   val overlap_point(Vec2 p, const val& filter) const {
