@@ -10,6 +10,11 @@ packages+=(libxml2-dev)
 # The fuzz targets (fuzz/, scripts/fuzz.sh: libFuzzer with ASan + UBSan) and the determinism test,
 # which builds the digest program with clang++ as well as g++ (tests/determinism/).
 packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)
+# The WebAssembly build and its browser tests (web/, docs/web.md): Debian's Emscripten 3.1.6 and
+# Chromium (playwright-core drives /usr/bin/chromium); npm for web/package-lock.json, from Debian
+# only when the machine has no npm of its own.
+packages+=(emscripten chromium)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -43,9 +43,19 @@ case "$cmd" in
     exec node web/tools/serve.mjs "${PORT:-8024}"
     ;;
   test)
+    query=${PEBBLE_QUERY:-build/release/tools/pebble}
+    if [ ! -x "$query" ]; then
+      echo "scripts/web.sh test compares with the native $query: build it first (cmake --preset release && cmake --build --preset release)" >&2
+      exit 1
+    fi
+    # playwright-core 1.65 needs Node 20 (Debian 12's own nodejs is 18).
+    if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+      echo "scripts/web.sh test needs Node.js 20 or newer (this is $(node --version))" >&2
+      exit 1
+    fi
     build
     npm_ci
-    node --test web/test/*.test.mjs
+    PEBBLE_QUERY=$query node --test web/test/*.test.mjs
     ;;
   bench)
     build

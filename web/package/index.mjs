@@ -55,10 +55,11 @@ function wrap(m) {
   W.add_shape = function (shape, xf, options) { return raw.add_shape.call(this, shape, xf, options); };
   W.add_parts = function (parts, xf, options) { return raw.add_parts.call(this, parts, xf, options); };
   W.add_chain = function (chain, xf, options) { return raw.add_chain.call(this, chain, xf, options); };
-  W.cast_ray = function (ray, filter) { return raw.cast_ray.call(this, ray, filter); };
-  W.cast_circle = function (ray, radius, filter) { return raw.cast_circle.call(this, ray, radius, filter); };
+  const found = (r) => (r.found ? { id: r.id, part: r.part, hit: r.hit } : null);
+  W.cast_ray = function (ray, filter) { return found(raw.cast_ray.call(this, ray, filter)); };
+  W.cast_circle = function (ray, radius, filter) { return found(raw.cast_circle.call(this, ray, radius, filter)); };
   W.cast_shape = function (shape, xf, translation, filter) {
-    return raw.cast_shape.call(this, shape, xf, translation, filter);
+    return found(raw.cast_shape.call(this, shape, xf, translation, filter));
   };
   W.cast_ray_all = function (ray, radius = 0, filter) { return raw.cast_ray_all.call(this, ray, radius, filter); };
   W.overlap_point = function (point, filter) { return raw.overlap_point.call(this, point, filter); };

@@ -292,6 +292,18 @@ val id_val(ColliderId id) {
   return o;
 }
 
+/// The closest hit of a world cast as one value_object (converted from memory by embind, much
+/// cheaper than an object built field by field); index.mjs turns found == false into null.
+struct RayAnswer {
+  bool found = false;
+  ColliderId id{};
+  int part = 0;
+  CastHit hit{false, 1, {}, {}};
+};
+RayAnswer answer_of(const std::optional<RayResult>& r) {
+  return r ? RayAnswer{true, r->id, r->part, r->hit} : RayAnswer{};
+}
+
 val ray_result_val(const RayResult& r) {
   val o = val::object();
   o.set("id", id_val(r.id));
@@ -397,17 +409,14 @@ public:
     return o;
   }
 
-  val cast_ray(const Ray& ray, const val& filter) const {
-    const std::optional<RayResult> r = world_.cast_ray(ray, query_filter_of(filter));
-    return r ? ray_result_val(*r) : val::null();
+  RayAnswer cast_ray(const Ray& ray, const val& filter) const {
+    return answer_of(world_.cast_ray(ray, filter.isUndefined() ? QueryFilter{} : query_filter_of(filter)));
   }
-  val cast_circle(const Ray& ray, float radius, const val& filter) const {
-    const std::optional<RayResult> r = world_.cast_circle(ray, radius, query_filter_of(filter));
-    return r ? ray_result_val(*r) : val::null();
+  RayAnswer cast_circle(const Ray& ray, float radius, const val& filter) const {
+    return answer_of(world_.cast_circle(ray, radius, query_filter_of(filter)));
   }
-  val cast_shape(const Shape& s, const Transform& xf, Vec2 translation, const val& filter) const {
-    const std::optional<RayResult> r = world_.cast_shape(s, xf, translation, query_filter_of(filter));
-    return r ? ray_result_val(*r) : val::null();
+  RayAnswer cast_shape(const Shape& s, const Transform& xf, Vec2 translation, const val& filter) const {
+    return answer_of(world_.cast_shape(s, xf, translation, query_filter_of(filter)));
   }
   /// Every hit of the ray (or circle, radius > 0), by fraction, then by collider index.
   val cast_ray_all(const Ray& ray, float radius, const val& filter) const {
@@ -524,6 +533,11 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .field("point_a", &Approach::point_a)
       .field("point_b", &Approach::point_b)
       .field("normal", &Approach::normal);
+  value_object<RayAnswer>("RayAnswer")
+      .field("found", &RayAnswer::found)
+      .field("id", &RayAnswer::id)
+      .field("part", &RayAnswer::part)
+      .field("hit", &RayAnswer::hit);
   value_object<ColliderId>("ColliderId")
       .field("index", &ColliderId::index)
       .field("generation", &ColliderId::generation)
