@@ -224,7 +224,7 @@ function run_mode() {
       for (const p of m.points) {
         dot(p.point, '#c2542d', 4, p.separation > 0);
         arrow(p.point, add(p.point, scale(m.normal, 0.45)), '#c2542d', 1.2);
-        label(p.point, pb.hex_id(p.id).replace(/^0x0*/, '0x'), '#8a3a1e');
+        label(p.point, pb.hex_id(p.id).replace(/^0x0+(?=.)/, '0x'), '#8a3a1e');
       }
     }
     world.delete();
