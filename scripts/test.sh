@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: the release build (library, tests, benchmarks,
-# tools, the Python module, whose pytest suite is the ctest test python_test), an install + find_package / add_subdirectory check, the whole suite again under
+# tools, the Python module, whose pytest suite is the ctest test python_test), an install +
+# find_package / add_subdirectory check, the WebAssembly build with its browser and npm package
+# tests (scripts/web.sh test, docs/web.md), the whole suite again under
 # AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
 # the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), then a bounded run of
 # each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60). Installs
@@ -31,6 +33,9 @@ if nm -C build/consumer-sub/pebble/libpebble.a | grep -q "std::thread"; then
   echo "a build with PEBBLE_THREADS=OFF still uses std::thread"; exit 1
 fi
 
+echo "== WebAssembly: build with Emscripten, then the playground in headless chromium and the npm package (scripts/web.sh test)"
+scripts/web.sh test
+
 echo "== ASan + UBSan build and tests"
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
@@ -41,4 +46,4 @@ tests/determinism/check.sh
 
 echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1} (scripts/fuzz.sh)"
 scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}" --seed "${PEBBLE_FUZZ_SEED:-1}"
-echo "pebble: all tests passed (release, asan+ubsan, determinism, fuzz)"
+echo "pebble: all tests passed (release, web, asan+ubsan, determinism, fuzz)"

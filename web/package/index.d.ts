@@ -1,0 +1,323 @@
+// TypeScript declarations of pebble's JavaScript API (index.mjs). Names, fields, frames and signs
+// are those of the C++ headers (include/pebble/): metres, radians, y up, counter-clockwise cores,
+// outward normals; results are in world space, normals are unit vectors from A to B, signed
+// distances and separations are negative when the shapes overlap. Every number is a 32-bit float
+// in C++: values passed in are rounded to float, values returned are floats.
+
+/** A 2D vector or point. */
+export interface Vec2 { x: number; y: number; }
+/** A rotation as cosine and sine of its angle. */
+export interface Rot { c: number; s: number; }
+/** A rigid motion mapping local coordinates to world: world = q * local + p. */
+export interface Transform { p: Vec2; q: Rot; }
+/** An axis-aligned box by its lower-left and upper-right corners. */
+export interface Aabb { lower: Vec2; upper: Vec2; }
+/** A ray from origin to origin + translation (world). */
+export interface Ray { origin: Vec2; translation: Vec2; }
+/** Points as objects or as [x, y] pairs. */
+export type Points = ReadonlyArray<Vec2 | readonly [number, number]>;
+
+/** Thrown by the shape makers for input they refuse; the message is C++'s InvalidShape message. */
+export class InvalidShape extends Error {}
+/** Thrown by CollisionWorld.add for an invalid transform (C++: std::invalid_argument). */
+export class InvalidArgument extends Error {}
+
+/** An object living in the WebAssembly heap: call delete() when done with it. */
+export interface WasmObject {
+  delete(): void;
+  isDeleted(): boolean;
+  clone(): this;
+}
+
+/** A convex core of 1..8 vertices grown by a radius (circle, capsule, segment, box, polygon, rounded). */
+export interface Shape extends WasmObject {
+  /** Core vertices: 1 (circle), 2 (capsule, segment) or 3..kMaxPolygonVertices. */
+  vertex_count(): number;
+  /** 0 for a point core, 2 for a segment core (both sides), else vertex_count(). */
+  edge_count(): number;
+  /** Core vertices in the shape's frame, counter-clockwise. */
+  vertices(): Vec2[];
+  /** Outward unit normal of edge i (from vertex i to vertex i + 1), shape frame. */
+  normal(i: number): Vec2;
+  /** Radius of the disc the core is grown by (>= 0). */
+  radius(): number;
+  /** Area centroid of the core, shape frame. */
+  core_centroid(): Vec2;
+  /** Radius of the smallest disc about core_centroid() holding the whole shape. */
+  extent(): number;
+}
+export interface ShapeMakers {
+  /** A disc of radius >= 0 centred at center (shape frame). */
+  circle(radius: number, center?: Vec2): Shape;
+  /** The points within radius of segment ab; capsule(a, a, r) is a circle. */
+  capsule(a: Vec2, b: Vec2, radius: number): Shape;
+  /** A capsule of radius 0. */
+  segment(a: Vec2, b: Vec2): Shape;
+  /** A box centred on the origin (or at center, turned by angle) with half extents > 0. */
+  box(half_width: number, half_height: number): Shape;
+  box(half_width: number, half_height: number, center: Vec2, angle: number): Shape;
+  /** OUTER half extents, corners rounded by corner_radius (<= the smaller half extent). */
+  rounded_box(half_width: number, half_height: number, corner_radius: number): Shape;
+  /** The convex hull of the points (welded, collinear points removed), grown by radius. */
+  polygon(points: Points, radius?: number): Shape;
+}
+
+/** One segment of a chain: one-sided (it collides on the right of a -> b), with ghost vertices. */
+export interface ChainSegment extends WasmObject {
+  readonly a: Vec2;
+  readonly b: Vec2;
+  /** Outward unit normal: the right perpendicular of b - a. */
+  readonly normal: Vec2;
+  readonly ghost_prev: Vec2;
+  readonly ghost_next: Vec2;
+  readonly has_prev: boolean;
+  readonly has_next: boolean;
+  /** The segment as a 2-vertex Shape of radius 0. */
+  shape(): Shape;
+}
+/** One-sided terrain: points run counter-clockwise around the solid. */
+export interface Chain extends WasmObject {
+  segment_count(): number;
+  segment(i: number): ChainSegment;
+  points(): Vec2[];
+  closed(): boolean;
+}
+export interface ChainMakers {
+  /** An open chain of >= 2 points. */
+  open(points: Points): Chain;
+  /** A closed loop of >= 3 points. */
+  loop(points: Points): Chain;
+}
+
+export interface MassProperties { mass: number; /** shape frame */ center: Vec2; /** about center */ inertia: number; }
+export interface PointProjection {
+  /** Closest point of the boundary. */ point: Vec2;
+  /** Outward unit normal there. */ normal: Vec2;
+  /** Signed distance from the boundary to the query point (< 0 inside). */ distance: number;
+  inside: boolean;
+}
+export interface ContactPoint {
+  /** Midway between the two surfaces (world). */ point: Vec2;
+  /** Signed gap along the normal; < 0 is penetration. */ separation: number;
+  /** Feature key (uint32): the same from frame to frame while the same features touch. */ id: number;
+}
+export interface Manifold {
+  /** Unit, world, from A to B. */ normal: Vec2;
+  /** 0, 1 or 2. */ count: number;
+  /** count entries. */ points: ContactPoint[];
+}
+export interface DistanceResult {
+  /** > 0 apart, 0 touching, < 0 overlapping (minus the penetration depth). */ distance: number;
+  /** Unit, from A to B. */ normal: Vec2;
+  /** On A's surface. */ point_a: Vec2;
+  /** On B's surface; point_b - point_a = normal * distance. */ point_b: Vec2;
+}
+export interface CastHit {
+  hit: boolean;
+  /** Of the translation at the first touch, in [0, 1]; 1 without a hit. */ fraction: number;
+  point: Vec2;
+  /** The target's outward normal for rays; from A to B for shape_cast; {0,0} when starting inside. */ normal: Vec2;
+}
+/** A shape's motion over [0, 1]: its rotation centre (shape frame), that centre's world position and the angle at t = 0 and t = 1. */
+export interface Sweep { local_center: Vec2; c0: Vec2; c1: Vec2; a0: number; a1: number; }
+export interface ToiResult {
+  state: 'hit' | 'separated' | 'overlapped' | 'failed';
+  /** Time in [0, t_max]. */ fraction: number;
+  /** Hit or overlapped: midway between the closest points, else {0,0}. */ point: Vec2;
+  /** Hit or overlapped: unit, from A to B, else {0,0}. */ normal: Vec2;
+}
+export interface Approach {
+  /** They touch or overlap at some time within the horizon. */ hit: boolean;
+  /** The first touch, or the time of least distance. */ time: number;
+  distance: number;
+  point_a: Vec2;
+  point_b: Vec2;
+  /** Unit, from A to B. */ normal: Vec2;
+}
+export interface ShapeCastOptions { /** Stop this far apart instead of touching. */ target_separation?: number; }
+export interface ToiOptions { target_separation?: number; tolerance?: number; max_iterations?: number; }
+export interface TileGrid {
+  columns: number;
+  rows: number;
+  /** columns * rows cells, row 0 at the bottom; nonzero is solid. */
+  solid: ArrayLike<number>;
+  /** Lower-left corner of cell (0, 0); default {0, 0}. */ origin?: Vec2;
+  /** Default {1, 1}. */ cell_size?: Vec2;
+}
+export interface Outline { points: Vec2[]; closed: boolean; }
+
+/** Names one collider of one CollisionWorld. */
+export interface ColliderId { index: number; generation: number; world: number; }
+export interface Filter { category?: number; mask?: number; group?: number; }
+export interface ColliderOptions {
+  filter?: Filter;
+  /** Never (or rarely) moves; chains default to fixed. */ fixed?: boolean;
+  sensor?: boolean;
+  /** Any integer up to 2^53. */ user_data?: number;
+  fresh_contacts?: boolean;
+}
+export interface QueryFilter { mask?: number; sensors?: boolean; }
+export interface WorldSettings {
+  /** contacts() holds the pairs at most this far apart (m); default 0.02. */ contact_margin?: number;
+  reuse_contacts?: boolean;
+  /** The moving tree's fat-box margin (m); default 0.1. */ tree_margin?: number;
+}
+export interface ContactPair { a: ColliderId; b: ColliderId; part_a: number; part_b: number; /** from a to b */ manifold: Manifold; }
+export interface ContactEvent { a: ColliderId; b: ColliderId; part_a: number; part_b: number; }
+export interface RayResult { id: ColliderId; part: number; hit: CastHit; }
+export interface WorldStats {
+  colliders: number; fixed: number; pairs: number; contacts: number; collided: number; reused: number;
+  separated: number; new_pairs: number;
+}
+
+/** A scene of colliders: broadphase (AABB trees), narrowphase, persistent contacts, scene queries. */
+export interface CollisionWorld extends WasmObject {
+  /** A shape, a compound (array of shapes in the collider's frame) or a chain; options or user_data. */
+  add(collider: Shape | Shape[] | Chain, xf: Transform, options?: ColliderOptions | number): ColliderId;
+  add_shape(shape: Shape, xf: Transform, options?: ColliderOptions | number): ColliderId;
+  add_parts(parts: Shape[], xf: Transform, options?: ColliderOptions | number): ColliderId;
+  add_chain(chain: Chain, xf: Transform, options?: ColliderOptions | number): ColliderId;
+  remove(id: ColliderId): boolean;
+  set_transform(id: ColliderId, xf: Transform): boolean;
+  set_shape(id: ColliderId, shape: Shape): boolean;
+  set_user_data(id: ColliderId, user_data: number): boolean;
+  contains(id: ColliderId): boolean;
+  size(): number;
+  part_count(id: ColliderId): number;
+  transform(id: ColliderId): Transform | null;
+  user_data(id: ColliderId): number | null;
+  /** The box the trees hold for it. */
+  box(id: ColliderId): Aabb;
+  /** Registers a collider for set_transforms(), in order. */
+  track(id: ColliderId): void;
+  /** Moves the tracked colliders: poses holds x, y, cos, sin per collider, in track() order. Returns how many moved. */
+  set_transforms(poses: Float32Array | ArrayLike<number>): number;
+  /** Broadphase and narrowphase: brings contacts() and the events up to date. */
+  update(): void;
+  contact_count(): number;
+  contacts(): ContactPair[];
+  begin_touch_events(): ContactEvent[];
+  end_touch_events(): ContactEvent[];
+  stats(): WorldStats;
+  /** The closest hit, or null. */
+  cast_ray(ray: Ray, filter?: QueryFilter): RayResult | null;
+  cast_circle(ray: Ray, radius: number, filter?: QueryFilter): RayResult | null;
+  /** hit.normal is the collider's outward normal. */
+  cast_shape(shape: Shape, xf: Transform, translation: Vec2, filter?: QueryFilter): RayResult | null;
+  /** Every hit of the ray (radius 0) or circle, by fraction. */
+  cast_ray_all(ray: Ray, radius?: number, filter?: QueryFilter): RayResult[];
+  /** Many rays in one call: origin x, y, translation x, y per ray; per ray the closest hit's fraction (1: none) and collider index (-1: none). */
+  cast_rays(rays: Float32Array | ArrayLike<number>): { fraction: Float32Array; index: Int32Array };
+  overlap_point(point: Vec2, filter?: QueryFilter): ColliderId[];
+  overlap_aabb(box: Aabb, filter?: QueryFilter): ColliderId[];
+  overlap_shape(shape: Shape, xf: Transform, filter?: QueryFilter): ColliderId[];
+}
+
+/** A body for the sandbox stepper: density 0 makes it static. */
+export interface BodyDef {
+  shape?: Shape;
+  parts?: Shape[];
+  position?: Vec2;
+  angle?: number;
+  velocity?: Vec2;
+  density?: number;
+  friction?: number;
+  restitution?: number;
+}
+export type BodyOutline =
+  | { chain: false; static: boolean; parts: { vertices: Vec2[]; radius: number }[] }
+  | { chain: true; points: Vec2[]; closed: boolean };
+export interface StepStats { manifolds: number; points: number; max_penetration: number; }
+/** The sandbox rigid-body stepper of the demo (not part of the library; sandbox/stepper.hpp). */
+export interface Stepper extends WasmObject {
+  add(body: BodyDef): number;
+  add_chain(chain: Chain): number;
+  step(dt: number): void;
+  body_count(): number;
+  /** x, y, cos, sin of each body's shape frame. */
+  poses(): Float32Array;
+  outline(body: number): BodyOutline;
+  kinetic_energy(): number;
+  max_point_speed(): number;
+  stats(): StepStats;
+  measure(): { manifolds: number; max_penetration: number };
+}
+/** The scene of `pebble demo` on the stepper: a container and rows of shapes released over time. */
+export interface DemoPile extends WasmObject {
+  /** Releases the rows due, then steps by dt; returns the bodies added. */
+  step(dt: number): number;
+  time(): number;
+  all_released(): boolean;
+  last_release_time(): number;
+  /** Per body: 0 ground, 1 box, 2 rounded box, 3 capsule, 4 circle, 5 polygon, 6 rounded polygon, 7 concave. */
+  kinds(): number[];
+  view(): Aabb;
+  container_view(): Aabb;
+  body_count(): number;
+  poses(): Float32Array;
+  outline(body: number): BodyOutline;
+  kinetic_energy(): number;
+  max_point_speed(): number;
+  stats(): StepStats;
+  measure(): { manifolds: number; max_penetration: number };
+}
+
+export interface Pebble {
+  readonly version: string;
+  readonly kMaxPolygonVertices: number;
+  readonly InvalidShape: typeof InvalidShape;
+  readonly InvalidArgument: typeof InvalidArgument;
+  readonly Shape: ShapeMakers;
+  readonly Chain: ChainMakers;
+  readonly CollisionWorld: { new (settings?: WorldSettings): CollisionWorld };
+  readonly Stepper: { new (): Stepper };
+  readonly DemoPile: { new (shape_count: number, seed: number): DemoPile };
+  readonly ChainSegment: Function;
+  readonly Rot: { from_angle(radians: number): Rot; identity(): Rot; angle(q: Rot): number };
+  readonly Transform: { identity(): Transform; from(x: number, y: number, angle?: number): Transform };
+  /** The raw Emscripten module. */
+  readonly module: unknown;
+  /** A feature id as "0x%08x", as `pebble query` prints it. */
+  hex_id(id: number): string;
+  transform_point(xf: Transform, v: Vec2): Vec2;
+  inv_transform_point(xf: Transform, v: Vec2): Vec2;
+
+  /** A simple (concave) polygon, either winding, into convex shapes of at most 8 corners grown by radius. */
+  decompose(polygon: Points, radius?: number): Shape[];
+  /** Of a shape, or of a compound's parts (taken as disjoint). Density >= 0. */
+  mass_properties(shape_or_parts: Shape | Shape[], density?: number): MassProperties;
+  area(shape: Shape): number;
+  /** Tight world box, radius included. */
+  bounds(shape: Shape, xf: Transform): Aabb;
+  project_point(shape: Shape, xf: Transform, point: Vec2): PointProjection;
+  contains(shape: Shape, xf: Transform, point: Vec2): boolean;
+  /** Contact points whose separation is at most margin; a may be a chain segment. */
+  collide(a: Shape | ChainSegment, xa: Transform, b: Shape, xb: Transform, margin?: number): Manifold;
+  distance(a: Shape | ChainSegment, xa: Transform, b: Shape, xb: Transform): DistanceResult;
+  overlap(a: Shape, xa: Transform, b: Shape, xb: Transform): boolean;
+  /** A ray (radius 0) or a circle cast (radius > 0) against a shape or a one-sided chain segment. */
+  raycast(target: Shape | ChainSegment, xf: Transform, ray: Ray, radius?: number): CastHit;
+  /** First fraction in [0, 1] at which the translating shapes touch; normal from A to B. */
+  shape_cast(a: Shape, xa: Transform, translation_a: Vec2, b: Shape | ChainSegment, xb: Transform, translation_b: Vec2,
+    options?: ShapeCastOptions): CastHit;
+  sweep_transform(sweep: Sweep, t: number): Transform;
+  /** Translating and turning shapes: the first touch, never tunnelling. */
+  time_of_impact(a: Shape, sweep_a: Sweep, b: Shape | ChainSegment, sweep_b: Sweep, t_max?: number, options?: ToiOptions): ToiResult;
+  /** Time in [0, horizon] of least distance, or of first touch, in linear motion. */
+  closest_approach(a: Shape, xa: Transform, velocity_a: Vec2, b: Shape | ChainSegment, xb: Transform, velocity_b: Vec2,
+    horizon: number): Approach;
+  /** A tile map's solid cells as loops for chains. */
+  outline_tiles(grid: TileGrid, max_segment_length?: number): Outline[];
+  /** Only the tops of the solid cells (one-way platforms), as open chains. */
+  outline_tile_tops(grid: TileGrid, max_segment_length?: number): Outline[];
+}
+
+export interface LoadOptions {
+  /** The .wasm bytes, when you load them yourself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where a file of the package (pebble_wasm.wasm) is served from. */
+  locateFile?: (name: string, prefix: string) => string;
+}
+/** Loads the WebAssembly module (fetch in a browser, the file system in Node) and returns the API. */
+export function load(options?: LoadOptions): Promise<Pebble>;
+export default load;

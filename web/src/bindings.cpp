@@ -1,0 +1,650 @@
+// web/src/bindings.cpp — pebble's API for JavaScript (embind). Names are the C++ ones; the npm
+// package's entry (web/package/index.mjs) adds default arguments and picks the chain-segment
+// versions of the queries, and web/package/index.d.ts declares all of it.
+//
+// Plain structs (Vec2, Rot, Transform, Aabb, Ray, Sweep and the results) cross as plain JS objects
+// with the C++ field names; Shape, Chain, ChainSegment and CollisionWorld are classes whose
+// objects live in the WebAssembly heap (call .delete() when done). A maker's InvalidShape (and a
+// world's std::invalid_argument) reaches JavaScript as an error with the same message.
+#include <emscripten.h>
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pebble/pebble.hpp>
+
+using emscripten::val;
+using namespace pebble;
+
+namespace {
+
+// Throws `new (Module.InvalidShape or Error)(message)` into the JavaScript caller. Called after
+// the C++ catch block has ended, so that no C++ exception is left half-handled.
+EM_JS(void, pebble_throw_js, (const char* kind, const char* message), {
+  const name = UTF8ToString(kind);
+  const Type = Module[name] || Error;
+  const error = new Type(UTF8ToString(message));
+  if (Type === Error) error.name = name;
+  throw error;
+});
+
+[[noreturn]] void rethrow_as_js(const char* kind, const std::string& message) {
+  pebble_throw_js(kind, message.c_str());
+  __builtin_unreachable();
+}
+
+/// Runs make(); an InvalidShape or std::invalid_argument becomes a JavaScript error.
+template <class F>
+auto guarded(F make) -> decltype(make()) {
+  std::string message;
+  const char* kind = "InvalidShape";
+  try {
+    return make();
+  } catch (const InvalidShape& e) {
+    message = e.what();
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+    kind = "InvalidArgument";
+  } catch (const std::exception& e) {
+    message = e.what();
+    kind = "Error";
+  }
+  rethrow_as_js(kind, message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions for what value_object cannot describe: arrays, optional results, enums.
+
+val vec2(Vec2 v) {
+  val o = val::object();
+  o.set("x", v.x);
+  o.set("y", v.y);
+  return o;
+}
+
+std::vector<Vec2> points_of(const val& array) {
+  // [{x, y}, ...] or [[x, y], ...]
+  const unsigned n = array["length"].as<unsigned>();
+  std::vector<Vec2> points(n);
+  for (unsigned i = 0; i < n; ++i) {
+    const val p = array[i];
+    if (p.isArray()) {
+      points[i] = {p[0].as<float>(), p[1].as<float>()};
+    } else {
+      points[i] = {p["x"].as<float>(), p["y"].as<float>()};
+    }
+  }
+  return points;
+}
+
+val points_val(std::span<const Vec2> points) {
+  val a = val::array();
+  for (size_t i = 0; i < points.size(); ++i) a.set(i, vec2(points[i]));
+  return a;
+}
+
+std::string hex_id(uint32_t id) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%08x", id);
+  return buffer;
+}
+
+val manifold_val(const Manifold& m) {
+  val o = val::object();
+  o.set("normal", vec2(m.normal));
+  o.set("count", m.count);
+  val points = val::array();
+  for (int i = 0; i < m.count; ++i) {
+    val p = val::object();
+    p.set("point", vec2(m.points[i].point));
+    p.set("separation", m.points[i].separation);
+    p.set("id", m.points[i].id);
+    points.set(i, p);
+  }
+  o.set("points", points);
+  return o;
+}
+
+val toi_val(const ToiResult& r) {
+  static constexpr const char* kStates[] = {"hit", "separated", "overlapped", "failed"};
+  val o = val::object();
+  o.set("state", std::string(kStates[static_cast<int>(r.state)]));
+  o.set("fraction", r.fraction);
+  o.set("point", vec2(r.point));
+  o.set("normal", vec2(r.normal));
+  return o;
+}
+
+ToiOptions toi_options(float target_separation, float tolerance, int max_iterations) {
+  ToiOptions options;
+  options.target_separation = target_separation;
+  options.tolerance = tolerance;
+  if (max_iterations > 0) options.max_iterations = max_iterations;
+  return options;
+}
+
+std::vector<Shape> shapes_of(const val& array) {
+  const unsigned n = array["length"].as<unsigned>();
+  std::vector<Shape> shapes;
+  shapes.reserve(n);
+  for (unsigned i = 0; i < n; ++i) shapes.push_back(array[i].as<Shape>());
+  return shapes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape
+
+Shape circle1(float r) { return guarded([&] { return Shape::circle(r); }); }
+Shape circle2(float r, Vec2 c) { return guarded([&] { return Shape::circle(r, c); }); }
+Shape capsule(Vec2 a, Vec2 b, float r) { return guarded([&] { return Shape::capsule(a, b, r); }); }
+Shape segment(Vec2 a, Vec2 b) { return guarded([&] { return Shape::segment(a, b); }); }
+Shape box2(float hw, float hh) { return guarded([&] { return Shape::box(hw, hh); }); }
+Shape box4(float hw, float hh, Vec2 c, float angle) { return guarded([&] { return Shape::box(hw, hh, c, angle); }); }
+Shape rounded_box(float hw, float hh, float r) { return guarded([&] { return Shape::rounded_box(hw, hh, r); }); }
+Shape polygon1(const val& points) {
+  const std::vector<Vec2> p = points_of(points);
+  return guarded([&] { return Shape::polygon(p); });
+}
+Shape polygon2(const val& points, float radius) {
+  const std::vector<Vec2> p = points_of(points);
+  return guarded([&] { return Shape::polygon(p, radius); });
+}
+val shape_vertices(const Shape& s) { return points_val(s.vertices()); }
+
+val decompose_val(const val& points, float radius) {
+  const std::vector<Vec2> p = points_of(points);
+  const std::vector<Shape> parts = guarded([&] { return decompose(p, radius); });
+  val a = val::array();
+  for (size_t i = 0; i < parts.size(); ++i) a.set(i, parts[i]);
+  return a;
+}
+
+MassProperties mass_of_shape(const Shape& s, float density) {
+  return guarded([&] { return mass_properties(s, density); });
+}
+MassProperties mass_of_parts(const val& parts, float density) {
+  const std::vector<Shape> shapes = shapes_of(parts);
+  return guarded([&] { return mass_properties(std::span<const Shape>(shapes), density); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+val collide_val(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) {
+  return manifold_val(collide(a, xa, b, xb, margin));
+}
+CastHit raycast_r(const Shape& s, const Transform& xf, const Ray& ray, float radius) {
+  return radius > 0 ? raycast(s, xf, ray, radius) : raycast(s, xf, ray);
+}
+CastHit shape_cast_o(const Shape& a, const Transform& xa, Vec2 ta, const Shape& b, const Transform& xb, Vec2 tb,
+                     float target_separation) {
+  return shape_cast(a, xa, ta, b, xb, tb, ShapeCastOptions{target_separation});
+}
+val toi_val_of(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max, float target_separation,
+               float tolerance, int max_iterations) {
+  return toi_val(time_of_impact(a, sa, b, sb, t_max, toi_options(target_separation, tolerance, max_iterations)));
+}
+
+// The same against one segment of a chain (one-sided, with ghost vertices).
+val collide_seg(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin) {
+  return manifold_val(collide(s, xs, b, xb, margin));
+}
+DistanceResult distance_seg(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb) {
+  return distance(s, xs, b, xb);
+}
+CastHit raycast_seg(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) {
+  return raycast(s, xs, ray, radius);
+}
+CastHit shape_cast_seg(const Shape& a, const Transform& xa, Vec2 ta, const ChainSegment& s, const Transform& xs, Vec2 ts,
+                       float target_separation) {
+  return shape_cast(a, xa, ta, s, xs, ts, ShapeCastOptions{target_separation});
+}
+val toi_seg(const Shape& a, const Sweep& sa, const ChainSegment& s, const Sweep& ss, float t_max, float target_separation,
+            float tolerance, int max_iterations) {
+  return toi_val(time_of_impact(a, sa, s, ss, t_max, toi_options(target_separation, tolerance, max_iterations)));
+}
+Approach approach_seg(const Shape& a, const Transform& xa, Vec2 va, const ChainSegment& s, const Transform& xs, Vec2 vs,
+                      float horizon) {
+  return closest_approach(a, xa, va, s, xs, vs, horizon);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chains and tiles
+
+Chain chain_open(const val& points) {
+  const std::vector<Vec2> p = points_of(points);
+  return guarded([&] { return Chain::open(p); });
+}
+Chain chain_loop(const val& points) {
+  const std::vector<Vec2> p = points_of(points);
+  return guarded([&] { return Chain::loop(p); });
+}
+ChainSegment chain_segment(const Chain& c, int i) {
+  if (i < 0 || i >= c.segment_count()) rethrow_as_js("RangeError", "pebble: chain segment index out of range");
+  return c.segment(i);
+}
+val chain_points(const Chain& c) { return points_val(c.points()); }
+
+val outlines_val(const std::vector<Outline>& outlines) {
+  val a = val::array();
+  for (size_t i = 0; i < outlines.size(); ++i) {
+    val o = val::object();
+    o.set("points", points_val(outlines[i].points));
+    o.set("closed", outlines[i].closed);
+    a.set(i, o);
+  }
+  return a;
+}
+// grid: {columns, rows, solid: array of 0/1 (row 0 at the bottom), origin?, cell_size?}
+template <bool Tops>
+val outline_grid(const val& grid, float max_segment_length) {
+  TileGrid g;
+  g.columns = grid["columns"].as<int>();
+  g.rows = grid["rows"].as<int>();
+  const std::vector<std::uint8_t> solid = emscripten::convertJSArrayToNumberVector<std::uint8_t>(grid["solid"]);
+  g.solid = solid;
+  if (!grid["origin"].isUndefined()) g.origin = grid["origin"].as<Vec2>();
+  if (!grid["cell_size"].isUndefined()) g.cell_size = grid["cell_size"].as<Vec2>();
+  return outlines_val(guarded([&] { return Tops ? outline_tile_tops(g, max_segment_length) : outline_tiles(g, max_segment_length); }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// CollisionWorld
+
+ColliderOptions options_of(const val& o) {
+  ColliderOptions options;
+  if (o.isUndefined() || o.isNull()) return options;
+  if (o.typeOf().as<std::string>() == "number") {
+    options.user_data = static_cast<uint64_t>(o.as<double>());
+    return options;
+  }
+  if (!o["fixed"].isUndefined()) options.fixed = o["fixed"].as<bool>();
+  if (!o["sensor"].isUndefined()) options.sensor = o["sensor"].as<bool>();
+  if (!o["fresh_contacts"].isUndefined()) options.fresh_contacts = o["fresh_contacts"].as<bool>();
+  if (!o["user_data"].isUndefined()) options.user_data = static_cast<uint64_t>(o["user_data"].as<double>());
+  const val f = o["filter"];
+  if (!f.isUndefined()) {
+    // 53 bits of category and mask reach C++ exactly through a JS number.
+    if (!f["category"].isUndefined()) options.filter.category = static_cast<uint64_t>(f["category"].as<double>());
+    if (!f["mask"].isUndefined()) options.filter.mask = static_cast<uint64_t>(f["mask"].as<double>());
+    if (!f["group"].isUndefined()) options.filter.group = f["group"].as<int>();
+  }
+  return options;
+}
+
+QueryFilter query_filter_of(const val& o) {
+  QueryFilter filter;
+  if (o.isUndefined() || o.isNull()) return filter;
+  if (!o["mask"].isUndefined()) filter.mask = static_cast<uint64_t>(o["mask"].as<double>());
+  if (!o["sensors"].isUndefined()) filter.sensors = o["sensors"].as<bool>();
+  return filter;
+}
+
+val id_val(ColliderId id) {
+  val o = val::object();
+  o.set("index", id.index);
+  o.set("generation", id.generation);
+  o.set("world", id.world);
+  return o;
+}
+
+/// The closest hit of a world cast as one value_object (converted from memory by embind, much
+/// cheaper than an object built field by field); index.mjs turns found == false into null.
+struct RayAnswer {
+  bool found = false;
+  ColliderId id{};
+  int part = 0;
+  CastHit hit{false, 1, {}, {}};
+};
+RayAnswer answer_of(const std::optional<RayResult>& r) {
+  return r ? RayAnswer{true, r->id, r->part, r->hit} : RayAnswer{};
+}
+
+val ray_result_val(const RayResult& r) {
+  val o = val::object();
+  o.set("id", id_val(r.id));
+  o.set("part", r.part);
+  o.set("hit", r.hit);
+  return o;
+}
+
+val events_val(std::span<const ContactEvent> events) {
+  val a = val::array();
+  for (size_t i = 0; i < events.size(); ++i) {
+    val e = val::object();
+    e.set("a", id_val(events[i].a));
+    e.set("b", id_val(events[i].b));
+    e.set("part_a", events[i].part_a);
+    e.set("part_b", events[i].part_b);
+    a.set(i, e);
+  }
+  return a;
+}
+
+/// CollisionWorld for JavaScript: the same calls, results as plain objects, plus a few calls on
+/// typed arrays that move many colliders or cast many rays in one crossing of the JS/wasm border.
+class World {
+public:
+  World() = default;
+  explicit World(const val& settings) : world_(settings_of(settings)) {}
+
+  ColliderId add_shape(const Shape& s, const Transform& xf, const val& options) {
+    const ColliderOptions o = options_of(options);
+    return guarded([&] { return world_.add(s, xf, o); });
+  }
+  ColliderId add_parts(const val& parts, const Transform& xf, const val& options) {
+    const std::vector<Shape> shapes = shapes_of(parts);
+    const ColliderOptions o = options_of(options);
+    return guarded([&] { return world_.add(std::span<const Shape>(shapes), xf, o); });
+  }
+  ColliderId add_chain(const Chain& chain, const Transform& xf, const val& options) {
+    ColliderOptions o = options_of(options);
+    if (options.isUndefined() || options.isNull() || options["fixed"].isUndefined()) o.fixed = true;
+    return guarded([&] { return world_.add(chain, xf, o); });
+  }
+  bool remove(ColliderId id) { return world_.remove(id); }
+  bool set_transform(ColliderId id, const Transform& xf) { return world_.set_transform(id, xf); }
+  bool set_shape(ColliderId id, const Shape& s) { return world_.set_shape(id, s); }
+  bool set_user_data(ColliderId id, double user_data) { return world_.set_user_data(id, static_cast<uint64_t>(user_data)); }
+  bool contains(ColliderId id) const { return world_.contains(id); }
+  int size() const { return world_.size(); }
+  int part_count(ColliderId id) const { return world_.part_count(id); }
+  val transform(ColliderId id) const {
+    const Transform* xf = world_.transform(id);
+    return xf ? val(*xf) : val::null();
+  }
+  val user_data(ColliderId id) const {
+    const ColliderOptions* o = world_.options(id);
+    return o ? val(static_cast<double>(o->user_data)) : val::null();
+  }
+  Aabb box(ColliderId id) const { return world_.box(id); }
+
+  /// Moves colliders [first, first + n) of the ids registered with track() (in order) to the
+  /// poses in `poses` (x, y, c, s per collider).
+  void track(ColliderId id) { tracked_.push_back(id); }
+  int set_transforms(const val& poses) {
+    const std::vector<float> p = emscripten::convertJSArrayToNumberVector<float>(poses);
+    const size_t n = std::min(tracked_.size(), p.size() / 4);
+    int moved = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Transform xf{{p[4 * i], p[4 * i + 1]}, {p[4 * i + 2], p[4 * i + 3]}};
+      moved += world_.set_transform(tracked_[i], xf) ? 1 : 0;
+    }
+    return moved;
+  }
+
+  void update() { world_.update(); }
+  int contact_count() const { return static_cast<int>(world_.contacts().size()); }
+  val contacts() const {
+    const auto pairs = world_.contacts();
+    val a = val::array();
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      val c = val::object();
+      c.set("a", id_val(pairs[i].a));
+      c.set("b", id_val(pairs[i].b));
+      c.set("part_a", pairs[i].part_a);
+      c.set("part_b", pairs[i].part_b);
+      c.set("manifold", manifold_val(pairs[i].manifold));
+      a.set(i, c);
+    }
+    return a;
+  }
+  val begin_touch_events() const { return events_val(world_.begin_touch_events()); }
+  val end_touch_events() const { return events_val(world_.end_touch_events()); }
+  val stats() const {
+    const WorldStats s = world_.stats();
+    val o = val::object();
+    o.set("colliders", s.colliders);
+    o.set("fixed", s.fixed);
+    o.set("pairs", s.pairs);
+    o.set("contacts", s.contacts);
+    o.set("collided", s.collided);
+    o.set("reused", s.reused);
+    o.set("separated", s.separated);
+    o.set("new_pairs", s.new_pairs);
+    return o;
+  }
+
+  RayAnswer cast_ray(const Ray& ray, const val& filter) const {
+    return answer_of(world_.cast_ray(ray, filter.isUndefined() ? QueryFilter{} : query_filter_of(filter)));
+  }
+  RayAnswer cast_circle(const Ray& ray, float radius, const val& filter) const {
+    return answer_of(world_.cast_circle(ray, radius, query_filter_of(filter)));
+  }
+  RayAnswer cast_shape(const Shape& s, const Transform& xf, Vec2 translation, const val& filter) const {
+    return answer_of(world_.cast_shape(s, xf, translation, query_filter_of(filter)));
+  }
+  /// Every hit of the ray (or circle, radius > 0), by fraction, then by collider index.
+  val cast_ray_all(const Ray& ray, float radius, const val& filter) const {
+    std::vector<RayResult> hits;
+    auto collect = [&](const RayResult& r) {
+      hits.push_back(r);
+      return 1.0f;
+    };
+    if (radius > 0) {
+      world_.cast_circle(ray, radius, collect, query_filter_of(filter));
+    } else {
+      world_.cast_ray(ray, collect, query_filter_of(filter));
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const RayResult& x, const RayResult& y) {
+      return x.hit.fraction != y.hit.fraction ? x.hit.fraction < y.hit.fraction : x.id.index < y.id.index;
+    });
+    val a = val::array();
+    for (size_t i = 0; i < hits.size(); ++i) a.set(i, ray_result_val(hits[i]));
+    return a;
+  }
+  /// rays: origin x, y, translation x, y per ray. Returns, per ray, the closest hit's fraction (1 and
+  /// no hit: -1 in `hit_index`), and the hit collider's slot index (-1 when none) in a second array:
+  /// {fraction: Float32Array, index: Int32Array}.
+  val cast_rays(const val& rays) const {
+    const std::vector<float> r = emscripten::convertJSArrayToNumberVector<float>(rays);
+    const size_t n = r.size() / 4;
+    std::vector<float> fraction(n, 1.0f);
+    std::vector<int32_t> index(n, -1);
+    for (size_t i = 0; i < n; ++i) {
+      const std::optional<RayResult> hit = world_.cast_ray(Ray{{r[4 * i], r[4 * i + 1]}, {r[4 * i + 2], r[4 * i + 3]}});
+      if (hit) {
+        fraction[i] = hit->hit.fraction;
+        index[i] = static_cast<int32_t>(hit->id.index);
+      }
+    }
+    val out = val::object();
+    out.set("fraction", val::global("Float32Array").new_(emscripten::typed_memory_view(n, fraction.data())).call<val>("slice"));
+    out.set("index", val::global("Int32Array").new_(emscripten::typed_memory_view(n, index.data())).call<val>("slice"));
+    return out;
+  }
+  val overlap_point(Vec2 p, const val& filter) const {
+    val a = val::array();
+    unsigned k = 0;
+    world_.overlap_point(p, [&](ColliderId id) { a.set(k++, id_val(id)); return true; }, query_filter_of(filter));
+    return a;
+  }
+  val overlap_aabb(const Aabb& box, const val& filter) const {
+    val a = val::array();
+    unsigned k = 0;
+    world_.overlap_aabb(box, [&](ColliderId id) { a.set(k++, id_val(id)); return true; }, query_filter_of(filter));
+    return a;
+  }
+  val overlap_shape(const Shape& s, const Transform& xf, const val& filter) const {
+    val a = val::array();
+    unsigned k = 0;
+    world_.overlap_shape(s, xf, [&](ColliderId id) { a.set(k++, id_val(id)); return true; }, query_filter_of(filter));
+    return a;
+  }
+
+private:
+  static WorldSettings settings_of(const val& s) {
+    WorldSettings settings;
+    if (s.isUndefined() || s.isNull()) return settings;
+    if (!s["contact_margin"].isUndefined()) settings.contact_margin = s["contact_margin"].as<float>();
+    if (!s["reuse_contacts"].isUndefined()) settings.reuse_contacts = s["reuse_contacts"].as<bool>();
+    if (!s["tree_margin"].isUndefined()) settings.tree.margin = s["tree_margin"].as<float>();
+    return settings;
+  }
+  CollisionWorld world_;
+  std::vector<ColliderId> tracked_;
+};
+
+std::string version() { return "0.1.0"; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pebble) {
+  using namespace emscripten;
+
+  value_object<Vec2>("Vec2").field("x", &Vec2::x).field("y", &Vec2::y);
+  value_object<Rot>("Rot").field("c", &Rot::c).field("s", &Rot::s);
+  value_object<Transform>("Transform").field("p", &Transform::p).field("q", &Transform::q);
+  value_object<Aabb>("Aabb").field("lower", &Aabb::lower).field("upper", &Aabb::upper);
+  value_object<Ray>("Ray").field("origin", &Ray::origin).field("translation", &Ray::translation);
+  value_object<Sweep>("Sweep")
+      .field("local_center", &Sweep::local_center)
+      .field("c0", &Sweep::c0)
+      .field("c1", &Sweep::c1)
+      .field("a0", &Sweep::a0)
+      .field("a1", &Sweep::a1);
+  value_object<MassProperties>("MassProperties")
+      .field("mass", &MassProperties::mass)
+      .field("center", &MassProperties::center)
+      .field("inertia", &MassProperties::inertia);
+  value_object<PointProjection>("PointProjection")
+      .field("point", &PointProjection::point)
+      .field("normal", &PointProjection::normal)
+      .field("distance", &PointProjection::distance)
+      .field("inside", &PointProjection::inside);
+  value_object<DistanceResult>("DistanceResult")
+      .field("distance", &DistanceResult::distance)
+      .field("normal", &DistanceResult::normal)
+      .field("point_a", &DistanceResult::point_a)
+      .field("point_b", &DistanceResult::point_b);
+  value_object<CastHit>("CastHit")
+      .field("hit", &CastHit::hit)
+      .field("fraction", &CastHit::fraction)
+      .field("point", &CastHit::point)
+      .field("normal", &CastHit::normal);
+  value_object<Approach>("Approach")
+      .field("hit", &Approach::hit)
+      .field("time", &Approach::time)
+      .field("distance", &Approach::distance)
+      .field("point_a", &Approach::point_a)
+      .field("point_b", &Approach::point_b)
+      .field("normal", &Approach::normal);
+  value_object<RayAnswer>("RayAnswer")
+      .field("found", &RayAnswer::found)
+      .field("id", &RayAnswer::id)
+      .field("part", &RayAnswer::part)
+      .field("hit", &RayAnswer::hit);
+  value_object<ColliderId>("ColliderId")
+      .field("index", &ColliderId::index)
+      .field("generation", &ColliderId::generation)
+      .field("world", &ColliderId::world);
+
+  class_<Shape>("Shape")
+      .class_function("circle", &circle1)
+      .class_function("circle", &circle2)
+      .class_function("capsule", &capsule)
+      .class_function("segment", &segment)
+      .class_function("box", &box2)
+      .class_function("box", &box4)
+      .class_function("rounded_box", &rounded_box)
+      .class_function("polygon", &polygon1)
+      .class_function("polygon", &polygon2)
+      .function("vertex_count", &Shape::vertex_count)
+      .function("edge_count", &Shape::edge_count)
+      .function("vertices", &shape_vertices)
+      .function("normal", &Shape::normal)
+      .function("radius", &Shape::radius)
+      .function("core_centroid", &Shape::core_centroid)
+      .function("extent", &Shape::extent);
+
+  class_<ChainSegment>("ChainSegment")
+      .property("a", &ChainSegment::a)
+      .property("b", &ChainSegment::b)
+      .property("normal", &ChainSegment::normal)
+      .property("ghost_prev", &ChainSegment::ghost_prev)
+      .property("ghost_next", &ChainSegment::ghost_next)
+      .property("has_prev", &ChainSegment::has_prev)
+      .property("has_next", &ChainSegment::has_next)
+      .function("shape", optional_override([](const ChainSegment& s) { return s.shape; }));
+  class_<Chain>("Chain")
+      .class_function("open", &chain_open)
+      .class_function("loop", &chain_loop)
+      .function("segment_count", optional_override([](const Chain& c) { return c.segment_count(); }))
+      .function("segment", &chain_segment)
+      .function("points", &chain_points)
+      .function("closed", optional_override([](const Chain& c) { return c.closed(); }));
+
+  function("kMaxPolygonVertices", optional_override([] { return kMaxPolygonVertices; }));
+  function("version", &version);
+  function("hex_id", &hex_id);
+  function("rot_from_angle", optional_override([](float a) { return Rot::from_angle(a); }));
+  function("rot_angle", optional_override([](const Rot& q) { return q.angle(); }));
+  function("transform_point", optional_override([](const Transform& xf, Vec2 v) { return transform_point(xf, v); }));
+  function("inv_transform_point", optional_override([](const Transform& xf, Vec2 v) { return inv_transform_point(xf, v); }));
+  function("decompose", &decompose_val);
+  function("mass_properties", &mass_of_shape);
+  function("mass_properties_parts", &mass_of_parts);
+  function("area", optional_override([](const Shape& s) { return area(s); }));
+  function("bounds", optional_override([](const Shape& s, const Transform& xf) { return bounds(s, xf); }));
+  function("project_point", optional_override([](const Shape& s, const Transform& xf, Vec2 p) { return project_point(s, xf, p); }));
+  function("contains", optional_override([](const Shape& s, const Transform& xf, Vec2 p) { return contains(s, xf, p); }));
+  function("collide", &collide_val);
+  function("distance", optional_override([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+             return distance(a, xa, b, xb);
+           }));
+  function("overlap", optional_override([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+             return overlap(a, xa, b, xb);
+           }));
+  function("raycast", &raycast_r);
+  function("shape_cast", &shape_cast_o);
+  function("sweep_transform", optional_override([](const Sweep& s, float t) { return sweep_transform(s, t); }));
+  function("time_of_impact", &toi_val_of);
+  function("closest_approach",
+           optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb, Vec2 vb,
+                                float horizon) { return closest_approach(a, xa, va, b, xb, vb, horizon); }));
+  function("collide_segment", &collide_seg);
+  function("distance_segment", &distance_seg);
+  function("raycast_segment", &raycast_seg);
+  function("shape_cast_segment", &shape_cast_seg);
+  function("time_of_impact_segment", &toi_seg);
+  function("closest_approach_segment", &approach_seg);
+  function("outline_tiles", &outline_grid<false>);
+  function("outline_tile_tops", &outline_grid<true>);
+
+  class_<World>("CollisionWorld")
+      .constructor<>()
+      .constructor<const val&>()
+      .function("add_shape", &World::add_shape)
+      .function("add_parts", &World::add_parts)
+      .function("add_chain", &World::add_chain)
+      .function("remove", &World::remove)
+      .function("set_transform", &World::set_transform)
+      .function("set_shape", &World::set_shape)
+      .function("set_user_data", &World::set_user_data)
+      .function("contains", &World::contains)
+      .function("size", &World::size)
+      .function("part_count", &World::part_count)
+      .function("transform", &World::transform)
+      .function("user_data", &World::user_data)
+      .function("box", &World::box)
+      .function("track", &World::track)
+      .function("set_transforms", &World::set_transforms)
+      .function("update", &World::update)
+      .function("contact_count", &World::contact_count)
+      .function("contacts", &World::contacts)
+      .function("begin_touch_events", &World::begin_touch_events)
+      .function("end_touch_events", &World::end_touch_events)
+      .function("stats", &World::stats)
+      .function("cast_ray", &World::cast_ray)
+      .function("cast_circle", &World::cast_circle)
+      .function("cast_shape", &World::cast_shape)
+      .function("cast_ray_all", &World::cast_ray_all)
+      .function("cast_rays", &World::cast_rays)
+      .function("overlap_point", &World::overlap_point)
+      .function("overlap_aabb", &World::overlap_aabb)
+      .function("overlap_shape", &World::overlap_shape);
+}

@@ -1,0 +1,68 @@
+// Type-checked by package.test.mjs against the package's index.d.ts (tsc --strict), and run by it
+// too: every call of the JavaScript API once.
+import { load, InvalidShape, type Manifold, type Pebble, type Transform } from 'pebble-collide';
+
+const pb: Pebble = await load();
+const at = (x: number, y: number, angle = 0): Transform => pb.Transform.from(x, y, angle);
+const shapes = [
+  pb.Shape.circle(0.5), pb.Shape.circle(0.2, { x: 0.1, y: 0 }), pb.Shape.capsule({ x: -1, y: 0 }, { x: 1, y: 0 }, 0.2),
+  pb.Shape.segment({ x: 0, y: 0 }, { x: 1, y: 1 }), pb.Shape.box(1, 0.5), pb.Shape.box(1, 0.5, { x: 0.2, y: 0 }, 0.3),
+  pb.Shape.rounded_box(1, 0.5, 0.1), pb.Shape.polygon([[0, 0], [1, 0], [0, 1]], 0.05), pb.Shape.polygon([{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 0, y: 1 }]),
+];
+const [a, b] = [shapes[4], shapes[6]];
+const m: Manifold = pb.collide(a, at(0, 0), b, at(1.5, 0.2, 0.1), 0.02);
+const n: number = m.points.length + pb.kMaxPolygonVertices + a.vertex_count() + a.edge_count() + a.radius() + a.extent();
+const d = pb.distance(a, at(0, 0), b, at(3, 0));
+const o: boolean = pb.overlap(a, at(0, 0), b, at(3, 0)) || pb.contains(a, at(0, 0), { x: 0, y: 0 });
+const pp = pb.project_point(a, at(0, 0), { x: 2, y: 0 });
+const mp = pb.mass_properties(a, 2).mass + pb.mass_properties([a, b]).inertia + pb.area(a);
+const box = pb.bounds(a, at(0, 0));
+const ray = { origin: { x: -3, y: 0 }, translation: { x: 6, y: 0 } };
+const hits = [pb.raycast(a, at(0, 0), ray), pb.raycast(a, at(0, 0), ray, 0.1),
+  pb.shape_cast(a, at(0, 0), { x: 3, y: 0 }, b, at(4, 0), { x: 0, y: 0 }, { target_separation: 0.01 })];
+const sweep = { local_center: { x: 0, y: 0 }, c0: { x: 0, y: 0 }, c1: { x: 3, y: 0 }, a0: 0, a1: 1 };
+const toi = pb.time_of_impact(a, sweep, b, { ...sweep, c0: { x: 4, y: 0 }, c1: { x: 4, y: 0 }, a1: 0 }, 1, { tolerance: 0 });
+const state: 'hit' | 'separated' | 'overlapped' | 'failed' = toi.state;
+const xf: Transform = pb.sweep_transform(sweep, 0.5);
+const ap = pb.closest_approach(a, at(0, 0), { x: 1, y: 0 }, b, at(4, 1), { x: -1, y: 0 }, 2);
+const parts = pb.decompose([[0, 0], [2, 0], [2, 2], [1, 2], [1, 1], [0, 1]], 0.02);
+const chain = pb.Chain.open([[3, 0], [0, 0], [-3, 0.5]]);
+const loop = pb.Chain.loop([[0, 0], [1, 0], [0, 1]]);
+const seg = chain.segment(0);
+const sm = pb.collide(seg, at(0, 0), shapes[0], at(1, 0.4));
+const sd = pb.distance(seg, at(0, 0), shapes[0], at(1, 0.4)).distance + pb.raycast(seg, at(0, 0), ray).fraction;
+const outlines = pb.outline_tiles({ columns: 2, rows: 1, solid: [1, 1] });
+const tops = pb.outline_tile_tops({ columns: 2, rows: 1, solid: new Uint8Array([1, 0]), cell_size: { x: 0.5, y: 0.5 } }, 1);
+const world = new pb.CollisionWorld({ contact_margin: 0.02 });
+const ids = [world.add(a, at(0, 0)), world.add(parts, at(1.2, 0), { user_data: 7 }), world.add(chain, at(0, -0.6)),
+  world.add_shape(b, at(5, 0), 3)];
+world.track(ids[0]);
+world.set_transforms(new Float32Array([0.1, 0, 1, 0]));
+world.set_transform(ids[3], at(5, 0.1));
+world.update();
+const count: number = world.contact_count() + world.contacts().length + world.begin_touch_events().length + world.stats().pairs;
+const first = world.cast_ray(ray)?.hit.fraction ?? 1;
+const all = world.cast_ray_all(ray).length + world.cast_ray_all(ray, 0.1).length + (world.cast_circle(ray, 0.1)?.part ?? 0);
+const many = world.cast_rays(new Float32Array([-3, 0, 6, 0])).fraction[0];
+const near = world.overlap_point({ x: 0, y: 0 }).length + world.overlap_aabb(box).length + world.overlap_shape(b, at(0, 0)).length;
+const cast = world.cast_shape(b, at(-4, 0), { x: 8, y: 0 });
+world.remove(ids[3]);
+const kept: number | null = world.user_data(ids[1]);
+try {
+  pb.Shape.polygon([]);
+} catch (e) {
+  if (!(e instanceof InvalidShape)) throw e;
+}
+const pile = new pb.DemoPile(20, 1);
+pile.step(1 / 60);
+const poses: Float32Array = pile.poses();
+const stepper = new pb.Stepper();
+stepper.add({ shape: a, position: { x: 0, y: 2 } });
+stepper.add({ shape: b, density: 0 });
+stepper.step(1 / 60);
+console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
+  outlines: outlines.length + tops.length, count, first, all, many, near, cast: cast?.id.index, kept, poses: poses.length,
+  ke: stepper.kinetic_energy(), loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
+  angle: pb.Rot.angle(pb.Rot.from_angle(0.5)) }));
+for (const s of [...shapes, ...parts]) s.delete();
+[seg, chain, loop, world, pile, stepper].forEach((x) => x.delete());
