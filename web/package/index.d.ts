@@ -156,7 +156,7 @@ export interface ColliderOptions {
   /** Any integer up to 2^53. */ user_data?: number;
   fresh_contacts?: boolean;
 }
-export interface QueryFilter { mask?: number; sensors?: boolean; }
+export interface QueryFilter { mask?: number; sensors?: boolean; /** false: only colliders that move (default true) */ fixed?: boolean; }
 export interface WorldSettings {
   /** contacts() holds the pairs at most this far apart (m); default 0.02. */ contact_margin?: number;
   reuse_contacts?: boolean;
@@ -211,6 +211,46 @@ export interface CollisionWorld extends WasmObject {
   overlap_point(point: Vec2, filter?: QueryFilter): ColliderId[];
   overlap_aabb(box: Aabb, filter?: QueryFilter): ColliderId[];
   overlap_shape(shape: Shape, xf: Transform, filter?: QueryFilter): ColliderId[];
+  /** The contacts the shape at xf would have, per collider part within margin; each manifold's normal points from the collider to the shape. */
+  collide_shape(shape: Shape, xf: Transform, margin?: number, filter?: QueryFilter): { id: ColliderId; part: number; manifold: Manifold }[];
+  /** The k colliders nearest the shape by distance() to their nearest part (signed, < 0 overlapping), within max_distance, nearest first. */
+  nearest(shape: Shape, xf: Transform, k: number, max_distance?: number, filter?: QueryFilter): Neighbor[];
+  /** The colliders within radius of the shape, nearest first (at most k, default 64). */
+  within_radius(shape: Shape, xf: Transform, radius: number, k?: number, filter?: QueryFilter): Neighbor[];
+}
+
+/** A collider found by nearest / within_radius. */
+export interface Neighbor { id: ColliderId; part: number; distance: number; }
+
+/** CharacterMover's settings (lengths in world units, angles in radians); missing fields keep the C++ defaults (docs/mover.md). */
+export interface MoverSettings {
+  /** default {x: 0, y: 1} */ up?: Vec2;
+  /** default 50 degrees: steeper surfaces are walls */ max_slope?: number;
+  /** default 0.3 */ step_height?: number;
+  /** default 0.2 */ snap_distance?: number;
+  /** default 0.01: the gap kept to colliders */ skin?: number;
+  /** default 10 per second */ push_speed?: number;
+  /** default 8 */ max_iterations?: number;
+  filter?: QueryFilter;
+}
+export interface MoverGround { grounded: boolean; /** unit, world */ normal: Vec2; point: Vec2; collider: ColliderId; part: number; }
+export interface MoverStep {
+  transform: Transform;
+  /** the velocity asked, clipped by what the mover met: feed it back, plus gravity */ velocity: Vec2;
+  ground: MoverGround;
+  stepped: boolean;
+  snapped: boolean;
+  pushed: boolean;
+}
+/** A character of any shape moved through a world one step at a time (pebble/mover.hpp). The constructor throws InvalidShape for unusable settings. */
+export interface CharacterMover extends WasmObject {
+  /** Moves by velocity * dt (world frame); dt <= 0 or non-finite input: no motion. */
+  step(world: CollisionWorld, velocity: Vec2, dt: number): MoverStep;
+  transform(): Transform;
+  /** Teleports (no casts; the ground is forgotten). */
+  set_transform(xf: Transform): void;
+  /** The mover's own collider, which its queries then ignore. */
+  set_self(id: ColliderId): void;
 }
 
 /** A body for the sandbox stepper: density 0 makes it static. */
@@ -270,6 +310,7 @@ export interface Pebble {
   readonly Shape: ShapeMakers;
   readonly Chain: ChainMakers;
   readonly CollisionWorld: { new (settings?: WorldSettings): CollisionWorld };
+  readonly CharacterMover: { new (shape: Shape, xf: Transform, settings?: MoverSettings): CharacterMover };
   readonly Stepper: { new (): Stepper };
   readonly DemoPile: { new (shape_count: number, seed: number): DemoPile };
   readonly ChainSegment: Function;

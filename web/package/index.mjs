@@ -44,7 +44,7 @@ function wrap(m) {
   const W = m.CollisionWorld.prototype;
   const raw = {};
   for (const name of ['cast_ray', 'cast_circle', 'cast_shape', 'cast_ray_all', 'overlap_point', 'overlap_aabb',
-    'overlap_shape', 'add_shape', 'add_parts', 'add_chain']) {
+    'overlap_shape', 'add_shape', 'add_parts', 'add_chain', 'collide_shape', 'nearest']) {
     raw[name] = W[name];
   }
   W.add = function add(collider, xf, options) {
@@ -65,6 +65,15 @@ function wrap(m) {
   W.overlap_point = function (point, filter) { return raw.overlap_point.call(this, point, filter); };
   W.overlap_aabb = function (box, filter) { return raw.overlap_aabb.call(this, box, filter); };
   W.overlap_shape = function (shape, xf, filter) { return raw.overlap_shape.call(this, shape, xf, filter); };
+  W.collide_shape = function (shape, xf, margin = 0, filter) { return raw.collide_shape.call(this, shape, xf, margin, filter); };
+  W.nearest = function (shape, xf, k, max_distance = Infinity, filter) {
+    return raw.nearest.call(this, shape, xf, k, max_distance, filter);
+  };
+  W.within_radius = function (shape, xf, radius, k = 64, filter) { return raw.nearest.call(this, shape, xf, k, radius, filter); };
+  const CharacterMover = m.CharacterMover;
+  const M = CharacterMover.prototype;
+  const rawMover = { step: M.step };
+  M.step = function (world, velocity, dt) { return rawMover.step.call(this, world, velocity, dt); };
 
   const Rot = {
     /** cos and sin of the angle (radians, counter-clockwise), as C++'s Rot::from_angle computes them. */
@@ -89,6 +98,7 @@ function wrap(m) {
     Chain: m.Chain,
     ChainSegment: m.ChainSegment,
     CollisionWorld: m.CollisionWorld,
+    CharacterMover,
     Stepper: m.Stepper,
     DemoPile: m.DemoPile,
     Rot,

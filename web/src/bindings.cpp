@@ -11,6 +11,7 @@
 #include <emscripten/val.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -281,6 +282,7 @@ QueryFilter query_filter_of(const val& o) {
   if (o.isUndefined() || o.isNull()) return filter;
   if (!o["mask"].isUndefined()) filter.mask = static_cast<uint64_t>(o["mask"].as<double>());
   if (!o["sensors"].isUndefined()) filter.sensors = o["sensors"].as<bool>();
+  if (!o["fixed"].isUndefined()) filter.fixed = o["fixed"].as<bool>();
   return filter;
 }
 
@@ -476,6 +478,36 @@ public:
     return a;
   }
 
+  /// The contacts the shape would have: [{id, part, manifold}] (normal from the collider to the shape).
+  val collide_shape(const Shape& s, const Transform& xf, float margin, const val& filter) const {
+    val a = val::array();
+    unsigned k = 0;
+    world_.collide_shape(s, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
+      val c = val::object();
+      c.set("id", id_val(id));
+      c.set("part", part);
+      c.set("manifold", manifold_val(m));
+      a.set(k++, c);
+      return true;
+    }, query_filter_of(filter));
+    return a;
+  }
+  /// The k nearest colliders by distance() (within max_distance), nearest first: [{id, part, distance}].
+  val nearest(const Shape& s, const Transform& xf, int k, float max_distance, const val& filter) const {
+    std::vector<Neighbor> out(static_cast<size_t>(std::clamp(k, 0, 1 << 20)));
+    const int n = world_.nearest(s, xf, out, max_distance, query_filter_of(filter));
+    val a = val::array();
+    for (int i = 0; i < n; ++i) {
+      val o = val::object();
+      o.set("id", id_val(out[size_t(i)].id));
+      o.set("part", out[size_t(i)].part);
+      o.set("distance", out[size_t(i)].distance);
+      a.set(i, o);
+    }
+    return a;
+  }
+  const CollisionWorld& native() const { return world_; }
+
 private:
   static WorldSettings settings_of(const val& s) {
     WorldSettings settings;
@@ -487,6 +519,51 @@ private:
   }
   CollisionWorld world_;
   std::vector<ColliderId> tracked_;
+};
+
+/// pebble::CharacterMover (pebble/mover.hpp, docs/mover.md): settings from a plain object with the
+/// C++ field names (missing fields keep the defaults); step() returns a plain object.
+MoverSettings mover_settings_of(const val& o) {
+  MoverSettings s;
+  if (o.isUndefined() || o.isNull()) return s;
+  if (!o["up"].isUndefined()) s.up = o["up"].as<Vec2>();
+  if (!o["max_slope"].isUndefined()) s.max_slope = o["max_slope"].as<float>();
+  if (!o["step_height"].isUndefined()) s.step_height = o["step_height"].as<float>();
+  if (!o["snap_distance"].isUndefined()) s.snap_distance = o["snap_distance"].as<float>();
+  if (!o["skin"].isUndefined()) s.skin = o["skin"].as<float>();
+  if (!o["push_speed"].isUndefined()) s.push_speed = o["push_speed"].as<float>();
+  if (!o["max_iterations"].isUndefined()) s.max_iterations = o["max_iterations"].as<int>();
+  if (!o["filter"].isUndefined()) s.filter = query_filter_of(o["filter"]);
+  return s;
+}
+
+class Mover {
+public:
+  Mover(const Shape& shape, const Transform& xf, const val& settings)
+      : mover_(guarded([&] { return CharacterMover(shape, xf, mover_settings_of(settings)); })) {}
+  val step(const World& world, Vec2 velocity, float dt) {
+    const MoverStep r = mover_.step(world.native(), velocity, dt);
+    val ground = val::object();
+    ground.set("grounded", r.ground.grounded);
+    ground.set("normal", r.ground.normal);
+    ground.set("point", r.ground.point);
+    ground.set("collider", id_val(r.ground.collider));
+    ground.set("part", r.ground.part);
+    val o = val::object();
+    o.set("transform", r.transform);
+    o.set("velocity", r.velocity);
+    o.set("ground", ground);
+    o.set("stepped", r.stepped);
+    o.set("snapped", r.snapped);
+    o.set("pushed", r.pushed);
+    return o;
+  }
+  Transform transform() const { return mover_.transform(); }
+  void set_transform(const Transform& xf) { mover_.set_transform(xf); }
+  void set_self(ColliderId id) { mover_.set_self(id); }
+
+private:
+  CharacterMover mover_;
 };
 
 std::string version() { return "0.1.0"; }
@@ -646,5 +723,14 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("cast_rays", &World::cast_rays)
       .function("overlap_point", &World::overlap_point)
       .function("overlap_aabb", &World::overlap_aabb)
-      .function("overlap_shape", &World::overlap_shape);
+      .function("overlap_shape", &World::overlap_shape)
+      .function("collide_shape", &World::collide_shape)
+      .function("nearest", &World::nearest);
+
+  class_<Mover>("CharacterMover")
+      .constructor<const Shape&, const Transform&, const val&>()
+      .function("step", &Mover::step)
+      .function("transform", &Mover::transform)
+      .function("set_transform", &Mover::set_transform)
+      .function("set_self", &Mover::set_self);
 }

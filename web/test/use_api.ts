@@ -46,6 +46,11 @@ const all = world.cast_ray_all(ray).length + world.cast_ray_all(ray, 0.1).length
 const many = world.cast_rays(new Float32Array([-3, 0, 6, 0])).fraction[0];
 const near = world.overlap_point({ x: 0, y: 0 }).length + world.overlap_aabb(box).length + world.overlap_shape(b, at(0, 0)).length;
 const cast = world.cast_shape(b, at(-4, 0), { x: 8, y: 0 });
+const mover = new pb.CharacterMover(b, at(0, 3), { step_height: 0.25, filter: { fixed: true } });
+const ms = mover.step(world, { x: 1, y: -0.3 }, 1 / 60);
+const moved: number = ms.transform.p.x + (ms.ground.grounded ? 1 : 0) + world.nearest(b, at(0, 3), 2).length +
+  world.within_radius(b, at(0, 3), 5).length + world.collide_shape(b, ms.transform, 0.01).length;
+mover.delete();
 world.remove(ids[3]);
 const kept: number | null = world.user_data(ids[1]);
 try {
@@ -61,7 +66,7 @@ stepper.add({ shape: a, position: { x: 0, y: 2 } });
 stepper.add({ shape: b, density: 0 });
 stepper.step(1 / 60);
 console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
-  outlines: outlines.length + tops.length, count, first, all, many, near, cast: cast?.id.index, kept, poses: poses.length,
+  outlines: outlines.length + tops.length, count, moved, first, all, many, near, cast: cast?.id.index, kept, poses: poses.length,
   ke: stepper.kinetic_energy(), loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
   angle: pb.Rot.angle(pb.Rot.from_angle(0.5)) }));
 for (const s of [...shapes, ...parts]) s.delete();
