@@ -48,6 +48,7 @@ const handles = {
   ray_from: V(-6.5, -1.8), ray_to: V(6.5, 1.4),
   translation: V(2.2, -1.2),  // of A, shape_cast and time_of_impact
   velocity_a: V(1.5, -0.6), velocity_b: V(-1.0, 0.3),  // closest_approach, m/s over 1 s
+  mover_goal: V(6, -2.5),  // where the character mover walks (along x)
 };
 let pointer = V(0, 0);
 let mode = 'contacts';
@@ -199,9 +200,13 @@ function world_of_objects(margin) {
     const xf = xf_of(o);
     const id = is_chain(o) ? world.add(o.chain, xf, { fixed: true, user_data: i })
       : o.parts.length > 1 ? world.add(o.parts, xf, i) : world.add(o.parts[0], xf, i);
-    ids.set(id.index, i);
+    ids.set(id.index, { i, id });
   });
-  return { world, object_of: (id) => objects[ids.get(id.index)] };
+  return {
+    world,
+    object_of: (id) => objects[ids.get(id.index).i],
+    id_of: (o) => [...ids.values()].find((e) => objects[e.i] === o)?.id,
+  };
 }
 
 /** Swaps A and B when A is a chain, which the motion queries cannot move. */
@@ -347,6 +352,47 @@ function run_mode() {
       arrow(best.r.point, add(best.r.point, scale(best.r.normal, 0.5)), '#c2542d');
     }
     Object.assign(out, { moving: oa.name, target: ob.name, translation: t, turn, result: best ? { part_a: best.part_a, part_b: best.part_b, ...best.r } : { hit: false } });
+  } else if (mode === 'mover') {
+    // A walks as a character (pebble::CharacterMover, upright) toward the handle for 4 s at
+    // 60 Hz with gravity, through the world of every other object: the path and where it ends.
+    if (is_chain(A) || A.parts.length !== 1) {
+      out.note = 'the mover takes one convex shape: click a shape of one part to make it A';
+    } else {
+      const { world, id_of } = world_of_objects(0.02);
+      const start = pb.Transform.from(A.x, A.y, 0);
+      const mover = new pb.CharacterMover(A.parts[0], start, {});
+      mover.set_self(id_of(A));
+      const goal = handles.mover_goal;
+      let vy = 0, stepped = 0, snapped = 0, grounded = 0, last_step = null;
+      const trail = [V(A.x, A.y)];
+      for (let i = 0; i < 240; ++i) {
+        const dx = goal.x - mover.transform().p.x;
+        const vx = Math.abs(dx) < 0.05 ? 0 : Math.sign(dx) * 3;
+        last_step = mover.step(world, V(vx, vy - 20 / 60), 1 / 60);
+        vy = last_step.velocity.y;
+        stepped += last_step.stepped;
+        snapped += last_step.snapped;
+        grounded += last_step.ground.grounded;
+        if (i % 5 === 4) trail.push(last_step.transform.p);
+      }
+      mover.delete();
+      world.delete();
+      ctx.setLineDash([4, 3]);
+      path(trail);
+      ctx.strokeStyle = '#4e79a7';
+      ctx.lineWidth = 2;
+      ctx.stroke();
+      ctx.setLineDash([]);
+      draw_object(A, last_step.transform, { dashed: true });
+      if (last_step.ground.grounded) {
+        dot(last_step.ground.point, '#c2542d', 4);
+        arrow(last_step.ground.point, add(last_step.ground.point, scale(last_step.ground.normal, 0.5)), '#c2542d');
+      }
+      handle(goal, '#4e79a7');
+      label(goal, 'walk toward here', '#4e79a7');
+      Object.assign(out, { character: A.name, steps: 240, end: last_step.transform.p, grounded_at_end: last_step.ground.grounded,
+        ground_normal: last_step.ground.normal, grounded_steps: grounded, stepped, snapped });
+    }
   } else if (mode === 'approach') {
     const [oa, ob] = movable_pair();
     const va = handles.velocity_a, vb = is_chain(ob) ? V(0, 0) : handles.velocity_b;
@@ -426,6 +472,9 @@ function handle_at(p) {
   }
   if ((mode === 'shape_cast' || mode === 'toi') && near(add(V(oa.x, oa.y), handles.translation))) {
     return { set: (q) => (handles.translation = sub(q, V(oa.x, oa.y))) };
+  }
+  if (mode === 'mover' && near(handles.mover_goal)) {
+    return { get: () => handles.mover_goal, set: (q) => (handles.mover_goal = q) };
   }
   if (mode === 'approach') {
     if (near(add(V(oa.x, oa.y), handles.velocity_a))) return { set: (q) => (handles.velocity_a = sub(q, V(oa.x, oa.y))) };

@@ -90,6 +90,12 @@ test('every query mode draws an answer', async () => {
     assert.ok(ok(state), `${mode}: ${JSON.stringify(state)}`);
     await page.screenshot({ path: join(out, `mode-${mode}.png`) });
   }
+  // The character mover: the circle walks over the terrain to the handle at x = 6 and stands there.
+  await page.evaluate(() => { window.playground.select('circle', 'terrain'); window.playground.set_mode('mover'); });
+  const walk = await page.evaluate(() => window.playground.state());
+  assert.ok(walk.character === 'circle' && walk.grounded_at_end && walk.grounded_steps > 200 && Math.abs(walk.end.x - 6) < 0.1,
+    `mover: ${JSON.stringify(walk)}`);
+  await page.screenshot({ path: join(out, 'mode-mover.png') });
   // The motion queries against terrain (a chain segment) and a compound, too.
   await page.evaluate(() => window.playground.select('circle', 'terrain'));
   for (const mode of ['contacts', 'distance', 'shape_cast', 'toi', 'approach']) {
