@@ -64,6 +64,7 @@ int add_pebble_only(const char* name, const char* label, PebbleFn pebble_fn) {
 /// The benchmarks of each source file, registered by main() in the order of the table.
 void register_foundation_benchmarks();
 void register_mover_benchmarks();
+void register_batch_benchmarks();
 void register_contact_benchmarks();
 void register_cast_benchmarks();
 void register_world_benchmarks();

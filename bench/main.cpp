@@ -167,6 +167,7 @@ int main(int argc, char** argv) {
   bench::register_decompose_benchmarks();
   bench::register_scene_benchmarks();
   bench::register_mover_benchmarks();
+  bench::register_batch_benchmarks();
 
   const std::string table_time = take_flag(argc, argv, "pebble_table_time", "real");
   if (table_time != "real" && table_time != "cpu") {

@@ -1026,6 +1026,59 @@ TEST(ClosestApproach, MatchesOracleForTinyAndFarShapes) {
   expect_all(random_approaches(66, 10, 1, {-1e4f, 1e4f}), check_approach, "coordinates 1e4");
 }
 
+// time_to_collision(): closest_approach()'s time exactly when that is a hit, kNoCollision exactly
+// when it is not, and against the oracle on its own: a finite time is where the oracle's distance
+// first reaches 0 (within its tolerances), and no time means the oracle never overlaps by the
+// tolerance.
+namespace {
+
+std::string check_time_to_collision(const ApproachCase& c) {
+  const float t = pebble::time_to_collision(c.a.shape, c.xa, c.va, c.b.shape, c.xb, c.vb, c.horizon);
+  const Approach r = run(c);
+  std::ostringstream err;
+  err.precision(9);
+  if (r.hit ? !(t == r.time) : t != pebble::kNoCollision) err << "time " << t << " but closest_approach says " << r.hit << " at " << r.time << "; ";
+  const CastCase cast{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0};
+  const CastOracle o(cast);
+  const real h = c.horizon;
+  const real t_early = o.track.first_at_or_below(o.tol), t_late = o.track.first_at_or_below(-o.tol);
+  if (t != pebble::kNoCollision) {
+    if (!(t >= 0 && t <= c.horizon)) err << "time " << t << " outside [0, horizon]; ";
+    const real s = h > 0 ? real(t) / h : 0;
+    const real latest = t_late >= 0 ? t_late : o.track.last_at_or_below(o.tol);
+    if (t_early < 0) err << "a time, but the oracle stays " << double(o.track.least()) << " apart; ";
+    else if (s < t_early - o.tol_t || s > latest + o.tol_t) err << "touch at fraction " << double(s) << " outside the oracle's [" << double(t_early) << ", " << double(latest) << "]; ";
+  } else if (t_late >= 0) {
+    err << "no time, but the oracle overlaps by the tolerance at fraction " << double(t_late) << "; ";
+  }
+  return err.str();
+}
+
+}  // namespace
+
+TEST(TimeToCollision, MatchesClosestApproachAndTheOracle) {
+  expect_all(random_approaches(71, 40), check_time_to_collision, "random approaches");
+  expect_all(random_approaches(72, 10, 1, {}, -0.5f, 0.0f), check_time_to_collision, "starting in contact");
+  std::vector<ApproachCase> cases;
+  for (const CastCase& c : grazing_casts(73, 3)) cases.push_back({c.a, c.b, c.xa, c.xb, c.ta, c.tb, 1});
+  for (const CastCase& c : parallel_casts(74, 6)) cases.push_back({c.a, c.b, c.xa, c.xb, 0.5f * c.ta, 0.5f * c.tb, 2});
+  expect_all(cases, check_time_to_collision, "grazing and parallel");
+  expect_all(random_approaches(75, 10, 0.01f), check_time_to_collision, "size 0.01");
+  expect_all(random_approaches(76, 10, 1, {-1e4f, 1e4f}), check_time_to_collision, "coordinates 1e4");
+}
+
+TEST(TimeToCollision, InvalidInputGivesNoCollision) {
+  const Shape box = Shape::box(1, 1), disc = Shape::circle(1);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Shape* s : {&box, &disc}) {
+    EXPECT_EQ(pebble::time_to_collision(*s, Transform{{nan, 0}, Rot::identity()}, {1, 0}, *s, kId, {0, 0}, 1), pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {nan, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, 1), pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, -1), pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot{1, 1}}, {0, 0}, 1), pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, 5), 1);  // gap 1 closes at t = 1
+  }
+}
+
 TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
   // The shape casts' family above (one Minkowski difference and ray cast): touching at time 0.
   std::vector<ApproachCase> cases;

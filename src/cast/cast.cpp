@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "cast/cast_sweep.hpp"
+#include "batch/kernels.hpp"
 #include "cast/minkowski.hpp"
 #include "pebble/distance.hpp"
 #include "tolerances.hpp"
@@ -387,18 +388,30 @@ float nearest_fraction(const Difference& diff, Vec2 d) {
   return best;
 }
 
+/// The input closest_approach() and time_to_collision() accept (batch/batch.cpp checks the
+/// same for two discs, lane by lane). Both shapes must stay where queries accept them
+/// (distance() is asked at some time on the way).
+bool valid_approach(const Transform& xa, Vec2 velocity_a, const Transform& xb, Vec2 velocity_b, float horizon) {
+  return is_valid(xa) && is_valid(xb) && valid_motion(velocity_a) && valid_motion(velocity_b) && horizon >= 0 &&
+         horizon <= kMaxWorldCoordinate && is_valid_point(xa.p + horizon * velocity_a) && is_valid_point(xb.p + horizon * velocity_b);
+}
+
+/// B's motion relative to A over the horizon, in A's frame.
+Vec2 relative_motion(const Transform& xa, Vec2 velocity_a, Vec2 velocity_b, float horizon) {
+  return inv_rotate(xa.q, horizon * velocity_b - horizon * velocity_a);
+}
+
 }  // namespace
 
 Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
                           float horizon) noexcept {
-  if (!is_valid(xa) || !is_valid(xb) || !valid_motion(velocity_a) || !valid_motion(velocity_b) ||
-      !(horizon >= 0 && horizon <= kMaxWorldCoordinate)) {
-    return kNoApproach;
+  // Two discs: the closed form that the batch queries run in lanes (batch/batch.cpp).
+  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+    return detail::batch_kernels().approach_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);
   }
+  if (!valid_approach(xa, velocity_a, xb, velocity_b, horizon)) return kNoApproach;
   const Vec2 move_a = horizon * velocity_a, move_b = horizon * velocity_b;
-  // Both shapes must stay where queries accept them (distance() is asked at some time on the way).
-  if (!is_valid_point(xa.p + move_a) || !is_valid_point(xb.p + move_b)) return kNoApproach;
-  const Vec2 d = inv_rotate(xa.q, move_b - move_a);
+  const Vec2 d = relative_motion(xa, velocity_a, velocity_b, horizon);
   if (!(dot(d, d) > 0)) {
     const DistanceResult start = distance(a, xa, b, xb);
     return approach_at(start.distance <= 0, 0, start);
@@ -420,6 +433,20 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
   at_t.point_a = xa.p + at_t.point_a;
   at_t.point_b = xa.p + at_t.point_b;
   return approach_at(touches, t * horizon, at_t);
+}
+
+float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
+                        float horizon) noexcept {
+  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+    return detail::batch_kernels().time_to_collision_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);
+  }
+  // closest_approach()'s first touch, without the rest.
+  if (!valid_approach(xa, velocity_a, xb, velocity_b, horizon)) return kNoCollision;
+  const Vec2 d = relative_motion(xa, velocity_a, velocity_b, horizon);
+  if (!(dot(d, d) > 0)) return distance(a, xa, b, xb).distance <= 0 ? 0 : kNoCollision;
+  const PairInA pair(a, b, xa, xb);
+  const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
+  return hit.kind != LocalHit::Kind::miss ? hit.t * horizon : kNoCollision;
 }
 
 }  // namespace pebble

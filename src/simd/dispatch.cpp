@@ -5,10 +5,38 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "batch/kernels.hpp"
 #include "simd/config.hpp"
 
 namespace pebble {
 namespace detail {
+
+// Each copy's batch kernels (batch/batch.cpp).
+namespace base {
+extern const BatchKernels kBatchKernels;
+}
+#if PEBBLE_BASE_SSE
+namespace scalar {
+extern const BatchKernels kBatchKernels;
+}
+#endif
+#if PEBBLE_HAVE_AVX2_KERNELS
+namespace avx2 {
+extern const BatchKernels kBatchKernels;
+}
+#endif
+
+const BatchKernels& batch_kernels() noexcept {
+  const SimdPath path = contact_kernels().path;
+#if PEBBLE_BASE_SSE
+  if (path == SimdPath::scalar) return scalar::kBatchKernels;
+#endif
+#if PEBBLE_HAVE_AVX2_KERNELS
+  if (path == SimdPath::avx2) return avx2::kBatchKernels;
+#endif
+  (void)path;
+  return base::kBatchKernels;
+}
 
 constinit std::atomic<const ContactKernels*> active_contact_kernels{&base::kKernels};
 

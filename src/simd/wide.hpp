@@ -77,6 +77,8 @@ PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {_mm_movehl_ps
 PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {_mm_shuffle_ps(a.v, b.v, _MM_SHUFFLE(3, 2, 1, 0))}; }
 PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {_mm_div_ps(a.v, b.v)}; }
 PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
+/// The square root of each lane, correctly rounded (as std::sqrt).
+PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {_mm_sqrt_ps(a.v)}; }
 /// m ? a : b per lane.
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
 /// a with its sign bits flipped where `signs` has them (signs holds sign bits only).
@@ -157,6 +159,7 @@ PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {{a.v[2], a.v[
 PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[1], b.v[2], b.v[3]}}; }
 PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {{a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]}}; }
 PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {{a.v[0] < b.v[0], a.v[1] < b.v[1], a.v[2] < b.v[2], a.v[3] < b.v[3]}}; }
+PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}}; }
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) {
   return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
 }
@@ -228,6 +231,16 @@ PEBBLE_HOT_INLINE Mask8 operator>(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.
 PEBBLE_HOT_INLINE Mask8 operator==(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_EQ_OQ)}; }
 PEBBLE_HOT_INLINE unsigned bits(Mask8 m) { return unsigned(_mm256_movemask_ps(m.v)); }
 PEBBLE_HOT_INLINE bool any(Mask8 m) { return bits(m) != 0; }
+// (The batch queries', src/batch/discs.hpp, lanes across queries.)
+PEBBLE_HOT_INLINE Float8 operator/(Float8 a, Float8 b) { return {_mm256_div_ps(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float8 sqrt_lanes(Float8 a) { return {_mm256_sqrt_ps(a.v)}; }
+PEBBLE_HOT_INLINE Float8 abs(Float8 a) { return {_mm256_and_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))}; }
+PEBBLE_HOT_INLINE Mask8 operator<(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
+PEBBLE_HOT_INLINE Mask8 operator<=(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
+PEBBLE_HOT_INLINE Mask8 operator&(Mask8 a, Mask8 b) { return {_mm256_and_ps(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask8 operator|(Mask8 a, Mask8 b) { return {_mm256_or_ps(a.v, b.v)}; }
+/// m ? a : b per lane.
+PEBBLE_HOT_INLINE Float8 select(Mask8 m, Float8 a, Float8 b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
 /// Lanes 0..3 and 4..7 as 4-lane values.
 PEBBLE_HOT_INLINE Float4 low(Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
 PEBBLE_HOT_INLINE Float4 high(Float8 a) { return {_mm256_extractf128_ps(a.v, 1)}; }

@@ -1,0 +1,346 @@
+// The batch queries (pebble/batch.hpp): every result equals the one-at-a-time function's, bit for
+// bit, on every instruction set the build and CPU have, for mixed kinds (disc pairs in lanes,
+// the rest one at a time), both call forms, invalid input inside full lanes, centres that
+// coincide, and calls whose output is shorter than their input. The one-at-a-time disc
+// closest_approach() and time_to_collision() the lanes match are checked against the oracle in
+// cast_test.cpp; here the disc pairs' hand cases (exact grazes, exact touches) are checked too.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pebble/batch.hpp"
+#include "pebble/detail/kernels.hpp"
+
+namespace {
+
+using pebble::Approach;
+using pebble::BatchBody;
+using pebble::BatchPair;
+using pebble::DistanceResult;
+using pebble::Rot;
+using pebble::Shape;
+using pebble::SimdPath;
+using pebble::Transform;
+using pebble::Vec2;
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// The paths this build and CPU have, the one in use first; restores it when done.
+struct Paths {
+  SimdPath saved = pebble::simd_path();
+  std::vector<SimdPath> list;
+  Paths() {
+    for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+      if (pebble::detail::use_simd_path(p)) list.push_back(p);
+    }
+    pebble::detail::use_simd_path(saved);
+  }
+  ~Paths() { pebble::detail::use_simd_path(saved); }
+};
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
+bool same(const Approach& a, const Approach& b) {
+  return a.hit == b.hit && same_bits(a.time, b.time) && same_bits(a.distance, b.distance) && same_bits(a.point_a, b.point_a) &&
+         same_bits(a.point_b, b.point_b) && same_bits(a.normal, b.normal);
+}
+bool same(const DistanceResult& a, const DistanceResult& b) {
+  return same_bits(a.distance, b.distance) && same_bits(a.normal, b.normal) && same_bits(a.point_a, b.point_a) &&
+         same_bits(a.point_b, b.point_b);
+}
+
+bool same(float a, float b) { return same_bits(a, b); }
+
+std::string text(const BatchBody& b) {
+  char s[200];
+  std::snprintf(s, sizeof s, "{v%d r%a p(%a,%a) q(%a,%a) v(%a,%a)}", b.shape ? b.shape->vertex_count() : -1, b.shape ? b.shape->radius() : 0.0f,
+                b.transform.p.x, b.transform.p.y, b.transform.q.c, b.transform.q.s, b.velocity.x, b.velocity.y);
+  return s;
+}
+
+/// A mix a crowd would have: mostly discs (some off-centre, some points), and capsules, boxes,
+/// rounded boxes, a polygon.
+std::vector<Shape> shapes() {
+  std::vector<Shape> s;
+  s.push_back(Shape::circle(0.5f));
+  s.push_back(Shape::circle(0.3f));
+  s.push_back(Shape::circle(0.25f, {0.1f, -0.2f}));
+  s.push_back(Shape::circle(0));
+  s.push_back(Shape::circle(1.5f, {-3, 2}));
+  s.push_back(Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f));
+  s.push_back(Shape::box(0.4f, 0.3f));
+  s.push_back(Shape::rounded_box(0.3f, 0.3f, 0.1f));
+  const Vec2 tri[] = {{-0.4f, -0.3f}, {0.5f, -0.2f}, {0, 0.6f}};
+  s.push_back(Shape::polygon(tri, 0.05f));
+  return s;
+}
+
+/// Random bodies near each other (so that touches, misses and starting overlaps all occur), a
+/// few of them invalid, a few pairs with coincident or identical centres.
+struct Scene {
+  std::vector<Shape> kinds = shapes();
+  std::vector<BatchBody> bodies;
+  std::vector<BatchPair> pairs;
+
+  explicit Scene(unsigned seed, int n, float spread = 3) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1, 1);
+    const auto body = [&] {
+      BatchBody b;
+      // Discs three times as often as any other kind.
+      const std::size_t k = rng() % (kinds.size() + 10);
+      b.shape = &kinds[k < kinds.size() ? k : k % 5];
+      b.transform = {{spread * u(rng), spread * u(rng)}, Rot::from_angle(3.2f * u(rng))};
+      b.velocity = {2 * u(rng), 2 * u(rng)};
+      switch (rng() % 40) {
+        case 0: b.transform.p.x = kNaN; break;
+        case 1: b.transform.p.y = 2e9f; break;
+        case 2: b.transform.q = {1, 1}; break;
+        case 3: b.velocity.x = std::numeric_limits<float>::infinity(); break;
+        case 4: b.velocity = {6e8f, 0}; break;  // carried beyond kMaxWorldCoordinate by horizon 2
+        case 5: b.shape = nullptr; break;
+        case 6: b.velocity = {}; break;
+        default: break;
+      }
+      return b;
+    };
+    for (int i = 0; i < n; ++i) bodies.push_back(body());
+    for (int i = 0; i < n; ++i) {
+      BatchPair p{body(), body()};
+      switch (rng() % 30) {
+        case 0: p.b.transform = p.a.transform; break;  // the same position
+        case 1: p.b.velocity = p.a.velocity; break;     // no relative motion
+        case 2:  // centres that coincide exactly or nearly, off the positions
+          p.a.shape = &kinds[0], p.b.shape = &kinds[1];
+          p.b.transform = {p.a.transform.p + Vec2{1e-20f, 0}, p.a.transform.q};
+          break;
+        default: break;
+      }
+      pairs.push_back(p);
+    }
+  }
+};
+
+template <class Out, class One, class Batch>
+void expect_pairs_equal(const Scene& s, float horizon, One one, Batch batch, const char* what) {
+  std::vector<Out> out(s.pairs.size());
+  batch(s.pairs, horizon, out);
+  int bad = 0;
+  for (std::size_t i = 0; i < s.pairs.size(); ++i) {
+    const Out expected = one(s.pairs[i].a, s.pairs[i].b, horizon);
+    if (!same(out[i], expected) && ++bad <= 5) {
+      ADD_FAILURE() << what << " pair " << i << " on " << pebble::simd_path_name(pebble::simd_path()) << ": " << text(s.pairs[i].a) << " "
+                    << text(s.pairs[i].b);
+    }
+  }
+  EXPECT_EQ(bad, 0) << what;
+  // The one-against-many form, a being each of a few bodies.
+  for (std::size_t k = 0; k < 7; ++k) {
+    const BatchBody& a = s.bodies[k * 13 % s.bodies.size()];
+    std::vector<Out> many(s.bodies.size());
+    batch(a, s.bodies, horizon, many);
+    for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+      if (!same(many[i], one(a, s.bodies[i], horizon)) && ++bad <= 5) {
+        ADD_FAILURE() << what << " one against many, body " << i << ": " << text(a) << " " << text(s.bodies[i]);
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+Approach one_approach(const BatchBody& a, const BatchBody& b, float h) {
+  if (a.shape == nullptr || b.shape == nullptr) return {false, 0, pebble::kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
+  return pebble::closest_approach(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, h);
+}
+float one_ttc(const BatchBody& a, const BatchBody& b, float h) {
+  if (a.shape == nullptr || b.shape == nullptr) return pebble::kNoCollision;
+  return pebble::time_to_collision(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, h);
+}
+DistanceResult one_distance(const BatchBody& a, const BatchBody& b, float) {
+  if (a.shape == nullptr || b.shape == nullptr) return {pebble::kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
+  return pebble::distance(*a.shape, a.transform, *b.shape, b.transform);
+}
+bool one_overlap(const BatchBody& a, const BatchBody& b, float) {
+  return a.shape != nullptr && b.shape != nullptr && pebble::overlap(*a.shape, a.transform, *b.shape, b.transform);
+}
+
+struct ApproachBatch {
+  void operator()(std::span<const BatchPair> p, float h, std::span<Approach> o) const { pebble::batch::closest_approach(p, h, o); }
+  void operator()(const BatchBody& a, std::span<const BatchBody> b, float h, std::span<Approach> o) const {
+    pebble::batch::closest_approach(a, b, h, o);
+  }
+};
+struct TtcBatch {
+  void operator()(std::span<const BatchPair> p, float h, std::span<float> o) const { pebble::batch::time_to_collision(p, h, o); }
+  void operator()(const BatchBody& a, std::span<const BatchBody> b, float h, std::span<float> o) const {
+    pebble::batch::time_to_collision(a, b, h, o);
+  }
+};
+struct DistanceBatch {
+  void operator()(std::span<const BatchPair> p, float, std::span<DistanceResult> o) const { pebble::batch::distance(p, o); }
+  void operator()(const BatchBody& a, std::span<const BatchBody> b, float, std::span<DistanceResult> o) const {
+    pebble::batch::distance(a, b, o);
+  }
+};
+void check_all_queries(const Scene& s, float horizon) {
+  expect_pairs_equal<Approach>(s, horizon, one_approach, ApproachBatch{}, "closest_approach");
+  expect_pairs_equal<float>(s, horizon, one_ttc, TtcBatch{}, "time_to_collision");
+  expect_pairs_equal<DistanceResult>(s, horizon, one_distance, DistanceBatch{}, "distance");
+  // overlap (std::vector<bool> has no span: plain arrays)
+  const std::size_t n = s.pairs.size();
+  std::unique_ptr<bool[]> out(new bool[n]);
+  pebble::batch::overlap(std::span<const BatchPair>(s.pairs), std::span<bool>(out.get(), n));
+  int bad = 0;
+  for (std::size_t i = 0; i < n; ++i) bad += out[i] != one_overlap(s.pairs[i].a, s.pairs[i].b, 0);
+  const BatchBody& a = s.bodies[3 % s.bodies.size()];
+  std::unique_ptr<bool[]> many(new bool[s.bodies.size()]);
+  pebble::batch::overlap(a, s.bodies, std::span<bool>(many.get(), s.bodies.size()));
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) bad += many[i] != one_overlap(a, s.bodies[i], 0);
+  EXPECT_EQ(bad, 0) << "overlap";
+}
+
+TEST(Batch, EveryResultEqualsTheSingleQueryOnEveryPath) {
+  const Paths paths;
+  ASSERT_FALSE(paths.list.empty());
+  for (const SimdPath p : paths.list) {
+    pebble::detail::use_simd_path(p);
+    // Sizes that fill the lanes exactly and that leave a partial group.
+    for (const int n : {1, 3, 8, 64, 1001}) {
+      const Scene s(unsigned(17 + n), n);
+      check_all_queries(s, 2.0f);
+    }
+    const Scene wide(99, 3000, 12);
+    check_all_queries(wide, 0.5f);
+  }
+}
+
+TEST(Batch, SameBitsAcrossPaths) {
+  // Each path equals its own single query (above); the single disc queries equal each other
+  // across paths too, so the batches do.
+  const Paths paths;
+  const Scene s(5, 2000);
+  std::vector<std::vector<Approach>> got;
+  for (const SimdPath p : paths.list) {
+    pebble::detail::use_simd_path(p);
+    got.emplace_back(s.pairs.size());
+    pebble::batch::closest_approach(s.pairs, 1.5f, got.back());
+  }
+  for (std::size_t k = 1; k < got.size(); ++k) {
+    for (std::size_t i = 0; i < s.pairs.size(); ++i) {
+      ASSERT_TRUE(same(got[k][i], got[0][i])) << "pair " << i << " differs between " << pebble::simd_path_name(paths.list[0]) << " and "
+                                              << pebble::simd_path_name(paths.list[k]);
+    }
+  }
+}
+
+TEST(Batch, InvalidHorizonsGiveEveryPairTheEmptyResult) {
+  const Scene s(7, 40);
+  for (const float h : {-1.0f, kNaN, 2e9f, std::numeric_limits<float>::infinity()}) {
+    std::vector<Approach> out(s.pairs.size());
+    std::vector<float> ttc(s.pairs.size());
+    pebble::batch::closest_approach(s.pairs, h, out);
+    pebble::batch::time_to_collision(s.pairs, h, ttc);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      EXPECT_FALSE(out[i].hit);
+      EXPECT_EQ(out[i].distance, pebble::kHugeDistance);
+      EXPECT_EQ(ttc[i], pebble::kNoCollision);
+    }
+  }
+}
+
+TEST(Batch, OutputShorterThanInputWritesOnlyWhatFits) {
+  const Scene s(8, 50);
+  std::vector<float> out(20, -7.0f);
+  pebble::batch::time_to_collision(std::span<const BatchPair>(s.pairs), 2, std::span<float>(out).first(11));
+  for (std::size_t i = 0; i < 11; ++i) EXPECT_TRUE(same_bits(out[i], one_ttc(s.pairs[i].a, s.pairs[i].b, 2)));
+  for (std::size_t i = 11; i < 20; ++i) EXPECT_EQ(out[i], -7.0f);
+  std::vector<DistanceResult> d(3, DistanceResult{-7, {}, {}, {}});
+  pebble::batch::distance(std::span<const BatchPair>(s.pairs).first(2), d);
+  EXPECT_EQ(d[2].distance, -7.0f);
+  pebble::batch::distance(std::span<const BatchPair>(), d);  // nothing to do
+  EXPECT_EQ(d[2].distance, -7.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two discs, by hand: where the closed form's comparisons act.
+
+const Transform kId{};
+Transform at(float x, float y) { return {{x, y}, Rot::identity()}; }
+
+TEST(DiscApproach, ExactGrazeTouchesAtTheClosestTime) {
+  // B's path passes A's centre at exactly R = 2: it touches at tc = 4 and only there.
+  const Shape a = Shape::circle(1.5f), b = Shape::circle(0.5f);
+  const Approach r = pebble::closest_approach(a, kId, {0, 0}, b, at(4, 2), {-1, 0}, 5);
+  EXPECT_TRUE(r.hit);
+  EXPECT_EQ(r.time, 4);
+  EXPECT_EQ(r.distance, 0);
+  EXPECT_EQ(r.normal, (Vec2{0, 1}));
+  EXPECT_EQ(pebble::time_to_collision(a, kId, {0, 0}, b, at(4, 2), {-1, 0}, 5), 4);
+  // Just wide of it: no touch, least distance at the same time.
+  const Approach miss = pebble::closest_approach(a, kId, {0, 0}, b, at(4, 2.0078125f), {-1, 0}, 5);
+  EXPECT_FALSE(miss.hit);
+  EXPECT_EQ(miss.time, 4);
+  EXPECT_EQ(miss.distance, 0.0078125f);
+  EXPECT_EQ(pebble::time_to_collision(a, kId, {0, 0}, b, at(4, 2.0078125f), {-1, 0}, 5), pebble::kNoCollision);
+}
+
+TEST(DiscApproach, TouchExactlyAtTheHorizonCounts) {
+  const Shape c = Shape::circle(1);
+  // Head on: the gap 3 closes at speed 1 at t = 3.
+  EXPECT_EQ(pebble::time_to_collision(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 3), 3);
+  EXPECT_EQ(pebble::time_to_collision(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 2.99f), pebble::kNoCollision);
+  const Approach r = pebble::closest_approach(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 2.99f);
+  EXPECT_FALSE(r.hit);
+  EXPECT_EQ(r.time, 2.99f);
+}
+
+TEST(DiscApproach, StartingInContactHitsAtZeroWhateverTheMotion) {
+  const Shape c = Shape::circle(1);
+  for (const Vec2 v : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, 0}}) {
+    const Approach r = pebble::closest_approach(c, kId, {0, 0}, c, at(2, 0), v, 1);  // touching exactly
+    EXPECT_TRUE(r.hit);
+    EXPECT_EQ(r.time, 0);
+    EXPECT_EQ(r.distance, 0);
+    EXPECT_EQ(pebble::time_to_collision(c, kId, {0, 0}, c, at(2, 0), v, 1), 0);
+  }
+  // Overlapping and moving apart: a hit at 0 with the depth.
+  const Approach o = pebble::closest_approach(c, kId, {0, 0}, c, at(1.5f, 0), {1, 0}, 1);
+  EXPECT_TRUE(o.hit);
+  EXPECT_EQ(o.time, 0);
+  EXPECT_EQ(o.distance, -0.5f);
+}
+
+TEST(DiscApproach, CoincidentCentresTakeAsLocalUp) {
+  const Shape c = Shape::circle(1);
+  const Transform xa{{3, 3}, Rot::from_angle(0.5f)};
+  const Approach r = pebble::closest_approach(c, xa, {1, 0}, c, xa, {1, 0}, 1);
+  EXPECT_TRUE(r.hit);
+  EXPECT_EQ(r.distance, -2);
+  EXPECT_EQ(r.normal, (Vec2{-xa.q.s, xa.q.c}));
+  // And in a batch lane beside ordinary pairs.
+  std::vector<BatchPair> pairs(9, BatchPair{{&c, xa, {1, 0}}, {&c, at(0, 0), {0, 1}}});
+  pairs[4].b = {&c, xa, {1, 0}};
+  std::vector<Approach> out(9);
+  pebble::batch::closest_approach(pairs, 1, out);
+  EXPECT_TRUE(same(out[4], r));
+  EXPECT_TRUE(same(out[3], pebble::closest_approach(c, xa, {1, 0}, c, at(0, 0), {0, 1}, 1)));
+}
+
+TEST(DiscApproach, MovingApartIsClosestAtTheStart) {
+  const Shape c = Shape::circle(0.5f);
+  const Approach r = pebble::closest_approach(c, kId, {-1, 0}, c, at(3, 0), {1, 1}, 4);
+  EXPECT_FALSE(r.hit);
+  EXPECT_EQ(r.time, 0);
+  EXPECT_EQ(r.distance, 2);
+  EXPECT_EQ(pebble::time_to_collision(c, kId, {-1, 0}, c, at(3, 0), {1, 1}, 4), pebble::kNoCollision);
+}
+
+}  // namespace
