@@ -18,3 +18,4 @@
 #include "pebble/tiles.hpp"
 #include "pebble/decompose.hpp"
 #include "pebble/mover.hpp"
+#include "pebble/batch.hpp"
