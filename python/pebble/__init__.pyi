@@ -1087,6 +1087,7 @@ kMaxPolygonVertices: int
 kMaxShapeExtent: float
 kMaxToiIterations: int
 kMaxWorldCoordinate: float
+kNoCollision: float
 
 def length(v: Vec2Like) -> float:
     ...
@@ -1173,6 +1174,10 @@ def time_of_impact(a: Shape, sweep_a: Sweep, b: Shape, sweep_b: Sweep, t_max: fl
 @overload
 def time_of_impact(a: Shape, sweep_a: Sweep, segment: ChainSegment, sweep_s: Sweep, t_max: float = ..., options: ToiOptions = ...) -> ToiResult:
     """time_of_impact() of shape a and a chain segment, front side only."""
+    ...
+
+def time_to_collision(a: Shape, xa: Transform, velocity_a: Vec2Like, b: Shape, xb: Transform, velocity_b: Vec2Like, horizon: float) -> float:
+    """The first time in [0, horizon] at which a (at xa, moving at velocity_a) and b (at xb, velocity_b) touch: 0 when they start touching or overlapping, kNoCollision (inf) when they do not by the horizon. closest_approach()'s time exactly when that is a hit, at less cost."""
     ...
 
 def transform_point(xf: Transform, v: Vec2Like) -> Vec2:

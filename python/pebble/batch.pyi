@@ -26,7 +26,7 @@ RAY_RESULT_DTYPE: numpy.dtype
 TOI_DTYPE: numpy.dtype
 
 def closest_approach(a: ShapesLike, xa: TransformsLike, velocity_a: VectorsLike, b: ShapesLike, xb: TransformsLike, velocity_b: VectorsLike, horizon: float) -> numpy.ndarray:
-    """closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, normal from A to B, world)."""
+    """closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, normal from A to B, world). Pairs of two discs run in SIMD lanes (pebble::batch), with the same bits."""
     ...
 
 def collide(a: ShapesLike, xa: TransformsLike, b: ShapesLike, xb: TransformsLike, margin: float = ...) -> numpy.ndarray:
@@ -59,6 +59,10 @@ def shape_cast(a: ShapesLike, xa: TransformsLike, translation_a: VectorsLike, b:
 
 def time_of_impact(a: ShapesLike, sweep_a: SweepsLike, b: ShapesLike, sweep_b: SweepsLike, t_max: float = ..., options: Optional[ToiOptions] = ...) -> numpy.ndarray:
     """time_of_impact() per item: TOI_DTYPE records (state: int(ToiResult.State) 0 hit, 1 separated, 2 overlapped, 3 failed; fraction; point and normal (A to B), world)."""
+    ...
+
+def time_to_collision(a: ShapesLike, xa: TransformsLike, velocity_a: VectorsLike, b: ShapesLike, xb: TransformsLike, velocity_b: VectorsLike, horizon: float) -> numpy.ndarray:
+    """time_to_collision() per item: a float32 array, the first time in [0, horizon] the shapes touch (0 when they start touching), inf (kNoCollision) when they do not."""
     ...
 
 def transforms(positions: numpy.ndarray, angles: numpy.ndarray) -> numpy.ndarray:

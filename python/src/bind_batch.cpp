@@ -2,7 +2,12 @@
 // released while the loop runs (python/src/batch.hpp says how arguments are read).
 #include "batch.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <span>
+#include <type_traits>
+
+#include "pebble/batch.hpp"
 
 namespace pebble::python {
 
@@ -248,6 +253,45 @@ py::array run_bool(size_t n, F f) {
   return out;
 }
 
+/// The pair queries pebble::batch answers: items built into BatchPair chunks (on the stack; disc
+/// pairs then run in SIMD lanes), answered by `call`, each result stored into its record. The
+/// results are the single calls' bit for bit (pebble/batch.hpp).
+template <class R, class Pair, class Call>
+void run_pairs(R* o, size_t n, Pair pair, Call call) {
+  constexpr size_t kChunk = 256;
+  BatchPair pairs[kChunk];
+  R results[kChunk];
+  py::gil_scoped_release nogil;
+  for (size_t start = 0; start < n; start += kChunk) {
+    const size_t m = std::min(kChunk, n - start);
+    for (size_t j = 0; j < m; ++j) pairs[j] = pair(start + j);
+    call(std::span<const BatchPair>(pairs, m), std::span<R>(results, m));
+    for (size_t j = 0; j < m; ++j) {
+      if constexpr (std::is_arithmetic_v<R>) {
+        o[start + j] = results[j];
+      } else {
+        store(o + start + j, results[j]);
+      }
+    }
+  }
+}
+
+template <class R, class Pair, class Call>
+py::array run_records(const py::dtype& dt, size_t n, Pair pair, Call call) {
+  if (n == kUnknown) n = 1;
+  py::array out = zeros(dt, n);
+  run_pairs(static_cast<R*>(out.mutable_data()), n, pair, call);
+  return out;
+}
+
+template <class R, class Pair, class Call>
+py::array_t<R> run_values(size_t n, Pair pair, Call call) {
+  if (n == kUnknown) n = 1;
+  py::array_t<R> out(py::ssize_t{static_cast<py::ssize_t>(n)});
+  run_pairs(out.mutable_data(), n, pair, call);
+  return out;
+}
+
 }  // namespace
 
 void bind_batch(py::module_& top) {
@@ -311,7 +355,9 @@ void bind_batch(py::module_& top) {
     size_t n = kUnknown;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
-    return run<DistanceResult>(distance_dtype(), n, [&](size_t i) { return distance(sa[i], ta[i], sb[i], tb[i]); });
+    return run_records<DistanceResult>(
+        distance_dtype(), n, [&](size_t i) { return BatchPair{{&sa[i], ta[i], {}}, {&sb[i], tb[i], {}}}; },
+        [](std::span<const BatchPair> p, std::span<DistanceResult> r) { pebble::batch::distance(p, r); });
   }, "a"_a, "xa"_a, "b"_a, "xb"_a,
         "distance() per item: DISTANCE_DTYPE records (distance < 0 overlapping; normal world, from A to B; "
         "point_b - point_a = normal * distance).");
@@ -320,7 +366,9 @@ void bind_batch(py::module_& top) {
     size_t n = kUnknown;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
-    return run_bool(n, [&](size_t i) { return overlap(sa[i], ta[i], sb[i], tb[i]); });
+    return run_values<bool>(
+        n, [&](size_t i) { return BatchPair{{&sa[i], ta[i], {}}, {&sb[i], tb[i], {}}}; },
+        [](std::span<const BatchPair> p, std::span<bool> r) { pebble::batch::overlap(p, r); });
   }, "a"_a, "xa"_a, "b"_a, "xb"_a, "overlap() per item: a bool array (distance <= 0).");
 
   m.def("raycast", [](const py::object& shape, const py::object& xf, const py::object& ray, std::optional<float> radius) {
@@ -376,10 +424,26 @@ void bind_batch(py::module_& top) {
     const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n), xfb = items<Transform>(xb, "xb", kTransforms, n);
     const Items<Vec2> va = items<Vec2>(va_, "velocity_a", kVectors, n), vb = items<Vec2>(vb_, "velocity_b", kVectors, n);
     finite_scalar(horizon, "horizon");
-    return run<Approach>(approach_dtype(), n, [&](size_t i) { return closest_approach(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i], horizon); });
+    return run_records<Approach>(
+        approach_dtype(), n, [&](size_t i) { return BatchPair{{&sa[i], xfa[i], va[i]}, {&sb[i], xfb[i], vb[i]}}; },
+        [horizon](std::span<const BatchPair> p, std::span<Approach> r) { pebble::batch::closest_approach(p, horizon, r); });
   }, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
         "closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, "
-        "normal from A to B, world).");
+        "normal from A to B, world). Pairs of two discs run in SIMD lanes (pebble::batch), with the same bits.");
+
+  m.def("time_to_collision", [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
+                                const py::object& vb_, float horizon) {
+    size_t n = kUnknown;
+    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
+    const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n), xfb = items<Transform>(xb, "xb", kTransforms, n);
+    const Items<Vec2> va = items<Vec2>(va_, "velocity_a", kVectors, n), vb = items<Vec2>(vb_, "velocity_b", kVectors, n);
+    finite_scalar(horizon, "horizon");
+    return run_values<float>(
+        n, [&](size_t i) { return BatchPair{{&sa[i], xfa[i], va[i]}, {&sb[i], xfb[i], vb[i]}}; },
+        [horizon](std::span<const BatchPair> p, std::span<float> r) { pebble::batch::time_to_collision(p, horizon, r); });
+  }, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
+        "time_to_collision() per item: a float32 array, the first time in [0, horizon] the shapes touch (0 when "
+        "they start touching), inf (kNoCollision) when they do not.");
 
   m.def("project_point", [](const py::object& shape, const py::object& xf, const py::object& p) {
     size_t n = kUnknown;

@@ -67,6 +67,7 @@ void bind_geometry(py::module_& m) {
   m.attr("kMaxWorldCoordinate") = kMaxWorldCoordinate;
   m.attr("kMaxShapeExtent") = kMaxShapeExtent;
   m.attr("kHugeDistance") = kHugeDistance;
+  m.attr("kNoCollision") = kNoCollision;
   m.attr("kMaxToiIterations") = kMaxToiIterations;
 
   // Shape makers throw pebble::InvalidShape (a std::invalid_argument): in Python a ValueError

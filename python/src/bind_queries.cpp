@@ -223,6 +223,10 @@ void bind_queries(py::module_& m) {
         py::overload_cast<const Shape&, const Transform&, Vec2, const ChainSegment&, const Transform&, Vec2, float>(&closest_approach),
         "a"_a, "xa"_a, "velocity_a"_a, "segment"_a, "xs"_a, "velocity_s"_a, "horizon"_a,
         "closest_approach() of shape a and a chain segment, front side only.");
+  m.def("time_to_collision", &time_to_collision, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
+        "The first time in [0, horizon] at which a (at xa, moving at velocity_a) and b (at xb, velocity_b) touch: 0 "
+        "when they start touching or overlapping, kNoCollision (inf) when they do not by the horizon. closest_approach()'s "
+        "time exactly when that is a hit, at less cost.");
 }
 
 }  // namespace pebble::python

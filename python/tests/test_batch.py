@@ -17,7 +17,10 @@ SHAPES = [
     pebble.Shape.box(0.6, 0.4),
     pebble.Shape.rounded_box(0.7, 0.5, 0.1),
     pebble.Shape.polygon([(0, 0), (1, 0), (1.2, 0.8), (0.3, 1.1), (-0.4, 0.6)]),
+    pebble.Shape.circle(0.3, (0.1, -0.2)),
+    pebble.Shape.circle(0),
 ]
+DISCS = [SHAPES[0], SHAPES[6], SHAPES[7]]
 
 coord = st.floats(-4, 4, width=32)
 angle = st.floats(-4, 4, width=32)
@@ -40,6 +43,30 @@ def cases(draw):
     v = draw(hnp.arrays(np.float32, (n, 2), elements=coord))
     w = draw(hnp.arrays(np.float32, (n, 2), elements=coord))
     return n, a, b, xa, xb, v, w
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 40), st.data())
+def test_disc_pairs_in_lanes_match_single_calls(n, data):
+    # Disc pairs run in SIMD lanes (pebble::batch); a full group of 8 and a partial one.
+    a = data.draw(st.lists(st.sampled_from(DISCS), min_size=n, max_size=n))
+    b = data.draw(st.lists(st.sampled_from(DISCS), min_size=n, max_size=n))
+    xa, xb = data.draw(transform_arrays(n)), data.draw(transform_arrays(n))
+    v = data.draw(hnp.arrays(np.float32, (n, 2), elements=coord))
+    w = data.draw(hnp.arrays(np.float32, (n, 2), elements=coord))
+    c = batch.closest_approach(a, xa, v, b, xb, w, 0.75)
+    t = batch.time_to_collision(a, xa, v, b, xb, w, 0.75)
+    d = batch.distance(a, xa, b, xb)
+    o = batch.overlap(a, xa, b, xb)
+    for i in range(n):
+        ap = pebble.closest_approach(a[i], tf(xa[i]), v2(v[i]), b[i], tf(xb[i]), v2(w[i]), 0.75)
+        assert c[i]["hit"] == ap.hit and same_bits(c[i]["time"], ap.time) and same_bits(c[i]["distance"], ap.distance)
+        check_vec(c[i]["point_a"], ap.point_a), check_vec(c[i]["point_b"], ap.point_b), check_vec(c[i]["normal"], ap.normal)
+        assert same_bits(t[i], pebble.time_to_collision(a[i], tf(xa[i]), v2(v[i]), b[i], tf(xb[i]), v2(w[i]), 0.75))
+        ds = pebble.distance(a[i], tf(xa[i]), b[i], tf(xb[i]))
+        assert same_bits(d[i]["distance"], ds.distance)
+        check_vec(d[i]["normal"], ds.normal), check_vec(d[i]["point_a"], ds.point_a), check_vec(d[i]["point_b"], ds.point_b)
+        assert o[i] == pebble.overlap(a[i], tf(xa[i]), b[i], tf(xb[i]))
 
 
 def item(x, i):
@@ -91,6 +118,8 @@ def test_casts_match_single_calls(case, radius):
     r = batch.raycast(a, xa, rays, radius)
     s = batch.shape_cast(a, xa, v, b, xb, w, radius)
     c = batch.closest_approach(a, xa, v, b, xb, w, 1.5)
+    ttc = batch.time_to_collision(a, xa, v, b, xb, w, 1.5)
+    assert ttc.dtype == np.float32 and ttc.shape == (n,)
     for i in range(n):
         ray = pebble.Ray(v2(rays[i, :2]), v2(rays[i, 2:]))
         single = pebble.raycast(item(a, i), tf(xa[i]), ray) if radius is None else pebble.raycast(item(a, i), tf(xa[i]), ray, radius)
@@ -103,6 +132,9 @@ def test_casts_match_single_calls(case, radius):
         ap = pebble.closest_approach(item(a, i), tf(xa[i]), v2(v[i]), item(b, i), tf(xb[i]), v2(w[i]), 1.5)
         assert c[i]["hit"] == ap.hit and same_bits(c[i]["time"], ap.time) and same_bits(c[i]["distance"], ap.distance)
         check_vec(c[i]["point_a"], ap.point_a), check_vec(c[i]["point_b"], ap.point_b), check_vec(c[i]["normal"], ap.normal)
+        t = pebble.time_to_collision(item(a, i), tf(xa[i]), v2(v[i]), item(b, i), tf(xb[i]), v2(w[i]), 1.5)
+        assert same_bits(ttc[i], t)
+        assert (t == ap.time) if ap.hit else (t == pebble.kNoCollision)
 
 
 @settings(max_examples=40, deadline=None)
