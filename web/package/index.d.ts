@@ -347,10 +347,49 @@ export interface Pebble {
   /** Time in [0, horizon] of least distance, or of first touch, in linear motion. */
   closest_approach(a: Shape, xa: Transform, velocity_a: Vec2, b: Shape | ChainSegment, xb: Transform, velocity_b: Vec2,
     horizon: number): Approach;
+  /** First time in [0, horizon] the shapes touch in linear motion (0 when touching at the start), or Infinity. */
+  time_to_collision(a: Shape, xa: Transform, velocity_a: Vec2, b: Shape, xb: Transform, velocity_b: Vec2, horizon: number): number;
+  /** time_to_collision's answer when the shapes do not touch by the horizon (Infinity). */
+  readonly kNoCollision: number;
+  /** Many pairs per call (pebble/batch.hpp); disc pairs run in SIMD lanes where the build has them. */
+  batch: BatchQueries;
   /** A tile map's solid cells as loops for chains. */
   outline_tiles(grid: TileGrid, max_segment_length?: number): Outline[];
   /** Only the tops of the solid cells (one-way platforms), as open chains. */
   outline_tile_tops(grid: TileGrid, max_segment_length?: number): Outline[];
+}
+
+/**
+ * The batch queries: pair i is (shapes_a[i] or the one shape_a, states_a body i or its one body) against the same
+ * of b. States hold 6 numbers per body: x, y, c, s (the rotation), velocity x, velocity y. Arrays of different
+ * lengths (other than 1) throw InvalidArgument. Item i equals the single query on pair i, bit for bit.
+ */
+export interface BatchQueries {
+  time_to_collision(shapes_a: Shape | Shape[], states_a: ArrayLike<number>, shapes_b: Shape | Shape[], states_b: ArrayLike<number>,
+    horizon: number): Float32Array;
+  closest_approach(shapes_a: Shape | Shape[], states_a: ArrayLike<number>, shapes_b: Shape | Shape[], states_b: ArrayLike<number>,
+    horizon: number): BatchApproach;
+  distance(shapes_a: Shape | Shape[], states_a: ArrayLike<number>, shapes_b: Shape | Shape[], states_b: ArrayLike<number>): BatchDistance;
+  /** 1 where the pair touches or overlaps. */
+  overlap(shapes_a: Shape | Shape[], states_a: ArrayLike<number>, shapes_b: Shape | Shape[], states_b: ArrayLike<number>): Uint8Array;
+}
+
+/** Per pair: hit (0 or 1), time, distance; point_a, point_b and normal as x, y pairs. */
+export interface BatchApproach {
+  hit: Uint8Array;
+  time: Float32Array;
+  distance: Float32Array;
+  point_a: Float32Array;
+  point_b: Float32Array;
+  normal: Float32Array;
+}
+
+/** Per pair: distance; normal, point_a and point_b as x, y pairs. */
+export interface BatchDistance {
+  distance: Float32Array;
+  normal: Float32Array;
+  point_a: Float32Array;
+  point_b: Float32Array;
 }
 
 export interface LoadOptions {

@@ -129,6 +129,17 @@ function wrap(m) {
         options.target_separation ?? 0, options.tolerance ?? 0, options.max_iterations ?? 0),
     closest_approach: (a, xa, velocity_a, b, xb, velocity_b, horizon) =>
       (isSegment(b) ? m.closest_approach_segment : m.closest_approach)(a, xa, velocity_a, b, xb, velocity_b, horizon),
+    time_to_collision: (a, xa, velocity_a, b, xb, velocity_b, horizon) =>
+      m.time_to_collision(a, xa, velocity_a, b, xb, velocity_b, horizon),
+    kNoCollision: Infinity,
+    batch: {
+      time_to_collision: (shapes_a, states_a, shapes_b, states_b, horizon) =>
+        m.batch_time_to_collision(shapes_a, states_a, shapes_b, states_b, horizon),
+      closest_approach: (shapes_a, states_a, shapes_b, states_b, horizon) =>
+        m.batch_closest_approach(shapes_a, states_a, shapes_b, states_b, horizon),
+      distance: (shapes_a, states_a, shapes_b, states_b) => m.batch_distance(shapes_a, states_a, shapes_b, states_b),
+      overlap: (shapes_a, states_a, shapes_b, states_b) => m.batch_overlap(shapes_a, states_a, shapes_b, states_b),
+    },
     outline_tiles: (grid, max_segment_length = 0) => m.outline_tiles(grid, max_segment_length),
     outline_tile_tops: (grid, max_segment_length = 0) => m.outline_tile_tops(grid, max_segment_length),
   };

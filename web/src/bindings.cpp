@@ -12,7 +12,10 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <memory>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -134,6 +137,107 @@ std::vector<Shape> shapes_of(const val& array) {
   shapes.reserve(n);
   for (unsigned i = 0; i < n; ++i) shapes.push_back(array[i].as<Shape>());
   return shapes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The batch queries (pebble/batch.hpp): shapes_a and shapes_b are one Shape or an array of N;
+// states_a and states_b hold 6 numbers per body (x, y, c, s, velocity x, velocity y), for N bodies
+// or for one (then used for every pair). Results come back as typed arrays.
+
+struct BatchInput {
+  std::vector<BatchPair> pairs;
+  std::vector<Shape> shapes_a, shapes_b;  // the Shapes copied out of JavaScript (pairs point at them)
+};
+
+size_t batch_count(const val& shapes, const std::vector<float>& states, size_t n) {
+  const auto merge = [&](size_t k) {
+    if (n != 1 && k != 1 && k != n) throw std::invalid_argument("batch: the arrays have different lengths");
+    return std::max(n, k);
+  };
+  if (shapes.isArray()) n = merge(shapes["length"].as<size_t>());
+  if (states.size() % 6 != 0) throw std::invalid_argument("batch: states need 6 numbers per body (x, y, c, s, vx, vy)");
+  return merge(states.size() / 6);
+}
+
+BatchInput batch_input(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b) {
+  BatchInput in;
+  const std::vector<float> sa = emscripten::convertJSArrayToNumberVector<float>(states_a);
+  const std::vector<float> sb = emscripten::convertJSArrayToNumberVector<float>(states_b);
+  size_t n = batch_count(shapes_a, sa, 1);
+  n = batch_count(shapes_b, sb, n);
+  if (sa.empty() || sb.empty()) n = 0;
+  in.shapes_a = shapes_a.isArray() ? shapes_of(shapes_a) : std::vector<Shape>{shapes_a.as<Shape>()};
+  in.shapes_b = shapes_b.isArray() ? shapes_of(shapes_b) : std::vector<Shape>{shapes_b.as<Shape>()};
+  if (in.shapes_a.empty() || in.shapes_b.empty()) n = 0;
+  in.pairs.resize(n);
+  const auto body = [](const std::vector<Shape>& shapes, const std::vector<float>& st, size_t i) {
+    const Shape* s = &shapes[shapes.size() == 1 ? 0 : i];
+    const float* f = &st[st.size() == 6 ? 0 : 6 * i];
+    return BatchBody{s, Transform{{f[0], f[1]}, Rot{f[2], f[3]}}, Vec2{f[4], f[5]}};
+  };
+  for (size_t i = 0; i < n; ++i) in.pairs[i] = {body(in.shapes_a, sa, i), body(in.shapes_b, sb, i)};
+  return in;
+}
+
+template <class T>
+val typed_array(const char* type, const std::vector<T>& v) {
+  return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data())).template call<val>("slice");
+}
+
+val batch_time_to_collision(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b, float horizon) {
+  const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
+  std::vector<float> out(in.pairs.size());
+  batch::time_to_collision(in.pairs, horizon, out);
+  return typed_array("Float32Array", out);
+}
+
+val batch_closest_approach(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b, float horizon) {
+  const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
+  const size_t n = in.pairs.size();
+  std::vector<Approach> r(n);
+  batch::closest_approach(in.pairs, horizon, r);
+  std::vector<std::uint8_t> hit(n);
+  std::vector<float> time(n), dist(n), pa(2 * n), pb(2 * n), normal(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    hit[i] = r[i].hit, time[i] = r[i].time, dist[i] = r[i].distance;
+    pa[2 * i] = r[i].point_a.x, pa[2 * i + 1] = r[i].point_a.y, pb[2 * i] = r[i].point_b.x, pb[2 * i + 1] = r[i].point_b.y;
+    normal[2 * i] = r[i].normal.x, normal[2 * i + 1] = r[i].normal.y;
+  }
+  val out = val::object();
+  out.set("hit", typed_array("Uint8Array", hit));
+  out.set("time", typed_array("Float32Array", time));
+  out.set("distance", typed_array("Float32Array", dist));
+  out.set("point_a", typed_array("Float32Array", pa));
+  out.set("point_b", typed_array("Float32Array", pb));
+  out.set("normal", typed_array("Float32Array", normal));
+  return out;
+}
+
+val batch_distance(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b) {
+  const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
+  const size_t n = in.pairs.size();
+  std::vector<DistanceResult> r(n);
+  batch::distance(in.pairs, r);
+  std::vector<float> dist(n), pa(2 * n), pb(2 * n), normal(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    dist[i] = r[i].distance;
+    pa[2 * i] = r[i].point_a.x, pa[2 * i + 1] = r[i].point_a.y, pb[2 * i] = r[i].point_b.x, pb[2 * i + 1] = r[i].point_b.y;
+    normal[2 * i] = r[i].normal.x, normal[2 * i + 1] = r[i].normal.y;
+  }
+  val out = val::object();
+  out.set("distance", typed_array("Float32Array", dist));
+  out.set("normal", typed_array("Float32Array", normal));
+  out.set("point_a", typed_array("Float32Array", pa));
+  out.set("point_b", typed_array("Float32Array", pb));
+  return out;
+}
+
+val batch_overlap(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b) {
+  const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
+  std::unique_ptr<bool[]> r(new bool[in.pairs.size()]);
+  batch::overlap(in.pairs, std::span<bool>(r.get(), in.pairs.size()));
+  std::vector<std::uint8_t> out(r.get(), r.get() + in.pairs.size());
+  return typed_array("Uint8Array", out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,6 +787,13 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("closest_approach",
            optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb, Vec2 vb,
                                 float horizon) { return closest_approach(a, xa, va, b, xb, vb, horizon); }));
+  function("time_to_collision",
+           optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb, Vec2 vb,
+                                float horizon) { return time_to_collision(a, xa, va, b, xb, vb, horizon); }));
+  function("batch_time_to_collision", &batch_time_to_collision);
+  function("batch_closest_approach", &batch_closest_approach);
+  function("batch_distance", &batch_distance);
+  function("batch_overlap", &batch_overlap);
   function("collide_segment", &collide_seg);
   function("distance_segment", &distance_seg);
   function("raycast_segment", &raycast_seg);

@@ -59,6 +59,7 @@ test('the TypeScript declarations cover a program using the API (tsc --strict)',
   assert.equal(ran.loop, true);
   assert.ok(ran.count > 0 && ran.first < 1 && ran.many < 1 && ran.poses > 0 && ran.sm > 0);
   assert.ok(Math.abs(ran.angle - 0.5) < 1e-6);
+  assert.ok(ran.ttc > 0 && ran.ttc < 2 && Number.isFinite(ran.bd));
   // And a wrong use is refused (so that the check above can fail).
   writeFileSync(join(app, 'wrong.ts'), "import { load } from 'pebble-collide';\nconst p = await load();\np.collide(p.Shape.circle(1), p.Transform.identity(), 3, p.Transform.identity());\nexport {};\n");
   assert.throws(() => execFileSync('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext',

@@ -25,6 +25,12 @@ const toi = pb.time_of_impact(a, sweep, b, { ...sweep, c0: { x: 4, y: 0 }, c1: {
 const state: 'hit' | 'separated' | 'overlapped' | 'failed' = toi.state;
 const xf: Transform = pb.sweep_transform(sweep, 0.5);
 const ap = pb.closest_approach(a, at(0, 0), { x: 1, y: 0 }, b, at(4, 1), { x: -1, y: 0 }, 2);
+const ttc: number = pb.time_to_collision(a, at(0, 0), { x: 1, y: 0 }, b, at(4, 0), { x: -1, y: 0 }, 2) + (pb.kNoCollision > 0 ? 0 : 1);
+const states = new Float32Array([0, 0, 1, 0, 1, 0, 4, 1, 1, 0, -1, 0]);
+const bt: Float32Array = pb.batch.time_to_collision([a, b], states, b, [4, 0, 1, 0, 0, 0], 2);
+const ba = pb.batch.closest_approach(a, states.subarray(0, 6), [a, b], states, 2);
+const bd: number = pb.batch.distance([a, b], states, [b, a], states).distance[0] + ba.normal[0] + bt[0] +
+  pb.batch.overlap(a, [0, 0, 1, 0, 0, 0], b, [1, 0, 1, 0, 0, 0])[0];
 const parts = pb.decompose([[0, 0], [2, 0], [2, 2], [1, 2], [1, 1], [0, 1]], 0.02);
 const chain = pb.Chain.open([[3, 0], [0, 0], [-3, 0.5]]);
 const loop = pb.Chain.loop([[0, 0], [1, 0], [0, 1]]);
@@ -68,6 +74,6 @@ stepper.step(1 / 60);
 console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
   outlines: outlines.length + tops.length, count, moved, first, all, many, near, cast: cast?.id.index, kept, poses: poses.length,
   ke: stepper.kinetic_energy(), loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
-  angle: pb.Rot.angle(pb.Rot.from_angle(0.5)) }));
+  angle: pb.Rot.angle(pb.Rot.from_angle(0.5)), ttc, bd }));
 for (const s of [...shapes, ...parts]) s.delete();
 [seg, chain, loop, world, pile, stepper].forEach((x) => x.delete());
