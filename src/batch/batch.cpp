@@ -72,72 +72,43 @@ struct Disc {
   F px, py, qc, qs, lx, ly, r, vx, vy;
 };
 
-template <class F>
-PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
-  constexpr int W = sizeof(F) / sizeof(float);
-  alignas(32) float f[9][W];
-  for (int j = 0; j < W; ++j) {
-    const BatchBody& b = *bodies[j];
-    const Vec2 l = b.shape->padded_vertices()[0];
-    f[0][j] = b.transform.p.x, f[1][j] = b.transform.p.y, f[2][j] = b.transform.q.c, f[3][j] = b.transform.q.s;
-    f[4][j] = l.x, f[5][j] = l.y, f[6][j] = b.shape->radius(), f[7][j] = b.velocity.x, f[8][j] = b.velocity.y;
-  }
-  return {F::load(f[0]), F::load(f[1]), F::load(f[2]), F::load(f[3]), F::load(f[4]),
-          F::load(f[5]), F::load(f[6]), F::load(f[7]), F::load(f[8])};
-}
-
 // The batch's gathers read each body's 32 bytes (shape pointer, transform, velocity) as 8 floats
-// and transpose them into lanes (the lanes of a value built from separate float stores would wait
-// for every store to reach the cache before a vector load could read them).
+// and transpose them into lanes (simd/wide.hpp's columns_2_to_7; the lanes of a value built from
+// separate float stores would wait for every store to reach the cache before a vector load could
+// read them).
 static_assert(sizeof(BatchBody) == 32 && offsetof(BatchBody, transform) == 8 && offsetof(BatchBody, velocity) == 24,
               "BatchBody must be a pointer, then p.x p.y q.c q.s, then velocity x y");
 
-#if PEBBLE_KERNEL_AVX2
-template <>
-PEBBLE_HOT_INLINE Disc<Float8> gather<Float8>(const BatchBody* const* bodies) {
-  __m256 r[8];
-  for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_ps(reinterpret_cast<const float*>(bodies[j]));
-  // Rows j = [ptr, ptr, px, py, qc, qs, vx, vy] of body j; columns 2..7 wanted.
-  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);  // (lanes within each 128-bit half)
-  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-  // t1 = [px0 px1 py0 py1 | vx0 vx1 vy0 vy1], t0 = [.. .. .. .. | qc0 qc1 qs0 qs1]
-  const __m256 u0 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), u1 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m256 u2 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), u3 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m256 w0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), w1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m256 w2 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), w3 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
-  // u0 = [px0..3 | vx0..3] of bodies 0-3, u2 the same of bodies 4-7; w0 = [.. | qc0..3], w1 = [.. | qs0..3].
-  const __m256 px = _mm256_permute2f128_ps(u0, u2, 0x20), vx = _mm256_permute2f128_ps(u0, u2, 0x31);
-  const __m256 py = _mm256_permute2f128_ps(u1, u3, 0x20), vy = _mm256_permute2f128_ps(u1, u3, 0x31);
-  const __m256 qc = _mm256_permute2f128_ps(w0, w2, 0x31), qs = _mm256_permute2f128_ps(w1, w3, 0x31);
-  const Shape* s[8];
-  for (int j = 0; j < 8; ++j) s[j] = bodies[j]->shape;
-  const auto field = [&](auto get) {
-    return Float8{_mm256_setr_ps(get(s[0]), get(s[1]), get(s[2]), get(s[3]), get(s[4]), get(s[5]), get(s[6]), get(s[7]))};
-  };
-  return {{px}, {py}, {qc}, {qs}, field([](const Shape* x) { return x->padded_vertices()[0].x; }),
-          field([](const Shape* x) { return x->padded_vertices()[0].y; }), field([](const Shape* x) { return x->radius(); }), {vx}, {vy}};
-}
-#elif PEBBLE_SSE
-template <>
-PEBBLE_HOT_INLINE Disc<Float4> gather<Float4>(const BatchBody* const* bodies) {
-  __m128 lo[4], hi[4];
-  for (int j = 0; j < 4; ++j) {
-    const float* f = reinterpret_cast<const float*>(bodies[j]);
-    lo[j] = _mm_loadu_ps(f);      // ptr ptr px py
-    hi[j] = _mm_loadu_ps(f + 4);  // qc qs vx vy
+/// The lanes of a shape field.
+template <class F, class Get>
+PEBBLE_HOT_INLINE F shape_lanes(const BatchBody* const* b, Get get) {
+  if constexpr (sizeof(F) == 8 * sizeof(float)) {
+    return F::lanes(get(*b[0]->shape), get(*b[1]->shape), get(*b[2]->shape), get(*b[3]->shape), get(*b[4]->shape), get(*b[5]->shape),
+                    get(*b[6]->shape), get(*b[7]->shape));
+  } else if constexpr (sizeof(F) == 4 * sizeof(float)) {
+    return F::lanes(get(*b[0]->shape), get(*b[1]->shape), get(*b[2]->shape), get(*b[3]->shape));
+  } else {
+    return F::splat(get(*b[0]->shape));
   }
-  const __m128 a = _mm_unpackhi_ps(lo[0], lo[1]), b = _mm_unpackhi_ps(lo[2], lo[3]);  // px0 px1 py0 py1, px2 px3 py2 py3
-  const __m128 c0 = _mm_unpacklo_ps(hi[0], hi[1]), c1 = _mm_unpackhi_ps(hi[0], hi[1]);  // qc0 qc1 qs0 qs1, vx0 vx1 vy0 vy1
-  const __m128 c2 = _mm_unpacklo_ps(hi[2], hi[3]), c3 = _mm_unpackhi_ps(hi[2], hi[3]);
-  const Shape* s[4] = {bodies[0]->shape, bodies[1]->shape, bodies[2]->shape, bodies[3]->shape};
-  const auto field = [&](auto get) { return Float4{_mm_setr_ps(get(s[0]), get(s[1]), get(s[2]), get(s[3]))}; };
-  return {{_mm_movelh_ps(a, b)}, {_mm_movehl_ps(b, a)}, {_mm_movelh_ps(c0, c2)}, {_mm_movehl_ps(c2, c0)},
-          field([](const Shape* x) { return x->padded_vertices()[0].x; }), field([](const Shape* x) { return x->padded_vertices()[0].y; }),
-          field([](const Shape* x) { return x->radius(); }), {_mm_movelh_ps(c1, c3)}, {_mm_movehl_ps(c3, c1)}};
 }
-#endif
+
+template <class F>
+PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
+  F c[6];  // p.x p.y q.c q.s velocity x y
+  if constexpr (sizeof(F) == sizeof(float)) {
+    const BatchBody& b = *bodies[0];
+    c[0] = F::splat(b.transform.p.x), c[1] = F::splat(b.transform.p.y), c[2] = F::splat(b.transform.q.c);
+    c[3] = F::splat(b.transform.q.s), c[4] = F::splat(b.velocity.x), c[5] = F::splat(b.velocity.y);
+  } else {
+    constexpr int W = sizeof(F) / sizeof(float);
+    const float* rows[W];
+    for (int j = 0; j < W; ++j) rows[j] = reinterpret_cast<const float*>(bodies[j]);
+    columns_2_to_7(rows, c);
+  }
+  return {c[0], c[1], c[2], c[3], shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].x; }),
+          shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].y; }),
+          shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }), c[4], c[5]};
+}
 
 /// is_valid(transform) (math.hpp), the same comparisons.
 template <class F>

@@ -79,6 +79,17 @@ PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {_mm_div_ps(a.v,
 PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
 /// The square root of each lane, correctly rounded (as std::sqrt).
 PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {_mm_sqrt_ps(a.v)}; }
+/// Columns 2..7 of four rows of 8 floats: c[k] holds rows[0..3][k + 2] (the batch queries' view
+/// of four BatchBody records, src/batch/batch.cpp).
+PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) {
+  __m128 lo[4], hi[4];
+  for (int j = 0; j < 4; ++j) lo[j] = _mm_loadu_ps(rows[j]), hi[j] = _mm_loadu_ps(rows[j] + 4);
+  const __m128 a = _mm_unpackhi_ps(lo[0], lo[1]), b = _mm_unpackhi_ps(lo[2], lo[3]);    // 2 2 3 3 of rows 0 1, of rows 2 3
+  const __m128 c0 = _mm_unpacklo_ps(hi[0], hi[1]), c1 = _mm_unpackhi_ps(hi[0], hi[1]);  // 4 4 5 5, 6 6 7 7 of rows 0 1
+  const __m128 c2 = _mm_unpacklo_ps(hi[2], hi[3]), c3 = _mm_unpackhi_ps(hi[2], hi[3]);
+  c[0] = {_mm_movelh_ps(a, b)}, c[1] = {_mm_movehl_ps(b, a)}, c[2] = {_mm_movelh_ps(c0, c2)};
+  c[3] = {_mm_movehl_ps(c2, c0)}, c[4] = {_mm_movelh_ps(c1, c3)}, c[5] = {_mm_movehl_ps(c3, c1)};
+}
 /// m ? a : b per lane.
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
 /// a with its sign bits flipped where `signs` has them (signs holds sign bits only).
@@ -160,6 +171,9 @@ PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[
 PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {{a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]}}; }
 PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {{a.v[0] < b.v[0], a.v[1] < b.v[1], a.v[2] < b.v[2], a.v[3] < b.v[3]}}; }
 PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}}; }
+PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) {
+  for (int k = 0; k < 6; ++k) c[k] = {{rows[0][k + 2], rows[1][k + 2], rows[2][k + 2], rows[3][k + 2]}};
+}
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) {
   return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
 }
@@ -211,6 +225,9 @@ struct Float8 {
   __m256 v;
   static PEBBLE_HOT_INLINE Float8 load(const float* p) { return {_mm256_loadu_ps(p)}; }
   static PEBBLE_HOT_INLINE Float8 splat(float x) { return {_mm256_set1_ps(x)}; }
+  static PEBBLE_HOT_INLINE Float8 lanes(float a, float b, float c, float d, float e, float f, float g, float h) {
+    return {_mm256_setr_ps(a, b, c, d, e, f, g, h)};
+  }
   static PEBBLE_HOT_INLINE PointLanes<Float8> splat_points(const Vec2* p) {
     return {{_mm256_broadcast_ss(&p[0].x)}, {_mm256_broadcast_ss(&p[0].y)}, {_mm256_broadcast_ss(&p[1].x)},
             {_mm256_broadcast_ss(&p[1].y)}};
@@ -241,6 +258,26 @@ PEBBLE_HOT_INLINE Mask8 operator&(Mask8 a, Mask8 b) { return {_mm256_and_ps(a.v,
 PEBBLE_HOT_INLINE Mask8 operator|(Mask8 a, Mask8 b) { return {_mm256_or_ps(a.v, b.v)}; }
 /// m ? a : b per lane.
 PEBBLE_HOT_INLINE Float8 select(Mask8 m, Float8 a, Float8 b) { return {_mm256_blendv_ps(b.v, a.v, m.v)}; }
+/// Columns 2..7 of eight rows of 8 floats: c[k] holds rows[0..7][k + 2] (the batch queries' view
+/// of eight BatchBody records, src/batch/batch.cpp).
+PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float8 (&c)[6]) {
+  __m256 r[8];
+  for (int j = 0; j < 8; ++j) r[j] = _mm256_loadu_ps(rows[j]);
+  // Within each 128-bit half: unpackhi gives 2 2 3 3 (low half) and 6 6 7 7 (high half) of two
+  // rows, unpacklo 4 4 5 5 (high half).
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 u0 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), u1 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 u2 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), u3 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 w0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), w1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 w2 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), w3 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+  // u0: column 2 of rows 0-3 | column 6 of rows 0-3; u2 the same of rows 4-7; w0: .. | column 4.
+  c[0] = {_mm256_permute2f128_ps(u0, u2, 0x20)}, c[1] = {_mm256_permute2f128_ps(u1, u3, 0x20)};
+  c[2] = {_mm256_permute2f128_ps(w0, w2, 0x31)}, c[3] = {_mm256_permute2f128_ps(w1, w3, 0x31)};
+  c[4] = {_mm256_permute2f128_ps(u0, u2, 0x31)}, c[5] = {_mm256_permute2f128_ps(u1, u3, 0x31)};
+}
 /// Lanes 0..3 and 4..7 as 4-lane values.
 PEBBLE_HOT_INLINE Float4 low(Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
 PEBBLE_HOT_INLINE Float4 high(Float8 a) { return {_mm256_extractf128_ps(a.v, 1)}; }
