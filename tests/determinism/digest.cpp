@@ -144,6 +144,7 @@ void one_shape_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, 
 }
 
 void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Sections& d) {
+  std::vector<BatchPair> batch_pairs;  // every pair again through the batch queries (disc pairs in lanes)
   for (int placement = 0; placement < kPlacements; ++placement) {
     for (const Shape& a : shapes) {
       for (const Shape& b : shapes) {
@@ -160,7 +161,10 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
         const Vec2 move_a = rng.point(a.extent() + b.extent()), move_b = rng.point(a.extent() + b.extent());
         d.casts.add(shape_cast(a, xa, move_a, b, xb, move_b));
         d.casts.add(shape_cast(a, xa, move_a, b, xb, move_b, ShapeCastOptions{margin}));
-        d.approach.add(closest_approach(a, xa, move_a, b, xb, move_b, rng.dyadic(1, 64, 4)));
+        const float horizon = rng.dyadic(1, 64, 4);
+        d.approach.add(closest_approach(a, xa, move_a, b, xb, move_b, horizon));
+        d.approach.add(time_to_collision(a, xa, move_a, b, xb, move_b, horizon));
+        batch_pairs.push_back({{&a, xa, move_a}, {&b, xb, move_b}});
         const Sweep sa{rng.point(0.5f * a.extent()), xa.p, xa.p + move_a, rng.dyadic(-64, 64, 4), rng.dyadic(-64, 64, 4)};
         const Sweep sb{rng.point(0.5f * b.extent()), xb.p, xb.p + move_b, rng.dyadic(-64, 64, 4), rng.dyadic(-64, 64, 4)};
         d.toi.add(time_of_impact(a, sa, b, sb));
@@ -168,6 +172,17 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
         d.toi.add(sweep_transform(sa, rng.dyadic(0, 256, 8)));
       }
     }
+  }
+  std::vector<Approach> approach(batch_pairs.size());
+  std::vector<float> ttc(batch_pairs.size());
+  std::vector<DistanceResult> dist(batch_pairs.size());
+  batch::closest_approach(batch_pairs, 1.5f, approach);
+  batch::time_to_collision(batch_pairs, 1.5f, ttc);
+  batch::distance(batch_pairs, dist);
+  for (std::size_t i = 0; i < batch_pairs.size(); ++i) {
+    d.approach.add(approach[i]);
+    d.approach.add(ttc[i]);
+    d.distance.add(dist[i]);
   }
 }
 
