@@ -72,42 +72,45 @@ struct Disc {
   F px, py, qc, qs, lx, ly, r, vx, vy;
 };
 
-// The batch's gathers read each body's 32 bytes (shape pointer, transform, velocity) as 8 floats
-// and transpose them into lanes (simd/wide.hpp's columns_2_to_7; the lanes of a value built from
-// separate float stores would wait for every store to reach the cache before a vector load could
-// read them).
-static_assert(sizeof(BatchBody) == 32 && offsetof(BatchBody, transform) == 8 && offsetof(BatchBody, velocity) == 24,
-              "BatchBody must be a pointer, then p.x p.y q.c q.s, then velocity x y");
-
-/// The lanes of a shape field.
+/// The lanes of a field of the bodies.
 template <class F, class Get>
-PEBBLE_HOT_INLINE F shape_lanes(const BatchBody* const* b, Get get) {
+PEBBLE_HOT_INLINE F lanes_of(const BatchBody* const* b, Get get) {
   if constexpr (sizeof(F) == 8 * sizeof(float)) {
-    return F::lanes(get(*b[0]->shape), get(*b[1]->shape), get(*b[2]->shape), get(*b[3]->shape), get(*b[4]->shape), get(*b[5]->shape),
-                    get(*b[6]->shape), get(*b[7]->shape));
+    return F::lanes(get(*b[0]), get(*b[1]), get(*b[2]), get(*b[3]), get(*b[4]), get(*b[5]), get(*b[6]), get(*b[7]));
   } else if constexpr (sizeof(F) == 4 * sizeof(float)) {
-    return F::lanes(get(*b[0]->shape), get(*b[1]->shape), get(*b[2]->shape), get(*b[3]->shape));
+    return F::lanes(get(*b[0]), get(*b[1]), get(*b[2]), get(*b[3]));
   } else {
-    return F::splat(get(*b[0]->shape));
+    return F::splat(get(*b[0]));
   }
 }
 
 template <class F>
 PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
   F c[6];  // p.x p.y q.c q.s velocity x y
-  if constexpr (sizeof(F) == sizeof(float)) {
-    const BatchBody& b = *bodies[0];
-    c[0] = F::splat(b.transform.p.x), c[1] = F::splat(b.transform.p.y), c[2] = F::splat(b.transform.q.c);
-    c[3] = F::splat(b.transform.q.s), c[4] = F::splat(b.velocity.x), c[5] = F::splat(b.velocity.y);
-  } else {
+#if PEBBLE_SSE
+  if constexpr (sizeof(F) > sizeof(float)) {
+    // Each body's 32 bytes (shape pointer, transform, velocity) read as 8 floats and transposed
+    // into lanes (simd/wide.hpp): lanes built from separate float stores would wait for every
+    // store to reach the cache before a vector load could read them.
+    static_assert(sizeof(BatchBody) == 32 && offsetof(BatchBody, transform) == 8 && offsetof(BatchBody, velocity) == 24,
+                  "on x86-64 a BatchBody is a pointer, then p.x p.y q.c q.s, then velocity x y");
     constexpr int W = sizeof(F) / sizeof(float);
     const float* rows[W];
     for (int j = 0; j < W; ++j) rows[j] = reinterpret_cast<const float*>(bodies[j]);
     columns_2_to_7(rows, c);
+  } else
+#endif
+  {
+    c[0] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.transform.p.x; });
+    c[1] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.transform.p.y; });
+    c[2] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.transform.q.c; });
+    c[3] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.transform.q.s; });
+    c[4] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.velocity.x; });
+    c[5] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.velocity.y; });
   }
-  return {c[0], c[1], c[2], c[3], shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].x; }),
-          shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].y; }),
-          shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }), c[4], c[5]};
+  return {c[0], c[1], c[2], c[3], lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->padded_vertices()[0].x; }),
+          lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->padded_vertices()[0].y; }),
+          lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->radius(); }), c[4], c[5]};
 }
 
 /// is_valid(transform) (math.hpp), the same comparisons.

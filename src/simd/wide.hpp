@@ -171,9 +171,6 @@ PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[
 PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {{a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]}}; }
 PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {{a.v[0] < b.v[0], a.v[1] < b.v[1], a.v[2] < b.v[2], a.v[3] < b.v[3]}}; }
 PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}}; }
-PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) {
-  for (int k = 0; k < 6; ++k) c[k] = {{rows[0][k + 2], rows[1][k + 2], rows[2][k + 2], rows[3][k + 2]}};
-}
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) {
   return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
 }
