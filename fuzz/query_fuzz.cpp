@@ -242,6 +242,33 @@ int run(const std::uint8_t* data, std::size_t size) {
     check_empty_approach(ap);
   }
 
+  // time_to_collision(): closest_approach()'s time exactly when that is a hit. The batch forms:
+  // the single answers, bit for bit, in a full lane group and a partial one (disc pairs run in
+  // SIMD lanes, every other kind one at a time).
+  const float ttc = pebble::time_to_collision(a, xa, move_a, b, xb, move_b, horizon);
+  FUZZ_REQUIRE(ap.hit ? same_bits(ttc, ap.time) : ttc == pebble::kNoCollision);
+  {
+    constexpr int kCopies = 11;
+    pebble::BatchPair pairs[kCopies];
+    for (pebble::BatchPair& p : pairs) p = {{&a, xa, move_a}, {&b, xb, move_b}};
+    Approach approaches[kCopies];
+    float times[kCopies];
+    DistanceResult distances[kCopies];
+    bool overlaps[kCopies];
+    pebble::batch::closest_approach(pairs, horizon, approaches);
+    pebble::batch::time_to_collision(pairs, horizon, times);
+    pebble::batch::distance(pairs, distances);
+    pebble::batch::overlap(pairs, overlaps);
+    const DistanceResult d = pebble::distance(a, xa, b, xb);
+    const bool o = pebble::overlap(a, xa, b, xb);
+    for (int i = 0; i < kCopies; ++i) {
+      const Approach& r = approaches[i];
+      FUZZ_REQUIRE(r.hit == ap.hit && same_bits(r.time, ap.time) && same_bits(r.distance, ap.distance) && same_bits(r.point_a, ap.point_a) &&
+                   same_bits(r.point_b, ap.point_b) && same_bits(r.normal, ap.normal));
+      FUZZ_REQUIRE(same_bits(times[i], ttc) && same_bits(distances[i], d) && overlaps[i] == o);
+    }
+  }
+
   // A chain segment with its ghosts (read last, so that older inputs keep their meaning): the
   // manifold keeps its invariants, is one-sided, and never reports a point nearer than the
   // segment's distance; rays and casts keep theirs and pass through from behind.
