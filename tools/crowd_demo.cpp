@@ -372,15 +372,25 @@ private:
           }
         }
       }
-      int keep = std::max(k_, must);
-      if (keep > kNeighborCapacity) {
-        summary.truncated += 1;
-        keep = kNeighborCapacity;
-      }
-      keep = std::min(keep, m);
-      std::nth_element(cand, cand + keep - (keep > 0), cand + m, [](const Candidate& a, const Candidate& b) { return a.reach < b.reach; });
       int* out = &list_[std::size_t(i) * kNeighborCapacity];
-      for (int t = 0; t < keep; ++t) out[t] = cand[t].j;
+      int keep = 0;
+      if (must >= k_) {  // all that could touch this step, and no others
+        for (int t = 0; t < m && keep < kNeighborCapacity; ++t)
+          if (cand[t].reach < kMustReach) out[keep++] = cand[t].j;
+        summary.truncated += must > kNeighborCapacity;
+      } else {  // the k nearest by the bound (they include all that could touch): insertion into k slots
+        Candidate best[kNeighborCapacity];
+        for (int t = 0; t < m; ++t) {
+          if (keep == k_ && cand[t].reach >= best[keep - 1].reach) continue;
+          int at = keep < k_ ? keep++ : keep - 1;
+          while (at > 0 && best[at - 1].reach > cand[t].reach) {
+            best[at] = best[at - 1];
+            --at;
+          }
+          best[at] = cand[t];
+        }
+        for (int t = 0; t < keep; ++t) out[t] = best[t].j;
+      }
       count_[std::size_t(i)] = keep;
     }
 
