@@ -10,9 +10,11 @@
 #include "tools/crowd_demo.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <numbers>
 #include <random>
@@ -29,11 +31,14 @@ constexpr float kPreferredSpeed = 1.3f;  // m/s toward the goal
 constexpr float kMaxSpeed = 1.6f;        // m/s, the disc every new velocity lies in
 constexpr float kTau = 1.0f;             // s: two agents close at most gap / kTau (shared)
 constexpr float kTauWall = 0.5f;         // s: an agent closes on the wall at most gap / kTauWall
+constexpr float kSkin = 0.002f;         // m: the gap the half-planes keep, against rounding
 constexpr float kArrive = 0.3f;          // m from its goal, an agent has arrived and leaves
 // Any pair whose bounding discs are closer than this could touch within one step at full speed
 // both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
 constexpr float kMustReach = 2 * kMaxSpeed * kCrowdStep + 0.02f;
 constexpr int kNeighborCapacity = 32;
+constexpr float kSteerHorizon = 2.0f;  // s: how far ahead an agent looks for a first touch
+constexpr float kSteerTurn = 0.6f;     // radians: the most it turns its preferred velocity
 constexpr float kCell = 1.2f;  // grid cell, m: 3 x 3 cells hold every pair within kMustReach
 
 // The plaza: a square ring wall, centre line at +-kRing, kWallHalf thick each way, two doorways
@@ -283,7 +288,7 @@ struct Candidate {
 // Everything one avoidance step needs, kept between steps so that nothing is allocated in it.
 class Avoidance {
 public:
-  Avoidance(const Plaza& plaza, int k) : plaza_(plaza), k_(k) {}
+  Avoidance(const Plaza& plaza, int k, CrowdSplit split) : plaza_(plaza), k_(k), split_(split) {}
 
   // New velocities for all agents (agents[i].v is read as the last velocity and then replaced).
   void step(std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
@@ -293,8 +298,9 @@ public:
     const auto t1 = clock::now();
     batch::distance(pairs_, pair_results_);
     wall_distances(agents);
+    steer(agents, preferred);
     const auto t2 = clock::now();
-    solve(agents, preferred, summary);
+    solve(agents, steered_, summary);
     const auto t3 = clock::now();
     const double n = std::chrono::duration<double, std::milli>(t1 - t0).count();
     const double d = std::chrono::duration<double, std::milli>(t2 - t1).count();
@@ -415,6 +421,38 @@ private:
     pair_results_.resize(pairs_.size());
   }
 
+  // The half-planes only slow agents down along the line between them; two streams that cross would
+  // press into each other. So each agent looks ahead: batch::time_to_collision of its preferred
+  // velocity against its neighbours' last velocities, and the sooner the first touch, the more it
+  // turns its preferred velocity away from that neighbour (the half-planes still decide).
+  void steer(const std::vector<Agent>& agents, const std::vector<Vec2>& preferred) {
+    static const int mode = std::getenv("CROWD_STEER") ? std::atoi(std::getenv("CROWD_STEER")) : 2;
+    const int n = int(agents.size());
+    steered_.assign(preferred.begin(), preferred.end());
+    if (mode == 0) return;
+    for (int i = 0; i < n; ++i) {
+      const Agent& a = agents[std::size_t(i)];
+      const int* li = &list_[std::size_t(i) * kNeighborCapacity];
+      const int m = count_[std::size_t(i)];
+      for (int t = 0; t < m; ++t) {
+        const Agent& b = agents[std::size_t(li[t])];
+        bodies_[std::size_t(t)] = {b.shape, {b.p, b.q}, b.v};
+      }
+      batch::time_to_collision(BatchBody{a.shape, {a.p, a.q}, preferred[std::size_t(i)]}, std::span(bodies_.data(), std::size_t(m)), kSteerHorizon,
+                               std::span(ttc_.data(), std::size_t(m)));
+      int first = -1;
+      for (int t = 0; t < m; ++t)
+        if (ttc_[std::size_t(t)] < kSteerHorizon && (first < 0 || ttc_[std::size_t(t)] < ttc_[std::size_t(first)])) first = t;
+      if (first < 0) continue;
+      const float urgency = 1 - ttc_[std::size_t(first)] / kSteerHorizon;
+      const Vec2 to = centre_[std::size_t(li[first])] - centre_[std::size_t(i)];
+      float side = cross(preferred[std::size_t(i)], to) > 0 ? -1.0f : 1.0f;  // away from it
+      if (mode == 1) side = -1;  // always right
+      if (mode == 3) side = -side;  // toward it (pass behind)
+      steered_[std::size_t(i)] = rotate(Rot::from_angle(side * kSteerTurn * urgency), preferred[std::size_t(i)]);
+    }
+  }
+
   void wall_distances(const std::vector<Agent>& agents) {
     const int n = int(agents.size());
     wall_start_.resize(std::size_t(n + 1));
@@ -451,17 +489,20 @@ private:
         const DistanceResult& r = wall_results_[std::size_t(w)];
         const float g = r.distance;
         const std::size_t at = std::size_t(fill_[std::size_t(i)]++);
-        planes_[at] = {r.normal, g >= 0 ? g / kTauWall : g / kCrowdStep};
+        planes_[at] = {r.normal, split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTauWall};
         other_[at] = -1;
       }
     }
     for (std::size_t p = 0; p < pair_agents_.size(); ++p) {
       const auto [i, j] = pair_agents_[p];
       const DistanceResult& r = pair_results_[p];
-      // n.(v_i - v_j) <= rate keeps the gap along n, g - t n.(v_i - v_j), at least g (1 - t / kTau);
-      // each takes half around the mean of the last velocities.
-      const float rate = r.distance >= 0 ? r.distance / kTau : r.distance / kCrowdStep;
-      const float mid = 0.5f * dot(r.normal, agents[std::size_t(i)].v + agents[std::size_t(j)].v);
+      // n.(v_i - v_j) <= rate keeps the gap along n, g - t n.(v_i - v_j), at least g (1 - t / kTau).
+      // i takes n.v_i <= mid + rate / 2 and j takes -n.v_j <= -mid + rate / 2: ORCA's split around
+      // the mean of the last velocities, clamped so that standing still meets both halves (then
+      // every agent's program has a solution, v = 0, and the guarantee never lapses).
+      const float rate = pair_rate(r.distance);
+      const float mean = 0.5f * dot(r.normal, agents[std::size_t(i)].v + agents[std::size_t(j)].v);
+      const float mid = split_ == CrowdSplit::mean ? mean : std::clamp(mean, -0.5f * std::max(rate, 0.0f), 0.5f * std::max(rate, 0.0f));
       const std::size_t at_i = std::size_t(fill_[std::size_t(i)]++), at_j = std::size_t(fill_[std::size_t(j)]++);
       planes_[at_i] = {r.normal, mid + 0.5f * rate};
       planes_[at_j] = {-1.0f * r.normal, -mid + 0.5f * rate};
@@ -503,7 +544,7 @@ private:
     auto pair_broken = [&](std::size_t p) {
       const auto [i, j] = pair_agents_[p];
       const DistanceResult& r = pair_results_[p];
-      const float rate = r.distance >= 0 ? r.distance / kTau : r.distance / kCrowdStep;
+      const float rate = pair_rate(r.distance);
       return dot(r.normal, new_v_[std::size_t(i)] - new_v_[std::size_t(j)]) > rate + kSlack;
     };
     work_.clear();
@@ -558,8 +599,14 @@ private:
     int index;
   };
 
+  // The most a pair may close per second: (gap - kSkin) / kTau, which keeps kSkin between them and
+  // slowly pushes apart a pair that rounding brought closer. With the mean split an overlapping pair
+  // is pushed apart within a step, as ORCA does.
+  float pair_rate(float g) const { return split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTau; }
+
   const Plaza& plaza_;
   int k_;
+  CrowdSplit split_;
   std::vector<Vec2> centre_;
   std::vector<int> cell_start_, cell_of_, fill_, list_, count_, wall_start_, plane_start_;
   std::vector<Sorted> sorted_;
@@ -569,7 +616,9 @@ private:
   std::vector<HalfPlane> planes_, scratch_, scratch2_;
   std::vector<int> other_, work_, next_;  // other_: the other agent of each half-plane (-1: a wall)
   std::vector<float> rate_;
-  std::vector<Vec2> new_v_;
+  std::vector<Vec2> new_v_, steered_;
+  std::array<BatchBody, kNeighborCapacity> bodies_{};
+  std::array<float, kNeighborCapacity> ttc_{};
 };
 
 // --- The picture -----------------------------------------------------------------------------
@@ -645,7 +694,7 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   const Plaza plaza(max_extent);
   Block block;
   std::vector<Agent> agents = make_crowd(options.agents, options.seed, book, block);
-  Avoidance avoidance(plaza, options.neighbors);
+  Avoidance avoidance(plaza, options.neighbors, options.split);
 
   const float half = kBlockFront + block.depth() + 1.5f;
   const int gif_size = 2 * (options.gif_width / 2);
@@ -694,6 +743,8 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
       gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface), delay);
     }
   }
+  if (std::getenv("PEBBLE_CROWD_DEBUG"))
+    for (const Agent& a : agents) std::fprintf(stderr, "left: id %d stream %d phase %d at (%.2f, %.2f) goal (%.2f, %.2f)\n", a.id, a.stream, a.phase, double(a.p.x), double(a.p.y), double(a.goal.x), double(a.goal.y));
   if (summary.least_gap > 1e29f) summary.least_gap = 0;
   if (summary.least_wall_gap > 1e29f) summary.least_wall_gap = 0;
   summary.pairs_per_step = pairs / std::max(1, summary.steps);
@@ -708,7 +759,8 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
 
   char line[320];
   out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
-      << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours\n";
+      << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, "
+      << (options.split == CrowdSplit::mean ? "mean" : "clamped") << " split\n";
   std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(kCrowdStep),
                 summary.arrived, options.agents - summary.arrived);
   out << line;

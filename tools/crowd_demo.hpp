@@ -15,11 +15,18 @@
 
 namespace pebble::tools {
 
+/// How two agents share the half-plane n.(v_i - v_j) <= gap / tau of their pair.
+enum class CrowdSplit {
+  clamped,  ///< around the mean of the last velocities, clamped to +-gap / (2 tau): v = 0 always meets it
+  mean,     ///< around the mean of the last velocities (ORCA's u / 2): may leave a program without solution
+};
+
 /// The program's options (the command line's flags).
 struct CrowdOptions {
   int agents = 10000;                   ///< crowd size, split evenly over the four streams
   int neighbors = 10;                   ///< k: the nearest agents each agent takes as neighbours
   int max_steps = 6000;                 ///< steps of kCrowdStep before giving up on arrivals
+  CrowdSplit split = CrowdSplit::clamped;
   unsigned seed = 1;                    ///< the same seed gives the same crowd and the same run
   std::string output = "pebble-crowd";  ///< folder for crowd.gif (created if missing); empty: no GIF
   int gif_width = 640;                  ///< pixels
