@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <numbers>
 #include <random>
@@ -37,6 +36,7 @@ constexpr float kArrive = 0.3f;          // m from its goal, an agent has arrive
 // both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
 constexpr float kMustReach = 2 * kMaxSpeed * kCrowdStep + 0.02f;
 constexpr int kNeighborCapacity = 32;
+constexpr int kRepairRounds = 4;        // rounds of solving again where a fallback broke a pair
 constexpr float kSteerHorizon = 2.0f;  // s: how far ahead an agent looks for a first touch
 constexpr float kSteerTurn = 0.6f;     // radians: the most it turns its preferred velocity
 constexpr float kCell = 1.2f;  // grid cell, m: 3 x 3 cells hold every pair within kMustReach
@@ -48,6 +48,7 @@ constexpr float kRing = 30, kWallHalf = 0.15f, kDoorLow = 2, kDoorHigh = 20;
 constexpr float kSpacing = 0.75f;         // m between agents in a starting block
 constexpr int kMaxRows = 37;              // a block is at most this many agents across (27.75 m)
 constexpr float kBlockFront = kRing + 4;  // the block's front row, m from the centre
+constexpr float kDepartureGap = 2.0f;    // s between the departures of a block's columns
 constexpr float kLaneLow = kDoorLow + 1.5f, kLaneHigh = kDoorHigh - 1.5f;
 
 enum Phase : int { kToDoor, kEnter, kCross, kToGoal };
@@ -61,6 +62,7 @@ struct Agent {
   Vec2 goal;         // world
   float lane;        // local y in the doorways
   float bias;        // a fixed small turn of the preferred direction, radians
+  float departure;   // s: when it sets off (the block leaves column by column)
   int stream, phase, id;
 };
 
@@ -246,6 +248,7 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
       const float t = width > 0 ? (y0 + kRing - 1) / width : 0.5f;
       a.lane = -kLaneHigh + std::clamp(t, 0.0f, 1.0f) * (kLaneHigh - kLaneLow);
       a.bias = 0.08f * (2 * unit(rng) - 1);
+      a.departure = kDepartureGap * float(column);
       a.stream = s;
       a.phase = kToDoor;
       a.id = int(agents.size());
@@ -256,7 +259,8 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
 }
 
 // Where the agent heads now, moving it on to the next waypoint once it has passed the last.
-Vec2 preferred_velocity(Agent& a) {
+Vec2 preferred_velocity(Agent& a, float time) {
+  if (time < a.departure) return {};
   const Rot r = stream_rotation(a.stream);
   const Vec2 local = inv_rotate(r, a.p);
   if (a.phase == kToDoor && local.x > -kBlockFront + 1.2f) a.phase = kEnter;
@@ -426,10 +430,8 @@ private:
   // velocity against its neighbours' last velocities, and the sooner the first touch, the more it
   // turns its preferred velocity away from that neighbour (the half-planes still decide).
   void steer(const std::vector<Agent>& agents, const std::vector<Vec2>& preferred) {
-    static const int mode = std::getenv("CROWD_STEER") ? std::atoi(std::getenv("CROWD_STEER")) : 2;
     const int n = int(agents.size());
     steered_.assign(preferred.begin(), preferred.end());
-    if (mode == 0) return;
     for (int i = 0; i < n; ++i) {
       const Agent& a = agents[std::size_t(i)];
       const int* li = &list_[std::size_t(i) * kNeighborCapacity];
@@ -446,9 +448,8 @@ private:
       if (first < 0) continue;
       const float urgency = 1 - ttc_[std::size_t(first)] / kSteerHorizon;
       const Vec2 to = centre_[std::size_t(li[first])] - centre_[std::size_t(i)];
-      float side = cross(preferred[std::size_t(i)], to) > 0 ? -1.0f : 1.0f;  // away from it
-      if (mode == 1) side = -1;  // always right
-      if (mode == 3) side = -side;  // toward it (pass behind)
+      // Away from it (docs/crowds.md compares other choices).
+      const float side = cross(preferred[std::size_t(i)], to) > 0 ? -1.0f : 1.0f;
       steered_[std::size_t(i)] = rotate(Rot::from_angle(side * kSteerTurn * urgency), preferred[std::size_t(i)]);
     }
   }
@@ -554,7 +555,7 @@ private:
         work_.push_back(pair_agents_[p].second);
       }
     }
-    for (int round = 0; round < 16 && !work_.empty(); ++round) {
+    for (int round = 0; round < kRepairRounds && !work_.empty(); ++round) {
       std::sort(work_.begin(), work_.end());
       work_.erase(std::unique(work_.begin(), work_.end()), work_.end());
       next_.clear();
@@ -716,7 +717,7 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   int full_steps = 0;
   for (int step = 0; step < options.max_steps && !agents.empty(); ++step) {
     preferred.resize(agents.size());
-    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i]);
+    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i], float(step) * kCrowdStep);
     avoidance.step(agents, preferred, summary);
     summary.least_gap = std::min(summary.least_gap, avoidance.least_gap());
     summary.least_wall_gap = std::min(summary.least_wall_gap, avoidance.least_wall_gap());
@@ -738,13 +739,16 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
       for (const Agent& a : agents) views.push_back({a.shape, {a.p, a.q}, a.v, a.id});
       observer(step, views);
     }
+    if (gif_wanted && step + 1 == options.png_step) {  // the still picture, at the GIF's size
+      draw_frame(canvas, view, plaza, agents, step + 1, summary.arrived);
+      summary.png = (fs::path(options.output) / "crowd.png").string();
+      write_file(summary.png, png_bytes(canvas.surface));
+    }
     if (gif_wanted && (step % options.gif_every == 0 || agents.empty())) {
       draw_frame(canvas, view, plaza, agents, step + 1, summary.arrived);
       gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface), delay);
     }
   }
-  if (std::getenv("PEBBLE_CROWD_DEBUG"))
-    for (const Agent& a : agents) std::fprintf(stderr, "left: id %d stream %d phase %d at (%.2f, %.2f) goal (%.2f, %.2f)\n", a.id, a.stream, a.phase, double(a.p.x), double(a.p.y), double(a.goal.x), double(a.goal.y));
   if (summary.least_gap > 1e29f) summary.least_gap = 0;
   if (summary.least_wall_gap > 1e29f) summary.least_wall_gap = 0;
   summary.pairs_per_step = pairs / std::max(1, summary.steps);
@@ -770,15 +774,15 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
                 summary.infeasible, summary.repaired, summary.unresolved, summary.truncated);
   out << line;
   std::snprintf(line, sizeof line,
-                "  avoidance (grid neighbours + batch distances + LPs): %.0f agents per ms over the run; %.3f ms per step with all %d agents\n",
+                "  avoidance (grid neighbours + batch distances and times to collision + LPs): %.0f agents per ms over the run; %.3f ms per step with all %d agents\n",
                 summary.agents_per_ms, summary.full_step_ms, options.agents);
   out << line;
   const double all = summary.neighbors_ms + summary.distance_ms + summary.lp_ms;
-  std::snprintf(line, sizeof line, "  of which neighbours %.0f%%, batch distances %.0f%%, LPs %.0f%%; %.0f pairs per step on average\n",
+  std::snprintf(line, sizeof line, "  of which neighbours %.0f%%, batch queries %.0f%%, LPs %.0f%%; %.0f pairs per step on average\n",
                 100 * summary.neighbors_ms / std::max(all, 1e-9), 100 * summary.distance_ms / std::max(all, 1e-9),
                 100 * summary.lp_ms / std::max(all, 1e-9), summary.pairs_per_step);
   out << line;
-  if (gif_wanted) out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames)\n";
+  if (gif_wanted) out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames)" << (summary.png.empty() ? "" : " and " + summary.png) << "\n";
   return summary;
 }
 

@@ -31,6 +31,7 @@ struct CrowdOptions {
   std::string output = "pebble-crowd";  ///< folder for crowd.gif (created if missing); empty: no GIF
   int gif_width = 640;                  ///< pixels
   int gif_every = 10;                   ///< one frame every this many steps
+  int png_step = 600;                   ///< crowd.png shows the plaza after this many steps (0: none)
 };
 
 /// One agent as the observer sees it after a step: its shape (shared by many agents), where it is
@@ -58,7 +59,7 @@ struct CrowdSummary {
   double full_step_ms = 0;         ///< avoidance time of one step while all agents were present
   double agents_per_ms = 0;        ///< agent-steps per millisecond of avoidance, over the run
   double neighbors_ms = 0, distance_ms = 0, lp_ms = 0;  ///< the avoidance time by phase, whole run
-  std::string gif;
+  std::string gif, png;
   int gif_frames = 0;
 };
 

@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
   crowd_cmd->add_option("-o,--output", crowd.output, "Folder for crowd.gif (created if missing)")->capture_default_str();
   crowd_cmd->add_option("--gif-width", crowd.gif_width, "Width (and height) of the GIF in pixels")->capture_default_str()->check(CLI::Range(64, 4000));
   crowd_cmd->add_option("--gif-every", crowd.gif_every, "One GIF frame every this many steps")->capture_default_str()->check(CLI::Range(1, 100000));
+  crowd_cmd->add_option("--png-at", crowd.png_step, "Write crowd.png, the plaza after this many steps (0: none)")->capture_default_str()->check(CLI::Range(0, 1000000));
   std::string crowd_split = "clamped";
   crowd_cmd->add_option("--split", crowd_split, "How a pair shares its half-plane: clamped (always solvable) or mean (ORCA's)")
       ->capture_default_str()->check(CLI::IsMember({"clamped", "mean"}));
