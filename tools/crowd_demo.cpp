@@ -48,7 +48,7 @@ constexpr float kRing = 30, kWallHalf = 0.15f, kDoorLow = 2, kDoorHigh = 20;
 constexpr float kSpacing = 0.75f;         // m between agents in a starting block
 constexpr int kMaxRows = 37;              // a block is at most this many agents across (27.75 m)
 constexpr float kBlockFront = kRing + 4;  // the block's front row, m from the centre
-constexpr float kDepartureGap = 2.0f;    // s between the departures of a block's columns
+constexpr float kDepartureGap = 0.0f;    // s between the departures of a block's columns (0: all at once)
 constexpr float kLaneLow = kDoorLow + 1.5f, kLaneHigh = kDoorHigh - 1.5f;
 
 enum Phase : int { kToDoor, kEnter, kCross, kToGoal };
