@@ -23,10 +23,14 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "oracle/distance.hpp"
+#include "to_oracle.hpp"
+#include "tools/crowd_demo.hpp"
 #include "tools/query.hpp"
 #include "tools/scene_file.hpp"
 
@@ -203,7 +207,7 @@ TEST_F(ToolsTest, VersionAndHelpOnEverySubcommand) {
   EXPECT_EQ(r.out, std::string("pebble ") + PEBBLE_VERSION + "\n");
   r = run("--help");
   EXPECT_EQ(r.code, 0);
-  for (const char* word : {"demo", "query", "render", "mover", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* word : {"demo", "query", "render", "mover", "crowd", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
   r = run("demo --help");
   EXPECT_EQ(r.code, 0);
   for (const char* word : {"--shapes", "--seed", "--steps", "--output", "--no-progress"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
@@ -655,6 +659,133 @@ TEST_F(ToolsTest, MoverWalksTheLevelToTheWall) {
     DGifCloseFile(gif, &error);
   }
   EXPECT_NE(run("mover --shape blob").code, 0);
+}
+
+// `pebble crowd` as a program: the summary, the GIF, and bad flags refused.
+TEST_F(ToolsTest, CrowdRunsAndRefusesBadFlags) {
+  const std::string out = path("crowd");
+  const Outcome r = run("crowd --agents 100 --gif-width 160 --gif-every 50 -o '" + out + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* word : {"100 agents", "100 arrived", "least gap between two agents", "agents per ms", "crowd.gif"})
+    EXPECT_NE(r.out.find(word), std::string::npos) << word << " in\n" << r.out;
+  int error = 0;
+  GifFileType* gif = DGifOpenFileName((out + "/crowd.gif").c_str(), &error);
+  ASSERT_NE(gif, nullptr);
+  ASSERT_EQ(DGifSlurp(gif), GIF_OK);
+  EXPECT_EQ(gif->SWidth, 160);
+  EXPECT_GT(gif->ImageCount, 5);
+  DGifCloseFile(gif, &error);
+  for (const char* args : {"crowd --agents 0", "crowd --agents many", "crowd --neighbors 0", "crowd --neighbors 99", "crowd --gif-every 0",
+                           "crowd --frobnicate"}) {
+    const Outcome bad = run(args);
+    EXPECT_EQ(bad.code, 2) << args;
+    EXPECT_NE(bad.err, "") << args;
+  }
+  pebble::tools::CrowdOptions options;
+  options.agents = 2;
+  std::ostringstream ignored;
+  EXPECT_THROW(pebble::tools::run_crowd_demo(options, ignored), pebble::tools::InputError);
+}
+
+// The crowd's promise, measured without its own queries: after every step, no two agents overlap
+// and no agent overlaps the wall by more than a rounding tolerance (the long-double oracle on every
+// pair whose bounding discs come within 1 cm, found on the test's own grid), no agent's centre
+// crosses a wall piece between steps, and every agent arrives.
+TEST(Crowd, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
+  using namespace pebble;
+  // The half-planes keep a 2 mm skin; float rounding eats micrometres of it, so no overlap at all.
+  constexpr long double kTolerance = 0;
+  const std::vector<Aabb> walls = tools::crowd_wall_boxes();
+  std::vector<oracle::RShape> wall_shapes;
+  for (const Aabb& w : walls) {
+    oracle::RShape s;
+    s.core = {{w.lower.x, w.lower.y}, {w.upper.x, w.lower.y}, {w.upper.x, w.upper.y}, {w.lower.x, w.upper.y}};
+    wall_shapes.push_back(s);
+  }
+  struct Seen {
+    Vec2 centre{};
+    bool alive = false;
+  };
+  std::vector<Seen> last(600);
+  long double least = 1e30L, least_wall = 1e30L;
+  long checked = 0;
+  int crossings = 0, steps = 0;
+  // Segment (p, q) meets the box (slab test).
+  auto crosses = [](Vec2 p, Vec2 q, const Aabb& b) {
+    float t0 = 0, t1 = 1;
+    const float d[2] = {q.x - p.x, q.y - p.y}, o[2] = {p.x, p.y}, lo[2] = {b.lower.x, b.lower.y}, hi[2] = {b.upper.x, b.upper.y};
+    for (int k = 0; k < 2; ++k) {
+      if (std::fabs(d[k]) < 1e-12f) {
+        if (o[k] < lo[k] || o[k] > hi[k]) return false;
+        continue;
+      }
+      float a = (lo[k] - o[k]) / d[k], c = (hi[k] - o[k]) / d[k];
+      if (a > c) std::swap(a, c);
+      t0 = std::max(t0, a);
+      t1 = std::min(t1, c);
+      if (t0 > t1) return false;
+    }
+    return true;
+  };
+  tools::CrowdOptions options;
+  options.agents = 600;
+  options.max_steps = 2500;
+  options.output.clear();
+  std::ostringstream text;
+  const tools::CrowdSummary summary = tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
+    ++steps;
+    // Bounding discs on a grid of 1 m cells keyed by cell coordinates.
+    struct Disc {
+      Vec2 c;
+      float r;
+      int k;
+    };
+    std::vector<Disc> discs;
+    std::unordered_map<long long, std::vector<int>> grid;
+    auto key = [](int x, int y) { return (long long)(x) * 1000003LL + y; };
+    for (int k = 0; k < int(agents.size()); ++k) {
+      const auto& a = agents[std::size_t(k)];
+      const Vec2 c = transform_point(a.transform, a.shape->core_centroid());
+      discs.push_back({c, a.shape->extent(), k});
+      grid[key(int(std::floor(c.x)), int(std::floor(c.y)))].push_back(k);
+      // The wall: no centre path through a piece, no overlap beyond the tolerance.
+      Seen& seen = last[std::size_t(a.id)];
+      for (std::size_t w = 0; w < walls.size(); ++w) {
+        if (seen.alive && crosses(seen.centre, c, walls[w])) ++crossings;
+        if (c.x + discs.back().r + 0.01f < walls[w].lower.x || c.x - discs.back().r - 0.01f > walls[w].upper.x ||
+            c.y + discs.back().r + 0.01f < walls[w].lower.y || c.y - discs.back().r - 0.01f > walls[w].upper.y)
+          continue;
+        least_wall = std::min(least_wall, oracle::distance(test_oracle::to_oracle(*a.shape, a.transform), wall_shapes[w]).distance);
+      }
+      seen = {c, true};
+    }
+    for (const Disc& d : discs) {
+      const int cx = int(std::floor(d.c.x)), cy = int(std::floor(d.c.y));
+      for (int y = cy - 1; y <= cy + 1; ++y) {
+        for (int x = cx - 1; x <= cx + 1; ++x) {
+          const auto it = grid.find(key(x, y));
+          if (it == grid.end()) continue;
+          for (const int o : it->second) {
+            if (o <= d.k) continue;
+            const Disc& e = discs[std::size_t(o)];
+            if (length(e.c - d.c) - d.r - e.r > 0.01f) continue;
+            const auto& a = agents[std::size_t(d.k)];
+            const auto& b = agents[std::size_t(o)];
+            least = std::min(least, oracle::distance(test_oracle::to_oracle(*a.shape, a.transform), test_oracle::to_oracle(*b.shape, b.transform)).distance);
+            ++checked;
+          }
+        }
+      }
+    }
+  });
+  EXPECT_EQ(summary.arrived, 600) << text.str();
+  EXPECT_LT(summary.steps, 2500);
+  EXPECT_EQ(crossings, 0);
+  EXPECT_GT(checked, 1000);  // the crowd was dense enough to test something
+  EXPECT_GT(least, -kTolerance) << text.str();
+  EXPECT_GT(least_wall, -kTolerance) << text.str();
+  std::printf("crowd of 600: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m, to the wall %.2Le m\n", steps, checked,
+              least, least_wall);
 }
 
 // The scene reader in process: positions of malformed JSON are those of the offending character.

@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
 
+#include "tools/crowd_demo.hpp"
 #include "tools/demo.hpp"
 #include "tools/mover_demo.hpp"
 #include "tools/output_file.hpp"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
                "  pebble query scene.json          the scene's queries, answered as JSON\n"
                "  pebble render scene.json -o x.png  the scene and its answers as a picture (.png or .svg)\n"
                "  pebble mover                     a character walks a level: walk.gif\n"
+               "  pebble crowd                     10,000 agents cross a plaza, avoiding each other: crowd.gif\n"
                "Scene files: docs/scene-format.md",
                "pebble"};
   app.set_version_flag("-V,--version", std::string("pebble ") + PEBBLE_VERSION);
@@ -83,6 +85,24 @@ int main(int argc, char** argv) {
   mover_cmd->add_option("--gif-width", mover.gif_width, "Width of the GIF in pixels")->capture_default_str()->check(CLI::Range(64, 4000));
   mover_cmd->add_option("--gif-every", mover.gif_every, "One GIF frame every this many steps")->capture_default_str()->check(CLI::Range(1, 1000));
 
+  CrowdOptions crowd;
+  CLI::App* crowd_cmd = app.add_subcommand("crowd", "An ORCA-style crowd of discs, capsules and rounded boxes crosses a plaza in "
+                                                    "four streams through the doorways of a wall; write a GIF, print the speed");
+  crowd_cmd->add_option("-n,--agents", crowd.agents, "Number of agents")->capture_default_str()->check(CLI::Range(4, 200000));
+  crowd_cmd->add_option("-k,--neighbors", crowd.neighbors, "Nearest agents each agent avoids (more when closer ones could touch)")
+      ->capture_default_str()->check(CLI::Range(1, 32));
+  crowd_cmd->add_option("--steps", crowd.max_steps, "Most steps of 0.1 s")->capture_default_str()->check(CLI::Range(1, 1000000));
+  crowd_cmd->add_option("-s,--seed", crowd.seed, "Random seed: the same seed gives the same crowd")->capture_default_str();
+  crowd_cmd->add_option("-o,--output", crowd.output, "Folder for crowd.gif (created if missing)")->capture_default_str();
+  crowd_cmd->add_option("--gif-width", crowd.gif_width, "Width (and height) of the GIF in pixels")->capture_default_str()->check(CLI::Range(64, 4000));
+  crowd_cmd->add_option("--gif-every", crowd.gif_every, "One GIF frame every this many steps")->capture_default_str()->check(CLI::Range(1, 100000));
+  crowd_cmd->add_option("--png-at", crowd.png_step, "Write crowd.png, the plaza after this many steps (0: none)")->capture_default_str()->check(CLI::Range(0, 1000000));
+  std::string crowd_split = "clamped";
+  crowd_cmd->add_option("--split", crowd_split, "How a pair shares its half-plane: clamped (always solvable) or mean (ORCA's)")
+      ->capture_default_str()->check(CLI::IsMember({"clamped", "mean"}));
+  bool no_gif = false;
+  crowd_cmd->add_flag("--no-gif", no_gif, "Write no GIF (for timing runs)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -104,6 +124,10 @@ int main(int argc, char** argv) {
       } else {
         write_file(query_output, text);
       }
+    } else if (*crowd_cmd) {
+      if (no_gif) crowd.output.clear();
+      crowd.split = crowd_split == "mean" ? CrowdSplit::mean : CrowdSplit::clamped;
+      run_crowd_demo(crowd, std::cout);
     } else if (*mover_cmd) {
       run_mover_demo(mover, std::cout);
     } else if (*render_cmd) {

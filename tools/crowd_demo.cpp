@@ -1,0 +1,789 @@
+// `pebble crowd` (tools/crowd_demo.hpp): the plaza, the agents, the avoidance step and the GIF.
+//
+// The avoidance follows ORCA (van den Berg, Guy, Lin, Manocha, "Reciprocal n-body collision
+// avoidance", Robotics Research, Springer 2011): per agent, half-planes on its new velocity, each
+// pair sharing the work, and the velocity nearest the preferred one found by an incremental 2D
+// linear program (their section 5.2), with the program that least violates the half-planes when
+// none satisfies them all (their section 5.3). The half-planes are not ORCA's velocity-obstacle
+// ones: they come from the exact gap and normal of pebble::batch::distance, which makes them hold
+// for any convex rounded shapes that translate (docs/crowds.md gives the proof).
+#include "tools/crowd_demo.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numbers>
+#include <random>
+
+#include "tools/draw.hpp"
+#include "tools/gif_writer.hpp"
+#include "tools/output_file.hpp"
+#include "tools/scene_file.hpp"
+
+namespace pebble::tools {
+namespace {
+
+constexpr float kPreferredSpeed = 1.3f;  // m/s toward the goal
+constexpr float kMaxSpeed = 1.6f;        // m/s, the disc every new velocity lies in
+constexpr float kTau = 1.0f;             // s: two agents close at most gap / kTau (shared)
+constexpr float kTauWall = 0.5f;         // s: an agent closes on the wall at most gap / kTauWall
+constexpr float kSkin = 0.002f;         // m: the gap the half-planes keep, against rounding
+constexpr float kArrive = 0.3f;          // m from its goal, an agent has arrived and leaves
+// Any pair whose bounding discs are closer than this could touch within one step at full speed
+// both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
+constexpr float kMustReach = 2 * kMaxSpeed * kCrowdStep + 0.02f;
+constexpr int kNeighborCapacity = 32;
+constexpr int kRepairRounds = 4;        // rounds of solving again where a fallback broke a pair
+constexpr float kSteerHorizon = 2.0f;  // s: how far ahead an agent looks for a first touch
+constexpr float kSteerTurn = 0.6f;     // radians: the most it turns its preferred velocity
+constexpr float kCell = 1.2f;  // grid cell, m: 3 x 3 cells hold every pair within kMustReach
+
+// The plaza: a square ring wall, centre line at +-kRing, kWallHalf thick each way, two doorways
+// per side at kDoorLow..kDoorHigh either side of the middle. Streams keep right: the one walking
+// +x enters by the west side's doorway at y in -kDoorHigh..-kDoorLow and leaves by the east's.
+constexpr float kRing = 30, kWallHalf = 0.15f, kDoorLow = 2, kDoorHigh = 20;
+constexpr float kSpacing = 0.75f;         // m between agents in a starting block
+constexpr int kMaxRows = 37;              // a block is at most this many agents across (27.75 m)
+constexpr float kBlockFront = kRing + 4;  // the block's front row, m from the centre
+constexpr float kDepartureGap = 0.0f;    // s between the departures of a block's columns (0: all at once)
+constexpr float kLaneLow = kDoorLow + 1.5f, kLaneHigh = kDoorHigh - 1.5f;
+
+enum Phase : int { kToDoor, kEnter, kCross, kToGoal };
+
+struct Agent {
+  const Shape* shape;
+  Rot q;             // fixed: agents only translate
+  Vec2 p, v;         // position (the shape's origin), velocity
+  Vec2 centroid;     // rotate(q, core centroid): the bounding disc's centre is p + centroid
+  float extent;      // the bounding disc's radius
+  Vec2 goal;         // world
+  float lane;        // local y in the doorways
+  float bias;        // a fixed small turn of the preferred direction, radians
+  float departure;   // s: when it sets off (the block leaves column by column)
+  int stream, phase, id;
+};
+
+struct HalfPlane {  // n . v <= b, n unit
+  Vec2 n;
+  float b;
+};
+
+// --- The linear programs (van den Berg et al. 2011, section 5) -------------------------------
+
+// The best velocity on the line of plane k (n.v = b) within the disc and planes 0..k-1: nearest
+// to target, or farthest along target when `direction`. False when that piece of line is empty.
+bool solve_on_line(const HalfPlane* planes, int k, float vmax, Vec2 target, bool direction, Vec2& result) {
+  const HalfPlane& h = planes[k];
+  const float room = vmax * vmax - h.b * h.b;
+  if (room < 0) return false;
+  const Vec2 base = h.b * h.n, along = left_perp(h.n);
+  float lo = -std::sqrt(room), hi = -lo;
+  for (int m = 0; m < k; ++m) {
+    const float denom = dot(planes[m].n, along), num = planes[m].b - dot(planes[m].n, base);
+    if (std::fabs(denom) <= 1e-6f) {
+      if (num < -1e-6f) return false;  // parallel and wholly outside plane m
+      continue;
+    }
+    const float t = num / denom;
+    if (denom > 0) hi = std::min(hi, t);
+    else lo = std::max(lo, t);
+    if (lo > hi) return false;
+  }
+  const float t = direction ? (dot(target, along) > 0 ? hi : lo) : std::clamp(dot(target, along), lo, hi);
+  result = base + t * along;
+  return true;
+}
+
+// Incremental 2D LP (randomised order is what makes it linear on average; the constraints come in
+// grid order, which is random enough with respect to the optimum). Returns count on success, else
+// the index of the plane that could not be met (result: the best velocity for the planes before).
+int solve_2d(const HalfPlane* planes, int count, float vmax, Vec2 target, bool direction, Vec2& result) {
+  if (direction) {
+    result = vmax * target;
+  } else {
+    const float len2 = length_squared(target);
+    result = len2 > vmax * vmax ? (vmax / std::sqrt(len2)) * target : target;
+  }
+  for (int k = 0; k < count; ++k) {
+    if (dot(planes[k].n, result) > planes[k].b) {
+      const Vec2 before = result;
+      if (!solve_on_line(planes, k, vmax, target, direction, result)) {
+        result = before;
+        return k;
+      }
+    }
+  }
+  return count;
+}
+
+// No velocity meets them all: keep planes 0..hard-1 (walls) and least violate the rest, minimising
+// the largest violation n.v - b one plane at a time (each later plane i that is violated more
+// than the worst so far: the velocities where no earlier plane is violated more than i, then
+// the one least violating i).
+void solve_least_violation(const HalfPlane* planes, int count, int hard, int begin, float vmax, Vec2& result,
+                           std::vector<HalfPlane>& scratch) {
+  float worst = 0;
+  for (int i = begin; i < count; ++i) {
+    if (dot(planes[i].n, result) - planes[i].b <= worst) continue;
+    scratch.assign(planes, planes + hard);
+    for (int j = hard; j < i; ++j) {
+      const Vec2 dn = planes[j].n - planes[i].n;
+      const float len = length(dn);
+      if (len < 1e-6f) continue;  // parallel, same side: never more violated than i where i is least
+      scratch.push_back({(1 / len) * dn, (planes[j].b - planes[i].b) / len});
+    }
+    const Vec2 before = result;
+    if (solve_2d(scratch.data(), int(scratch.size()), vmax, -1.0f * planes[i].n, true, result) < int(scratch.size()))
+      result = before;  // only by rounding: keep the last answer
+    worst = dot(planes[i].n, result) - planes[i].b;
+  }
+}
+
+// --- The plaza and the crowd -----------------------------------------------------------------
+
+Rot stream_rotation(int stream) { return Rot::from_angle(float(stream) * std::numbers::pi_v<float> / 2); }
+
+// The shapes agents are made of: discs (radius 0.2-0.3 m), capsules and rounded boxes, each agent
+// one of them at a fixed angle.
+struct ShapeBook {
+  std::vector<Shape> discs, capsules, boxes;
+  ShapeBook() {
+    for (int i = 0; i < 6; ++i) discs.push_back(Shape::circle(0.2f + 0.02f * float(i)));
+    for (int i = 0; i < 4; ++i) {
+      const float h = 0.1f + 0.013f * float(i), r = 0.15f + 0.01f * float(i);
+      capsules.push_back(Shape::capsule({-h, 0}, {h, 0}, r));
+    }
+    for (int i = 0; i < 4; ++i) boxes.push_back(Shape::rounded_box(0.22f + 0.01f * float(i), 0.16f + 0.01f * float(i), 0.05f + 0.01f * float(i)));
+  }
+};
+
+struct Plaza {
+  CollisionWorld world;
+  std::vector<ColliderId> walls;
+  // The wall segments near each cell of a fixed grid over the ring, as batch bodies.
+  float cell = 2.0f, origin = -kRing - 3;
+  int cells = 0;
+  std::vector<std::vector<BatchBody>> near;
+
+  explicit Plaza(float max_extent) {
+    ColliderOptions fixed;
+    fixed.fixed = true;
+    for (const Aabb& box : crowd_wall_boxes()) {
+      const Vec2 points[] = {box.lower, {box.upper.x, box.lower.y}, box.upper, {box.lower.x, box.upper.y}};
+      walls.push_back(world.add(Chain::loop(points), Transform::identity(), fixed));
+    }
+    cells = int(std::ceil(2 * -origin / cell));
+    near.resize(std::size_t(cells * cells));
+    // A segment farther than this from an agent's centroid is farther than kMaxSpeed * kTauWall
+    // from the agent: its half-plane would allow any velocity, so it need not be asked.
+    const float reach = max_extent + kMaxSpeed * kTauWall + 0.1f;
+    for (int cy = 0; cy < cells; ++cy) {
+      for (int cx = 0; cx < cells; ++cx) {
+        const Aabb box{{origin + cell * float(cx) - reach, origin + cell * float(cy) - reach},
+                       {origin + cell * float(cx + 1) + reach, origin + cell * float(cy + 1) + reach}};
+        for (const ColliderId id : walls) {
+          for (int k = 0; k < world.part_count(id); ++k) {
+            const Shape* s = world.part(id, k);
+            const Aabb b = bounds(*s, Transform::identity());
+            if (b.lower.x <= box.upper.x && b.upper.x >= box.lower.x && b.lower.y <= box.upper.y && b.upper.y >= box.lower.y)
+              near[std::size_t(cy * cells + cx)].push_back(BatchBody{s, Transform::identity(), {}});
+          }
+        }
+      }
+    }
+  }
+
+  std::span<const BatchBody> walls_near(Vec2 c) const {
+    const int cx = int(std::floor((c.x - origin) / cell)), cy = int(std::floor((c.y - origin) / cell));
+    if (cx < 0 || cy < 0 || cx >= cells || cy >= cells) return {};
+    return near[std::size_t(cy * cells + cx)];
+  }
+};
+
+// The starting block of one stream, in the stream's frame (walking +x): rows across y, columns
+// back from the front at x = -kBlockFront.
+struct Block {
+  int rows = 1, columns = 1;
+  float depth() const { return kSpacing * float(columns - 1); }
+};
+
+Block block_for(int per_stream) {
+  Block b;
+  b.rows = std::max(1, std::min(kMaxRows, int(std::ceil(std::sqrt(double(per_stream))))));
+  b.columns = (per_stream + b.rows - 1) / b.rows;
+  return b;
+}
+
+std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, Block& block_out) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(0, 1);
+  std::vector<Agent> agents;
+  agents.reserve(std::size_t(count));
+  for (int s = 0; s < 4; ++s) {
+    const int n = count / 4 + (s < count % 4 ? 1 : 0);
+    const Block block = block_for((count + 3) / 4);
+    block_out = block;
+    const float width = kSpacing * float(block.rows - 1);
+    const Rot r = stream_rotation(s);
+    for (int i = 0; i < n; ++i) {
+      const int row = i % block.rows, column = i / block.rows;
+      // The block spans y in -kRing+1 .. -kRing+1+width (right of the centre line), x back from
+      // the front; a little jitter so that rows are not perfectly aligned.
+      const float y0 = -kRing + 1 + kSpacing * float(row) + 0.03f * (2 * unit(rng) - 1);
+      const float x0 = -kBlockFront - kSpacing * float(column) + 0.03f * (2 * unit(rng) - 1);
+      Agent a{};
+      const float pick = unit(rng);
+      if (pick < 0.6f) a.shape = &book.discs[std::size_t(rng() % book.discs.size())];
+      else if (pick < 0.8f) a.shape = &book.capsules[std::size_t(rng() % book.capsules.size())];
+      else a.shape = &book.boxes[std::size_t(rng() % book.boxes.size())];
+      a.q = a.shape->vertex_count() == 1 ? Rot::identity() : Rot::from_angle(std::numbers::pi_v<float> * unit(rng));
+      a.p = rotate(r, Vec2{x0, y0});
+      a.centroid = rotate(a.q, a.shape->core_centroid());
+      a.extent = a.shape->extent();
+      // Goal: the block mirrored through the far side (the front row goes deepest), same y.
+      a.goal = rotate(r, Vec2{x0 + 2 * kBlockFront + block.depth(), y0});
+      const float t = width > 0 ? (y0 + kRing - 1) / width : 0.5f;
+      a.lane = -kLaneHigh + std::clamp(t, 0.0f, 1.0f) * (kLaneHigh - kLaneLow);
+      a.bias = 0.08f * (2 * unit(rng) - 1);
+      a.departure = kDepartureGap * float(column);
+      a.stream = s;
+      a.phase = kToDoor;
+      a.id = int(agents.size());
+      agents.push_back(a);
+    }
+  }
+  return agents;
+}
+
+// Where the agent heads now, moving it on to the next waypoint once it has passed the last.
+Vec2 preferred_velocity(Agent& a, float time) {
+  if (time < a.departure) return {};
+  const Rot r = stream_rotation(a.stream);
+  const Vec2 local = inv_rotate(r, a.p);
+  if (a.phase == kToDoor && local.x > -kBlockFront + 1.2f) a.phase = kEnter;
+  if (a.phase == kEnter && local.x > -kRing + kWallHalf + 0.4f && std::fabs(local.y) < kRing - 1) a.phase = kCross;
+  if (a.phase == kCross && local.x > kRing + kWallHalf + 0.4f) a.phase = kToGoal;
+  Vec2 target;
+  switch (a.phase) {
+    case kToDoor: target = rotate(r, Vec2{-kBlockFront + 2.0f, a.lane}); break;
+    case kEnter: target = rotate(r, Vec2{-kRing + 1.5f, a.lane}); break;
+    case kCross: target = rotate(r, Vec2{kRing + 1.5f, a.lane}); break;
+    default: target = a.goal; break;
+  }
+  const Vec2 to = target - a.p;
+  const float dist = length(to);
+  if (dist < 1e-6f) return {};
+  const float speed = a.phase == kToGoal ? std::min(kPreferredSpeed, dist / kCrowdStep) : kPreferredSpeed;
+  const Vec2 dir = (1 / dist) * to;
+  const Rot turn = Rot::from_angle(a.phase == kToGoal && dist < 2 ? 0.0f : a.bias);
+  return speed * rotate(turn, dir);
+}
+
+// --- The avoidance step ----------------------------------------------------------------------
+
+struct Candidate {
+  float reach;  // lower bound of the gap: centroid distance less both extents
+  int j;
+};
+
+// Everything one avoidance step needs, kept between steps so that nothing is allocated in it.
+class Avoidance {
+public:
+  Avoidance(const Plaza& plaza, int k, CrowdSplit split) : plaza_(plaza), k_(k), split_(split) {}
+
+  // New velocities for all agents (agents[i].v is read as the last velocity and then replaced).
+  void step(std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    find_neighbors(agents, summary);
+    const auto t1 = clock::now();
+    batch::distance(pairs_, pair_results_);
+    wall_distances(agents);
+    steer(agents, preferred);
+    const auto t2 = clock::now();
+    solve(agents, steered_, summary);
+    const auto t3 = clock::now();
+    const double n = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    const double d = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    const double l = std::chrono::duration<double, std::milli>(t3 - t2).count();
+    summary.neighbors_ms += n;
+    summary.distance_ms += d;
+    summary.lp_ms += l;
+    last_ms = n + d + l;
+  }
+
+  // The least gaps this step saw (the positions the step started from).
+  float least_gap() const {
+    float g = 1e30f;
+    for (const DistanceResult& r : pair_results_) g = std::min(g, r.distance);
+    return g;
+  }
+  float least_wall_gap() const {
+    float g = 1e30f;
+    for (const DistanceResult& r : wall_results_) g = std::min(g, r.distance);
+    return g;
+  }
+  std::size_t pair_count() const { return pairs_.size(); }
+  double last_ms = 0;
+
+private:
+  void find_neighbors(const std::vector<Agent>& agents, CrowdSummary& summary) {
+    const int n = int(agents.size());
+    // A uniform grid over the agents' bounding-disc centres, built by counting sort.
+    Vec2 lo{1e30f, 1e30f}, hi{-1e30f, -1e30f};
+    centre_.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+      const Vec2 c = agents[std::size_t(i)].p + agents[std::size_t(i)].centroid;
+      centre_[std::size_t(i)] = c;
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y)};
+      hi = {std::max(hi.x, c.x), std::max(hi.y, c.y)};
+    }
+    const int gx = int((hi.x - lo.x) / kCell) + 1, gy = int((hi.y - lo.y) / kCell) + 1;
+    cell_start_.assign(std::size_t(gx * gy + 1), 0);
+    cell_of_.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+      const Vec2 c = centre_[std::size_t(i)];
+      const int cell = std::min(gy - 1, int((c.y - lo.y) / kCell)) * gx + std::min(gx - 1, int((c.x - lo.x) / kCell));
+      cell_of_[std::size_t(i)] = cell;
+      ++cell_start_[std::size_t(cell + 1)];
+    }
+    for (int c = 0; c < gx * gy; ++c) cell_start_[std::size_t(c + 1)] += cell_start_[std::size_t(c)];
+    sorted_.resize(std::size_t(n));
+    fill_ = cell_start_;
+    for (int i = 0; i < n; ++i) {
+      const int slot = fill_[std::size_t(cell_of_[std::size_t(i)])]++;
+      const Vec2 c = centre_[std::size_t(i)];
+      sorted_[std::size_t(slot)] = {c.x, c.y, agents[std::size_t(i)].extent, i};
+    }
+
+    // Each agent's neighbours: every agent whose bounding disc is within kMustReach, and at least
+    // the k nearest by that bound among the 3 x 3 cells around it.
+    list_.resize(std::size_t(n) * kNeighborCapacity);
+    count_.assign(std::size_t(n), 0);
+    Candidate cand[512];
+    for (int i = 0; i < n; ++i) {
+      const Vec2 c = centre_[std::size_t(i)];
+      const float e = agents[std::size_t(i)].extent;
+      const int cx = cell_of_[std::size_t(i)] % gx, cy = cell_of_[std::size_t(i)] / gx;
+      int m = 0, must = 0;
+      for (int y = std::max(0, cy - 1); y <= std::min(gy - 1, cy + 1); ++y) {
+        for (int x = std::max(0, cx - 1); x <= std::min(gx - 1, cx + 1); ++x) {
+          const int cell = y * gx + x;
+          for (int s = cell_start_[std::size_t(cell)]; s < cell_start_[std::size_t(cell + 1)] && m < 512; ++s) {
+            const Sorted& o = sorted_[std::size_t(s)];
+            if (o.index == i) continue;
+            const float dx = o.x - c.x, dy = o.y - c.y;
+            const float reach = std::sqrt(dx * dx + dy * dy) - e - o.extent;
+            must += reach < kMustReach;
+            cand[m++] = {reach, o.index};
+          }
+        }
+      }
+      int* out = &list_[std::size_t(i) * kNeighborCapacity];
+      int keep = 0;
+      if (must >= k_) {  // all that could touch this step, and no others
+        for (int t = 0; t < m && keep < kNeighborCapacity; ++t)
+          if (cand[t].reach < kMustReach) out[keep++] = cand[t].j;
+        summary.truncated += must > kNeighborCapacity;
+      } else {  // the k nearest by the bound (they include all that could touch): insertion into k slots
+        Candidate best[kNeighborCapacity];
+        for (int t = 0; t < m; ++t) {
+          if (keep == k_ && cand[t].reach >= best[keep - 1].reach) continue;
+          int at = keep < k_ ? keep++ : keep - 1;
+          while (at > 0 && best[at - 1].reach > cand[t].reach) {
+            best[at] = best[at - 1];
+            --at;
+          }
+          best[at] = cand[t];
+        }
+        for (int t = 0; t < keep; ++t) out[t] = best[t].j;
+      }
+      count_[std::size_t(i)] = keep;
+    }
+
+    // The pairs, each once: i lists j, and i < j or j does not list i. Every pair either agent
+    // counts is a pair of both (the guarantee needs that: docs/crowds.md).
+    pairs_.clear();
+    pair_agents_.clear();
+    for (int i = 0; i < n; ++i) {
+      const Agent& a = agents[std::size_t(i)];
+      const int* li = &list_[std::size_t(i) * kNeighborCapacity];
+      for (int t = 0; t < count_[std::size_t(i)]; ++t) {
+        const int j = li[t];
+        if (j < i) {
+          const int* lj = &list_[std::size_t(j) * kNeighborCapacity];
+          if (std::find(lj, lj + count_[std::size_t(j)], i) != lj + count_[std::size_t(j)]) continue;  // j emitted it
+        }
+        const Agent& b = agents[std::size_t(j)];
+        pairs_.push_back({{a.shape, {a.p, a.q}, a.v}, {b.shape, {b.p, b.q}, b.v}});
+        pair_agents_.push_back({i, j});
+      }
+    }
+    pair_results_.resize(pairs_.size());
+  }
+
+  // The half-planes only slow agents down along the line between them; two streams that cross would
+  // press into each other. So each agent looks ahead: batch::time_to_collision of its preferred
+  // velocity against its neighbours' last velocities, and the sooner the first touch, the more it
+  // turns its preferred velocity away from that neighbour (the half-planes still decide).
+  void steer(const std::vector<Agent>& agents, const std::vector<Vec2>& preferred) {
+    const int n = int(agents.size());
+    steered_.assign(preferred.begin(), preferred.end());
+    for (int i = 0; i < n; ++i) {
+      const Agent& a = agents[std::size_t(i)];
+      const int* li = &list_[std::size_t(i) * kNeighborCapacity];
+      const int m = count_[std::size_t(i)];
+      for (int t = 0; t < m; ++t) {
+        const Agent& b = agents[std::size_t(li[t])];
+        bodies_[std::size_t(t)] = {b.shape, {b.p, b.q}, b.v};
+      }
+      batch::time_to_collision(BatchBody{a.shape, {a.p, a.q}, preferred[std::size_t(i)]}, std::span(bodies_.data(), std::size_t(m)), kSteerHorizon,
+                               std::span(ttc_.data(), std::size_t(m)));
+      int first = -1;
+      for (int t = 0; t < m; ++t)
+        if (ttc_[std::size_t(t)] < kSteerHorizon && (first < 0 || ttc_[std::size_t(t)] < ttc_[std::size_t(first)])) first = t;
+      if (first < 0) continue;
+      const float urgency = 1 - ttc_[std::size_t(first)] / kSteerHorizon;
+      const Vec2 to = centre_[std::size_t(li[first])] - centre_[std::size_t(i)];
+      // Away from it (docs/crowds.md compares other choices).
+      const float side = cross(preferred[std::size_t(i)], to) > 0 ? -1.0f : 1.0f;
+      steered_[std::size_t(i)] = rotate(Rot::from_angle(side * kSteerTurn * urgency), preferred[std::size_t(i)]);
+    }
+  }
+
+  void wall_distances(const std::vector<Agent>& agents) {
+    const int n = int(agents.size());
+    wall_start_.resize(std::size_t(n + 1));
+    wall_results_.clear();
+    for (int i = 0; i < n; ++i) {
+      wall_start_[std::size_t(i)] = int(wall_results_.size());
+      const Agent& a = agents[std::size_t(i)];
+      const std::span<const BatchBody> near = plaza_.walls_near(centre_[std::size_t(i)]);
+      if (near.empty()) continue;
+      const std::size_t at = wall_results_.size();
+      wall_results_.resize(at + near.size());
+      batch::distance(BatchBody{a.shape, {a.p, a.q}, a.v}, near, std::span(wall_results_).subspan(at));
+    }
+    wall_start_[std::size_t(n)] = int(wall_results_.size());
+  }
+
+  void solve(std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
+    const int n = int(agents.size());
+    // Each agent's half-planes, walls first: counts, offsets, then the planes themselves.
+    plane_start_.assign(std::size_t(n + 1), 0);
+    for (int i = 0; i < n; ++i) plane_start_[std::size_t(i + 1)] = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
+    for (const auto& [i, j] : pair_agents_) {
+      ++plane_start_[std::size_t(i + 1)];
+      ++plane_start_[std::size_t(j + 1)];
+    }
+    for (int i = 0; i < n; ++i) plane_start_[std::size_t(i + 1)] += plane_start_[std::size_t(i)];
+    const std::size_t total = std::size_t(plane_start_[std::size_t(n)]);
+    planes_.resize(total);
+    other_.resize(total);
+    rate_.resize(total);
+    fill_.assign(plane_start_.begin(), plane_start_.end() - 1);
+    for (int i = 0; i < n; ++i) {
+      for (int w = wall_start_[std::size_t(i)]; w < wall_start_[std::size_t(i + 1)]; ++w) {
+        const DistanceResult& r = wall_results_[std::size_t(w)];
+        const float g = r.distance;
+        const std::size_t at = std::size_t(fill_[std::size_t(i)]++);
+        planes_[at] = {r.normal, split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTauWall};
+        other_[at] = -1;
+      }
+    }
+    for (std::size_t p = 0; p < pair_agents_.size(); ++p) {
+      const auto [i, j] = pair_agents_[p];
+      const DistanceResult& r = pair_results_[p];
+      // n.(v_i - v_j) <= rate keeps the gap along n, g - t n.(v_i - v_j), at least g (1 - t / kTau).
+      // i takes n.v_i <= mid + rate / 2 and j takes -n.v_j <= -mid + rate / 2: ORCA's split around
+      // the mean of the last velocities, clamped so that standing still meets both halves (then
+      // every agent's program has a solution, v = 0, and the guarantee never lapses).
+      const float rate = pair_rate(r.distance);
+      const float mean = 0.5f * dot(r.normal, agents[std::size_t(i)].v + agents[std::size_t(j)].v);
+      const float mid = split_ == CrowdSplit::mean ? mean : std::clamp(mean, -0.5f * std::max(rate, 0.0f), 0.5f * std::max(rate, 0.0f));
+      const std::size_t at_i = std::size_t(fill_[std::size_t(i)]++), at_j = std::size_t(fill_[std::size_t(j)]++);
+      planes_[at_i] = {r.normal, mid + 0.5f * rate};
+      planes_[at_j] = {-1.0f * r.normal, -mid + 0.5f * rate};
+      other_[at_i] = j;
+      other_[at_j] = i;
+      rate_[at_i] = rate_[at_j] = rate;
+    }
+    new_v_.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+      const HalfPlane* planes = &planes_[std::size_t(plane_start_[std::size_t(i)])];
+      const int count = plane_start_[std::size_t(i + 1)] - plane_start_[std::size_t(i)];
+      const int walls = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
+      Vec2 v;
+      const int failed = solve_2d(planes, count, kMaxSpeed, preferred[std::size_t(i)], false, v);
+      if (failed < count) {
+        ++summary.infeasible;
+        solve_least_violation(planes, count, failed < walls ? 0 : walls, failed, kMaxSpeed, v, scratch_);
+      }
+      new_v_[std::size_t(i)] = v;
+    }
+    repair(preferred, summary);
+    for (int i = 0; i < n; ++i) agents[std::size_t(i)].v = new_v_[std::size_t(i)];
+  }
+
+  // Where a fallback left a pair's shared half-plane n.(v_i - v_j) <= rate broken, the agents of
+  // such pairs solve again, one after another, each taking the whole of every pair's half-plane
+  // against its neighbours' new velocities (n.v_i <= n.v_j + rate). A solve that succeeds leaves
+  // all of that agent's pairs met, so broken pairs only go; rounds stop when none is left.
+  void repair(const std::vector<Vec2>& preferred, CrowdSummary& summary) {
+    constexpr float kSlack = 1e-5f;  // m/s: rounding of the half-planes
+    auto broken = [&](int i) {
+      for (int t = plane_start_[std::size_t(i)]; t < plane_start_[std::size_t(i + 1)]; ++t) {
+        const int j = other_[std::size_t(t)];
+        if (j >= 0 && dot(planes_[std::size_t(t)].n, new_v_[std::size_t(i)] - new_v_[std::size_t(j)]) > rate_[std::size_t(t)] + kSlack)
+          return true;
+      }
+      return false;
+    };
+    auto pair_broken = [&](std::size_t p) {
+      const auto [i, j] = pair_agents_[p];
+      const DistanceResult& r = pair_results_[p];
+      const float rate = pair_rate(r.distance);
+      return dot(r.normal, new_v_[std::size_t(i)] - new_v_[std::size_t(j)]) > rate + kSlack;
+    };
+    work_.clear();
+    for (std::size_t p = 0; p < pair_agents_.size(); ++p) {
+      if (pair_broken(p)) {
+        work_.push_back(pair_agents_[p].first);
+        work_.push_back(pair_agents_[p].second);
+      }
+    }
+    for (int round = 0; round < kRepairRounds && !work_.empty(); ++round) {
+      std::sort(work_.begin(), work_.end());
+      work_.erase(std::unique(work_.begin(), work_.end()), work_.end());
+      next_.clear();
+      for (const int i : work_) {
+        if (!broken(i)) continue;
+        ++summary.repaired;
+        const int begin = plane_start_[std::size_t(i)], count = plane_start_[std::size_t(i + 1)] - begin;
+        int walls = 0;
+        scratch2_.clear();
+        for (int t = begin; t < begin + count; ++t) {
+          const int j = other_[std::size_t(t)];
+          if (j < 0) {
+            scratch2_.push_back(planes_[std::size_t(t)]);
+            ++walls;
+          }
+        }
+        for (int t = begin; t < begin + count; ++t) {
+          const int j = other_[std::size_t(t)];
+          if (j >= 0) scratch2_.push_back({planes_[std::size_t(t)].n, dot(planes_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate_[std::size_t(t)]});
+        }
+        Vec2 v;
+        const int failed = solve_2d(scratch2_.data(), count, kMaxSpeed, preferred[std::size_t(i)], false, v);
+        if (failed < count) solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, kMaxSpeed, v, scratch_);
+        new_v_[std::size_t(i)] = v;
+        for (int t = begin; t < begin + count; ++t) {
+          const int j = other_[std::size_t(t)];
+          if (j >= 0 && dot(planes_[std::size_t(t)].n, v - new_v_[std::size_t(j)]) > rate_[std::size_t(t)] + kSlack) next_.push_back(j);
+        }
+      }
+      std::swap(work_, next_);
+    }
+    for (std::size_t p = 0; p < pair_agents_.size(); ++p) {
+      if (pair_broken(p)) {
+        ++summary.unresolved;
+        break;
+      }
+    }
+  }
+
+  struct Sorted {
+    float x, y, extent;
+    int index;
+  };
+
+  // The most a pair may close per second: (gap - kSkin) / kTau, which keeps kSkin between them and
+  // slowly pushes apart a pair that rounding brought closer. With the mean split an overlapping pair
+  // is pushed apart within a step, as ORCA does.
+  float pair_rate(float g) const { return split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTau; }
+
+  const Plaza& plaza_;
+  int k_;
+  CrowdSplit split_;
+  std::vector<Vec2> centre_;
+  std::vector<int> cell_start_, cell_of_, fill_, list_, count_, wall_start_, plane_start_;
+  std::vector<Sorted> sorted_;
+  std::vector<BatchPair> pairs_;
+  std::vector<std::pair<int, int>> pair_agents_;
+  std::vector<DistanceResult> pair_results_, wall_results_;
+  std::vector<HalfPlane> planes_, scratch_, scratch2_;
+  std::vector<int> other_, work_, next_;  // other_: the other agent of each half-plane (-1: a wall)
+  std::vector<float> rate_;
+  std::vector<Vec2> new_v_, steered_;
+  std::array<BatchBody, kNeighborCapacity> bodies_{};
+  std::array<float, kNeighborCapacity> ttc_{};
+};
+
+// --- The picture -----------------------------------------------------------------------------
+
+constexpr Rgb kStreamColors[4] = {colors::fills[0], colors::fills[1], colors::fills[2], colors::fills[3]};
+
+void draw_frame(Canvas& canvas, const View& view, const Plaza& plaza, const std::vector<Agent>& agents, int step, int arrived) {
+  cairo_t* cr = canvas.cr;
+  set_color(cr, colors::background);
+  cairo_paint(cr);
+  for (const ColliderId id : plaza.walls) {
+    for (int k = 0; k < plaza.world.part_count(id); ++k)
+      draw_shape(cr, view, *plaza.world.part(id, k), *plaza.world.transform(id), colors::ground, 1, colors::outline, 2);
+  }
+  for (int s = 0; s < 4; ++s) {
+    view.apply(cr);
+    for (const Agent& a : agents) {
+      if (a.stream != s) continue;
+      if (a.shape->vertex_count() == 1) {
+        const Vec2 c = a.p + a.centroid;
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, c.x, c.y, a.shape->radius(), 0, 2 * std::numbers::pi);
+      } else {
+        shape_path(cr, *a.shape, Transform{a.p, a.q});
+      }
+    }
+    cairo_restore(cr);
+    set_color(cr, kStreamColors[s]);
+    cairo_fill(cr);
+  }
+  char text[128];
+  std::snprintf(text, sizeof text, "t = %5.1f s   %d agents in the plaza, %d arrived", double(step) * kCrowdStep, int(agents.size()), arrived);
+  draw_text(cr, 10, 20, text, 14, colors::text, true);
+  cairo_surface_flush(canvas.surface);
+}
+
+}  // namespace
+
+std::vector<Aabb> crowd_wall_boxes() {
+  std::vector<Aabb> boxes;
+  // The west side's three pieces (y: corner to doorway, the middle pillar, doorway to corner),
+  // turned to the four sides.
+  const float lo = -kRing - kWallHalf, hi = -kRing + kWallHalf;
+  const float spans[3][2] = {{-kRing - kWallHalf, -kDoorHigh}, {-kDoorLow, kDoorLow}, {kDoorHigh, kRing + kWallHalf}};
+  for (int s = 0; s < 4; ++s) {
+    const Rot r = stream_rotation(s);
+    for (const auto& span : spans) {
+      const Vec2 a = rotate(r, Vec2{lo, span[0]}), b = rotate(r, Vec2{hi, span[1]});
+      boxes.push_back({{std::min(a.x, b.x), std::min(a.y, b.y)}, {std::max(a.x, b.x), std::max(a.y, b.y)}});
+    }
+  }
+  return boxes;
+}
+
+CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, const CrowdObserver& observer) {
+  namespace fs = std::filesystem;
+  if (options.agents < 4 || options.agents > 200000) throw InputError("crowd: expected --agents in 4..200000");
+  if (options.neighbors < 1 || options.neighbors > kNeighborCapacity) throw InputError("crowd: expected --neighbors in 1..32");
+  if (options.max_steps < 1) throw InputError("crowd: expected --steps >= 1");
+  if (options.gif_width < 64 || options.gif_every < 1) throw InputError("crowd: expected --gif-width >= 64 and --gif-every >= 1");
+  const bool gif_wanted = !options.output.empty();
+  if (gif_wanted) {
+    std::error_code ec;
+    fs::create_directories(options.output, ec);
+    if (ec || !fs::is_directory(options.output))
+      throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") + ")");
+  }
+
+  const ShapeBook book;
+  float max_extent = 0;
+  for (const auto* list : {&book.discs, &book.capsules, &book.boxes})
+    for (const Shape& s : *list) max_extent = std::max(max_extent, s.extent());
+  const Plaza plaza(max_extent);
+  Block block;
+  std::vector<Agent> agents = make_crowd(options.agents, options.seed, book, block);
+  Avoidance avoidance(plaza, options.neighbors, options.split);
+
+  const float half = kBlockFront + block.depth() + 1.5f;
+  const int gif_size = 2 * (options.gif_width / 2);
+  const View view = View::fit(Aabb{{-half, -half}, {half, half}}, 0, 0, gif_size, gif_size);
+  const std::vector<Rgb> keys{colors::background, colors::outline, colors::ground, kStreamColors[0], kStreamColors[1],
+                              kStreamColors[2], kStreamColors[3], colors::text};
+  const Palette palette(keys);
+  GifWriter gif(gif_size, gif_wanted ? gif_size : 1, palette);
+  Canvas canvas(gif_size, gif_size);
+  const int delay = std::max(2, int(std::lround(100.0 * options.gif_every * kCrowdStep / 4)));  // 4x real time
+
+  CrowdSummary summary;
+  summary.agents = options.agents;
+  summary.least_gap = summary.least_wall_gap = 1e30f;
+  std::vector<Vec2> preferred;
+  std::vector<CrowdAgentView> views;
+  long long agent_steps = 0;
+  double total_ms = 0, full_ms = 0, pairs = 0;
+  int full_steps = 0;
+  for (int step = 0; step < options.max_steps && !agents.empty(); ++step) {
+    preferred.resize(agents.size());
+    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i], float(step) * kCrowdStep);
+    avoidance.step(agents, preferred, summary);
+    summary.least_gap = std::min(summary.least_gap, avoidance.least_gap());
+    summary.least_wall_gap = std::min(summary.least_wall_gap, avoidance.least_wall_gap());
+    agent_steps += long(agents.size());
+    total_ms += avoidance.last_ms;
+    pairs += double(avoidance.pair_count());
+    if (int(agents.size()) == options.agents) {
+      full_ms += avoidance.last_ms;
+      ++full_steps;
+    }
+    // Move, then let those that reached their goal leave (the order of the rest is kept).
+    for (Agent& a : agents) a.p += kCrowdStep * a.v;
+    const std::size_t before = agents.size();
+    std::erase_if(agents, [](const Agent& a) { return a.phase == kToGoal && length(a.goal - a.p) < kArrive; });
+    summary.arrived += int(before - agents.size());
+    ++summary.steps;
+    if (observer) {
+      views.clear();
+      for (const Agent& a : agents) views.push_back({a.shape, {a.p, a.q}, a.v, a.id});
+      observer(step, views);
+    }
+    if (gif_wanted && step + 1 == options.png_step) {  // the still picture, at the GIF's size
+      draw_frame(canvas, view, plaza, agents, step + 1, summary.arrived);
+      summary.png = (fs::path(options.output) / "crowd.png").string();
+      write_file(summary.png, png_bytes(canvas.surface));
+    }
+    if (gif_wanted && (step % options.gif_every == 0 || agents.empty())) {
+      draw_frame(canvas, view, plaza, agents, step + 1, summary.arrived);
+      gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface), delay);
+    }
+  }
+  if (summary.least_gap > 1e29f) summary.least_gap = 0;
+  if (summary.least_wall_gap > 1e29f) summary.least_wall_gap = 0;
+  summary.pairs_per_step = pairs / std::max(1, summary.steps);
+  summary.full_step_ms = full_steps > 0 ? full_ms / full_steps : 0;
+  summary.agents_per_ms = total_ms > 0 ? double(agent_steps) / total_ms : 0;
+  if (gif_wanted) {
+    summary.gif_frames = gif.frame_count();
+    const std::vector<uint8_t> bytes = gif.finish();
+    summary.gif = (fs::path(options.output) / "crowd.gif").string();
+    write_file(summary.gif, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  }
+
+  char line[320];
+  out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
+      << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, "
+      << (options.split == CrowdSplit::mean ? "mean" : "clamped") << " split\n";
+  std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(kCrowdStep),
+                summary.arrived, options.agents - summary.arrived);
+  out << line;
+  std::snprintf(line, sizeof line, "  least gap between two agents %.6f m, to the wall %.6f m\n", double(summary.least_gap), double(summary.least_wall_gap));
+  out << line;
+  std::snprintf(line, sizeof line, "  %lld fallback LPs, %lld agents solved again, %lld steps left a pair unmet, %lld truncated neighbour lists\n",
+                summary.infeasible, summary.repaired, summary.unresolved, summary.truncated);
+  out << line;
+  std::snprintf(line, sizeof line,
+                "  avoidance (grid neighbours + batch distances and times to collision + LPs): %.0f agents per ms over the run; %.3f ms per step with all %d agents\n",
+                summary.agents_per_ms, summary.full_step_ms, options.agents);
+  out << line;
+  const double all = summary.neighbors_ms + summary.distance_ms + summary.lp_ms;
+  std::snprintf(line, sizeof line, "  of which neighbours %.0f%%, batch queries %.0f%%, LPs %.0f%%; %.0f pairs per step on average\n",
+                100 * summary.neighbors_ms / std::max(all, 1e-9), 100 * summary.distance_ms / std::max(all, 1e-9),
+                100 * summary.lp_ms / std::max(all, 1e-9), summary.pairs_per_step);
+  out << line;
+  if (gif_wanted) out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames)" << (summary.png.empty() ? "" : " and " + summary.png) << "\n";
+  return summary;
+}
+
+}  // namespace pebble::tools
