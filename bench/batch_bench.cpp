@@ -6,7 +6,10 @@
 // pairs two discs), capsules (two capsules: no lanes, the one-at-a-time path through the
 // batch call), mixed (discs, capsules, rounded boxes, as pebble crowd has them); how: loop (the
 // one-at-a-time function per pair) or the batch call on the avx2, sse2 or scalar path.
-// Time per query = the row's time / 100,000 (items_per_second gives queries per second).
+// Time per query = the row's time / 100,000 (items_per_second gives queries per second). The
+// same rows with /4k at the end take the first 4,096 pairs only: their inputs and outputs (about
+// 400 KB) stay in the L2 cache, so they time the arithmetic; the 100,000-pair rows stream about
+// 10 MB per call from memory, as a crowd step does.
 #include <span>
 #include <vector>
 
@@ -51,19 +54,20 @@ const CrowdPairs& crowd_pairs(int kinds) {
 constexpr float kHorizon = 2.0f;
 
 /// how: -1 loop, else the SimdPath of the batch call.
-void batch_row(benchmark::State& state, int query, int kinds, int how) {
+void batch_row(benchmark::State& state, int query, int kinds, int how, int count) {
   const CrowdPairs& c = crowd_pairs(kinds);
+  const std::span<const pebble::BatchPair> pairs(c.pairs.data(), std::size_t(count));
   const pebble::SimdPath saved = pebble::simd_path();
   if (how >= 0 && !pebble::detail::use_simd_path(pebble::SimdPath(how))) {
     state.SkipWithError("this CPU or build lacks the path");
     return;
   }
-  std::vector<pebble::Approach> approach(kPairs);
-  std::vector<float> ttc(kPairs);
-  std::vector<pebble::DistanceResult> dist(kPairs);
+  std::vector<pebble::Approach> approach(static_cast<std::size_t>(count));
+  std::vector<float> ttc(static_cast<std::size_t>(count));
+  std::vector<pebble::DistanceResult> dist(static_cast<std::size_t>(count));
   for (auto _ : state) {
     if (how < 0) {
-      for (int i = 0; i < kPairs; ++i) {
+      for (int i = 0; i < count; ++i) {
         const pebble::BatchBody &a = c.pairs[std::size_t(i)].a, &b = c.pairs[std::size_t(i)].b;
         if (query == 0) {
           approach[std::size_t(i)] = pebble::closest_approach(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, kHorizon);
@@ -74,18 +78,18 @@ void batch_row(benchmark::State& state, int query, int kinds, int how) {
         }
       }
     } else if (query == 0) {
-      pebble::batch::closest_approach(c.pairs, kHorizon, approach);
+      pebble::batch::closest_approach(pairs, kHorizon, approach);
     } else if (query == 1) {
-      pebble::batch::time_to_collision(c.pairs, kHorizon, ttc);
+      pebble::batch::time_to_collision(pairs, kHorizon, ttc);
     } else {
-      pebble::batch::distance(c.pairs, dist);
+      pebble::batch::distance(pairs, dist);
     }
     benchmark::DoNotOptimize(approach.data());
     benchmark::DoNotOptimize(ttc.data());
     benchmark::DoNotOptimize(dist.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(state.iterations() * kPairs);
+  state.SetItemsProcessed(state.iterations() * count);
   pebble::detail::use_simd_path(saved);
 }
 
@@ -102,9 +106,12 @@ void register_batch_benchmarks() {
     for (int k = 0; k < 3; ++k) {
       for (const auto& [how_name, how] : hows) {
         if (k == 1 && how >= 0 && how != int(pebble::SimdPath::avx2)) continue;  // capsules: no lanes, one batch row
-        const std::string name = std::string("BM_Batch/") + queries[q] + "/" + kinds[k] + "/" + how_name;
-        benchmark::RegisterBenchmark(name.c_str(), [q, k, how](benchmark::State& s) { batch_row(s, q, k, how); })
-            ->Unit(benchmark::kMicrosecond);
+        for (const int count : {kPairs, 4096}) {
+          const std::string name =
+              std::string("BM_Batch/") + queries[q] + "/" + kinds[k] + "/" + how_name + (count == kPairs ? "" : "/4k");
+          benchmark::RegisterBenchmark(name.c_str(), [q, k, how, count](benchmark::State& s) { batch_row(s, q, k, how, count); })
+              ->Unit(benchmark::kMicrosecond);
+        }
       }
     }
   }
