@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <type_traits>
 
@@ -276,6 +277,28 @@ void run_pairs(R* o, size_t n, Pair pair, Call call) {
   }
 }
 
+/// The arguments of the motion queries (closest_approach, time_to_collision), read and checked.
+struct MotionPairs {
+  size_t n = kUnknown;
+  ShapeItems sa, sb;
+  Items<Transform> xa, xb;
+  Items<Vec2> va, vb;
+  BatchPair operator()(size_t i) const { return {{&sa[i], xa[i], va[i]}, {&sb[i], xb[i], vb[i]}}; }
+};
+
+MotionPairs motion_pairs(const py::object& a, const py::object& xa, const py::object& va, const py::object& b, const py::object& xb,
+                         const py::object& vb, float horizon) {
+  MotionPairs m;
+  m.sa = shape_items(a, "a", m.n);
+  m.sb = shape_items(b, "b", m.n);
+  m.xa = items<Transform>(xa, "xa", kTransforms, m.n);
+  m.xb = items<Transform>(xb, "xb", kTransforms, m.n);
+  m.va = items<Vec2>(va, "velocity_a", kVectors, m.n);
+  m.vb = items<Vec2>(vb, "velocity_b", kVectors, m.n);
+  finite_scalar(horizon, "horizon");
+  return m;
+}
+
 template <class R, class Pair, class Call>
 py::array run_records(const py::dtype& dt, size_t n, Pair pair, Call call) {
   if (n == kUnknown) n = 1;
@@ -419,13 +442,9 @@ void bind_batch(py::module_& top) {
 
   m.def("closest_approach", [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
                                const py::object& vb_, float horizon) {
-    size_t n = kUnknown;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n), xfb = items<Transform>(xb, "xb", kTransforms, n);
-    const Items<Vec2> va = items<Vec2>(va_, "velocity_a", kVectors, n), vb = items<Vec2>(vb_, "velocity_b", kVectors, n);
-    finite_scalar(horizon, "horizon");
+    const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
     return run_records<Approach>(
-        approach_dtype(), n, [&](size_t i) { return BatchPair{{&sa[i], xfa[i], va[i]}, {&sb[i], xfb[i], vb[i]}}; },
+        approach_dtype(), m.n, std::cref(m),
         [horizon](std::span<const BatchPair> p, std::span<Approach> r) { pebble::batch::closest_approach(p, horizon, r); });
   }, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
         "closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, "
@@ -433,13 +452,9 @@ void bind_batch(py::module_& top) {
 
   m.def("time_to_collision", [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
                                 const py::object& vb_, float horizon) {
-    size_t n = kUnknown;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n), xfb = items<Transform>(xb, "xb", kTransforms, n);
-    const Items<Vec2> va = items<Vec2>(va_, "velocity_a", kVectors, n), vb = items<Vec2>(vb_, "velocity_b", kVectors, n);
-    finite_scalar(horizon, "horizon");
+    const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
     return run_values<float>(
-        n, [&](size_t i) { return BatchPair{{&sa[i], xfa[i], va[i]}, {&sb[i], xfb[i], vb[i]}}; },
+        m.n, std::cref(m),
         [horizon](std::span<const BatchPair> p, std::span<float> r) { pebble::batch::time_to_collision(p, horizon, r); });
   }, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
         "time_to_collision() per item: a float32 array, the first time in [0, horizon] the shapes touch (0 when "

@@ -17,6 +17,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <pebble/pebble.hpp>
@@ -191,44 +192,48 @@ val batch_time_to_collision(const val& shapes_a, const val& states_a, const val&
   return typed_array("Float32Array", out);
 }
 
+/// One field of every result as a typed array: a float each, or x, y for a Vec2.
+template <class T, class Get>
+val field_array(const std::vector<T>& results, Get get) {
+  using F = decltype(get(results[0]));
+  if constexpr (std::is_same_v<F, Vec2>) {
+    std::vector<float> v(2 * results.size());
+    for (size_t i = 0; i < results.size(); ++i) v[2 * i] = get(results[i]).x, v[2 * i + 1] = get(results[i]).y;
+    return typed_array("Float32Array", v);
+  } else if constexpr (std::is_same_v<F, bool>) {
+    std::vector<std::uint8_t> v(results.size());
+    for (size_t i = 0; i < results.size(); ++i) v[i] = get(results[i]);
+    return typed_array("Uint8Array", v);
+  } else {
+    std::vector<float> v(results.size());
+    for (size_t i = 0; i < results.size(); ++i) v[i] = get(results[i]);
+    return typed_array("Float32Array", v);
+  }
+}
+
 val batch_closest_approach(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b, float horizon) {
   const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
-  const size_t n = in.pairs.size();
-  std::vector<Approach> r(n);
+  std::vector<Approach> r(in.pairs.size());
   batch::closest_approach(in.pairs, horizon, r);
-  std::vector<std::uint8_t> hit(n);
-  std::vector<float> time(n), dist(n), pa(2 * n), pb(2 * n), normal(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    hit[i] = r[i].hit, time[i] = r[i].time, dist[i] = r[i].distance;
-    pa[2 * i] = r[i].point_a.x, pa[2 * i + 1] = r[i].point_a.y, pb[2 * i] = r[i].point_b.x, pb[2 * i + 1] = r[i].point_b.y;
-    normal[2 * i] = r[i].normal.x, normal[2 * i + 1] = r[i].normal.y;
-  }
   val out = val::object();
-  out.set("hit", typed_array("Uint8Array", hit));
-  out.set("time", typed_array("Float32Array", time));
-  out.set("distance", typed_array("Float32Array", dist));
-  out.set("point_a", typed_array("Float32Array", pa));
-  out.set("point_b", typed_array("Float32Array", pb));
-  out.set("normal", typed_array("Float32Array", normal));
+  out.set("hit", field_array(r, [](const Approach& x) { return x.hit; }));
+  out.set("time", field_array(r, [](const Approach& x) { return x.time; }));
+  out.set("distance", field_array(r, [](const Approach& x) { return x.distance; }));
+  out.set("point_a", field_array(r, [](const Approach& x) { return x.point_a; }));
+  out.set("point_b", field_array(r, [](const Approach& x) { return x.point_b; }));
+  out.set("normal", field_array(r, [](const Approach& x) { return x.normal; }));
   return out;
 }
 
 val batch_distance(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b) {
   const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
-  const size_t n = in.pairs.size();
-  std::vector<DistanceResult> r(n);
+  std::vector<DistanceResult> r(in.pairs.size());
   batch::distance(in.pairs, r);
-  std::vector<float> dist(n), pa(2 * n), pb(2 * n), normal(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    dist[i] = r[i].distance;
-    pa[2 * i] = r[i].point_a.x, pa[2 * i + 1] = r[i].point_a.y, pb[2 * i] = r[i].point_b.x, pb[2 * i + 1] = r[i].point_b.y;
-    normal[2 * i] = r[i].normal.x, normal[2 * i + 1] = r[i].normal.y;
-  }
   val out = val::object();
-  out.set("distance", typed_array("Float32Array", dist));
-  out.set("normal", typed_array("Float32Array", normal));
-  out.set("point_a", typed_array("Float32Array", pa));
-  out.set("point_b", typed_array("Float32Array", pb));
+  out.set("distance", field_array(r, [](const DistanceResult& x) { return x.distance; }));
+  out.set("normal", field_array(r, [](const DistanceResult& x) { return x.normal; }));
+  out.set("point_a", field_array(r, [](const DistanceResult& x) { return x.point_a; }));
+  out.set("point_b", field_array(r, [](const DistanceResult& x) { return x.point_b; }));
   return out;
 }
 
