@@ -48,7 +48,6 @@ constexpr float kRing = 30, kWallHalf = 0.15f, kDoorLow = 2, kDoorHigh = 20;
 constexpr float kSpacing = 0.75f;         // m between agents in a starting block
 constexpr int kMaxRows = 37;              // a block is at most this many agents across (27.75 m)
 constexpr float kBlockFront = kRing + 4;  // the block's front row, m from the centre
-constexpr float kDepartureGap = 0.0f;    // s between the departures of a block's columns (0: all at once)
 constexpr float kLaneLow = kDoorLow + 1.5f, kLaneHigh = kDoorHigh - 1.5f;
 
 enum Phase : int { kToDoor, kEnter, kCross, kToGoal };
@@ -62,7 +61,6 @@ struct Agent {
   Vec2 goal;         // world
   float lane;        // local y in the doorways
   float bias;        // a fixed small turn of the preferred direction, radians
-  float departure;   // s: when it sets off (the block leaves column by column)
   int stream, phase, id;
 };
 
@@ -248,7 +246,6 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
       const float t = width > 0 ? (y0 + kRing - 1) / width : 0.5f;
       a.lane = -kLaneHigh + std::clamp(t, 0.0f, 1.0f) * (kLaneHigh - kLaneLow);
       a.bias = 0.08f * (2 * unit(rng) - 1);
-      a.departure = kDepartureGap * float(column);
       a.stream = s;
       a.phase = kToDoor;
       a.id = int(agents.size());
@@ -259,8 +256,7 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
 }
 
 // Where the agent heads now, moving it on to the next waypoint once it has passed the last.
-Vec2 preferred_velocity(Agent& a, float time) {
-  if (time < a.departure) return {};
+Vec2 preferred_velocity(Agent& a) {
   const Rot r = stream_rotation(a.stream);
   const Vec2 local = inv_rotate(r, a.p);
   if (a.phase == kToDoor && local.x > -kBlockFront + 1.2f) a.phase = kEnter;
@@ -717,7 +713,7 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   int full_steps = 0;
   for (int step = 0; step < options.max_steps && !agents.empty(); ++step) {
     preferred.resize(agents.size());
-    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i], float(step) * kCrowdStep);
+    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i]);
     avoidance.step(agents, preferred, summary);
     summary.least_gap = std::min(summary.least_gap, avoidance.least_gap());
     summary.least_wall_gap = std::min(summary.least_wall_gap, avoidance.least_wall_gap());
