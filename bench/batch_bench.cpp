@@ -9,7 +9,8 @@
 // Time per query = the row's time / 100,000 (items_per_second gives queries per second). The
 // same rows with /4k at the end take the first 4,096 pairs only: their inputs and outputs (about
 // 400 KB) stay in the L2 cache, so they time the arithmetic; the 100,000-pair rows stream about
-// 10 MB per call from memory, as a crowd step does.
+// 10 MB per call from memory, as a crowd step does. /one-against-4k: the first pair's A against
+// the B of 4,096 pairs (the one-against-many form).
 #include <span>
 #include <vector>
 
@@ -54,9 +55,12 @@ const CrowdPairs& crowd_pairs(int kinds) {
 constexpr float kHorizon = 2.0f;
 
 /// how: -1 loop, else the SimdPath of the batch call.
-void batch_row(benchmark::State& state, int query, int kinds, int how, int count) {
+/// one_against_many: pair 0's A against the B of every pair (the loop likewise).
+void batch_row(benchmark::State& state, int query, int kinds, int how, int count, bool one_against_many) {
   const CrowdPairs& c = crowd_pairs(kinds);
   const std::span<const pebble::BatchPair> pairs(c.pairs.data(), std::size_t(count));
+  std::vector<pebble::BatchBody> others;
+  for (const pebble::BatchPair& p : pairs) others.push_back(p.b);
   const pebble::SimdPath saved = pebble::simd_path();
   if (how >= 0 && !pebble::detail::use_simd_path(pebble::SimdPath(how))) {
     state.SkipWithError("this CPU or build lacks the path");
@@ -68,7 +72,7 @@ void batch_row(benchmark::State& state, int query, int kinds, int how, int count
   for (auto _ : state) {
     if (how < 0) {
       for (int i = 0; i < count; ++i) {
-        const pebble::BatchBody &a = c.pairs[std::size_t(i)].a, &b = c.pairs[std::size_t(i)].b;
+        const pebble::BatchBody &a = one_against_many ? c.pairs[0].a : c.pairs[std::size_t(i)].a, &b = c.pairs[std::size_t(i)].b;
         if (query == 0) {
           approach[std::size_t(i)] = pebble::closest_approach(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, kHorizon);
         } else if (query == 1) {
@@ -76,6 +80,14 @@ void batch_row(benchmark::State& state, int query, int kinds, int how, int count
         } else {
           dist[std::size_t(i)] = pebble::distance(*a.shape, a.transform, *b.shape, b.transform);
         }
+      }
+    } else if (one_against_many) {
+      if (query == 0) {
+        pebble::batch::closest_approach(pairs[0].a, others, kHorizon, approach);
+      } else if (query == 1) {
+        pebble::batch::time_to_collision(pairs[0].a, others, kHorizon, ttc);
+      } else {
+        pebble::batch::distance(pairs[0].a, others, dist);
       }
     } else if (query == 0) {
       pebble::batch::closest_approach(pairs, kHorizon, approach);
@@ -109,7 +121,12 @@ void register_batch_benchmarks() {
         for (const int count : {kPairs, 4096}) {
           const std::string name =
               std::string("BM_Batch/") + queries[q] + "/" + kinds[k] + "/" + how_name + (count == kPairs ? "" : "/4k");
-          benchmark::RegisterBenchmark(name.c_str(), [q, k, how, count](benchmark::State& s) { batch_row(s, q, k, how, count); })
+          benchmark::RegisterBenchmark(name.c_str(), [q, k, how, count](benchmark::State& s) { batch_row(s, q, k, how, count, false); })
+              ->Unit(benchmark::kMicrosecond);
+        }
+        if (k == 0 && (how < 0 || how == int(pebble::SimdPath::avx2))) {  // one disc against 4,096
+          const std::string name = std::string("BM_Batch/") + queries[q] + "/discs/" + how_name + "/one-against-4k";
+          benchmark::RegisterBenchmark(name.c_str(), [q, how](benchmark::State& s) { batch_row(s, q, 0, how, 4096, true); })
               ->Unit(benchmark::kMicrosecond);
         }
       }

@@ -113,6 +113,15 @@ PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
           lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->radius(); }), c[4], c[5]};
 }
 
+/// Side A's lanes: in the one-against-many form every lane holds the same body, so its fields are
+/// broadcast instead of transposed (the same values, so the same bits).
+PEBBLE_HOT_INLINE Disc<Wide> side_a(const BatchBody* fixed, const BatchBody* const* bodies) {
+  if (fixed == nullptr) return gather<Wide>(bodies);
+  const Disc<Float1> d = gather<Float1>(&fixed);
+  return {Wide::splat(d.px.v), Wide::splat(d.py.v), Wide::splat(d.qc.v), Wide::splat(d.qs.v), Wide::splat(d.lx.v),
+          Wide::splat(d.ly.v), Wide::splat(d.r.v), Wide::splat(d.vx.v), Wide::splat(d.vy.v)};
+}
+
 /// is_valid(transform) (math.hpp), the same comparisons.
 template <class F>
 PEBBLE_HOT_INLINE auto valid_transform(const Disc<F>& d) {
@@ -291,7 +300,7 @@ void approach_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
                                                       : kNoApproach;
   };
   const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
-    const DiscApproach<Wide> r = disc_approach(gather<Wide>(ga), gather<Wide>(gb), Wide::splat(horizon));
+    const DiscApproach<Wide> r = disc_approach(side_a(a, ga), gather<Wide>(gb), Wide::splat(horizon));
     const unsigned good = bits(r.m.valid & r.d.ok), hit = bits(r.m.hit);
     const Unpacked time(r.m.time), dist(r.d.distance), pax(r.d.pax), pay(r.d.pay), pbx(r.d.pbx), pby(r.d.pby), nx(r.d.nx), ny(r.d.ny);
     for (int j = 0; j < count; ++j) {
@@ -314,7 +323,7 @@ void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const B
                  : kNoCollision;
   };
   const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
-    const DiscMotion<Wide> m = disc_motion(gather<Wide>(ga), gather<Wide>(gb), Wide::splat(horizon));
+    const DiscMotion<Wide> m = disc_motion(side_a(a, ga), gather<Wide>(gb), Wide::splat(horizon));
     const unsigned good = bits(m.valid);
     const Unpacked touch(m.touch);
     for (int j = 0; j < count; ++j) {
@@ -346,7 +355,7 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
     out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform) : kNoDistance;
   };
   const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
-    const DiscDistance<Wide> d = disc_distance_now(gather<Wide>(ga), gather<Wide>(gb));
+    const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
     const unsigned good = bits(d.ok);
     const Unpacked dist(d.distance), pax(d.pax), pay(d.pay), pbx(d.pbx), pby(d.pby), nx(d.nx), ny(d.ny);
     for (int j = 0; j < count; ++j) {
@@ -366,7 +375,7 @@ void overlap_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* 
     out[i] = x.shape != nullptr && y.shape != nullptr && pebble::overlap(*x.shape, x.transform, *y.shape, y.transform);
   };
   const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
-    const DiscDistance<Wide> d = disc_distance_now(gather<Wide>(ga), gather<Wide>(gb));
+    const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
     const unsigned good = bits(d.ok), touching = bits(d.distance <= Wide::splat(0));
     for (int j = 0; j < count; ++j) {
       if ((good >> j & 1) != 0) {
