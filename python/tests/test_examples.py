@@ -22,3 +22,5 @@ def test_scene_draws(tmp_path):
 def test_crowd_arrives(tmp_path):
     out = run("crowd.py", "--agents", "24", cwd=tmp_path)
     assert out.startswith("24 agents, 600 steps: 24 arrived"), out
+    least = float(out.split("least gap between two agents ")[1].split()[0])
+    assert least >= 0, out
