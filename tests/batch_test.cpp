@@ -269,6 +269,44 @@ TEST(Batch, OutputShorterThanInputWritesOnlyWhatFits) {
   EXPECT_EQ(d[2].distance, -7.0f);
 }
 
+TEST(Batch, DiscAgainstCoreTiesAndZerosMatchTheSingleQuery) {
+  // A disc against a box, a capsule and a triangle where point_to_core's comparisons act: on a
+  // corner's diagonal (two edges tie), on an edge's line (separation exactly 0, and -0 from a
+  // negative zero), on a vertex, deep inside, at the centre, on a capsule's axis; turned by exact
+  // quarter turns and by an inexact angle; the disc as A and as B.
+  const Shape box = Shape::rounded_box(1, 1, 0.1f), capsule = Shape::capsule({-1, 0}, {1, 0}, 0.2f), point = Shape::circle(0);
+  const Vec2 tri_points[] = {{-1, -1}, {1, -1}, {0, 1}};
+  const Shape triangle = Shape::polygon(tri_points), disc = Shape::circle(0.25f, {0.5f, 0});
+  const Vec2 spots[] = {{2, 2}, {-2, 2}, {1, 1}, {0.9f, 0.9f}, {1, 0}, {1, 0.5f}, {0, 1}, {-0.0f, -1}, {0, 0}, {0.25f, 0.1f}, {3, 0},
+                        {-3, 0}, {1.5f, -0.0f}, {0.5f, 0}, {0, -1}, {1, -1}, {-1, 1}, {0.3f, -0.999999f}};
+  const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot::from_angle(0.7f)};
+  std::vector<BatchPair> pairs;
+  for (const Shape* core : {&box, &capsule, &triangle}) {
+    for (const Shape* p : {&point, &disc}) {
+      for (const Rot q : turns) {
+        for (const Vec2 at : spots) {
+          const Transform xc{{0, 0}, q}, xp{{at.x - 0.5f * float(p == &disc) * q.c, at.y}, q};
+          pairs.push_back({{p, xp, {}}, {core, xc, {}}});
+          pairs.push_back({{core, xc, {}}, {p, xp, {}}});
+        }
+      }
+    }
+  }
+  const Paths paths;
+  for (const SimdPath path : paths.list) {
+    pebble::detail::use_simd_path(path);
+    std::vector<DistanceResult> out(pairs.size());
+    pebble::batch::distance(pairs, out);
+    std::unique_ptr<bool[]> touching(new bool[pairs.size()]);
+    pebble::batch::overlap(pairs, std::span<bool>(touching.get(), pairs.size()));
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      EXPECT_TRUE(same(out[i], one_distance(pairs[i].a, pairs[i].b, 0)))
+          << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << text(pairs[i].a) << " " << text(pairs[i].b);
+      EXPECT_EQ(touching[i], one_overlap(pairs[i].a, pairs[i].b, 0)) << "pair " << i;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Two discs, by hand: where the closed form's comparisons act.
 
