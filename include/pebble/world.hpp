@@ -232,7 +232,10 @@ public:
   /// True when id names a live collider of this world.
   bool contains(ColliderId id) const noexcept;
   /// The collider's shape (its first part's, for a collider of several parts), transform (world)
-  /// or options; nullptr for a stale or foreign id.
+  /// or options; nullptr for a stale or foreign id. These pointers, and part()'s, point into the
+  /// world's own arrays: they stay valid until the next add() (which may grow the arrays), the
+  /// collider's remove() or set_shape(), or the world's end. Copy the Shape to keep it longer (a
+  /// batch query, pebble/batch.hpp, may hold them for its call).
   const Shape* shape(ColliderId id) const noexcept;
   /// How many parts the collider has (1 for a collider made of one shape); 0 for a stale or foreign id.
   int part_count(ColliderId id) const noexcept;
