@@ -499,7 +499,12 @@ private:
       // every agent's program has a solution, v = 0, and the guarantee never lapses).
       const float rate = pair_rate(r.distance);
       const float mean = 0.5f * dot(r.normal, agents[std::size_t(i)].v + agents[std::size_t(j)].v);
-      const float mid = split_ == CrowdSplit::mean ? mean : std::clamp(mean, -0.5f * std::max(rate, 0.0f), 0.5f * std::max(rate, 0.0f));
+      const float half = 0.5f * std::max(rate, 0.0f);
+      float mid = split_ == CrowdSplit::mean ? mean : std::clamp(mean, -half, half);
+      // Priority between streams: a fixed order breaks the cycle of four crossings that wait on
+      // each other (each stream yields to the one before it in the order, never the reverse).
+      const int si = agents[std::size_t(i)].stream, sj = agents[std::size_t(j)].stream;
+      if (split_ == CrowdSplit::priority && si != sj) mid = si < sj ? half : -half;
       const std::size_t at_i = std::size_t(fill_[std::size_t(i)]++), at_j = std::size_t(fill_[std::size_t(j)]++);
       planes_[at_i] = {r.normal, mid + 0.5f * rate};
       planes_[at_j] = {-1.0f * r.normal, -mid + 0.5f * rate};
@@ -760,7 +765,7 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   char line[320];
   out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
       << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, "
-      << (options.split == CrowdSplit::mean ? "mean" : "clamped") << " split\n";
+      << (options.split == CrowdSplit::mean ? "mean" : options.split == CrowdSplit::priority ? "priority" : "clamped") << " split\n";
   std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(kCrowdStep),
                 summary.arrived, options.agents - summary.arrived);
   out << line;

@@ -19,6 +19,8 @@ namespace pebble::tools {
 enum class CrowdSplit {
   clamped,  ///< around the mean of the last velocities, clamped to +-gap / (2 tau): v = 0 always meets it
   mean,     ///< around the mean of the last velocities (ORCA's u / 2): may leave a program without solution
+  priority, ///< clamped, but between streams the lower-numbered stream takes the whole allowance
+            ///< and the other may not close in: v = 0 still meets both halves
 };
 
 /// The program's options (the command line's flags).
