@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include <pebble/cast.hpp>
 #include <pebble/distance.hpp>
@@ -1065,6 +1066,24 @@ TEST(TimeToCollision, MatchesClosestApproachAndTheOracle) {
   expect_all(cases, check_time_to_collision, "grazing and parallel");
   expect_all(random_approaches(75, 10, 0.01f), check_time_to_collision, "size 0.01");
   expect_all(random_approaches(76, 10, 1, {-1e4f, 1e4f}), check_time_to_collision, "coordinates 1e4");
+}
+
+TEST(ClosestApproach, DiscDeepInsideAHugeRoundedPolygonHitsAtTheStart) {
+  // Found by the query fuzzer: a disc 69 deep inside a polygon of radius 6.9e6, 6.9e6 from the
+  // origin. The ray against the pair's difference put the touch 36 units into the motion;
+  // shape_cast()'s circle cast (which closest_approach() and time_to_collision() now share for a
+  // disc against anything) finds the start inside.
+  const Shape a = Shape::circle(34.1328125f, Vec2{34.1328125f, 34.1328125f});
+  const Transform xa{Vec2{-6908265.5f, -2.43288401e-25f}, Rot{-0.00390625f, -1}};
+  const std::vector<Vec2> points{{9.42232415e-38f, -2.4233807e-25f}, {2, 9.47742545e-38f}, {44.171875f, 44.171875f}, {0, 0.00637817383f}};
+  const Shape b = Shape::polygon(points, 6908265.5f);
+  const Transform xb{Vec2{-1, -1}, Rot{0, -1}};
+  ASSERT_LT(pebble::distance(a, xa, b, xb).distance, -60);
+  const Approach r = pebble::closest_approach(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}, 1);
+  EXPECT_TRUE(r.hit);
+  EXPECT_EQ(r.time, 0);
+  EXPECT_EQ(pebble::time_to_collision(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}, 1), 0);
+  EXPECT_EQ(pebble::shape_cast(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}).fraction, 0);
 }
 
 TEST(TimeToCollision, InvalidInputGivesNoCollision) {

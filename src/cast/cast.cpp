@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "cast/cast_sweep.hpp"
 #include "batch/kernels.hpp"
@@ -89,6 +90,45 @@ CastHit hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const 
 
 }  // namespace
 
+namespace {
+
+/// A disc against anything is a circle cast, the disc's centre moving relative to the other
+/// shape (grown by the disc's radius and the target): the ray cast of raycast(), without the
+/// Minkowski difference to build. Empty when neither shape is a disc, or when the relative motion
+/// is beyond what raycast() accepts (up to twice kMaxWorldCoordinate: the difference has no such
+/// limit). shape_cast(), closest_approach() and time_to_collision() share it, so that they agree
+/// on whether and when such a pair first touches (a hit with a zero normal: touching at the start).
+struct DiscCast {
+  CastHit hit;      // the other shape's surface point (relative to base) and outward normal
+  Vec2 base;        // what the hit's point is relative to
+  Vec2 move_other;  // the other shape's translation
+  bool disc_is_a;
+};
+
+std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
+                                  Vec2 translation_b, float target) {
+  if (!((a.vertex_count() == 1 || b.vertex_count() == 1) && is_valid_point(translation_b - translation_a))) return std::nullopt;
+  const bool disc_is_a = a.vertex_count() == 1;
+  const Shape& disc = disc_is_a ? a : b;
+  const Shape& other = disc_is_a ? b : a;
+  const Transform& x_disc = disc_is_a ? xa : xb;
+  const Transform& x_other = disc_is_a ? xb : xa;
+  const Vec2 move_disc = disc_is_a ? translation_a : translation_b, move_other = disc_is_a ? translation_b : translation_a;
+  // Relative to the other shape's position (a local origin, as Box2D v3 does): the disc's
+  // centre through its world position would round by 1e-3 at coordinates 1e4, while the
+  // difference of the two positions is exact when the shapes are near each other.
+  // (Not when the shapes are so far apart that the disc's centre relative to the other shape is
+  // beyond what raycast() accepts: then in world coordinates, as far as those are valid.)
+  const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
+  const bool local = is_valid_point(centre);
+  const Vec2 base = local ? x_other.p : Vec2{0, 0};
+  const Ray ray{local ? centre : transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
+  return DiscCast{cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target), base,
+                  move_other, disc_is_a};
+}
+
+}  // namespace
+
 CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
                    Vec2 translation_b) noexcept {
   return shape_cast(a, xa, translation_a, b, xb, translation_b, ShapeCastOptions{});
@@ -101,34 +141,15 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
       !(target >= 0 && target <= kMaxShapeExtent)) {
     return kNoHit;
   }
-  // A disc against anything is a circle cast, the disc's centre moving relative to the other
-  // shape (grown by the disc's radius and the target): the ray cast of raycast(), without the
-  // Minkowski difference to build. (Not when the relative motion is beyond what raycast()
-  // accepts, up to twice kMaxWorldCoordinate: the difference below has no such limit.)
-  if ((a.vertex_count() == 1 || b.vertex_count() == 1) && is_valid_point(translation_b - translation_a)) {
-    const bool disc_is_a = a.vertex_count() == 1;
-    const Shape& disc = disc_is_a ? a : b;
-    const Shape& other = disc_is_a ? b : a;
-    const Transform& x_disc = disc_is_a ? xa : xb;
-    const Transform& x_other = disc_is_a ? xb : xa;
-    const Vec2 move_disc = disc_is_a ? translation_a : translation_b, move_other = disc_is_a ? translation_b : translation_a;
-    // Relative to the other shape's position (a local origin, as Box2D v3 does): the disc's
-    // centre through its world position would round by 1e-3 at coordinates 1e4, while the
-    // difference of the two positions is exact when the shapes are near each other.
-    // (Not when the shapes are so far apart that the disc's centre relative to the other shape is
-    // beyond what raycast() accepts: then in world coordinates, as far as those are valid.)
-    const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
-    const bool local = is_valid_point(centre);
-    const Vec2 base = local ? x_other.p : Vec2{0, 0};  // what the cast's points are relative to
-    const Ray ray{local ? centre : transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
-    const CastHit h = cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target);
+  if (const std::optional<DiscCast> c = disc_cast(a, xa, translation_a, b, xb, translation_b, target)) {
+    const CastHit& h = c->hit;
     if (!h.hit) return kNoHit;
     if (h.normal == Vec2{}) return hit_at_start(a, xa, b, xb);
     // h.point is on the other shape's surface (at its start pose, relative to base),
     // h.normal its outward normal; at the time of contact that shape has moved, and the disc is
     // target further out.
-    const Vec2 surface = base + (h.point + h.fraction * move_other + 0.5f * target * h.normal);
-    return {true, h.fraction, surface, disc_is_a ? -h.normal : h.normal};
+    const Vec2 surface = c->base + (h.point + h.fraction * c->move_other + 0.5f * target * h.normal);
+    return {true, h.fraction, surface, c->disc_is_a ? -h.normal : h.normal};
   }
   const PairInA pair(a, b, xa, xb);
   // B relative to A, in A's frame: A - B moves by translation_a - translation_b, so the origin
@@ -388,6 +409,23 @@ float nearest_fraction(const Difference& diff, Vec2 d) {
   return best;
 }
 
+/// Whether and at what fraction of the motions (move_a, move_b over the horizon) two shapes first
+/// touch: shape_cast()'s circle cast when one is a disc (so that the three queries agree), else
+/// the ray against the pair's difference. (Two discs never come here: they take the closed form.)
+struct Touch {
+  bool touches;
+  float fraction;  // 0 when they start touching
+};
+
+Touch first_touch(const Shape& a, const Transform& xa, Vec2 move_a, const Shape& b, const Transform& xb, Vec2 move_b, const PairInA& pair,
+                  Vec2 d) {
+  if (const std::optional<DiscCast> c = disc_cast(a, xa, move_a, b, xb, move_b, 0)) {
+    return {c->hit.hit, c->hit.hit && !(c->hit.normal == Vec2{}) ? c->hit.fraction : 0.0f};
+  }
+  const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
+  return {hit.kind != LocalHit::Kind::miss, hit.t};  // inside: touching at time 0
+}
+
 /// The input closest_approach() and time_to_collision() accept (batch/batch.cpp checks the
 /// same for two discs, lane by lane). Both shapes must stay where queries accept them
 /// (distance() is asked at some time on the way).
@@ -417,9 +455,9 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
     return approach_at(start.distance <= 0, 0, start);
   }
   const PairInA pair(a, b, xa, xb);
-  const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
-  const bool touches = hit.kind != LocalHit::Kind::miss;  // inside: touching at time 0
-  const float t = touches ? hit.t : nearest_fraction(pair.diff, d);
+  const Touch touch = first_touch(a, xa, move_a, b, xb, move_b, pair, d);
+  const bool touches = touch.touches;
+  const float t = touches ? touch.fraction : nearest_fraction(pair.diff, d);
   // Everything at that time from distance(), so that the answer is the distance's own; relative
   // to A's start position (a local origin): the moved positions rounded at coordinates 1e4
   // would move the shapes relative to each other by 1e-3 (tests/large_world_test.cpp).
@@ -445,8 +483,8 @@ float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, co
   const Vec2 d = relative_motion(xa, velocity_a, velocity_b, horizon);
   if (!(dot(d, d) > 0)) return distance(a, xa, b, xb).distance <= 0 ? 0 : kNoCollision;
   const PairInA pair(a, b, xa, xb);
-  const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
-  return hit.kind != LocalHit::Kind::miss ? hit.t * horizon : kNoCollision;
+  const Touch touch = first_touch(a, xa, horizon * velocity_a, b, xb, horizon * velocity_b, pair, d);
+  return touch.touches ? touch.fraction * horizon : kNoCollision;
 }
 
 }  // namespace pebble
