@@ -54,6 +54,11 @@ float accuracy(const Shape& a, const Transform& xa, const Shape& b, const Transf
 /// pairs that distance() puts exactly at the margin, and collide() misses a contact distance()
 /// reports. Reported with tests/robustness_test.cpp DISABLED_CollideAgreesWithDistance*.
 constexpr const char* kEarlyStopIssue = "collide's early stop ignores the rounding of large coordinates";
+/// Found by the clean-clone fuzz minute at the end of the stop that built pebble/batch.hpp, not yet
+/// fixed (docs/robustness.md; inputs in fuzz/known/): with a radius beyond 1e5, the ray against
+/// the pair's difference can miss that two shapes start deep in each other, so shape_cast() and
+/// closest_approach() of two non-disc shapes report a later touch.
+constexpr const char* kHugeRadiusIssue = "the difference's ray misses a deep start when a radius is beyond 1e5";
 
 /// The contact queries on one pair, checked; with the results kept for the SIMD comparison.
 struct ContactAnswers {
@@ -203,7 +208,9 @@ int run(const std::uint8_t* data, std::size_t size) {
   // Shapes that start overlapping (beyond the accuracy, where "touching" is a matter of
   // rounding) hit at fraction 0 (cast.hpp).
   const bool deep = first.dist.distance < -accuracy(a, xa, b, xb);
-  if (cast_valid && deep) FUZZ_REQUIRE(cast.hit && cast.fraction == 0);
+  const bool huge_radius = std::max(a.radius(), b.radius()) > 1e5f;
+  if (cast_valid && deep && huge_radius) FUZZ_KNOWN_ISSUE(cast.hit && cast.fraction == 0, kHugeRadiusIssue);
+  else if (cast_valid && deep) FUZZ_REQUIRE(cast.hit && cast.fraction == 0);
 
   // Time of impact, default options and fuzzed ones.
   const auto valid_sweep = [](const Sweep& s) {
@@ -237,7 +244,8 @@ int run(const std::uint8_t* data, std::size_t size) {
   if (cast_valid && horizon >= 0 && horizon <= pebble::kMaxWorldCoordinate && valid_point(xa.p + horizon * move_a) &&
       valid_point(xb.p + horizon * move_b)) {
     check_approach(ap, horizon, tiny_gap_at({xa.p + ap.time * move_a, xa.q}, {xb.p + ap.time * move_b, xb.q}));
-    if (deep) FUZZ_REQUIRE(ap.hit && ap.time == 0);
+    if (deep && huge_radius) FUZZ_KNOWN_ISSUE(ap.hit && ap.time == 0, kHugeRadiusIssue);
+    else if (deep) FUZZ_REQUIRE(ap.hit && ap.time == 0);
   } else {
     check_empty_approach(ap);
   }
