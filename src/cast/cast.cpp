@@ -411,18 +411,20 @@ float nearest_fraction(const Difference& diff, Vec2 d) {
 
 /// Whether and at what fraction of the motions (move_a, move_b over the horizon) two shapes first
 /// touch: shape_cast()'s circle cast when one is a disc (so that the three queries agree), else
-/// the ray against the pair's difference. (Two discs never come here: they take the closed form.)
+/// the ray against the pair's difference, which is then built into `pair` (the circle cast needs
+/// none). (Two discs never come here: they take the closed form.)
 struct Touch {
   bool touches;
   float fraction;  // 0 when they start touching
 };
 
-Touch first_touch(const Shape& a, const Transform& xa, Vec2 move_a, const Shape& b, const Transform& xb, Vec2 move_b, const PairInA& pair,
-                  Vec2 d) {
+Touch first_touch(const Shape& a, const Transform& xa, Vec2 move_a, const Shape& b, const Transform& xb, Vec2 move_b, Vec2 d,
+                  std::optional<PairInA>& pair) {
   if (const std::optional<DiscCast> c = disc_cast(a, xa, move_a, b, xb, move_b, 0)) {
     return {c->hit.hit, c->hit.hit && !(c->hit.normal == Vec2{}) ? c->hit.fraction : 0.0f};
   }
-  const LocalHit hit = pair.cast(a.radius() + b.radius(), d);
+  pair.emplace(a, b, xa, xb);
+  const LocalHit hit = pair->cast(a.radius() + b.radius(), d);
   return {hit.kind != LocalHit::Kind::miss, hit.t};  // inside: touching at time 0
 }
 
@@ -434,10 +436,8 @@ bool valid_approach(const Transform& xa, Vec2 velocity_a, const Transform& xb, V
          horizon <= kMaxWorldCoordinate && is_valid_point(xa.p + horizon * velocity_a) && is_valid_point(xb.p + horizon * velocity_b);
 }
 
-/// B's motion relative to A over the horizon, in A's frame.
-Vec2 relative_motion(const Transform& xa, Vec2 velocity_a, Vec2 velocity_b, float horizon) {
-  return inv_rotate(xa.q, horizon * velocity_b - horizon * velocity_a);
-}
+/// B's motion relative to A, in A's frame, from both motions over the horizon.
+Vec2 relative_motion(const Transform& xa, Vec2 move_a, Vec2 move_b) { return inv_rotate(xa.q, move_b - move_a); }
 
 }  // namespace
 
@@ -449,15 +449,16 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
   }
   if (!valid_approach(xa, velocity_a, xb, velocity_b, horizon)) return kNoApproach;
   const Vec2 move_a = horizon * velocity_a, move_b = horizon * velocity_b;
-  const Vec2 d = relative_motion(xa, velocity_a, velocity_b, horizon);
+  const Vec2 d = relative_motion(xa, move_a, move_b);
   if (!(dot(d, d) > 0)) {
     const DistanceResult start = distance(a, xa, b, xb);
     return approach_at(start.distance <= 0, 0, start);
   }
-  const PairInA pair(a, b, xa, xb);
-  const Touch touch = first_touch(a, xa, move_a, b, xb, move_b, pair, d);
+  std::optional<PairInA> pair;
+  const Touch touch = first_touch(a, xa, move_a, b, xb, move_b, d, pair);
   const bool touches = touch.touches;
-  const float t = touches ? touch.fraction : nearest_fraction(pair.diff, d);
+  if (!touches && !pair) pair.emplace(a, b, xa, xb);
+  const float t = touches ? touch.fraction : nearest_fraction(pair->diff, d);
   // Everything at that time from distance(), so that the answer is the distance's own; relative
   // to A's start position (a local origin): the moved positions rounded at coordinates 1e4
   // would move the shapes relative to each other by 1e-3 (tests/large_world_test.cpp).
@@ -480,10 +481,11 @@ float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, co
   }
   // closest_approach()'s first touch, without the rest.
   if (!valid_approach(xa, velocity_a, xb, velocity_b, horizon)) return kNoCollision;
-  const Vec2 d = relative_motion(xa, velocity_a, velocity_b, horizon);
+  const Vec2 move_a = horizon * velocity_a, move_b = horizon * velocity_b;
+  const Vec2 d = relative_motion(xa, move_a, move_b);
   if (!(dot(d, d) > 0)) return distance(a, xa, b, xb).distance <= 0 ? 0 : kNoCollision;
-  const PairInA pair(a, b, xa, xb);
-  const Touch touch = first_touch(a, xa, horizon * velocity_a, b, xb, horizon * velocity_b, pair, d);
+  std::optional<PairInA> pair;
+  const Touch touch = first_touch(a, xa, move_a, b, xb, move_b, d, pair);
   return touch.touches ? touch.fraction * horizon : kNoCollision;
 }
 
