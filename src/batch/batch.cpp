@@ -34,13 +34,11 @@ namespace {
 /// One float lane with the operations of Float4 (simd/wide.hpp): the single query's type.
 struct Float1 {
   float v;
-  static PEBBLE_HOT_INLINE Float1 load(const float* p) { return {*p}; }
   static PEBBLE_HOT_INLINE Float1 splat(float x) { return {x}; }
 };
 struct Mask1 {
   bool v;
 };
-PEBBLE_HOT_INLINE void store(float* p, Float1 a) { *p = a.v; }
 PEBBLE_HOT_INLINE Float1 operator+(Float1 a, Float1 b) { return {a.v + b.v}; }
 PEBBLE_HOT_INLINE Float1 operator-(Float1 a, Float1 b) { return {a.v - b.v}; }
 PEBBLE_HOT_INLINE Float1 operator*(Float1 a, Float1 b) { return {a.v * b.v}; }
