@@ -307,6 +307,72 @@ TEST(Batch, DiscAgainstCoreTiesAndZerosMatchTheSingleQuery) {
   }
 }
 
+TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
+  // time_to_collision()'s lanes for a disc against a capsule or a 4-vertex core and for two
+  // capsules, where the ray cast's comparisons act: B aimed at A, along an axis, diagonally and
+  // along a capsule's side; offsets that put the path exactly on a slab's side (|h| = r), on a
+  // corner circle's tangent, through a vertex; exact quarter turns (normals with zero and
+  // negative-zero parts: the difference's first edge and the merge's ties), parallel and
+  // perpendicular capsules, sharp segments and boxes (radius 0), and no relative motion.
+  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f), long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
+  const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}), box = Shape::box(0.4f, 0.3f), rounded = Shape::rounded_box(0.3f, 0.2f, 0.1f);
+  const Shape disc = Shape::circle(0.3f), point = Shape::circle(0), off_centre = Shape::circle(0.25f, {0.1f, -0.2f});
+  const Shape* kinds[] = {&capsule, &long_capsule, &segment, &box, &rounded, &disc, &point, &off_centre};
+  const Vec2 offsets[] = {{2, 0}, {0, 2}, {-2, 0.5f}, {2, 0.5f}, {2, -0.5f}, {1.5f, 1.5f}, {0.6f, 0.5f}, {0.5f, 0}, {3, 0.2f},
+                          {-2, -0.3f}, {0.3f, 0.5f}, {0, 0}, {2, 0.4f}, {1, 0.7f}};
+  const Vec2 motions[] = {{-1, 0}, {0, -1}, {-1, -1}, {1, 0.5f}, {-2, -0.25f}, {0, 0}};
+  const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}, Rot::from_angle(0.7f), Rot::from_angle(-2.1f)};
+  std::vector<BatchPair> pairs;
+  for (const Shape* ka : kinds) {
+    for (const Shape* kb : kinds) {
+      const bool lanes = (ka->vertex_count() == 1) != (kb->vertex_count() == 1) || (ka->vertex_count() == 2 && kb->vertex_count() == 2);
+      if (!lanes) continue;
+      for (const Rot qa : turns) {
+        for (const Rot qb : turns) {
+          for (const Vec2 off : offsets) {
+            for (const Vec2 v : motions) {
+              const Transform xa{{0.5f, -0.25f}, qa}, xb{xa.p + off, qb};
+              pairs.push_back({{ka, xa, {}}, {kb, xb, v}});
+              // B aimed at A's position, as a crowd's agents walk into each other.
+              pairs.push_back({{ka, xa, Vec2{0.25f, 0}}, {kb, xb, -1.25f * off}});
+            }
+          }
+        }
+      }
+    }
+  }
+  const Paths paths;
+  int hits = 0;
+  for (const SimdPath path : paths.list) {
+    pebble::detail::use_simd_path(path);
+    std::vector<float> out(pairs.size());
+    pebble::batch::time_to_collision(pairs, 2, out);
+    int bad = 0;
+    hits = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const float expected = one_ttc(pairs[i].a, pairs[i].b, 2);
+      hits += expected < pebble::kNoCollision;
+      if (!same(out[i], expected) && ++bad <= 5) {
+        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i] << " against " << expected << " "
+                      << text(pairs[i].a) << " " << text(pairs[i].b);
+      }
+    }
+    EXPECT_EQ(bad, 0);
+    // The one-against-many form, with each kind as the one.
+    for (std::size_t k = 0; k < pairs.size(); k += pairs.size() / 5) {
+      std::vector<BatchBody> others;
+      for (std::size_t i = k; i < std::min(pairs.size(), k + 2000); ++i) others.push_back(pairs[i].b);
+      std::vector<float> many(others.size());
+      pebble::batch::time_to_collision(pairs[k].a, others, 2, many);
+      for (std::size_t i = 0; i < others.size(); ++i) {
+        EXPECT_TRUE(same(many[i], one_ttc(pairs[k].a, others[i], 2))) << "one against many, body " << i << " on " << pebble::simd_path_name(path);
+      }
+    }
+  }
+  // The cases must exercise the touches, not only the misses.
+  EXPECT_GT(hits, int(pairs.size() / 3)) << pairs.size() << " pairs";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Two discs, by hand: where the closed form's comparisons act.
 

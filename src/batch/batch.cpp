@@ -27,6 +27,7 @@
 PEBBLE_KERNEL_TARGET_BEGIN
 #include "simd/wide.hpp"
 #include "tolerances.hpp"
+#include "batch/ray_lanes.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
@@ -50,10 +51,19 @@ PEBBLE_HOT_INLINE Float1 sqrt_lanes(Float1 a) { return {std::sqrt(a.v)}; }
 PEBBLE_HOT_INLINE Mask1 operator<(Float1 a, Float1 b) { return {a.v < b.v}; }
 PEBBLE_HOT_INLINE Mask1 operator<=(Float1 a, Float1 b) { return {a.v <= b.v}; }
 PEBBLE_HOT_INLINE Mask1 operator>(Float1 a, Float1 b) { return {a.v > b.v}; }
+PEBBLE_HOT_INLINE Mask1 operator==(Float1 a, Float1 b) { return {a.v == b.v}; }
 PEBBLE_HOT_INLINE Mask1 operator&(Mask1 a, Mask1 b) { return {a.v && b.v}; }
 PEBBLE_HOT_INLINE Mask1 operator|(Mask1 a, Mask1 b) { return {a.v || b.v}; }
 PEBBLE_HOT_INLINE Float1 select(Mask1 m, Float1 a, Float1 b) { return m.v ? a : b; }
 PEBBLE_HOT_INLINE unsigned bits(Mask1 m) { return m.v ? 1u : 0u; }
+
+/// -x, exactly (the sign bit flipped, as unary minus does; 0 - x differs at x = 0).
+PEBBLE_HOT_INLINE Float1 neg(Float1 a) { return {-a.v}; }
+#if PEBBLE_KERNEL_AVX2
+PEBBLE_HOT_INLINE Float8 neg(Float8 a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
+#else
+PEBBLE_HOT_INLINE Float4 neg(Float4 a) { return flip_signs(a, Float4::splat(-0.0f)); }
+#endif
 
 /// The batch's lane width in this copy: a whole register.
 #if PEBBLE_KERNEL_AVX2
@@ -82,8 +92,14 @@ PEBBLE_HOT_INLINE F lanes_of(const BatchBody* const* b, Get get) {
   }
 }
 
+/// The lanes of a body's motion: position, rotation, velocity (its record's floats 2 to 7).
 template <class F>
-PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
+struct Moving {
+  F px, py, qc, qs, vx, vy;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE Moving<F> moving_lanes(const BatchBody* const* bodies) {
   F c[6];  // p.x p.y q.c q.s velocity x y
 #if PEBBLE_SSE
   if constexpr (sizeof(F) > sizeof(float)) {
@@ -106,9 +122,21 @@ PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
     c[4] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.velocity.x; });
     c[5] = lanes_of<F>(bodies, [](const BatchBody& b) { return b.velocity.y; });
   }
-  return {c[0], c[1], c[2], c[3], lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->padded_vertices()[0].x; }),
-          lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->padded_vertices()[0].y; }),
-          lanes_of<F>(bodies, [](const BatchBody& b) { return b.shape->radius(); }), c[4], c[5]};
+  return {c[0], c[1], c[2], c[3], c[4], c[5]};
+}
+
+/// The lanes of a field of the bodies' shapes.
+template <class F, class Get>
+PEBBLE_HOT_INLINE F shape_lanes(const BatchBody* const* b, Get get) {
+  return lanes_of<F>(b, [&](const BatchBody& body) { return get(*body.shape); });
+}
+
+template <class F>
+PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
+  const Moving<F> m = moving_lanes<F>(bodies);
+  return {m.px, m.py, m.qc, m.qs, shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].x; }),
+          shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].y; }),
+          shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }), m.vx, m.vy};
 }
 
 /// Side A's lanes: in the one-against-many form every lane holds the same body, so its fields are
@@ -121,8 +149,9 @@ PEBBLE_HOT_INLINE Disc<Wide> side_a(const BatchBody* fixed, const BatchBody* con
 }
 
 /// is_valid(transform) (math.hpp), the same comparisons.
-template <class F>
-PEBBLE_HOT_INLINE auto valid_transform(const Disc<F>& d) {
+template <class D>
+PEBBLE_HOT_INLINE auto valid_transform(const D& d) {
+  using F = decltype(d.px);
   const F big = F::splat(kMaxWorldCoordinate);
   return (abs(d.px) <= big) & (abs(d.py) <= big) & (abs((d.qc * d.qc + d.qs * d.qs) - F::splat(1.0f)) <= F::splat(kRotationTolerance));
 }
@@ -132,6 +161,14 @@ template <class F>
 PEBBLE_HOT_INLINE auto valid_point(F x, F y) {
   const F big = F::splat(kMaxWorldCoordinate);
   return (abs(x) <= big) & (abs(y) <= big);
+}
+
+/// closest_approach()'s and time_to_collision()'s checks of their input (cast/cast.cpp
+/// valid_approach()), the same comparisons.
+template <class D, class F>
+PEBBLE_HOT_INLINE auto valid_approach(const D& a, const D& b, F h) {
+  return (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) & valid_point(a.vx, a.vy) &
+         valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) & valid_point(b.px + h * b.vx, b.py + h * b.vy);
 }
 
 /// The two centres (world) and B's centre relative to A's, as circle_pair() forms them: the
@@ -177,10 +214,7 @@ struct DiscMotion {
 
 template <class F>
 PEBBLE_HOT_INLINE DiscMotion<F> disc_motion(const Disc<F>& a, const Disc<F>& b, F h) {
-  // closest_approach()'s checks (cast/cast.cpp), the same comparisons.
-  const auto valid = (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) &
-                     valid_point(a.vx, a.vy) & valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) &
-                     valid_point(b.px + h * b.vx, b.py + h * b.vy);
+  const auto valid = valid_approach(a, b, h);
   const Centres<F> c = centres(a, b);
   const F zero = F::splat(0);
   const F wx = b.vx - a.vx, wy = b.vy - a.vy;
@@ -247,6 +281,151 @@ float time_to_collision_discs(const BatchBody& a, const BatchBody& b, float hori
   return m.valid.v ? m.touch.v : kNoCollision;
 }
 
+// time_to_collision() of a disc against a capsule or a 4-vertex core, and of two capsules: the
+// scalar path's ray cast in lanes (batch/ray_lanes.hpp), with its set-up repeated here operation
+// for operation. Each returns the time (the touch's fraction times the horizon), which lanes
+// touch, and which lanes these functions cannot answer.
+
+/// B's motion relative to A over the horizon, in A's frame (cast/cast.cpp relative_motion()), and
+/// whether it is not zero (else the scalar query asks distance(): unsure here).
+template <class F>
+struct Relative {
+  F wx, wy;  // move_b - move_a, world
+  F dx, dy;  // in A's frame
+  unsigned moving;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE Relative<F> relative_lanes(const Moving<F>& a, const Moving<F>& b, F h) {
+  const F wx = h * b.vx - h * a.vx, wy = h * b.vy - h * a.vy;
+  const F dx = a.qc * wx + a.qs * wy, dy = neg(a.qs) * wx + a.qc * wy;
+  return {wx, wy, dx, dy, bits(F::splat(0) < dx * dx + dy * dy)};
+}
+
+/// A shape's 2-vertex core (vertices, edge normals) and radius, lane by lane.
+template <class F>
+struct SegmentLanes {
+  F x0, y0, x1, y1, nx0, ny0, nx1, ny1, r;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE SegmentLanes<F> segment_lanes(const BatchBody* const* b) {
+  return {shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[0].x; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[0].y; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[1].x; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[1].y; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_x()[0]; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_y()[0]; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_x()[1]; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_y()[1]; }),
+          shape_lanes<F>(b, [](const Shape& s) { return s.radius(); })};
+}
+
+/// A shape's 4-vertex core as the ray cast reads it (in its own frame) and its radius.
+template <class F>
+PEBBLE_HOT_INLINE QuadLanes<F> quad_core_lanes(const BatchBody* const* b, F& r) {
+  QuadLanes<F> q;
+  for (int k = 0; k < 4; ++k) {
+    q.x[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.padded_vertices()[k].x; });
+    q.y[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.padded_vertices()[k].y; });
+    q.nx[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.normal_lanes_x()[k]; });
+    q.ny[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.normal_lanes_y()[k]; });
+    q.off[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.offset_lanes()[k]; });
+  }
+  r = shape_lanes<F>(b, [](const Shape& s) { return s.radius(); });
+  return q;
+}
+
+/// A disc against a shape with a 2-vertex (Core = 2) or 4-vertex core: time_to_collision()'s
+/// checks, then disc_cast() (cast/cast.cpp): the disc's centre relative to the other shape's
+/// position, cast against it grown by the disc's radius in its frame (raycast()'s
+/// cast_against_core(), report()).
+template <int Core, class F>
+PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const BatchBody* const* other, bool disc_is_a, F h) {
+  const Moving<F> md = moving_lanes<F>(disc), mo = moving_lanes<F>(other);
+  const Moving<F>& ma = disc_is_a ? md : mo;
+  const Moving<F>& mb = disc_is_a ? mo : md;
+  const unsigned valid = bits(valid_approach(ma, mb, h));
+  const Relative<F> rel = relative_lanes(ma, mb, h);
+  const F lx = shape_lanes<F>(disc, [](const Shape& s) { return s.padded_vertices()[0].x; });
+  const F ly = shape_lanes<F>(disc, [](const Shape& s) { return s.padded_vertices()[0].y; });
+  const F rd = shape_lanes<F>(disc, [](const Shape& s) { return s.radius(); });
+  const F cx = (md.px - mo.px) + (md.qc * lx - md.qs * ly), cy = (md.py - mo.py) + (md.qs * lx + md.qc * ly);
+  const unsigned local = bits(valid_point(cx, cy));
+  const F tx = h * md.vx - h * mo.vx, ty = h * md.vy - h * mo.vy;  // the ray: move_disc - move_other
+  const F c = mo.qc, s = mo.qs;
+  const F ox = c * cx + s * cy, oy = c * cy - s * cx;
+  const F dx = c * tx + s * ty, dy = c * ty - s * tx;
+  RayLanes<F> hit;
+  if constexpr (Core == 2) {
+    const SegmentLanes<F> g = segment_lanes<F>(other);
+    hit = capsule_lanes(g.x0, g.y0, g.x1, g.y1, g.nx0, g.ny0, g.r + rd, ox, oy, dx, dy);
+  } else {
+    F ro;
+    const QuadLanes<F> q = quad_core_lanes<F>(other, ro);
+    hit = quad_lanes(q, ro + rd, ox, oy, dx, dy);
+  }
+  // report(): a hit only for a ray within the world's bounds, at a fraction >= 0.
+  hit.hit &= bits(valid_point(tx, ty)) & bits(F::splat(0) <= hit.t);
+  hit.unsure |= ~(valid & rel.moving & bits(valid_point(rel.wx, rel.wy)) & local);
+  hit.t = hit.t * h;
+  return hit;
+}
+
+/// Two capsules: time_to_collision()'s checks, then the pair in A's frame (PairInA) and the ray
+/// from the origin along B's relative motion against their Minkowski difference
+/// (cast/minkowski.hpp build_difference(): for two segments, the edges alternate between A and
+/// -B, A's or -B's first by the sign of one cross product) grown by both radii.
+template <class F>
+PEBBLE_HOT_INLINE RayLanes<F> capsules_ttc(const BatchBody* const* ba, const BatchBody* const* bb, F h) {
+  const F zero = F::splat(0);
+  const Moving<F> ma = moving_lanes<F>(ba), mb = moving_lanes<F>(bb);
+  const unsigned valid = bits(valid_approach(ma, mb, h));
+  const Relative<F> rel = relative_lanes(ma, mb, h);
+  const SegmentLanes<F> a = segment_lanes<F>(ba), b = segment_lanes<F>(bb);
+  // B in A's frame.
+  const F qc = ma.qc * mb.qc + ma.qs * mb.qs, qs = ma.qc * mb.qs - ma.qs * mb.qc;
+  const F ex = mb.px - ma.px, ey = mb.py - ma.py;
+  const F px = ma.qc * ex + ma.qs * ey, py = neg(ma.qs) * ex + ma.qc * ey;
+  const F b0x = (qc * b.x0 - qs * b.y0) + px, b0y = (qs * b.x0 + qc * b.y0) + py;
+  const F b1x = (qc * b.x1 - qs * b.y1) + px, b1y = (qs * b.x1 + qc * b.y1) + py;
+  const F m0x = qc * b.nx0 - qs * b.ny0, m0y = qs * b.nx0 + qc * b.ny0;
+  const F m1x = qc * b.nx1 - qs * b.ny1, m1y = qs * b.nx1 + qc * b.ny1;
+  // first_vertex(): the edge whose direction (-ny, nx) lies in the upper half plane [0, pi), for
+  // A; for -B the direction (ny, -nx). i_1, j_1: the first edge is edge 1. Each core's two
+  // halves must differ, as they do for a segment's opposite normals (else unsure).
+  const auto i_1 = (a.nx0 < zero) | ((a.nx0 == zero) & (zero < a.ny0));
+  const auto j_1 = (zero < m0x) | ((m0x == zero) & (m0y < zero));
+  const unsigned halves = (bits(i_1) ^ bits((a.nx1 < zero) | ((a.nx1 == zero) & (zero < a.ny1)))) &
+                          (bits(j_1) ^ bits((zero < m1x) | ((m1x == zero) & (m1y < zero))));
+  // A's edge i and the next (i2), -B's edge j and the next (j2).
+  const F aix = select(i_1, a.x1, a.x0), aiy = select(i_1, a.y1, a.y0), ai2x = select(i_1, a.x0, a.x1), ai2y = select(i_1, a.y0, a.y1);
+  const F nix = select(i_1, a.nx1, a.nx0), niy = select(i_1, a.ny1, a.ny0), ni2x = select(i_1, a.nx0, a.nx1),
+          ni2y = select(i_1, a.ny0, a.ny1);
+  const F bjx = select(j_1, b1x, b0x), bjy = select(j_1, b1y, b0y), bj2x = select(j_1, b0x, b1x), bj2y = select(j_1, b0y, b1y);
+  const F mjx = select(j_1, m1x, m0x), mjy = select(j_1, m1y, m0y), mj2x = select(j_1, m0x, m1x), mj2y = select(j_1, m0y, m1y);
+  // The merge's first step compares A's edge i with -B's edge j; its third, edges i2 and j2, must
+  // agree (the directions are the first ones reversed), and neither may tie (parallel cores merge
+  // edges: a difference of 2 or 3 vertices, unsure).
+  const F cr = neg(niy) * neg(mjx) - nix * mjy, cr3 = neg(ni2y) * neg(mj2x) - ni2x * mj2y;
+  const auto a_first = zero < cr;
+  const unsigned order = bits(a_first & (zero < cr3)) | bits((cr < zero) & (cr3 < zero));
+  QuadLanes<F> d;
+  d.x[0] = aix - bjx, d.y[0] = aiy - bjy;
+  d.x[1] = select(a_first, ai2x - bjx, aix - bj2x), d.y[1] = select(a_first, ai2y - bjy, aiy - bj2y);
+  d.x[2] = ai2x - bj2x, d.y[2] = ai2y - bj2y;
+  d.x[3] = select(a_first, aix - bj2x, ai2x - bjx), d.y[3] = select(a_first, aiy - bj2y, ai2y - bjy);
+  d.nx[0] = select(a_first, nix, neg(mjx)), d.ny[0] = select(a_first, niy, neg(mjy));
+  d.nx[1] = select(a_first, neg(mjx), nix), d.ny[1] = select(a_first, neg(mjy), niy);
+  d.nx[2] = select(a_first, ni2x, neg(mj2x)), d.ny[2] = select(a_first, ni2y, neg(mj2y));
+  d.nx[3] = select(a_first, neg(mj2x), ni2x), d.ny[3] = select(a_first, neg(mj2y), ni2y);
+  for (int k = 0; k < 4; ++k) d.off[k] = d.nx[k] * d.x[k] + d.ny[k] * d.y[k];
+  RayLanes<F> hit = quad_lanes(d, a.r + b.r, zero, zero, rel.dx, rel.dy);
+  hit.unsure |= ~(valid & rel.moving & halves & order);
+  hit.t = hit.t * h;
+  return hit;
+}
+
 /// Pair i's two bodies, for either form of a batch call.
 struct Pairs {
   const BatchBody* a;
@@ -256,33 +435,40 @@ struct Pairs {
   const BatchBody& second(std::size_t i) const { return a != nullptr ? others[i] : pairs[i].b; }
 };
 
-/// Walks the pairs in order: a pair of two discs joins the lane group, which `lanes` answers
-/// whenever it is full (and once at the end, padded with its last pair); any other pair is
-/// answered at once by `one`. lanes(a, b, index, count) gets kWidth body pointers per side.
-template <class Lanes, class One>
-PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Lanes lanes, One one) {
-  const BatchBody* ga[kWidth];
-  const BatchBody* gb[kWidth];
-  std::size_t index[kWidth];
-  int k = 0;
+/// Walks the pairs in order: a pair that `group` puts in one of Groups lane groups joins it, and
+/// `lanes` answers a group whenever it is full (and once at the end, padded with its last pair);
+/// any other pair (group -1) is answered at once by `one`. lanes(g, a, b, index, count) gets
+/// kWidth body pointers per side.
+template <int Groups, class Group, class Lanes, class One>
+PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Group group, Lanes lanes, One one) {
+  const BatchBody* ga[Groups][kWidth];
+  const BatchBody* gb[Groups][kWidth];
+  std::size_t index[Groups][kWidth];
+  int k[Groups] = {};
   for (std::size_t i = 0; i < n; ++i) {
     const BatchBody& a = p.first(i);
     const BatchBody& b = p.second(i);
-    if (a.shape != nullptr && b.shape != nullptr && a.shape->vertex_count() == 1 && b.shape->vertex_count() == 1) {
-      ga[k] = &a, gb[k] = &b, index[k] = i;
-      if (++k == kWidth) {
-        lanes(ga, gb, index, kWidth);
-        k = 0;
+    const int g = a.shape != nullptr && b.shape != nullptr ? group(a.shape->vertex_count(), b.shape->vertex_count()) : -1;
+    if (g >= 0) {
+      ga[g][k[g]] = &a, gb[g][k[g]] = &b, index[g][k[g]] = i;
+      if (++k[g] == kWidth) {
+        lanes(g, ga[g], gb[g], index[g], kWidth);
+        k[g] = 0;
       }
     } else {
       one(i, a, b);
     }
   }
-  if (k > 0) {
-    for (int j = k; j < kWidth; ++j) ga[j] = ga[k - 1], gb[j] = gb[k - 1], index[j] = index[k - 1];
-    lanes(ga, gb, index, k);
+  for (int g = 0; g < Groups; ++g) {
+    const int m = k[g];
+    if (m == 0) continue;
+    for (int j = m; j < kWidth; ++j) ga[g][j] = ga[g][m - 1], gb[g][j] = gb[g][m - 1], index[g][j] = index[g][m - 1];
+    lanes(g, ga[g], gb[g], index[g], m);
   }
 }
+
+/// The one group of the disc lanes: two discs.
+constexpr auto kDiscPairs = [](int na, int nb) { return na == 1 && nb == 1 ? 0 : -1; };
 
 /// Lane j of a Wide value.
 struct Unpacked {
@@ -297,7 +483,7 @@ void approach_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
     out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::closest_approach(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon)
                                                       : kNoApproach;
   };
-  const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
     const DiscApproach<Wide> r = disc_approach(side_a(a, ga), gather<Wide>(gb), Wide::splat(horizon));
     const unsigned good = bits(r.m.valid & r.d.ok), hit = bits(r.m.hit);
     const Unpacked time(r.m.time), dist(r.d.distance), pax(r.d.pax), pay(r.d.pay), pbx(r.d.pbx), pby(r.d.pby), nx(r.d.nx), ny(r.d.ny);
@@ -309,9 +495,23 @@ void approach_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       }
     }
   };
-  grouped({a, pairs, others}, n, lanes, one);
+  grouped<1>({a, pairs, others}, n, kDiscPairs, lanes, one);
   leave_lanes();
 }
+
+/// time_to_collision()'s lane groups, by the vertex counts of the two cores: two discs; a disc
+/// (either side) and a capsule or a 4-vertex core; two capsules.
+enum TtcGroup : int { kTtcDiscs, kTtcDiscCapsule, kTtcCapsuleDisc, kTtcDiscQuad, kTtcQuadDisc, kTtcCapsules, kTtcGroups };
+
+/// (The plain C++ copy, whose lanes are loops over four floats, answers the capsule and 4-vertex
+/// groups a third slower than the one-at-a-time queries (bench/batch_bench.cpp): it keeps to the
+/// disc pairs.)
+constexpr auto ttc_group = [](int na, int nb) {
+  if (kLanePath == SimdPath::scalar) return na == 1 && nb == 1 ? kTtcDiscs : -1;
+  if (na == 1) return nb == 1 ? kTtcDiscs : nb == 2 ? kTtcDiscCapsule : nb == 4 ? kTtcDiscQuad : -1;
+  if (nb == 1) return na == 2 ? kTtcCapsuleDisc : na == 4 ? kTtcQuadDisc : -1;
+  return na == 2 && nb == 2 ? kTtcCapsules : -1;
+};
 
 void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
                              float* out) noexcept {
@@ -320,19 +520,38 @@ void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const B
                  ? pebble::time_to_collision(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon)
                  : kNoCollision;
   };
-  const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
-    const DiscMotion<Wide> m = disc_motion(side_a(a, ga), gather<Wide>(gb), Wide::splat(horizon));
-    const unsigned good = bits(m.valid);
-    const Unpacked touch(m.touch);
+  const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+    const Wide h = Wide::splat(horizon);
+    unsigned hit = 0, unsure = 0;
+    Wide t;
+    if (g == kTtcDiscs) {
+      const DiscMotion<Wide> m = disc_motion(side_a(a, ga), gather<Wide>(gb), h);
+      t = m.touch;
+      hit = ~0u;
+      unsure = ~bits(m.valid);
+    } else {
+      RayLanes<Wide> r;
+      switch (g) {
+        case kTtcDiscCapsule: r = disc_core_ttc<2>(ga, gb, true, h); break;
+        case kTtcCapsuleDisc: r = disc_core_ttc<2>(gb, ga, false, h); break;
+        case kTtcDiscQuad: r = disc_core_ttc<4>(ga, gb, true, h); break;
+        case kTtcQuadDisc: r = disc_core_ttc<4>(gb, ga, false, h); break;
+        default: r = capsules_ttc(ga, gb, h); break;
+      }
+      t = r.t;
+      hit = r.hit;
+      unsure = r.unsure;
+    }
+    const Unpacked touch(t);
     for (int j = 0; j < count; ++j) {
-      if ((good >> j & 1) != 0) {
-        out[index[j]] = touch[j];
+      if ((unsure >> j & 1) == 0) {
+        out[index[j]] = (hit >> j & 1) != 0 ? touch[j] : kNoCollision;
       } else {
         one(index[j], *ga[j], *gb[j]);
       }
     }
   };
-  grouped({a, pairs, others}, n, lanes, one);
+  grouped<kTtcGroups>({a, pairs, others}, n, ttc_group, lanes, one);
   leave_lanes();
 }
 
@@ -352,7 +571,7 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform) : kNoDistance;
   };
-  const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
     const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
     const unsigned good = bits(d.ok);
     const Unpacked dist(d.distance), pax(d.pax), pay(d.pay), pbx(d.pbx), pby(d.pby), nx(d.nx), ny(d.ny);
@@ -364,7 +583,7 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       }
     }
   };
-  grouped({a, pairs, others}, n, lanes, one);
+  grouped<1>({a, pairs, others}, n, kDiscPairs, lanes, one);
   leave_lanes();
 }
 
@@ -372,7 +591,7 @@ void overlap_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* 
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] = x.shape != nullptr && y.shape != nullptr && pebble::overlap(*x.shape, x.transform, *y.shape, y.transform);
   };
-  const auto lanes = [&](const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
     const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
     const unsigned good = bits(d.ok), touching = bits(d.distance <= Wide::splat(0));
     for (int j = 0; j < count; ++j) {
@@ -383,7 +602,7 @@ void overlap_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* 
       }
     }
   };
-  grouped({a, pairs, others}, n, lanes, one);
+  grouped<1>({a, pairs, others}, n, kDiscPairs, lanes, one);
   leave_lanes();
 }
 
