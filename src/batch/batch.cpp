@@ -131,12 +131,35 @@ PEBBLE_HOT_INLINE F shape_lanes(const BatchBody* const* b, Get get) {
   return lanes_of<F>(b, [&](const BatchBody& body) { return get(*body.shape); });
 }
 
+
+/// Four consecutive floats of each lane's shape (at(shape) points at them) as four lane values:
+/// on x86 one load per lane and a transpose (simd/wide.hpp), as for the bodies.
+template <class F, class At>
+PEBBLE_HOT_INLINE void shape_columns(const BatchBody* const* b, At at, F (&c)[4]) {
+#if PEBBLE_SSE
+  if constexpr (sizeof(F) > sizeof(float)) {
+    constexpr int W = sizeof(F) / sizeof(float);
+    const float* rows[W];
+    for (int j = 0; j < W; ++j) rows[j] = at(*b[j]->shape);
+    columns_of_4(rows, c);
+    return;
+  }
+#endif
+  for (int k = 0; k < 4; ++k) c[k] = shape_lanes<F>(b, [&](const Shape& s) { return at(s)[k]; });
+}
+
+/// A shape's vertices as floats x0 y0 x1 y1 ... (Vec2 is two floats).
+inline const float* vertex_floats(const Shape& s) {
+  static_assert(sizeof(Vec2) == 2 * sizeof(float));
+  return &s.padded_vertices()->x;
+}
+
 template <class F>
 PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
   const Moving<F> m = moving_lanes<F>(bodies);
-  return {m.px, m.py, m.qc, m.qs, shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].x; }),
-          shape_lanes<F>(bodies, [](const Shape& s) { return s.padded_vertices()[0].y; }),
-          shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }), m.vx, m.vy};
+  F v[4];
+  shape_columns(bodies, [](const Shape& s) { return vertex_floats(s); }, v);
+  return {m.px, m.py, m.qc, m.qs, v[0], v[1], shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }), m.vx, m.vy};
 }
 
 /// Side A's lanes: in the one-against-many form every lane holds the same body, so its fields are
@@ -310,28 +333,25 @@ struct SegmentLanes {
 
 template <class F>
 PEBBLE_HOT_INLINE SegmentLanes<F> segment_lanes(const BatchBody* const* b) {
-  return {shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[0].x; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[0].y; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[1].x; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.padded_vertices()[1].y; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_x()[0]; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_y()[0]; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_x()[1]; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.normal_lanes_y()[1]; }),
-          shape_lanes<F>(b, [](const Shape& s) { return s.radius(); })};
+  F v[4], nx[4], ny[4];
+  shape_columns(b, [](const Shape& s) { return vertex_floats(s); }, v);
+  shape_columns(b, [](const Shape& s) { return s.normal_lanes_x(); }, nx);
+  shape_columns(b, [](const Shape& s) { return s.normal_lanes_y(); }, ny);
+  return {v[0], v[1], v[2], v[3], nx[0], ny[0], nx[1], ny[1], shape_lanes<F>(b, [](const Shape& s) { return s.radius(); })};
 }
 
 /// A shape's 4-vertex core as the ray cast reads it (in its own frame) and its radius.
 template <class F>
 PEBBLE_HOT_INLINE QuadLanes<F> quad_core_lanes(const BatchBody* const* b, F& r) {
   QuadLanes<F> q;
-  for (int k = 0; k < 4; ++k) {
-    q.x[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.padded_vertices()[k].x; });
-    q.y[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.padded_vertices()[k].y; });
-    q.nx[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.normal_lanes_x()[k]; });
-    q.ny[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.normal_lanes_y()[k]; });
-    q.off[k] = shape_lanes<F>(b, [k](const Shape& s) { return s.offset_lanes()[k]; });
-  }
+  F v[4];
+  shape_columns(b, [](const Shape& s) { return vertex_floats(s); }, v);
+  q.x[0] = v[0], q.y[0] = v[1], q.x[1] = v[2], q.y[1] = v[3];
+  shape_columns(b, [](const Shape& s) { return vertex_floats(s) + 4; }, v);
+  q.x[2] = v[0], q.y[2] = v[1], q.x[3] = v[2], q.y[3] = v[3];
+  shape_columns(b, [](const Shape& s) { return s.normal_lanes_x(); }, q.nx);
+  shape_columns(b, [](const Shape& s) { return s.normal_lanes_y(); }, q.ny);
+  shape_columns(b, [](const Shape& s) { return s.offset_lanes(); }, q.off);
   r = shape_lanes<F>(b, [](const Shape& s) { return s.radius(); });
   return q;
 }
@@ -441,30 +461,44 @@ struct Pairs {
 /// kWidth body pointers per side.
 template <int Groups, class Group, class Lanes, class One>
 PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Group group, Lanes lanes, One one) {
-  const BatchBody* ga[Groups][kWidth];
-  const BatchBody* gb[Groups][kWidth];
-  std::size_t index[Groups][kWidth];
-  int k[Groups] = {};
+  // Group 0 (two discs, the common pair) keeps its count in a register; the others index theirs.
+  const BatchBody* ga0[kWidth];
+  const BatchBody* gb0[kWidth];
+  std::size_t index0[kWidth];
+  int k0 = 0;
+  constexpr int kOthers = Groups > 1 ? Groups - 1 : 1;
+  const BatchBody* ga[kOthers][kWidth];
+  const BatchBody* gb[kOthers][kWidth];
+  std::size_t index[kOthers][kWidth];
+  int k[kOthers] = {};
   for (std::size_t i = 0; i < n; ++i) {
     const BatchBody& a = p.first(i);
     const BatchBody& b = p.second(i);
     const int g = a.shape != nullptr && b.shape != nullptr ? group(a.shape->vertex_count(), b.shape->vertex_count()) : -1;
-    if (g >= 0) {
-      ga[g][k[g]] = &a, gb[g][k[g]] = &b, index[g][k[g]] = i;
-      if (++k[g] == kWidth) {
-        lanes(g, ga[g], gb[g], index[g], kWidth);
-        k[g] = 0;
+    if (g == 0) {
+      ga0[k0] = &a, gb0[k0] = &b, index0[k0] = i;
+      if (++k0 == kWidth) {
+        lanes(0, ga0, gb0, index0, kWidth);
+        k0 = 0;
+      }
+    } else if (g > 0) {
+      const int o = g - 1;
+      ga[o][k[o]] = &a, gb[o][k[o]] = &b, index[o][k[o]] = i;
+      if (++k[o] == kWidth) {
+        lanes(g, ga[o], gb[o], index[o], kWidth);
+        k[o] = 0;
       }
     } else {
       one(i, a, b);
     }
   }
-  for (int g = 0; g < Groups; ++g) {
-    const int m = k[g];
-    if (m == 0) continue;
-    for (int j = m; j < kWidth; ++j) ga[g][j] = ga[g][m - 1], gb[g][j] = gb[g][m - 1], index[g][j] = index[g][m - 1];
-    lanes(g, ga[g], gb[g], index[g], m);
-  }
+  const auto finish = [&](int g, const BatchBody** fa, const BatchBody** fb, std::size_t* fi, int m) {
+    if (m == 0) return;
+    for (int j = m; j < kWidth; ++j) fa[j] = fa[m - 1], fb[j] = fb[m - 1], fi[j] = fi[m - 1];
+    lanes(g, fa, fb, fi, m);
+  };
+  finish(0, ga0, gb0, index0, k0);
+  for (int g = 1; g < Groups; ++g) finish(g, ga[g - 1], gb[g - 1], index[g - 1], k[g - 1]);
 }
 
 /// The one group of the disc lanes: two discs.

@@ -90,6 +90,12 @@ PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) 
   c[0] = {_mm_movelh_ps(a, b)}, c[1] = {_mm_movehl_ps(b, a)}, c[2] = {_mm_movelh_ps(c0, c2)};
   c[3] = {_mm_movehl_ps(c2, c0)}, c[4] = {_mm_movelh_ps(c1, c3)}, c[5] = {_mm_movehl_ps(c3, c1)};
 }
+/// The four floats at each of four rows as four columns: c[k] holds rows[0..3][k].
+PEBBLE_HOT_INLINE void columns_of_4(const float* const* rows, Float4 (&c)[4]) {
+  const __m128 r0 = _mm_loadu_ps(rows[0]), r1 = _mm_loadu_ps(rows[1]), r2 = _mm_loadu_ps(rows[2]), r3 = _mm_loadu_ps(rows[3]);
+  const __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpackhi_ps(r0, r1), t2 = _mm_unpacklo_ps(r2, r3), t3 = _mm_unpackhi_ps(r2, r3);
+  c[0] = {_mm_movelh_ps(t0, t2)}, c[1] = {_mm_movehl_ps(t2, t0)}, c[2] = {_mm_movelh_ps(t1, t3)}, c[3] = {_mm_movehl_ps(t3, t1)};
+}
 /// m ? a : b per lane.
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
 /// a with its sign bits flipped where `signs` has them (signs holds sign bits only).
@@ -274,6 +280,18 @@ PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float8 (&c)[6]) 
   c[0] = {_mm256_permute2f128_ps(u0, u2, 0x20)}, c[1] = {_mm256_permute2f128_ps(u1, u3, 0x20)};
   c[2] = {_mm256_permute2f128_ps(w0, w2, 0x31)}, c[3] = {_mm256_permute2f128_ps(w1, w3, 0x31)};
   c[4] = {_mm256_permute2f128_ps(u0, u2, 0x31)}, c[5] = {_mm256_permute2f128_ps(u1, u3, 0x31)};
+}
+/// The four floats at each of eight rows as four columns: c[k] holds rows[0..7][k] (the batch
+/// queries' view of eight shapes' vertices, normals or offsets).
+PEBBLE_HOT_INLINE void columns_of_4(const float* const* rows, Float8 (&c)[4]) {
+  __m256 r[4];
+  for (int j = 0; j < 4; ++j) r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rows[j])), _mm_loadu_ps(rows[j + 4]), 1);
+  // Rows j and j + 4 share a register (low and high half), so the 4 x 4 transpose of each half
+  // gives lanes 0-3 and 4-7 at once.
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  c[0] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))}, c[1] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))};
+  c[2] = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))}, c[3] = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
 }
 /// Lanes 0..3 and 4..7 as 4-lane values.
 PEBBLE_HOT_INLINE Float4 low(Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
