@@ -226,19 +226,13 @@ void check_update(const CollisionWorld& world, Model& model) {
 template <class Cast>
 void check_closest(const std::optional<RayResult>& got, const Model& model, const QueryFilter& filter, bool valid, Cast cast) {
   float best = 2;
-  bool sharp_segment_hit = false;  // a collider hit is a segment of radius 0 (see below)
   for (const Entry& e : model.entries) {
     if (!query_passes(e, filter) || !valid) continue;
     const CastHit h = cast(e);
     if (h.hit) best = std::min(best, h.fraction);
-    if (h.hit && e.shape.vertex_count() == 2 && e.shape.radius() == 0) sharp_segment_hit = true;
   }
   if (!got) {
-    // Found by the clean-clone fuzz minute at the end of the stop that built pebble/batch.hpp, not
-    // yet fixed (docs/robustness.md; the input is in fuzz/known/): a cast that the single query
-    // finds grazing a sharp segment collider (a zero-width box) the world's cast can miss.
-    if (sharp_segment_hit) FUZZ_KNOWN_ISSUE(best == 2, "the world's casts can miss a graze of a sharp segment collider");
-    else FUZZ_REQUIRE(best == 2);  // no collider is hit
+    FUZZ_REQUIRE(best == 2);  // no collider is hit
     return;
   }
   FUZZ_REQUIRE(valid);

@@ -299,6 +299,26 @@ TEST(ShapeCast, TiltedLongFaceUnderARoundedShapeHitsAtTheStart) {
   expect_all(together, check_cast, "tilted long face, moving together");
 }
 
+TEST(ShapeCast, NearlyParallelSharpSegmentsMissBeyondTheirSliverDifference) {
+  // Found by the world fuzzer: two sharp segments 1e-20 off parallel have a difference 2e-20 wide,
+  // whose rounded planes meet far beyond its vertices. The ray entered them 43 units from the
+  // collider and the cast reported a touch at the end of the motion; the oracle keeps them at
+  // least 30 apart all the way.
+  const CastCase c{make_capsule({9.99999968e-21f, -43.1679688f}, {-9.99999968e-21f, 43.1679688f}, 0),
+                   make_capsule({43.1679688f, 0}, {43.1679688f, 43.1679688f}, 0),
+                   Transform{{43.1679688f, 43.1679688f}, Rot{0, 1}},
+                   Transform{{6.08111218e-13f, 43.1679688f}, Rot{0, 1}},
+                   {43.1679688f, 43.1679688f},
+                   {0, 0}};
+  EXPECT_FALSE(run(c).hit);
+  EXPECT_EQ(check_cast(c), "");
+  // The same pair through closest_approach() and time_to_collision().
+  const pebble::Approach r = pebble::closest_approach(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1);
+  EXPECT_FALSE(r.hit);
+  EXPECT_GT(r.distance, 30);
+  EXPECT_EQ(pebble::time_to_collision(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1), pebble::kNoCollision);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exact cases worked by hand.
 
