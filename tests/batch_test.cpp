@@ -373,6 +373,54 @@ TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
   EXPECT_GT(hits, int(pairs.size() / 3)) << pairs.size() << " pairs";
 }
 
+TEST(Batch, CapsuleDistanceLanesMatchTheSingleQueryAtAlignments) {
+  // distance()'s lanes for two capsules, where query_segments() and closest_features_on() decide:
+  // parallel and antiparallel capsules side by side (the preference for A's face within
+  // kParallelFacePreference), end to end and in line, perpendicular (a face contact, and an end
+  // against an end), crossing and overlapping (the single query), exactly touching, sharp segments;
+  // exact quarter turns (normals with zero and negative-zero parts) and inexact angles.
+  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f), long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
+  const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}), short_capsule = Shape::capsule({0, 0}, {0.25f, 0}, 0.05f);
+  const Shape* kinds[] = {&capsule, &long_capsule, &segment, &short_capsule};
+  const Vec2 offsets[] = {{0, 0.5f}, {0, 0.4f}, {0.6f, 0}, {1, 0},     {1.2f, 0.1f}, {0.3f, 0.45f}, {-0.3f, 0.6f}, {0, 0},
+                          {0.5f, 0.5f}, {2, 1}, {0.3f, 0}, {0.6f, 0.4f}, {-1, 0.25f}, {0.75f, -0.2f}, {0.0001f, 0.3f}};
+  const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}, Rot::from_angle(0.7f), Rot::from_angle(-2.1f),
+                       Rot::from_angle(1e-4f), Rot::from_angle(3.1415f)};
+  std::vector<BatchPair> pairs;
+  for (const Shape* ka : kinds) {
+    for (const Shape* kb : kinds) {
+      for (const Rot qa : turns) {
+        for (const Rot qb : turns) {
+          for (const Vec2 off : offsets) {
+            const Transform xa{{0.5f, -0.25f}, qa};
+            pairs.push_back({{ka, xa, {}}, {kb, {xa.p + off, qb}, {}}});
+            pairs.push_back({{ka, {{-40, 12}, qa}, {}}, {kb, {Vec2{-40, 12} + 1.5f * off, qb}, {}}});
+          }
+        }
+      }
+    }
+  }
+  const Paths paths;
+  for (const SimdPath path : paths.list) {
+    pebble::detail::use_simd_path(path);
+    std::vector<DistanceResult> out(pairs.size());
+    pebble::batch::distance(pairs, out);
+    int bad = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      if (!same(out[i], one_distance(pairs[i].a, pairs[i].b, 0)) && ++bad <= 5) {
+        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i].distance << " against "
+                      << one_distance(pairs[i].a, pairs[i].b, 0).distance << " " << text(pairs[i].a) << " " << text(pairs[i].b);
+      }
+    }
+    EXPECT_EQ(bad, 0);
+    std::vector<DistanceResult> many(pairs.size() / 4);
+    std::vector<BatchBody> others;
+    for (std::size_t i = 0; i < many.size(); ++i) others.push_back(pairs[i].b);
+    pebble::batch::distance(pairs[0].a, others, many);
+    for (std::size_t i = 0; i < many.size(); ++i) EXPECT_TRUE(same(many[i], one_distance(pairs[0].a, others[i], 0))) << "one against many, " << i;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Two discs, by hand: where the closed form's comparisons act.
 

@@ -601,14 +601,171 @@ PEBBLE_HOT_INLINE DiscDistance<F> disc_distance_now(const Disc<F>& a, const Disc
   return d;
 }
 
+/// distance() of two capsules (2-vertex cores) in lanes: distance_generic() (contact/distance.cpp)
+/// with query_segments() and closest_features_on() (contact/core.hpp), operation for operation, for
+/// cores apart by the axes (greatest separation >= 0): the face contact, or the segment pair
+/// (closest_segments()) with its choice of normal. Overlapping or nearly touching cores (separation
+/// below 0, where the scalar path has its overlap depth and corner doubts), crossing segments, a
+/// witness inside the incident edge within kWitnessNormalFraction, and invalid input are unsure.
+template <class F>
+struct DistanceLanes {
+  F distance, nx, ny, pax, pay, pbx, pby;
+  unsigned unsure;
+};
+
+/// One of two 2D points by a mask, and the operations closest_features_on() does on them.
+template <class F>
+struct P2 {
+  F x, y;
+};
+template <class F, class M>
+PEBBLE_HOT_INLINE P2<F> pick(M m, P2<F> a, P2<F> b) {
+  return {select(m, a.x, b.x), select(m, a.y, b.y)};
+}
+template <class F>
+PEBBLE_HOT_INLINE P2<F> operator-(P2<F> a, P2<F> b) {
+  return {a.x - b.x, a.y - b.y};
+}
+template <class F>
+PEBBLE_HOT_INLINE F dot2(P2<F> a, P2<F> b) {
+  return a.x * b.x + a.y * b.y;
+}
+template <class F>
+PEBBLE_HOT_INLINE F cross2(P2<F> a, P2<F> b) {
+  return a.x * b.y - a.y * b.x;
+}
+template <class F>
+PEBBLE_HOT_INLINE P2<F> neg2(P2<F> a) {
+  return {neg(a.x), neg(a.y)};
+}
+
+template <class F>
+PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba, const BatchBody* const* bb) {
+  const F zero = F::splat(0), one = F::splat(1), huge = F::splat(kHugeDistance);
+  const Moving<F> ma = moving_lanes<F>(ba), mb = moving_lanes<F>(bb);
+  unsigned unsure = ~bits(valid_transform(ma) & valid_transform(mb));
+  const SegmentLanes<F> a = segment_lanes<F>(ba), b = segment_lanes<F>(bb);
+  F aoff[4], boff[4];
+  shape_columns(ba, [](const Shape& sh) { return sh.offset_lanes(); }, aoff);
+  shape_columns(bb, [](const Shape& sh) { return sh.offset_lanes(); }, boff);
+  const F ea = shape_lanes<F>(ba, [](const Shape& sh) { return sh.extent(); });
+  const F eb = shape_lanes<F>(bb, [](const Shape& sh) { return sh.extent(); });
+  const F least = select(eb < ea, eb, ea), floor = F::splat(kMinPairScale);
+  const F scale = select(least < floor, floor, least);  // pair_scale(): std::max(std::min(ea, eb), kMinPairScale)
+  // frame_core(b, inv_mul(xa, xb)).
+  const F ex = mb.px - ma.px, ey = mb.py - ma.py;
+  const F px = ma.qc * ex + ma.qs * ey, py = neg(ma.qs) * ex + ma.qc * ey;
+  const F c = ma.qc * mb.qc + ma.qs * mb.qs, sn = ma.qc * mb.qs - ma.qs * mb.qc;
+  const P2<F> A0{a.x0, a.y0}, A1{a.x1, a.y1}, NA0{a.nx0, a.ny0}, NA1{a.nx1, a.ny1};
+  const P2<F> B0{(c * b.x0 + neg(sn) * b.y0) + px, (c * b.y0 + sn * b.x0) + py};
+  const P2<F> B1{(c * b.x1 + neg(sn) * b.y1) + px, (c * b.y1 + sn * b.x1) + py};
+  const P2<F> NB0{c * b.nx0 - sn * b.ny0, sn * b.nx0 + c * b.ny0}, NB1{c * b.nx1 - sn * b.ny1, sn * b.nx1 + c * b.ny1};
+  const F boff0 = boff[0] + (NB0.x * px + NB0.y * py), boff1 = boff[1] + (NB1.x * px + NB1.y * py);
+  // query_segments(): each core's two planes against the other's two vertices.
+  const auto lane = [](P2<F> n, F off, P2<F> v0, P2<F> v1) {
+    const F p0 = n.x * v0.x + n.y * v0.y, p1 = n.x * v1.x + n.y * v1.y;
+    return select(p0 < p1, p0, p1) - off;
+  };
+  const F sa0 = lane(NA0, aoff[0], B0, B1), sa1 = lane(NA1, aoff[1], B0, B1);
+  const F sb0 = lane(NB0, boff0, A0, A1), sb1 = lane(NB1, boff1, A0, A1);
+  const F sa = select(sa0 > sa1, sa0, sa1), sb = select(sb0 > sb1, sb0, sb1);
+  unsure |= ~bits((sa > F::splat(-kHugeDistance)) & (sb > F::splat(-kHugeDistance)));
+  const auto a_edge1 = sa0 < sa, b_edge1 = sb0 < sb;  // the lower edge holds the maximum when equal
+  // prefer_b(), both cores having edges.
+  const P2<F> na = pick(a_edge1, NA1, NA0), nb = pick(b_edge1, NB1, NB0);
+  // (Not kept for a near tie of nearly parallel faces: the dot not below 0, or the cross beyond
+  // kParallelFaceSine; NaN normals give NaN separations, unsure above.)
+  const auto not_parallel = (zero <= dot2(na, nb)) | (F::splat(kParallelFaceSine) < abs(cross2(na, nb)));
+  const auto use_b = (sb > sa + F::splat(kAxisPreference) * scale) & ((sb > sa + F::splat(kParallelFacePreference) * scale) | not_parallel);
+  const F sep = select(sa < sb, sb, sa);
+  unsure |= bits(sep < zero);
+  // The reference edge (ref_edge of ref) and the incident one (inc_edge of inc).
+  const P2<F> n = pick(use_b, nb, na);
+  const P2<F> R0 = pick(use_b, B0, A0), R1 = pick(use_b, B1, A1), I0 = pick(use_b, A0, B0), I1 = pick(use_b, A1, B1);
+  const P2<F> IN0 = pick(use_b, NA0, NB0), IN1 = pick(use_b, NA1, NB1);
+  const auto ref_edge1 = select(use_b, select(b_edge1, one, zero), select(a_edge1, one, zero)) == one;
+  const auto inc_edge1 = (IN1.x * n.x + IN1.y * n.y) < (IN0.x * n.x + IN0.y * n.y);
+  const P2<F> r1 = pick(ref_edge1, R1, R0), r2 = pick(ref_edge1, R0, R1), i1 = pick(inc_edge1, I1, I0), i2 = pick(inc_edge1, I0, I1);
+  const P2<F> inc_normal = pick(inc_edge1, IN1, IN0);
+  // The face contact: the incident edge's deeper end over the inside of the reference edge.
+  const P2<F> t{neg(n.y), n.x};
+  const auto w_is_i1 = dot2(n, i1) <= dot2(n, i2);
+  const P2<F> w = pick(w_is_i1, i1, i2);
+  const F len = dot2(r2 - r1, t), u = dot2(w - r1, t);
+  const auto face = (zero < u) & (u < len);
+  const P2<F> on_ref{w.x - sep * n.x, w.y - sep * n.y};
+  // closest_segments(r1, r2, i1, i2).
+  const P2<F> d1 = r2 - r1, d2 = i2 - i1;
+  const F aa = dot2(d1, d1), ee = dot2(d2, d2);
+  const F o1 = cross2(d1, i1 - r1), o2 = cross2(d1, i2 - r1), o3 = cross2(d2, r1 - i1), o4 = cross2(d2, r2 - i1);
+  const unsigned crossing = bits(((o1 < zero) & (zero < o2)) | ((zero < o1) & (o2 < zero))) &
+                            bits(((o3 < zero) & (zero < o4)) | ((zero < o3) & (o4 < zero)));
+  const F inv_e = select(zero < ee, one / ee, zero), inv_a = select(zero < aa, one / aa, zero);
+  const auto clamp01 = [&](F x) { return select(x < zero, zero, select(x > one, one, x)); };
+  F bs = zero, bt = zero, best = huge;
+  P2<F> c1 = r1, c2 = i1;
+  const auto consider = [&](F s, F tt) {
+    const P2<F> k1{r1.x + s * d1.x, r1.y + s * d1.y}, k2{i1.x + tt * d2.x, i1.y + tt * d2.y};
+    const P2<F> dd = k2 - k1;
+    const F d = dd.x * dd.x + dd.y * dd.y;
+    const auto better = d < best;
+    bs = select(better, s, bs), bt = select(better, tt, bt), best = select(better, d, best);
+    c1 = pick(better, k1, c1), c2 = pick(better, k2, c2);
+  };
+  consider(zero, clamp01(dot2(r1 - i1, d2) * inv_e));
+  consider(one, clamp01(dot2(r2 - i1, d2) * inv_e));
+  consider(clamp01(dot2(i1 - r1, d1) * inv_a), zero);
+  consider(clamp01(dot2(i2 - r1, d1) * inv_a), one);
+  const F dist = sqrt_lanes(best);
+  const auto off_ref = (bs <= zero) | (one <= bs), in_inc = (zero < bt) & (bt < one), off_inc = (bt <= zero) | (one <= bt);
+  const F witness = F::splat(kWitnessNormalFraction) * scale;
+  const unsigned face_bits = bits(face);
+  unsure |= ~face_bits & (crossing | (bits(off_ref & in_inc) & bits(dist <= witness)));
+  P2<F> nn = pick(off_ref & in_inc, neg2(inc_normal), n);
+  nn = pick(off_ref & off_inc & (dist > witness), P2<F>{(c2.x - c1.x) / dist, (c2.y - c1.y) / dist}, nn);
+  // Either answer, flipped back to A to B.
+  const P2<F> normal = pick(face, n, nn);
+  const P2<F> na_b = pick(use_b, neg2(normal), normal);
+  const P2<F> near_ref = pick(face, on_ref, c1), near_inc = pick(face, w, c2);
+  const P2<F> pa = pick(use_b, near_inc, near_ref), pb = pick(use_b, near_ref, near_inc);
+  const F d = select(face, sep, dist);
+  // to_world().
+  const P2<F> qa{pa.x + a.r * na_b.x, pa.y + a.r * na_b.y}, qb{pb.x - b.r * na_b.x, pb.y - b.r * na_b.y};
+  const F qc = ma.qc, qs = ma.qs;
+  return {(d - a.r) - b.r,
+          qc * na_b.x - qs * na_b.y,
+          qs * na_b.x + qc * na_b.y,
+          (qc * qa.x - qs * qa.y) + ma.px,
+          (qs * qa.x + qc * qa.y) + ma.py,
+          (qc * qb.x - qs * qb.y) + ma.px,
+          (qs * qb.x + qc * qb.y) + ma.py,
+          unsure};
+}
+
+/// distance()'s lane groups: two discs, two capsules (the plain C++ copy keeps to the discs, as
+/// for time_to_collision).
+constexpr auto distance_group = [](int na, int nb) {
+  if (na == 1 && nb == 1) return 0;
+  return kLanePath != SimdPath::scalar && na == 2 && nb == 2 ? 1 : -1;
+};
+
 void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, DistanceResult* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform) : kNoDistance;
   };
-  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
-    const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
-    const unsigned good = bits(d.ok);
-    const Unpacked dist(d.distance), pax(d.pax), pay(d.pay), pbx(d.pbx), pby(d.pby), nx(d.nx), ny(d.ny);
+  const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+    unsigned good;
+    Wide fields[7];
+    if (g == 0) {
+      const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
+      good = bits(d.ok);
+      fields[0] = d.distance, fields[1] = d.nx, fields[2] = d.ny, fields[3] = d.pax, fields[4] = d.pay, fields[5] = d.pbx, fields[6] = d.pby;
+    } else {
+      const DistanceLanes<Wide> d = capsules_distance<Wide>(ga, gb);
+      good = ~d.unsure;
+      fields[0] = d.distance, fields[1] = d.nx, fields[2] = d.ny, fields[3] = d.pax, fields[4] = d.pay, fields[5] = d.pbx, fields[6] = d.pby;
+    }
+    const Unpacked dist(fields[0]), nx(fields[1]), ny(fields[2]), pax(fields[3]), pay(fields[4]), pbx(fields[5]), pby(fields[6]);
     for (int j = 0; j < count; ++j) {
       if ((good >> j & 1) != 0) {
         out[index[j]] = {dist[j], {nx[j], ny[j]}, {pax[j], pay[j]}, {pbx[j], pby[j]}};
@@ -617,7 +774,7 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       }
     }
   };
-  grouped<1>({a, pairs, others}, n, kDiscPairs, lanes, one);
+  grouped<2>({a, pairs, others}, n, distance_group, lanes, one);
   leave_lanes();
 }
 
