@@ -374,14 +374,17 @@ TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
 }
 
 TEST(Batch, CapsuleDistanceLanesMatchTheSingleQueryAtAlignments) {
-  // distance()'s lanes for two capsules, where query_segments() and closest_features_on() decide:
+  // distance()'s lanes for two capsules and for a disc (or point) and a capsule, where
+  // query_segments() and closest_features_on(), or point_to_core(), decide:
   // parallel and antiparallel capsules side by side (the preference for A's face within
   // kParallelFacePreference), end to end and in line, perpendicular (a face contact, and an end
   // against an end), crossing and overlapping (the single query), exactly touching, sharp segments;
-  // exact quarter turns (normals with zero and negative-zero parts) and inexact angles.
+  // exact quarter turns (normals with zero and negative-zero parts) and inexact angles; a disc over
+  // a capsule's side, past its end, on its axis and at its centre.
   const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f), long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
   const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}), short_capsule = Shape::capsule({0, 0}, {0.25f, 0}, 0.05f);
-  const Shape* kinds[] = {&capsule, &long_capsule, &segment, &short_capsule};
+  const Shape disc = Shape::circle(0.3f), point = Shape::circle(0), off_centre = Shape::circle(0.25f, {0.1f, -0.2f});
+  const Shape* kinds[] = {&capsule, &long_capsule, &segment, &short_capsule, &disc, &point, &off_centre};
   const Vec2 offsets[] = {{0, 0.5f}, {0, 0.4f}, {0.6f, 0}, {1, 0},     {1.2f, 0.1f}, {0.3f, 0.45f}, {-0.3f, 0.6f}, {0, 0},
                           {0.5f, 0.5f}, {2, 1}, {0.3f, 0}, {0.6f, 0.4f}, {-1, 0.25f}, {0.75f, -0.2f}, {0.0001f, 0.3f}};
   const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}, Rot::from_angle(0.7f), Rot::from_angle(-2.1f),

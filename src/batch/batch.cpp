@@ -742,11 +742,106 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
           unsure};
 }
 
-/// distance()'s lane groups: two discs, two capsules (the plain C++ copy keeps to the discs, as
-/// for time_to_collision).
+/// distance() of a disc (or point) and a capsule (Core = 2) or a 4-vertex core in lanes:
+/// distance_point() (contact/distance.cpp) with point_pair() and point_to_core() (contact/core.hpp),
+/// operation for operation: the core's planes turned into world axes, the greatest separation by
+/// first_max_lane()'s tree (the lowest edge on ties), then inside the core (4 vertices only), over
+/// the edge, or at its nearer end. Invalid input and separations that are not numbers are unsure.
+template <int Core, class F>
+PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* disc, const BatchBody* const* core, bool disc_is_a) {
+  const F zero = F::splat(0);
+  const Disc<F> p = gather<F>(disc);
+  const Moving<F> mc = moving_lanes<F>(core);
+  unsigned unsure = ~bits(valid_transform(p) & valid_transform(mc));
+  QuadLanes<F> g;  // the core's first Core vertices, normals and offsets (its own frame)
+  F core_r;
+  if constexpr (Core == 2) {
+    const SegmentLanes<F> sg = segment_lanes<F>(core);
+    F off[4];
+    shape_columns(core, [](const Shape& sh) { return sh.offset_lanes(); }, off);
+    g.x[0] = sg.x0, g.y[0] = sg.y0, g.x[1] = sg.x1, g.y[1] = sg.y1, g.nx[0] = sg.nx0, g.ny[0] = sg.ny0, g.nx[1] = sg.nx1, g.ny[1] = sg.ny1;
+    g.off[0] = off[0], g.off[1] = off[1];
+    core_r = sg.r;
+  } else {
+    g = quad_core_lanes<F>(core, core_r);
+  }
+  const F ep = shape_lanes<F>(disc, [](const Shape& sh) { return sh.extent(); });
+  const F ec = shape_lanes<F>(core, [](const Shape& sh) { return sh.extent(); });
+  const F ea = disc_is_a ? ep : ec, eb = disc_is_a ? ec : ep;
+  const F least = select(eb < ea, eb, ea), floor = F::splat(kMinPairScale);
+  const F scale = select(least < floor, floor, least);
+  // point_pair(): the point's vertex in world, and relative to the core's position.
+  const F vx = p.qc * p.lx - p.qs * p.ly, vy = p.qs * p.lx + p.qc * p.ly;
+  const F wx = vx + p.px, wy = vy + p.py;
+  const F dx = (p.px - mc.px) + vx, dy = (p.py - mc.py) + vy;
+  // point_axis_lanes(): the turned normals and the separations.
+  const F c = mc.qc, s = mc.qs;
+  F nx[Core], ny[Core], sp[Core];
+  for (int k = 0; k < Core; ++k) {
+    nx[k] = c * g.nx[k] - s * g.ny[k], ny[k] = s * g.nx[k] + c * g.ny[k];
+    sp[k] = (nx[k] * dx + ny[k] * dy) - g.off[k];
+    unsure |= ~bits(sp[k] == sp[k]);
+  }
+  // first_max_lane(): max(max(s0, s1), max(s2, s3)), each max a > b ? a : b (a segment's lanes 2
+  // and 3 are -huge), then the lowest edge holding it.
+  const F m01 = select(sp[0] > sp[1], sp[0], sp[1]);
+  F sep = m01, edge = select(sp[0] == sep, zero, F::splat(1));
+  if constexpr (Core == 4) {
+    const F m23 = select(sp[2] > sp[3], sp[2], sp[3]);
+    sep = select(m01 > m23, m01, m23);
+    edge = select(sp[0] == sep, zero, select(sp[1] == sep, F::splat(1), select(sp[2] == sep, F::splat(2), F::splat(3))));
+  }
+  const auto pick_edge = [&](const F (&v)[Core]) {
+    if constexpr (Core == 2) {
+      return select(edge == zero, v[0], v[1]);
+    } else {
+      return pick4(edge, v);
+    }
+  };
+  const F nex = pick_edge(nx), ney = pick_edge(ny);
+  const F along = nex * dy - ney * dx;
+  // t = left_perp(the edge's own normal); u along it from the edge's start and from its end.
+  F gx[Core], gy[Core], gnx[Core], gny[Core], fx[Core], fy[Core];
+  for (int k = 0; k < Core; ++k) {
+    gx[k] = g.x[k], gy[k] = g.y[k], gnx[k] = g.nx[k], gny[k] = g.ny[k];
+    fx[k] = g.x[k + 1 == Core ? 0 : k + 1], fy[k] = g.y[k + 1 == Core ? 0 : k + 1];
+  }
+  const F tx = neg(pick_edge(gny)), ty = pick_edge(gnx);
+  const F u_start = along - (tx * pick_edge(gx) + ty * pick_edge(gy)), u_end = along - (tx * pick_edge(fx) + ty * pick_edge(fy));
+  unsure |= ~bits(u_start == u_start);
+  const auto over = (zero < u_start) & (u_end < zero);
+  const auto at_start = u_start <= zero;  // !(u_start > 0) for numbers
+  const F u = select(at_start, u_start, u_end);
+  const F dist = sqrt_lanes(sep * sep + u * u);
+  const auto radial = dist > F::splat(kWitnessNormalFraction) * scale;
+  const F rx = select(radial, (sep * nex + u * neg(ney)) / dist, nex), ry = select(radial, (sep * ney + u * nex) / dist, ney);
+  F r_distance = select(over, select(sep < zero, zero, sep), dist);
+  F ux = select(over, nex, rx), uy = select(over, ney, ry);
+  if constexpr (Core == 4) {
+    // Inside the core: below every plane and over the greatest separation's edge, widened by the depth.
+    const auto inside = (sep < F::splat(-kOverlapFraction) * scale) & (sep < u_start) & (u_end < zero - sep);
+    r_distance = select(inside, sep, r_distance), ux = select(inside, nex, ux), uy = select(inside, ney, uy);
+  }
+  // distance_point_body(): the surface points, the radii, and the direction from A to B.
+  const F point_r = p.r;
+  const F ocx = wx - (r_distance - core_r) * ux, ocy = wy - (r_distance - core_r) * uy;
+  const F opx = wx - point_r * ux, opy = wy - point_r * uy;
+  const F ra = disc_is_a ? point_r : core_r, rb = disc_is_a ? core_r : point_r;
+  const F d = (r_distance - ra) - rb;
+  if (disc_is_a) return {d, neg(ux), neg(uy), opx, opy, ocx, ocy, unsure};
+  return {d, ux, uy, ocx, ocy, opx, opy, unsure};
+}
+
+/// distance()'s lane groups: two discs; two capsules; a disc and a capsule, and a disc and a
+/// 4-vertex core, either way round (the plain C++ copy keeps to the discs, as for
+/// time_to_collision).
 constexpr auto distance_group = [](int na, int nb) {
   if (na == 1 && nb == 1) return 0;
-  return kLanePath != SimdPath::scalar && na == 2 && nb == 2 ? 1 : -1;
+  if (kLanePath == SimdPath::scalar) return -1;
+  if (na == 2 && nb == 2) return 1;
+  if (na == 1) return nb == 2 ? 2 : nb == 4 ? 4 : -1;
+  if (nb == 1) return na == 2 ? 3 : na == 4 ? 5 : -1;
+  return -1;
 };
 
 void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, DistanceResult* out) noexcept {
@@ -761,7 +856,14 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       good = bits(d.ok);
       fields[0] = d.distance, fields[1] = d.nx, fields[2] = d.ny, fields[3] = d.pax, fields[4] = d.pay, fields[5] = d.pbx, fields[6] = d.pby;
     } else {
-      const DistanceLanes<Wide> d = capsules_distance<Wide>(ga, gb);
+      DistanceLanes<Wide> d;
+      switch (g) {
+        case 1: d = capsules_distance<Wide>(ga, gb); break;
+        case 2: d = disc_core_distance<2, Wide>(ga, gb, true); break;
+        case 3: d = disc_core_distance<2, Wide>(gb, ga, false); break;
+        case 4: d = disc_core_distance<4, Wide>(ga, gb, true); break;
+        default: d = disc_core_distance<4, Wide>(gb, ga, false); break;
+      }
       good = ~d.unsure;
       fields[0] = d.distance, fields[1] = d.nx, fields[2] = d.ny, fields[3] = d.pax, fields[4] = d.pay, fields[5] = d.pbx, fields[6] = d.pby;
     }
@@ -774,7 +876,7 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       }
     }
   };
-  grouped<2>({a, pairs, others}, n, distance_group, lanes, one);
+  grouped<6>({a, pairs, others}, n, distance_group, lanes, one);
   leave_lanes();
 }
 
