@@ -334,6 +334,34 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
   return std::sqrt(std::min(std::min(to_segment(p1, p2, d2), to_segment(q1, p2, d2)), std::min(to_segment(p2, p1, d1), to_segment(q2, p1, d1))));
 }
 
+/// A sharp polygon is its extended polygon: the clip's entry point (at fraction t on the plane
+/// of edge i) is on the edge, or past one of its ends by the rounding of the planes, which a ray
+/// nearly along the edge's line can stretch far (a ray through a vertex of the difference of two
+/// sharp segments entered 8e-5 past it). Not so for a sliver (the difference of two sharp segments
+/// 1e-20 off parallel, 2e-20 wide, or a sharp sliver triangle): its rounded planes meet anywhere
+/// along its line, and the ray can enter them far from its vertices, where it misses the polygon
+/// (found by the world fuzzer: a shape cast reported a touch 43 units from the collider). So past
+/// an end, the entry counts only when the rest of the ray passes within the entry's rounding of
+/// the two edges at that end. The shape cast asks it of a sharp difference (cast/cast.cpp);
+/// raycast() does not (its lean path for sharp polygons, which a circle cast of radius 0 must
+/// equal, costs 2 ns more with it, and a shape's hull has no sliver that thin).
+[[gnu::noinline]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s, float len2, Vec2 q, float t, float ox,
+                                                           float oy, float dx, float dy) {
+  const int n = p.count, k = s < 0 ? i : (i + 1 == n ? 0 : i + 1);
+  const int before = k == 0 ? n - 1 : k - 1, after = k + 1 == n ? 0 : k + 1;
+  const Vec2 a = p.v[i];
+  const float scale = std::fabs(ox) + std::fabs(oy) + t * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
+  const Vec2 end{ox + dx, oy + dy};
+  const float near = std::min(segment_distance(q, end, p.v[before], p.v[k]), segment_distance(q, end, p.v[k], p.v[after]));
+  return near <= kEntryRoundingFraction * (scale + std::sqrt(len2));
+}
+
+PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, float ox, float oy, float dx, float dy) {
+  const Vec2 a = p.v[i], e = p.v[i + 1] - a, q{ox + t * dx, oy + t * dy};
+  const float s = (q.x - a.x) * e.x + (q.y - a.y) * e.y, len2 = e.x * e.x + e.y * e.y;
+  return (s >= 0 && s <= len2) || sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
+}
+
 /// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame.
 PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   const Clip clip = clip_planes(p, r, ox, oy, dx, dy);
@@ -342,26 +370,10 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
 
   if (clip.entry >= 0) {
     const int i = clip.entry, j = i + 1 == n ? 0 : i + 1;
-    if (r == 0) [[unlikely]] {
-      // A sharp polygon is its extended polygon: the entry point is on the edge, or past one of its
-      // ends by the rounding of the planes, which a ray nearly along the edge's line can stretch
-      // far (a ray through a vertex of the difference of two sharp segments entered 8e-5 past it).
-      // Not so for a sliver (the difference of two sharp segments 1e-20 off parallel, 2e-20 wide):
-      // its rounded planes meet anywhere along its line, and the ray can enter them far from its
-      // vertices, where it misses the polygon (found by the world fuzzer: a shape cast reported a
-      // touch 43 units from the collider). So past an end, the entry counts only when the rest of
-      // the ray passes within the entry's rounding of the two edges at that end.
-      const Vec2 a = p.v[i], e = p.v[i + 1] - a, q{ox + clip.lower * dx, oy + clip.lower * dy};
-      const float s = dot(q - a, e), len2 = dot(e, e);
-      if (!(s >= 0 && s <= len2)) {
-        const int k = s < 0 ? i : j, before = k == 0 ? n - 1 : k - 1, after = k + 1 == n ? 0 : k + 1;
-        const float scale = std::fabs(ox) + std::fabs(oy) + clip.lower * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
-        const Vec2 end{ox + dx, oy + dy};
-        const float near = std::min(segment_distance(q, end, p.v[before], p.v[k]), segment_distance(q, end, p.v[k], p.v[after]));
-        if (!(near <= kEntryRoundingFraction * (scale + std::sqrt(len2)))) return {};
-      }
-      return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
-    }
+    // A sharp polygon is its extended polygon: the entry point is on the edge itself (to
+    // rounding), with no corner circle to fall back to. (Not for a sliver's rounded planes: the
+    // shape cast asks sharp_entry_holds() of a sharp difference, cast/cast.cpp.)
+    if (r == 0) return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
     const Vec2 a = p.v[i];
     const Entry in{a, p.v[i + 1] - a, p.normal(i), {ox + clip.lower * dx, oy + clip.lower * dy}, clip.lower, i};
     const float scale = std::fabs(ox) + std::fabs(oy) + clip.lower * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
