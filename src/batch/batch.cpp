@@ -17,6 +17,11 @@
 // rounded), so a batch lane equals the single query bit for bit. A lane whose input is invalid, or
 // whose centres end up nearly coincident (circle_pair()'s rescaled branch), is answered again by
 // the single query, which handles both.
+//
+// Capsules and 4-vertex cores (docs/crowds.md) go the other way: their lanes repeat the single
+// query's own scalar path, operation for operation (time_to_collision()'s ray cast in
+// batch/ray_lanes.hpp; distance()'s point_to_core() and segment pair below), and hand the lanes
+// where that path branches off its common case back to the single query.
 #include "simd/config.hpp"
 
 #if PEBBLE_KERNEL_ENABLED
