@@ -367,6 +367,8 @@ PEBBLE_HOT_INLINE QuadLanes<F> quad_core_lanes(const BatchBody* const* b, F& r) 
 /// cast_against_core(), report()).
 template <int Core, class F>
 PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const BatchBody* const* other, bool disc_is_a, F h) {
+  // (Not gather(): inlined into time_to_collision_batch() with it, the disc group's lanes there
+  // lost a third of their speed with AVX2, the code generator's doing, measured.)
   const Moving<F> md = moving_lanes<F>(disc), mo = moving_lanes<F>(other);
   const Moving<F>& ma = disc_is_a ? md : mo;
   const Moving<F>& mb = disc_is_a ? mo : md;
@@ -644,6 +646,15 @@ PEBBLE_HOT_INLINE P2<F> neg2(P2<F> a) {
   return {neg(a.x), neg(a.y)};
 }
 
+/// pair_scale() (contact/core.hpp), lane by lane: std::max(std::min(a's extent, b's), kMinPairScale).
+template <class F>
+PEBBLE_HOT_INLINE F pair_scale_lanes(const BatchBody* const* a, const BatchBody* const* b) {
+  const F ea = shape_lanes<F>(a, [](const Shape& sh) { return sh.extent(); });
+  const F eb = shape_lanes<F>(b, [](const Shape& sh) { return sh.extent(); });
+  const F least = select(eb < ea, eb, ea), floor = F::splat(kMinPairScale);
+  return select(least < floor, floor, least);
+}
+
 template <class F>
 PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba, const BatchBody* const* bb) {
   const F zero = F::splat(0), one = F::splat(1), huge = F::splat(kHugeDistance);
@@ -653,10 +664,7 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
   F aoff[4], boff[4];
   shape_columns(ba, [](const Shape& sh) { return sh.offset_lanes(); }, aoff);
   shape_columns(bb, [](const Shape& sh) { return sh.offset_lanes(); }, boff);
-  const F ea = shape_lanes<F>(ba, [](const Shape& sh) { return sh.extent(); });
-  const F eb = shape_lanes<F>(bb, [](const Shape& sh) { return sh.extent(); });
-  const F least = select(eb < ea, eb, ea), floor = F::splat(kMinPairScale);
-  const F scale = select(least < floor, floor, least);  // pair_scale(): std::max(std::min(ea, eb), kMinPairScale)
+  const F scale = pair_scale_lanes<F>(ba, bb);
   // frame_core(b, inv_mul(xa, xb)).
   const F ex = mb.px - ma.px, ey = mb.py - ma.py;
   const F px = ma.qc * ex + ma.qs * ey, py = neg(ma.qs) * ex + ma.qc * ey;
@@ -770,11 +778,7 @@ PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* di
   } else {
     g = quad_core_lanes<F>(core, core_r);
   }
-  const F ep = shape_lanes<F>(disc, [](const Shape& sh) { return sh.extent(); });
-  const F ec = shape_lanes<F>(core, [](const Shape& sh) { return sh.extent(); });
-  const F ea = disc_is_a ? ep : ec, eb = disc_is_a ? ec : ep;
-  const F least = select(eb < ea, eb, ea), floor = F::splat(kMinPairScale);
-  const F scale = select(least < floor, floor, least);
+  const F scale = disc_is_a ? pair_scale_lanes<F>(disc, core) : pair_scale_lanes<F>(core, disc);
   // point_pair(): the point's vertex in world, and relative to the core's position.
   const F vx = p.qc * p.lx - p.qs * p.ly, vy = p.qs * p.lx + p.qc * p.ly;
   const F wx = vx + p.px, wy = vy + p.py;
@@ -796,23 +800,20 @@ PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* di
     sep = select(m01 > m23, m01, m23);
     edge = select(sp[0] == sep, zero, select(sp[1] == sep, F::splat(1), select(sp[2] == sep, F::splat(2), F::splat(3))));
   }
-  const auto pick_edge = [&](const F (&v)[Core]) {
+  // Lane values of edge `k` (0..Core-1, as floats) from per-edge arrays.
+  const auto pick = [&](F k, const F* v) {
     if constexpr (Core == 2) {
-      return select(edge == zero, v[0], v[1]);
+      return select(k == zero, v[0], v[1]);
     } else {
-      return pick4(edge, v);
+      return pick4(k, v);
     }
   };
-  const F nex = pick_edge(nx), ney = pick_edge(ny);
+  const F next = select(edge == F::splat(float(Core - 1)), zero, edge + F::splat(1));
+  const F nex = pick(edge, nx), ney = pick(edge, ny);
   const F along = nex * dy - ney * dx;
   // t = left_perp(the edge's own normal); u along it from the edge's start and from its end.
-  F gx[Core], gy[Core], gnx[Core], gny[Core], fx[Core], fy[Core];
-  for (int k = 0; k < Core; ++k) {
-    gx[k] = g.x[k], gy[k] = g.y[k], gnx[k] = g.nx[k], gny[k] = g.ny[k];
-    fx[k] = g.x[k + 1 == Core ? 0 : k + 1], fy[k] = g.y[k + 1 == Core ? 0 : k + 1];
-  }
-  const F tx = neg(pick_edge(gny)), ty = pick_edge(gnx);
-  const F u_start = along - (tx * pick_edge(gx) + ty * pick_edge(gy)), u_end = along - (tx * pick_edge(fx) + ty * pick_edge(fy));
+  const F tx = neg(pick(edge, g.ny)), ty = pick(edge, g.nx);
+  const F u_start = along - (tx * pick(edge, g.x) + ty * pick(edge, g.y)), u_end = along - (tx * pick(next, g.x) + ty * pick(next, g.y));
   unsure |= ~bits(u_start == u_start);
   const auto over = (zero < u_start) & (u_end < zero);
   const auto at_start = u_start <= zero;  // !(u_start > 0) for numbers
@@ -865,17 +866,9 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform) : kNoDistance;
   };
-  const auto emit = [&](unsigned good, const Wide (&f)[7], const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index,
-                         int count) {
-    const Unpacked dist(f[0]), nx(f[1]), ny(f[2]), pax(f[3]), pay(f[4]), pbx(f[5]), pby(f[6]);
-    for (int j = 0; j < count; ++j) {
-      if ((good >> j & 1) != 0) {
-        out[index[j]] = {dist[j], {nx[j], ny[j]}, {pax[j], pay[j]}, {pbx[j], pby[j]}};
-      } else {
-        one(index[j], *ga[j], *gb[j]);
-      }
-    }
-  };
+  // The two branches write their lanes alike but each from its own values: one loop fed by both
+  // (an array of the seven fields, or the fields by value) cost the disc group 15% (AVX2) to 40%
+  // (SSE2), measured.
   const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
     if (g == 0) {
       const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
@@ -891,7 +884,15 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       return;
     }
     const DistanceLanes<Wide> d = core_distance_lanes(g, ga, gb);
-    emit(~d.unsure, {d.distance, d.nx, d.ny, d.pax, d.pay, d.pbx, d.pby}, ga, gb, index, count);
+    const unsigned unsure = d.unsure;
+    const Unpacked dist(d.distance), pax(d.pax), pay(d.pay), pbx(d.pbx), pby(d.pby), nx(d.nx), ny(d.ny);
+    for (int j = 0; j < count; ++j) {
+      if ((unsure >> j & 1) == 0) {
+        out[index[j]] = {dist[j], {nx[j], ny[j]}, {pax[j], pay[j]}, {pbx[j], pby[j]}};
+      } else {
+        one(index[j], *ga[j], *gb[j]);
+      }
+    }
   };
   grouped<6>({a, pairs, others}, n, distance_group, lanes, one);
   leave_lanes();

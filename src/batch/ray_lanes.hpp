@@ -98,7 +98,7 @@ PEBBLE_HOT_INLINE RayLanes<F> capsule_lanes(F ax, F ay, F bx, F by, F nx, F ny, 
 
 /// One of four lanes' values by index k (0..3, as floats).
 template <class F>
-PEBBLE_HOT_INLINE F pick4(F k, const F (&v)[4]) {
+PEBBLE_HOT_INLINE F pick4(F k, const F* v) {
   return select(k == F::splat(0), v[0], select(k == F::splat(1), v[1], select(k == F::splat(2), v[2], v[3])));
 }
 
