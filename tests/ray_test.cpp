@@ -679,6 +679,32 @@ TEST(Raycast, HugeButValidCoordinatesStayFinite) {
 
 // Measured accuracy, for docs/casts.md (prints; asserts nothing beyond the checks above):
 //   ./build/release/tests/ray_test --gtest_also_run_disabled_tests --gtest_filter='*Accuracy*'
+TEST(Raycast, RaysPassingBeyondASharpSliversTipMiss) {
+  // A sharp triangle 72 long and 0.01 wide (found by the query fuzzer): rays from 1e3 to 1e4
+  // away pass over its tip, above the triangle's highest point by 0.05 to 30 over all of its
+  // width, so they miss it. Its nearly parallel planes, rounded with the ray's far origin, let
+  // the ray cast enter them beyond the tip (63 of these rays at 1e4 before the fix); the circle
+  // cast of radius 0 must agree.
+  const std::vector<Vec2> points{{6.40969056e-10f, 4.42539023e-39f}, {53, 48.1875f}, {1.66896612e-07f, 0.01171875f}};
+  const Shape sliver = Shape::polygon(points);
+  int hits = 0, rays = 0;
+  for (const float far : {1e3f, 3e3f, 1e4f}) {
+    for (float y = 48.25f; y < 80; y += 0.05f) {
+      for (const float slope : {0.0f, 0.001f, -0.0005f, 0.01f}) {
+        const Transform xf{{far, 0}, pebble::Rot::identity()};
+        const Ray ray{{0, y}, {far + 200, slope * (far + 200)}};
+        if (std::min(y + slope * far, y + slope * (far + 53)) < 48.1875f + 0.05f) continue;  // within 0.05 of the top
+        ++rays;
+        const CastHit h = pebble::raycast(sliver, xf, ray), h0 = pebble::raycast(sliver, xf, ray, 0.0f);
+        hits += h.hit;
+        EXPECT_EQ(h.hit, h0.hit);
+      }
+    }
+  }
+  EXPECT_GT(rays, 5000);
+  EXPECT_EQ(hits, 0) << "of " << rays << " rays";
+}
+
 TEST(RayAccuracy, DISABLED_Report) {
   for (const bool circles : {false, true}) {
     real worst_gap = 0, worst_angle = 0;

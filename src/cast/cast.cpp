@@ -60,15 +60,7 @@ struct PairInA {
     switch (diff.count) {
       case 1: return cast_core::cast_circle(diff.v[0].x, diff.v[0].y, r, 0, 0, 0, d.x, d.y, 0);
       case 2: return cast_core::cast_capsule(diff.v[0], diff.v[1], {diff.nx[0], diff.ny[0]}, r, 0, 0, d.x, d.y);
-      default: {
-        const LocalHit hit = cast_core::cast_polygon(diff.lanes(), r, 0, 0, d.x, d.y);
-        // A sharp difference can be a sliver (two sharp segments 1e-20 rad off parallel) whose
-        // rounded planes the ray enters far from it (cast/ray_core.hpp, sharp_entry_holds()).
-        if (r == 0 && hit.kind == LocalHit::Kind::edge && !cast_core::sharp_entry_holds(diff.lanes(), hit.feature, hit.t, 0, 0, d.x, d.y)) {
-          return {};
-        }
-        return hit;
-      }
+      default: return cast_core::cast_polygon(diff.lanes(), r, 0, 0, d.x, d.y);
     }
   }
 

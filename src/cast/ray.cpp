@@ -103,6 +103,8 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
                                             : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
     if (clip.empty || !valid_input(xf, ray)) return kNoHit;
     if (clip.entry < 0) return start_below_every_plane(lanes, ox, oy, dx, dy, xf, ray);
+    // A sliver's rounded planes can let the ray in beyond its tip (cast/ray_core.hpp).
+    if (!cast_core::sharp_entry_holds(lanes, clip.entry, clip.lower, ox, oy, dx, dy)) return kNoHit;
     const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;
     return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
   }

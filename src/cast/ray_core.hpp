@@ -342,10 +342,12 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 /// along its line, and the ray can enter them far from its vertices, where it misses the polygon
 /// (found by the world fuzzer: a shape cast reported a touch 43 units from the collider). So past
 /// an end, the entry counts only when the rest of the ray passes within the entry's rounding of
-/// the two edges at that end. The shape cast asks it of a sharp difference (cast/cast.cpp);
-/// raycast() does not (its lean path for sharp polygons, which a circle cast of radius 0 must
-/// equal, costs 2 ns more with it, and a shape's hull has no sliver that thin).
-[[gnu::noinline]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s, float len2, Vec2 q, float t, float ox,
+/// the two edges at that end. raycast()'s lean path for sharp polygons asks it too, so that a circle
+/// cast of radius 0 stays the ray cast: a sharp triangle 72 long and 0.01 wide, 1e4 from the ray's
+/// origin, took rays passing up to several units beyond its tip for hits without it (the ray's
+/// origin rounds in the shape's frame, and the nearly parallel planes stretch that along the
+/// sliver). It costs the lean path about 2 ns a ray.
+[[gnu::noinline, gnu::cold]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s, float len2, Vec2 q, float t, float ox,
                                                            float oy, float dx, float dy) {
   const int n = p.count, k = s < 0 ? i : (i + 1 == n ? 0 : i + 1);
   const int before = k == 0 ? n - 1 : k - 1, after = k + 1 == n ? 0 : k + 1;
@@ -359,7 +361,8 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, float ox, float oy, float dx, float dy) {
   const Vec2 a = p.v[i], e = p.v[i + 1] - a, q{ox + t * dx, oy + t * dy};
   const float s = (q.x - a.x) * e.x + (q.y - a.y) * e.y, len2 = e.x * e.x + e.y * e.y;
-  return (s >= 0 && s <= len2) || sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
+  if (s >= 0 && s <= len2) [[likely]] return true;
+  return sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
 }
 
 /// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame.
@@ -371,9 +374,12 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
   if (clip.entry >= 0) {
     const int i = clip.entry, j = i + 1 == n ? 0 : i + 1;
     // A sharp polygon is its extended polygon: the entry point is on the edge itself (to
-    // rounding), with no corner circle to fall back to. (Not for a sliver's rounded planes: the
-    // shape cast asks sharp_entry_holds() of a sharp difference, cast/cast.cpp.)
-    if (r == 0) return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
+    // rounding), with no corner circle to fall back to, unless a sliver's planes let the ray in
+    // beyond its tip (sharp_entry_holds()).
+    if (r == 0) {
+      if (!sharp_entry_holds(p, i, clip.lower, ox, oy, dx, dy)) return {};
+      return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
+    }
     const Vec2 a = p.v[i];
     const Entry in{a, p.v[i + 1] - a, p.normal(i), {ox + clip.lower * dx, oy + clip.lower * dy}, clip.lower, i};
     const float scale = std::fabs(ox) + std::fabs(oy) + clip.lower * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
