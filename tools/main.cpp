@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
+#include <pebble/version.hpp>
 
 #include "tools/crowd_demo.hpp"
 #include "tools/demo.hpp"
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
                "  pebble crowd                     10,000 agents cross a plaza, avoiding each other: crowd.gif\n"
                "Scene files: docs/scene-format.md",
                "pebble"};
-  app.set_version_flag("-V,--version", std::string("pebble ") + PEBBLE_VERSION);
+  app.set_version_flag("-V,--version", std::string("pebble ") + pebble::version());
   app.require_subcommand(1);
 
   DemoOptions demo;
