@@ -92,8 +92,9 @@ def main():
         pos = (pos + vel * dt).astype(np.float32)
         paths.append(pos.copy())
     arrived = int(np.sum(np.linalg.norm(goal - pos, axis=1) < 0.1))
+    verdict = "no two ever overlapped" if closest >= 0 else "two overlapped"
     print(f"{n} agents, {args.steps} steps: {arrived} arrived, {queries} closest_approach queries in "
-          f"{args.steps} batch calls, least gap between two agents {closest:.3f} (negative: they overlapped)")
+          f"{args.steps} batch calls, least gap between two agents {closest:.3f} ({verdict})")
     if args.output:
         import matplotlib
         matplotlib.use("Agg")

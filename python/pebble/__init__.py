@@ -15,4 +15,5 @@ _sys.modules[__name__ + ".prim"] = prim
 del _sys
 
 __doc__ = _pebble.__doc__
+__version__ = _pebble.__version__  # "MAJOR.MINOR.PATCH", CMake's project version (pebble/version.hpp)
 __all__ = [name for name in dir(_pebble) if not name.startswith("_")]  # batch and prim included

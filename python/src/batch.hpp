@@ -24,13 +24,26 @@ namespace pebble::python {
 
 inline constexpr size_t kUnknown = std::numeric_limits<size_t>::max();
 
-/// Takes the item count of one argument: every array argument must have the same N.
-inline void merge_count(size_t& n, size_t count, const char* name) {
-  if (n == kUnknown) {
-    n = count;
-  } else if (n != count) {
-    throw py::value_error(std::string(name) + ": has " + std::to_string(count) + " items where the other arrays have " +
-                          std::to_string(n));
+/// The item count N of a batch call (kUnknown while every argument read so far was one item) and
+/// the argument that set it, so that a mismatch names both arguments.
+struct ItemCount {
+  size_t n = kUnknown;
+  const char* from = nullptr;
+  ItemCount& operator=(size_t v) {
+    n = v;
+    return *this;
+  }
+  operator size_t() const { return n; }
+};
+
+/// Takes the item count of one argument: every array or list argument must have the same N.
+inline void merge_count(ItemCount& n, size_t count, const char* name) {
+  if (n.n == kUnknown) {
+    n.n = count;
+    n.from = name;
+  } else if (n.n != count) {
+    throw py::value_error(std::string(name) + ": has " + std::to_string(count) + " items where " + n.from + " has " +
+                          std::to_string(n.n));
   }
 }
 
@@ -48,7 +61,7 @@ struct Items {
 py::array_t<float> checked_floats(const py::array& a, const char* name, int k, const char* layout, size_t& count);
 
 template <class T>
-Items<T> items(const py::handle& obj, const char* name, const char* layout, size_t& n) {
+Items<T> items(const py::handle& obj, const char* name, const char* layout, ItemCount& n) {
   static_assert(sizeof(T) % sizeof(float) == 0);
   constexpr int k = int(sizeof(T) / sizeof(float));
   Items<T> out;
@@ -82,7 +95,7 @@ struct ShapeItems {
   std::vector<py::object> keep;
   const Shape& operator[](size_t i) const { return single ? *single : *list[i]; }
 };
-ShapeItems shape_items(const py::handle& obj, const char* name, size_t& n);
+ShapeItems shape_items(const py::handle& obj, const char* name, ItemCount& n);
 
 /// A scalar parameter of a batch call: must be finite.
 float finite_scalar(float v, const char* name);

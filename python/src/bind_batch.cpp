@@ -62,7 +62,7 @@ py::array_t<float> checked_floats(const py::array& a, const char* name, int k, c
   return f;
 }
 
-ShapeItems shape_items(const py::handle& obj, const char* name, size_t& n) {
+ShapeItems shape_items(const py::handle& obj, const char* name, ItemCount& n) {
   ShapeItems out;
   if (py::isinstance<Shape>(obj)) {
     out.single = &obj.cast<const Shape&>();
@@ -279,7 +279,7 @@ void run_pairs(R* o, size_t n, Pair pair, Call call) {
 
 /// The arguments of the motion queries (closest_approach, time_to_collision), read and checked.
 struct MotionPairs {
-  size_t n = kUnknown;
+  ItemCount n;
   ShapeItems sa, sb;
   Items<Transform> xa, xb;
   Items<Vec2> va, vb;
@@ -344,7 +344,7 @@ void bind_batch(py::module_& top) {
     const py::array_t<float> p = checked_floats(positions, "positions", 2, "an (N, 2) array", n);
     const py::array_t<float> a = checked_floats(angles, "angles", 1, "an (N,) array", na);
     if (n == kUnknown || na == kUnknown) throw py::value_error("transforms: expected an (N, 2) and an (N,) array");
-    merge_count(n, na, "angles");
+    if (n != na) throw py::value_error("angles: has " + std::to_string(na) + " items where positions has " + std::to_string(n));
     py::array_t<float> out({py::ssize_t(n), py::ssize_t(4)});
     float* o = out.mutable_data();
     const float* pp = p.data();
@@ -365,7 +365,7 @@ void bind_batch(py::module_& top) {
         "each rotation as Rot.from_angle makes it.");
 
   m.def("collide", [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb, float margin) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
     finite_scalar(margin, "margin");
@@ -375,7 +375,7 @@ void bind_batch(py::module_& top) {
         "world, midway between the surfaces, separation < 0 penetrating, id).");
 
   m.def("distance", [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
     return run_records<DistanceResult>(
@@ -386,7 +386,7 @@ void bind_batch(py::module_& top) {
         "point_b - point_a = normal * distance).");
 
   m.def("overlap", [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
     return run_values<bool>(
@@ -395,7 +395,7 @@ void bind_batch(py::module_& top) {
   }, "a"_a, "xa"_a, "b"_a, "xb"_a, "overlap() per item: a bool array (distance <= 0).");
 
   m.def("raycast", [](const py::object& shape, const py::object& xf, const py::object& ray, std::optional<float> radius) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems s = shape_items(shape, "shape", n);
     const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
     const Items<Ray> r = items<Ray>(ray, "ray", kRays, n);
@@ -410,7 +410,7 @@ void bind_batch(py::module_& top) {
 
   m.def("shape_cast", [](const py::object& a, const py::object& xa, const py::object& ta_, const py::object& b, const py::object& xb,
                          const py::object& tb_, std::optional<float> target_separation) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n), xfb = items<Transform>(xb, "xb", kTransforms, n);
     const Items<Vec2> va = items<Vec2>(ta_, "translation_a", kVectors, n), vb = items<Vec2>(tb_, "translation_b", kVectors, n);
@@ -425,7 +425,7 @@ void bind_batch(py::module_& top) {
 
   m.def("time_of_impact", [](const py::object& a, const py::object& sweep_a, const py::object& b, const py::object& sweep_b, float t_max,
                              std::optional<ToiOptions> options) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
     const Items<Sweep> wa = items<Sweep>(sweep_a, "sweep_a", kSweeps, n), wb = items<Sweep>(sweep_b, "sweep_b", kSweeps, n);
     finite_scalar(t_max, "t_max");
@@ -461,7 +461,7 @@ void bind_batch(py::module_& top) {
         "they start touching), inf (kNoCollision) when they do not.");
 
   m.def("project_point", [](const py::object& shape, const py::object& xf, const py::object& p) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems s = shape_items(shape, "shape", n);
     const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
     const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);
@@ -471,7 +471,7 @@ void bind_batch(py::module_& top) {
         "inside, inside; world).");
 
   m.def("contains", [](const py::object& shape, const py::object& xf, const py::object& p) {
-    size_t n = kUnknown;
+    ItemCount n;
     const ShapeItems s = shape_items(shape, "shape", n);
     const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
     const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);

@@ -58,6 +58,22 @@ bool same_shape(const Shape& a, const Shape& b) {
   return true;
 }
 
+/// A pickled shape is its core and radius; the makers rebuild it (a core is its own hull, so the
+/// hull gives back the same vertices in the same order, and the normals follow from them). The
+/// check makes a state that does not rebuild exactly an error rather than a different shape.
+Shape unpickled_shape(const py::tuple& t) {
+  state(t, 2, "Shape");
+  const auto items = t[0].cast<py::tuple>();
+  std::vector<Vec2> core;
+  for (const py::handle v : items) core.push_back(unpickled_vec2(v));
+  const float radius = t[1].cast<float>();
+  const Shape s = core.size() == 1 ? Shape::circle(radius, core[0]) : Shape::polygon(core, radius);
+  bool same = size_t(s.vertex_count()) == core.size() && s.radius() == radius;
+  for (size_t i = 0; same && i < core.size(); ++i) same = s.vertices()[i] == core[i];
+  if (!same) throw py::value_error("Shape: the pickled core " + py::repr(items).cast<std::string>() + " is not a core the makers give");
+  return s;
+}
+
 }  // namespace
 
 void bind_geometry(py::module_& m) {
@@ -97,7 +113,9 @@ void bind_geometry(py::module_& m) {
       .def("__truediv__", [](Vec2 a, float s) { return a / s; }, py::is_operator())
       .def("__neg__", [](Vec2 a) { return -a; })
       .def("__copy__", [](Vec2 v) { return v; })
-      .def("__deepcopy__", [](Vec2 v, py::dict) { return v; }, "memo"_a);
+      .def("__deepcopy__", [](Vec2 v, py::dict) { return v; }, "memo"_a)
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](Vec2 v) { return pickled(v); }, [](const py::tuple& t) { return unpickled_vec2(t); }));
   py::implicitly_convertible<py::tuple, Vec2>();
   py::implicitly_convertible<py::list, Vec2>();
   m.def("dot", [](Vec2 a, Vec2 b) { return dot(a, b); }, "a"_a, "b"_a);
@@ -116,7 +134,13 @@ void bind_geometry(py::module_& m) {
       .def("__eq__", [](Rot a, Rot b) { return a == b; }, py::is_operator())
       .def("__repr__", [](Rot q) { return "Rot(c=" + fmt(q.c) + ", s=" + fmt(q.s) + ")"; })
       .def("__copy__", [](Rot v) { return v; })
-      .def("__deepcopy__", [](Rot v, py::dict) { return v; }, "memo"_a);
+      .def("__deepcopy__", [](Rot v, py::dict) { return v; }, "memo"_a)
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](Rot q) { return py::make_tuple(q.c, q.s); },
+                      [](const py::tuple& t) {
+                        state(t, 2, "Rot");
+                        return Rot{t[0].cast<float>(), t[1].cast<float>()};
+                      }));
 
   py::class_<Transform>(m, "Transform",
                         "A rigid motion mapping local coordinates to world: world = q * local + p. "
@@ -131,7 +155,13 @@ void bind_geometry(py::module_& m) {
         return "Transform(p=Vec2" + fmt(x.p) + ", q=Rot(c=" + fmt(x.q.c) + ", s=" + fmt(x.q.s) + "))";
       })
       .def("__copy__", [](const Transform& v) { return v; })
-      .def("__deepcopy__", [](const Transform& v, py::dict) { return v; }, "memo"_a);
+      .def("__deepcopy__", [](const Transform& v, py::dict) { return v; }, "memo"_a)
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Transform& x) { return py::make_tuple(x.p.x, x.p.y, x.q.c, x.q.s); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "Transform");
+                        return Transform{{t[0].cast<float>(), t[1].cast<float>()}, {t[2].cast<float>(), t[3].cast<float>()}};
+                      }));
   m.def("transform_point", &transform_point, "xf"_a, "v"_a, "Local point to world: q * v + p.");
   m.def("inv_transform_point", &inv_transform_point, "xf"_a, "v"_a, "World point to local.");
   m.def("mul", py::overload_cast<const Transform&, const Transform&>(&mul), "a"_a, "b"_a,
@@ -150,7 +180,13 @@ void bind_geometry(py::module_& m) {
       .def("__eq__", [](const Aabb& a, const Aabb& b) { return a == b; }, py::is_operator())
       .def("__repr__", [](const Aabb& a) { return "Aabb(lower=Vec2" + fmt(a.lower) + ", upper=Vec2" + fmt(a.upper) + ")"; })
       .def("__copy__", [](const Aabb& v) { return v; })
-      .def("__deepcopy__", [](const Aabb& v, py::dict) { return v; }, "memo"_a);
+      .def("__deepcopy__", [](const Aabb& v, py::dict) { return v; }, "memo"_a)
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Aabb& a) { return py::make_tuple(pickled(a.lower), pickled(a.upper)); },
+                      [](const py::tuple& t) {
+                        state(t, 2, "Aabb");
+                        return Aabb{unpickled_vec2(t[0]), unpickled_vec2(t[1])};
+                      }));
 
   py::class_<Shape>(m, "Shape",
                     "A convex core (1 to 8 vertices, counter-clockwise, local frame) grown by a disc of "
@@ -187,7 +223,14 @@ void bind_geometry(py::module_& m) {
       })
       .def("__repr__", &shape_repr)
       .def("__copy__", [](const Shape& v) { return v; })
-      .def("__deepcopy__", [](const Shape& v, py::dict) { return v; }, "memo"_a);
+      .def("__deepcopy__", [](const Shape& v, py::dict) { return v; }, "memo"_a)
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Shape& s) {
+                        py::tuple core(size_t(s.vertex_count()));
+                        for (int i = 0; i < s.vertex_count(); ++i) core[size_t(i)] = pickled(s.vertices()[size_t(i)]);
+                        return py::make_tuple(core, s.radius());
+                      },
+                      [](const py::tuple& t) { return unpickled_shape(t); }));
 
   py::class_<MassProperties>(m, "MassProperties", "Mass, centre of mass (local frame) and rotational inertia about the centre.")
       .def(py::init([](float mass, Vec2 center, float inertia) { return MassProperties{mass, center, inertia}; }), "mass"_a,
@@ -200,7 +243,13 @@ void bind_geometry(py::module_& m) {
       }, py::is_operator())
       .def("__repr__", [](const MassProperties& p) {
         return "MassProperties(mass=" + fmt(p.mass) + ", center=Vec2" + fmt(p.center) + ", inertia=" + fmt(p.inertia) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const MassProperties& p) { return py::make_tuple(p.mass, pickled(p.center), p.inertia); },
+                      [](const py::tuple& t) {
+                        state(t, 3, "MassProperties");
+                        return MassProperties{t[0].cast<float>(), unpickled_vec2(t[1]), t[2].cast<float>()};
+                      }));
   m.def("mass_properties", py::overload_cast<const Shape&, float>(&mass_properties), "shape"_a, "density"_a = 1.0f,
         "Exact mass properties at uniform density: centre in the local frame, inertia about that centre. "
         "Raises InvalidShape for a negative or non-finite density.");

@@ -32,6 +32,16 @@ const char* state_name(ToiResult::State s) {
   return "?";
 }
 
+py::tuple pickled(const ContactPoint& p) { return py::make_tuple(python::pickled(p.point), p.separation, p.id); }
+ContactPoint unpickled_contact_point(const py::handle& h) {
+  const py::tuple t = state(h.cast<py::tuple>(), 3, "ContactPoint");
+  ContactPoint p{};
+  p.point = unpickled_vec2(t[0]);
+  p.separation = t[1].cast<float>();
+  p.id = t[2].cast<uint32_t>();
+  return p;
+}
+
 }  // namespace
 
 std::string repr_cast_hit(const CastHit& h) {
@@ -51,7 +61,18 @@ void bind_queries(py::module_& m) {
       .def("__repr__", [](const PointProjection& p) {
         return "PointProjection(point=Vec2" + fmt(p.point) + ", normal=Vec2" + fmt(p.normal) + ", distance=" + fmt(p.distance) +
                ", inside=" + fmt(p.inside) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const PointProjection& p) { return py::make_tuple(pickled(p.point), pickled(p.normal), p.distance, p.inside); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "PointProjection");
+                        PointProjection p{};
+                        p.point = unpickled_vec2(t[0]);
+                        p.normal = unpickled_vec2(t[1]);
+                        p.distance = t[2].cast<float>();
+                        p.inside = t[3].cast<bool>();
+                        return p;
+                      }));
   m.def("project_point", &project_point, "shape"_a, "xf"_a, "p"_a,
         "Projects the world point p onto the boundary of shape placed at xf: closest boundary point, outward "
         "normal there, signed distance (< 0 inside), all world space. Invalid input gives distance kHugeDistance.");
@@ -63,7 +84,9 @@ void bind_queries(py::module_& m) {
       .def_readonly("separation", &ContactPoint::separation, "signed gap along the manifold normal; < 0 means penetration")
       .def_readonly("id", &ContactPoint::id, "feature key: the same from frame to frame while the same features touch")
       .def("__eq__", [](const ContactPoint& a, const ContactPoint& b) { return same(a, b); }, py::is_operator())
-      .def("__repr__", [](const ContactPoint& p) { return repr(p); });
+      .def("__repr__", [](const ContactPoint& p) { return repr(p); })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const ContactPoint& p) { return pickled(p); }, [](const py::tuple& t) { return unpickled_contact_point(t); }));
 
   py::class_<Manifold>(m, "Manifold", "Up to two contact points sharing one normal, world space.")
       .def_readonly("normal", &Manifold::normal, "unit, world, from A to B (moving B along it separates the shapes)")
@@ -77,7 +100,23 @@ void bind_queries(py::module_& m) {
         std::string s = "Manifold(normal=Vec2" + fmt(mf.normal) + ", points=[";
         for (int i = 0; i < mf.count; ++i) s += (i ? ", " : "") + repr(mf.points[i]);
         return s + "])";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Manifold& mf) {
+                        py::tuple points(size_t(mf.count));
+                        for (int i = 0; i < mf.count; ++i) points[size_t(i)] = pickled(mf.points[i]);
+                        return py::make_tuple(pickled(mf.normal), points);
+                      },
+                      [](const py::tuple& t) {
+                        state(t, 2, "Manifold");
+                        Manifold mf{};
+                        mf.normal = unpickled_vec2(t[0]);
+                        const auto points = t[1].cast<py::tuple>();
+                        if (points.size() > 2) throw py::value_error("Manifold: a pickled state of at most 2 points");
+                        mf.count = int(points.size());
+                        for (int i = 0; i < mf.count; ++i) mf.points[i] = unpickled_contact_point(points[size_t(i)]);
+                        return mf;
+                      }));
   m.def("collide", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&, float>(&collide), "a"_a, "xa"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
         "The contact manifold of shape a at xa and shape b at xb: every point whose separation is at most margin. "
         "count > 0 exactly when distance() <= margin. Normal world, from A to B. Invalid transforms give count 0.");
@@ -97,7 +136,18 @@ void bind_queries(py::module_& m) {
       .def("__repr__", [](const DistanceResult& d) {
         return "DistanceResult(distance=" + fmt(d.distance) + ", normal=Vec2" + fmt(d.normal) + ", point_a=Vec2" + fmt(d.point_a) +
                ", point_b=Vec2" + fmt(d.point_b) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const DistanceResult& d) { return py::make_tuple(d.distance, pickled(d.normal), pickled(d.point_a), pickled(d.point_b)); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "DistanceResult");
+                        DistanceResult d{};
+                        d.distance = t[0].cast<float>();
+                        d.normal = unpickled_vec2(t[1]);
+                        d.point_a = unpickled_vec2(t[2]);
+                        d.point_b = unpickled_vec2(t[3]);
+                        return d;
+                      }));
   m.def("distance", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&>(&distance), "a"_a, "xa"_a,
         "b"_a, "xb"_a,
         "Exact signed distance between shape a at xa and shape b at xb, with witness points (world). Invalid "
@@ -111,7 +161,13 @@ void bind_queries(py::module_& m) {
       .def_readwrite("origin", &Ray::origin)
       .def_readwrite("translation", &Ray::translation)
       .def("__eq__", [](const Ray& a, const Ray& b) { return a.origin == b.origin && a.translation == b.translation; }, py::is_operator())
-      .def("__repr__", [](const Ray& r) { return "Ray(origin=Vec2" + fmt(r.origin) + ", translation=Vec2" + fmt(r.translation) + ")"; });
+      .def("__repr__", [](const Ray& r) { return "Ray(origin=Vec2" + fmt(r.origin) + ", translation=Vec2" + fmt(r.translation) + ")"; })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Ray& r) { return py::make_tuple(pickled(r.origin), pickled(r.translation)); },
+                      [](const py::tuple& t) {
+                        state(t, 2, "Ray");
+                        return Ray{unpickled_vec2(t[0]), unpickled_vec2(t[1])};
+                      }));
 
   py::class_<CastHit>(m, "CastHit", "The answer of a cast, world space. No hit: CastHit(False, 1, (0,0), (0,0)).")
       .def_readonly("hit", &CastHit::hit, "the ray (or moving shape) meets the target within its translation")
@@ -120,7 +176,18 @@ void bind_queries(py::module_& m) {
       .def_readonly("normal", &CastHit::normal, "unit, world (see each query); (0,0) when starting inside")
       .def("__bool__", [](const CastHit& h) { return h.hit; })
       .def("__eq__", [](const CastHit& a, const CastHit& b) { return same(a, b); }, py::is_operator())
-      .def("__repr__", &repr_cast_hit);
+      .def("__repr__", &repr_cast_hit)
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const CastHit& h) { return py::make_tuple(h.hit, h.fraction, pickled(h.point), pickled(h.normal)); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "CastHit");
+                        CastHit h{};
+                        h.hit = t[0].cast<bool>();
+                        h.fraction = t[1].cast<float>();
+                        h.point = unpickled_vec2(t[2]);
+                        h.normal = unpickled_vec2(t[3]);
+                        return h;
+                      }));
   m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&>(&raycast), "shape"_a, "xf"_a, "ray"_a,
         "First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray "
         "starting inside hits at fraction 0 with normal (0, 0).");
@@ -134,7 +201,13 @@ void bind_queries(py::module_& m) {
   py::class_<ShapeCastOptions>(m, "ShapeCastOptions", "Options of shape_cast().")
       .def(py::init([](float t) { return ShapeCastOptions{t}; }), "target_separation"_a = 0.0f)
       .def_readwrite("target_separation", &ShapeCastOptions::target_separation,
-                     "length (>= 0): stop where the distance falls to this instead of 0");
+                     "length (>= 0): stop where the distance falls to this instead of 0")
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const ShapeCastOptions& o) { return py::make_tuple(o.target_separation); },
+                      [](const py::tuple& t) {
+                        state(t, 1, "ShapeCastOptions");
+                        return ShapeCastOptions{t[0].cast<float>()};
+                      }));
   m.def("shape_cast",
         py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2, const ShapeCastOptions&>(&shape_cast),
         "a"_a, "xa"_a, "translation_a"_a, "b"_a, "xb"_a, "translation_b"_a, "options"_a = ShapeCastOptions{},
@@ -163,7 +236,13 @@ void bind_queries(py::module_& m) {
       .def("__repr__", [](const Sweep& s) {
         return "Sweep(local_center=Vec2" + fmt(s.local_center) + ", c0=Vec2" + fmt(s.c0) + ", c1=Vec2" + fmt(s.c1) + ", a0=" + fmt(s.a0) +
                ", a1=" + fmt(s.a1) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Sweep& s) { return py::make_tuple(pickled(s.local_center), pickled(s.c0), pickled(s.c1), s.a0, s.a1); },
+                      [](const py::tuple& t) {
+                        state(t, 5, "Sweep");
+                        return Sweep{unpickled_vec2(t[0]), unpickled_vec2(t[1]), unpickled_vec2(t[2]), t[3].cast<float>(), t[4].cast<float>()};
+                      }));
   m.def("sweep_transform", &sweep_transform, "sweep"_a, "t"_a, "The shape's transform at time t in [0, 1] of the sweep.");
 
   py::class_<ToiResult> toi(m, "ToiResult", "The answer of time_of_impact(), world space.");
@@ -182,13 +261,33 @@ void bind_queries(py::module_& m) {
       .def("__repr__", [](const ToiResult& r) {
         return std::string("ToiResult(state=") + state_name(r.state) + ", fraction=" + fmt(r.fraction) + ", point=Vec2" + fmt(r.point) +
                ", normal=Vec2" + fmt(r.normal) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const ToiResult& r) { return py::make_tuple(int(r.state), r.fraction, pickled(r.point), pickled(r.normal)); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "ToiResult");
+                        const int s = t[0].cast<int>();
+                        if (s < int(ToiResult::State::hit) || s > int(ToiResult::State::failed))
+                          throw py::value_error("ToiResult: no state " + std::to_string(s));
+                        ToiResult r{};
+                        r.state = ToiResult::State(s);
+                        r.fraction = t[1].cast<float>();
+                        r.point = unpickled_vec2(t[2]);
+                        r.normal = unpickled_vec2(t[3]);
+                        return r;
+                      }));
   py::class_<ToiOptions>(m, "ToiOptions", "Options of time_of_impact().")
       .def(py::init([](float target, float tolerance, int iterations) { return ToiOptions{target, tolerance, iterations}; }),
            "target_separation"_a = 0.0f, "tolerance"_a = 0.0f, "max_iterations"_a = kMaxToiIterations)
       .def_readwrite("target_separation", &ToiOptions::target_separation, "length (>= 0) at which the shapes count as touching")
       .def_readwrite("tolerance", &ToiOptions::tolerance, "length (> 0); 0 picks the default")
-      .def_readwrite("max_iterations", &ToiOptions::max_iterations, "most distance evaluations before State.failed");
+      .def_readwrite("max_iterations", &ToiOptions::max_iterations, "most distance evaluations before State.failed")
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const ToiOptions& o) { return py::make_tuple(o.target_separation, o.tolerance, o.max_iterations); },
+                      [](const py::tuple& t) {
+                        state(t, 3, "ToiOptions");
+                        return ToiOptions{t[0].cast<float>(), t[1].cast<float>(), t[2].cast<int>()};
+                      }));
   m.def("time_of_impact",
         py::overload_cast<const Shape&, const Sweep&, const Shape&, const Sweep&, float, const ToiOptions&>(&time_of_impact), "a"_a,
         "sweep_a"_a, "b"_a, "sweep_b"_a, "t_max"_a = 1.0f, "options"_a = ToiOptions{},
@@ -213,7 +312,22 @@ void bind_queries(py::module_& m) {
       .def("__repr__", [](const Approach& r) {
         return "Approach(hit=" + fmt(r.hit) + ", time=" + fmt(r.time) + ", distance=" + fmt(r.distance) + ", point_a=Vec2" + fmt(r.point_a) +
                ", point_b=Vec2" + fmt(r.point_b) + ", normal=Vec2" + fmt(r.normal) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Approach& r) {
+                        return py::make_tuple(r.hit, r.time, r.distance, pickled(r.point_a), pickled(r.point_b), pickled(r.normal));
+                      },
+                      [](const py::tuple& t) {
+                        state(t, 6, "Approach");
+                        Approach r{};
+                        r.hit = t[0].cast<bool>();
+                        r.time = t[1].cast<float>();
+                        r.distance = t[2].cast<float>();
+                        r.point_a = unpickled_vec2(t[3]);
+                        r.point_b = unpickled_vec2(t[4]);
+                        r.normal = unpickled_vec2(t[5]);
+                        return r;
+                      }));
   m.def("closest_approach",
         py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2, float>(&closest_approach), "a"_a,
         "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,

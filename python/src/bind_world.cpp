@@ -98,7 +98,7 @@ void call_hits(const py::function& on_hit, Query query) {
   if (cast_failed) throw py::type_error("on_hit must return a float (< 0 ignore, 0 stop, else clip the ray)");
 }
 
-std::vector<ColliderId> ids_from(const py::handle& obj, size_t& n) {
+std::vector<ColliderId> ids_from(const py::handle& obj, ItemCount& n) {
   std::vector<ColliderId> ids;
   if (py::isinstance<py::array>(obj)) {
     const auto a = py::reinterpret_borrow<py::array>(obj);
@@ -247,7 +247,7 @@ void bind_world(py::module_& m) {
       .def("__hash__", [](ColliderId id) { return std::hash<ColliderId>()(id); })
       .def("__repr__", [](ColliderId id) { return repr(id); });
   m.def("id_array", [](const py::object& ids) {
-    size_t n = kUnknown;
+    ItemCount n;
     const std::vector<ColliderId> v = ids_from(ids, n);
     py::array out = zeros(collider_id_dtype(), v.size());
     if (!v.empty()) std::memcpy(out.mutable_data(), v.data(), v.size() * sizeof(ColliderId));
@@ -546,7 +546,7 @@ void bind_world(py::module_& m) {
            "The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within "
            "margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided.")
       .def("set_transforms", [](W& w, const py::object& ids_obj, const py::object& xfs) {
-        size_t n = kUnknown;
+        ItemCount n;
         const std::vector<ColliderId> ids = ids_from(ids_obj, n);
         const Items<Transform> t = items<Transform>(xfs, "transforms", "a Transform or an (N, 4) array of [x, y, c, s]", n);
         py::array_t<bool> out(py::ssize_t(ids.size()));
@@ -559,7 +559,7 @@ void bind_world(py::module_& m) {
            "set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array "
            "(or one Transform for all); the GIL is released. Returns a bool array: False for a stale id or an invalid transform.")
       .def("cast_rays", [](W& w, const py::object& rays, std::optional<float> radius, const QueryFilter& f) {
-        size_t n = kUnknown;
+        ItemCount n;
         const Items<Ray> r = items<Ray>(rays, "rays", "a Ray or an (N, 4) array of [origin x, origin y, translation x, translation y]", n);
         if (n == kUnknown) n = 1;
         const float rad = radius ? finite_scalar(*radius, "radius") : 0.0f;

@@ -36,6 +36,27 @@ inline std::string fmt(bool b) { return b ? "True" : "False"; }
 /// TypeError or ValueError naming the problem.
 std::vector<Vec2> points_from(const py::handle& obj, const char* what);
 
+/// Pickling (py::pickle): a value's state is a tuple of plain floats, ints, bools and tuples, so
+/// that it reads back bit for bit (a float32 survives the trip through a Python float) and does
+/// not depend on the module's memory layout. state() checks the tuple's length.
+inline py::tuple state(const py::tuple& t, size_t n, const char* type) {
+  if (t.size() != n)
+    throw py::value_error(std::string(type) + ": a pickled state of " + std::to_string(n) + " items, got " + std::to_string(t.size()));
+  return t;
+}
+/// __reduce__ of a class bound with py::pickle: cls.__new__(cls), then __setstate__, for every
+/// pickle protocol. (Without it protocols 0 and 1 take copyreg's path, which pybind11 cannot
+/// serve: the process aborts.)
+inline py::tuple reduce_by_state(const py::object& self) {
+  return py::make_tuple(py::module_::import("copyreg").attr("__newobj__"), py::make_tuple(py::type::of(self)),
+                        self.attr("__getstate__")());
+}
+inline py::tuple pickled(Vec2 v) { return py::make_tuple(v.x, v.y); }
+inline Vec2 unpickled_vec2(const py::handle& h) {
+  const py::tuple t = state(h.cast<py::tuple>(), 2, "Vec2");
+  return {t[0].cast<float>(), t[1].cast<float>()};
+}
+
 /// The Python-side types of a point list and of the batch arguments, as the stubs spell them.
 struct PointList {
   std::vector<Vec2> points;

@@ -1,6 +1,8 @@
 // The extension module pebble._pebble; python/pebble/__init__.py re-exports it as `pebble`.
 #include "common.hpp"
 
+#include <pebble/version.hpp>
+
 PYBIND11_MODULE(_pebble, m) {
   m.doc() =
       "pebble: 2D collision detection on rounded convex polygons (C++20), from Python.\n\n"
@@ -12,4 +14,6 @@ PYBIND11_MODULE(_pebble, m) {
   pebble::python::bind_world(m);
   pebble::python::bind_primitives(m);
   pebble::python::bind_batch(m);
+  // The library's version, from CMake's project() (pebble/version.hpp); pebble.__version__.
+  m.attr("__version__") = pebble::version();
 }

@@ -215,6 +215,7 @@ def emit_module(mod, module):
 def stubs():
     top = HEADER.format(doc=_pebble.__doc__, imports="\nfrom . import batch as batch, prim as prim\n") + ALIASES
     top += emit_module(_pebble, "top")
+    top += "__version__: str\n"
     prim = HEADER.format(doc=_pebble.prim.__doc__, imports="\nfrom . import Aabb, PointsLike, Vec2, Vec2Like\n")
     prim += emit_module(_pebble.prim, "prim")
     batch = HEADER.format(
