@@ -150,9 +150,31 @@ void bounds_box2d(benchmark::State& state, const Cases& cases) {
   state.counters["width"] = mean_of(cases, [&](const auto& c) { return box(c).upperBound.x - box(c).lowerBound.x; });
 }
 
+/// Angles uniform in [-8, 8] rad (a few turns either way, as a game's bodies have).
+const std::vector<float>& angle_cases() {
+  static const std::vector<float> cases = [] {
+    Rng rng(kSeed + 7);
+    std::vector<float> out(kCaseCount);
+    for (float& a : out) a = uniform(rng, -8, 8);
+    return out;
+  }();
+  return cases;
+}
+
+// Rot::from_angle (pebble's own cosine and sine, the same bits on every platform) beside
+// b2Rot(angle), which calls the C library's sinf and cosf.
+void rotation_pebble(benchmark::State& state) {
+  run_cases(state, angle_cases(), [](float a) { return pebble::Rot::from_angle(a); });
+}
+void rotation_box2d(benchmark::State& state) {
+  run_cases(state, angle_cases(), [](float a) { return b2Rot(a); });
+}
+
 }  // namespace
 
 void register_foundation_benchmarks() {
+  add_pair("BM_RotFromAngle", "rotation from an angle (Rot::from_angle / b2Rot(angle), the C library's sinf and cosf)",
+           rotation_pebble, rotation_box2d);
   add_pair("BM_Hull", "hull of 8 random points (Shape::polygon / b2PolygonShape::Set)", hull_pebble, hull_box2d);
   add_pair("BM_MassPolygon", "mass properties, 8-gon", [](benchmark::State& s) { mass_pebble(s, octagon_cases()); },
            [](benchmark::State& s) { mass_box2d(s, octagon_cases()); });

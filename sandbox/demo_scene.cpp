@@ -63,7 +63,8 @@ Shape make_shape(ShapeKind kind, std::mt19937& rng) {
         const float a = 2 * std::numbers::pi_v<float> * (static_cast<float>(i) + turn + uniform(rng, -0.25f, 0.25f)) /
                         static_cast<float>(n);
         const float r = size * uniform(rng, 0.75f, 1.0f);
-        points[i] = {r * std::cos(a), r * std::sin(a)};
+        const Rot q = Rot::from_angle(a);  // pebble's trig: the same pile on every platform
+        points[i] = {r * q.c, r * q.s};
       }
       return Shape::polygon(std::span<const Vec2>(points, static_cast<size_t>(n)), rounding);
     }
@@ -88,7 +89,8 @@ std::vector<Shape> make_concave(std::mt19937& rng) {
       for (int i = 0; i < 2 * n; ++i) {
         const float a = std::numbers::pi_v<float> * static_cast<float>(i) / static_cast<float>(n);
         const float r = i % 2 ? 0.55f * s : s;
-        p.push_back({r * std::cos(a), r * std::sin(a)});
+        const Rot q = Rot::from_angle(a);
+        p.push_back({r * q.c, r * q.s});
       }
     }
   }
@@ -171,7 +173,7 @@ void DemoScene::add_container(Stepper& stepper) {
   const int bumps = std::max(4, static_cast<int>(std::lround(inner_width_ / kFloorStep)));
   for (int i = 0; i <= bumps; ++i) {
     const float x = half - inner_width_ * static_cast<float>(i) / static_cast<float>(bumps);
-    block.push_back({x, kFloorHeight + kHillHeight * std::sin(kHillFrequency * x)});
+    block.push_back({x, kFloorHeight + kHillHeight * Rot::from_angle(kHillFrequency * x).s});
   }
   block.push_back({-half - lean, top});      // inner left top
   block.push_back({-half - lean - t, top});  // outer left top

@@ -25,6 +25,7 @@
 #include <sstream>
 
 #include "pebble/detail/exact.hpp"
+#include "geometry/trig.hpp"
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
 #include "tolerances.hpp"
@@ -174,7 +175,7 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
     // ∫(cos φ, sin φ)ρ² dρ dφ = (r³/3) right_perp(n_after - n_before), which needs no
     // division by θ and is exact for the half discs of a capsule (θ = π).
     const D2 before = normal[i == 0 ? n - 1 : i - 1], after = normal[i];
-    const double theta = std::atan2(std::fabs(cross(before, after)), dot(before, after));
+    const double theta = detail::atan2(std::fabs(cross(before, after)), dot(before, after));  // own: same bits everywhere
     const double wedge = 0.5 * theta * r2;
     const D2 apex_first = (r * r2 / 3.0) * right_perp(after - before);
     m.add(wedge, wedge * p(i) + apex_first,

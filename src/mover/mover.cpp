@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "geometry/trig.hpp"
+
 namespace pebble {
 namespace {
 
@@ -169,7 +171,9 @@ CharacterMover::CharacterMover(const Shape& shape, const Transform& xf, const Mo
   if (!(s.push_speed >= 0) || !std::isfinite(s.push_speed)) fail("settings.push_speed must be finite and >= 0");
   if (s.max_iterations < 1) fail("settings.max_iterations must be at least 1");
   settings_.up = normalize(s.up);
-  cos_max_slope_ = std::cos(s.max_slope);
+  double cos_slope, sin_slope;
+  detail::cos_sin(double(s.max_slope), cos_slope, sin_slope);  // pebble's own: the same bits on every platform
+  cos_max_slope_ = float(cos_slope);
   ground_.normal = settings_.up;
 }
 
