@@ -16,6 +16,8 @@ echo "== release build and tests"
 cmake --preset release
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
+# `pip install .` (pyproject.toml) into a fresh venv: builds only the Python module (in build/pip) and imports it
+PEBBLE_JOBS=$jobs python/tools/check_pip_install.sh
 
 echo "== install, then consume with find_package (g++) and with add_subdirectory (clang++)"
 rm -rf build/install build/consumer-find build/consumer-sub
