@@ -6,26 +6,30 @@
 #   scripts/web.sh test      builds, then the browser and package tests (needs build/release's
 #                            `pebble query`: scripts/test.sh runs this after the release build)
 #   scripts/web.sh bench     builds, then pebble's WASM against planck.js in Node (docs/web.md)
+# PEBBLE_WASM_DIR=build/other builds there instead of build/wasm (the tests that read the package
+# through it follow; those that import build/wasm/pkg directly do not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 cmd=${1:-build}
+wasm_dir=${PEBBLE_WASM_DIR:-build/wasm}
+export PEBBLE_WASM_DIR=$wasm_dir
 
 build() {
   # Debian's Emscripten keeps its prebuilt system libraries in a frozen cache under /usr/share; a
   # cache folder inside the build tree (links to those libraries, plus the lock file Emscripten
   # writes) lets any user build without writing there. Debian's acorn (node-acorn) lives in
   # /usr/share/nodejs, which a Node that is not Debian's does not search by itself.
-  local cache=build/wasm/em-cache
+  local cache=$wasm_dir/em-cache
   mkdir -p "$cache"
   for f in /usr/share/emscripten/cache/*; do
     [ "$(basename "$f")" = cache.lock ] || ln -sfn "$f" "$cache/$(basename "$f")"
   done
   export EM_CACHE=$root/$cache NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-  if [ ! -f build/wasm/CMakeCache.txt ]; then
-    emcmake cmake -S web -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  if [ ! -f "$wasm_dir/CMakeCache.txt" ]; then
+    emcmake cmake -S web -B "$wasm_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
-  cmake --build build/wasm -j "${PEBBLE_JOBS:-$(nproc)}"
+  cmake --build "$wasm_dir" -j "${PEBBLE_JOBS:-$(nproc)}"
 }
 
 npm_ci() {

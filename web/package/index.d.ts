@@ -14,8 +14,16 @@ export interface Transform { p: Vec2; q: Rot; }
 export interface Aabb { lower: Vec2; upper: Vec2; }
 /** A ray from origin to origin + translation (world). */
 export interface Ray { origin: Vec2; translation: Vec2; }
+/** A Vec2 as an argument: an object {x, y} or an [x, y] array. */
+export type Vec2Like = Vec2 | readonly [number, number];
+/** A Transform as an argument: its position may be an [x, y] array. */
+export interface TransformLike { p: Vec2Like; q: Rot; }
+/** A Ray as an argument. */
+export interface RayLike { origin: Vec2Like; translation: Vec2Like; }
+/** An Aabb as an argument. */
+export interface AabbLike { lower: Vec2Like; upper: Vec2Like; }
 /** Points as objects or as [x, y] pairs. */
-export type Points = ReadonlyArray<Vec2 | readonly [number, number]>;
+export type Points = ReadonlyArray<Vec2Like>;
 
 /** Thrown by the shape makers for input they refuse; the message is C++'s InvalidShape message. */
 export class InvalidShape extends Error {}
@@ -48,14 +56,14 @@ export interface Shape extends WasmObject {
 }
 export interface ShapeMakers {
   /** A disc of radius >= 0 centred at center (shape frame). */
-  circle(radius: number, center?: Vec2): Shape;
+  circle(radius: number, center?: Vec2Like): Shape;
   /** The points within radius of segment ab; capsule(a, a, r) is a circle. */
-  capsule(a: Vec2, b: Vec2, radius: number): Shape;
+  capsule(a: Vec2Like, b: Vec2Like, radius: number): Shape;
   /** A capsule of radius 0. */
-  segment(a: Vec2, b: Vec2): Shape;
+  segment(a: Vec2Like, b: Vec2Like): Shape;
   /** A box centred on the origin (or at center, turned by angle) with half extents > 0. */
   box(half_width: number, half_height: number): Shape;
-  box(half_width: number, half_height: number, center: Vec2, angle: number): Shape;
+  box(half_width: number, half_height: number, center: Vec2Like, angle: number): Shape;
   /** OUTER half extents, corners rounded by corner_radius (<= the smaller half extent). */
   rounded_box(half_width: number, half_height: number, corner_radius: number): Shape;
   /** The convex hull of the points (welded, collinear points removed), grown by radius. */
@@ -120,6 +128,8 @@ export interface CastHit {
 }
 /** A shape's motion over [0, 1]: its rotation centre (shape frame), that centre's world position and the angle at t = 0 and t = 1. */
 export interface Sweep { local_center: Vec2; c0: Vec2; c1: Vec2; a0: number; a1: number; }
+/** A Sweep as an argument. */
+export interface SweepLike { local_center: Vec2Like; c0: Vec2Like; c1: Vec2Like; a0: number; a1: number; }
 export interface ToiResult {
   state: 'hit' | 'separated' | 'overlapped' | 'failed';
   /** Time in [0, t_max]. */ fraction: number;
@@ -173,12 +183,12 @@ export interface WorldStats {
 /** A scene of colliders: broadphase (AABB trees), narrowphase, persistent contacts, scene queries. */
 export interface CollisionWorld extends WasmObject {
   /** A shape, a compound (array of shapes in the collider's frame) or a chain; options or user_data. */
-  add(collider: Shape | Shape[] | Chain, xf: Transform, options?: ColliderOptions | number): ColliderId;
-  add_shape(shape: Shape, xf: Transform, options?: ColliderOptions | number): ColliderId;
-  add_parts(parts: Shape[], xf: Transform, options?: ColliderOptions | number): ColliderId;
-  add_chain(chain: Chain, xf: Transform, options?: ColliderOptions | number): ColliderId;
+  add(collider: Shape | Shape[] | Chain, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
+  add_shape(shape: Shape, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
+  add_parts(parts: Shape[], xf: TransformLike, options?: ColliderOptions | number): ColliderId;
+  add_chain(chain: Chain, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   remove(id: ColliderId): boolean;
-  set_transform(id: ColliderId, xf: Transform): boolean;
+  set_transform(id: ColliderId, xf: TransformLike): boolean;
   set_shape(id: ColliderId, shape: Shape): boolean;
   set_user_data(id: ColliderId, user_data: number): boolean;
   contains(id: ColliderId): boolean;
@@ -200,23 +210,23 @@ export interface CollisionWorld extends WasmObject {
   end_touch_events(): ContactEvent[];
   stats(): WorldStats;
   /** The closest hit, or null. */
-  cast_ray(ray: Ray, filter?: QueryFilter): RayResult | null;
-  cast_circle(ray: Ray, radius: number, filter?: QueryFilter): RayResult | null;
+  cast_ray(ray: RayLike, filter?: QueryFilter): RayResult | null;
+  cast_circle(ray: RayLike, radius: number, filter?: QueryFilter): RayResult | null;
   /** hit.normal is the collider's outward normal. */
-  cast_shape(shape: Shape, xf: Transform, translation: Vec2, filter?: QueryFilter): RayResult | null;
+  cast_shape(shape: Shape, xf: TransformLike, translation: Vec2Like, filter?: QueryFilter): RayResult | null;
   /** Every hit of the ray (radius 0) or circle, by fraction. */
-  cast_ray_all(ray: Ray, radius?: number, filter?: QueryFilter): RayResult[];
+  cast_ray_all(ray: RayLike, radius?: number, filter?: QueryFilter): RayResult[];
   /** Many rays in one call: origin x, y, translation x, y per ray; per ray the closest hit's fraction (1: none) and collider index (-1: none). */
   cast_rays(rays: Float32Array | ArrayLike<number>): { fraction: Float32Array; index: Int32Array };
-  overlap_point(point: Vec2, filter?: QueryFilter): ColliderId[];
-  overlap_aabb(box: Aabb, filter?: QueryFilter): ColliderId[];
-  overlap_shape(shape: Shape, xf: Transform, filter?: QueryFilter): ColliderId[];
+  overlap_point(point: Vec2Like, filter?: QueryFilter): ColliderId[];
+  overlap_aabb(box: AabbLike, filter?: QueryFilter): ColliderId[];
+  overlap_shape(shape: Shape, xf: TransformLike, filter?: QueryFilter): ColliderId[];
   /** The contacts the shape at xf would have, per collider part within margin; each manifold's normal points from the collider to the shape. */
-  collide_shape(shape: Shape, xf: Transform, margin?: number, filter?: QueryFilter): { id: ColliderId; part: number; manifold: Manifold }[];
+  collide_shape(shape: Shape, xf: TransformLike, margin?: number, filter?: QueryFilter): { id: ColliderId; part: number; manifold: Manifold }[];
   /** The k colliders nearest the shape by distance() to their nearest part (signed, < 0 overlapping), within max_distance, nearest first. */
-  nearest(shape: Shape, xf: Transform, k: number, max_distance?: number, filter?: QueryFilter): Neighbor[];
+  nearest(shape: Shape, xf: TransformLike, k: number, max_distance?: number, filter?: QueryFilter): Neighbor[];
   /** The colliders within radius of the shape, nearest first (at most k, default 64). */
-  within_radius(shape: Shape, xf: Transform, radius: number, k?: number, filter?: QueryFilter): Neighbor[];
+  within_radius(shape: Shape, xf: TransformLike, radius: number, k?: number, filter?: QueryFilter): Neighbor[];
 }
 
 /** A collider found by nearest / within_radius. */
@@ -224,7 +234,7 @@ export interface Neighbor { id: ColliderId; part: number; distance: number; }
 
 /** CharacterMover's settings (lengths in world units, angles in radians); missing fields keep the C++ defaults (docs/mover.md). */
 export interface MoverSettings {
-  /** default {x: 0, y: 1} */ up?: Vec2;
+  /** default {x: 0, y: 1} */ up?: Vec2Like;
   /** default 50 degrees: steeper surfaces are walls */ max_slope?: number;
   /** default 0.3 */ step_height?: number;
   /** default 0.2 */ snap_distance?: number;
@@ -245,61 +255,12 @@ export interface MoverStep {
 /** A character of any shape moved through a world one step at a time (pebble/mover.hpp). The constructor throws InvalidShape for unusable settings. */
 export interface CharacterMover extends WasmObject {
   /** Moves by velocity * dt (world frame); dt <= 0 or non-finite input: no motion. */
-  step(world: CollisionWorld, velocity: Vec2, dt: number): MoverStep;
+  step(world: CollisionWorld, velocity: Vec2Like, dt: number): MoverStep;
   transform(): Transform;
   /** Teleports (no casts; the ground is forgotten). */
-  set_transform(xf: Transform): void;
+  set_transform(xf: TransformLike): void;
   /** The mover's own collider, which its queries then ignore. */
   set_self(id: ColliderId): void;
-}
-
-/** A body for the sandbox stepper: density 0 makes it static. */
-export interface BodyDef {
-  shape?: Shape;
-  parts?: Shape[];
-  position?: Vec2;
-  angle?: number;
-  velocity?: Vec2;
-  density?: number;
-  friction?: number;
-  restitution?: number;
-}
-export type BodyOutline =
-  | { chain: false; static: boolean; parts: { vertices: Vec2[]; radius: number }[] }
-  | { chain: true; points: Vec2[]; closed: boolean };
-export interface StepStats { manifolds: number; points: number; max_penetration: number; }
-/** The sandbox rigid-body stepper of the demo (not part of the library; sandbox/stepper.hpp). */
-export interface Stepper extends WasmObject {
-  add(body: BodyDef): number;
-  add_chain(chain: Chain): number;
-  step(dt: number): void;
-  body_count(): number;
-  /** x, y, cos, sin of each body's shape frame. */
-  poses(): Float32Array;
-  outline(body: number): BodyOutline;
-  kinetic_energy(): number;
-  max_point_speed(): number;
-  stats(): StepStats;
-  measure(): { manifolds: number; max_penetration: number };
-}
-/** The scene of `pebble demo` on the stepper: a container and rows of shapes released over time. */
-export interface DemoPile extends WasmObject {
-  /** Releases the rows due, then steps by dt; returns the bodies added. */
-  step(dt: number): number;
-  time(): number;
-  all_released(): boolean;
-  last_release_time(): number;
-  /** Per body: 0 ground, 1 box, 2 rounded box, 3 capsule, 4 circle, 5 polygon, 6 rounded polygon, 7 concave. */
-  kinds(): number[];
-  view(): Aabb;
-  container_view(): Aabb;
-  body_count(): number;
-  poses(): Float32Array;
-  outline(body: number): BodyOutline;
-  kinetic_energy(): number;
-  max_point_speed(): number;
-  stats(): StepStats;
-  measure(): { manifolds: number; max_penetration: number };
 }
 
 export interface Pebble {
@@ -310,9 +271,7 @@ export interface Pebble {
   readonly Shape: ShapeMakers;
   readonly Chain: ChainMakers;
   readonly CollisionWorld: { new (settings?: WorldSettings): CollisionWorld };
-  readonly CharacterMover: { new (shape: Shape, xf: Transform, settings?: MoverSettings): CharacterMover };
-  readonly Stepper: { new (): Stepper };
-  readonly DemoPile: { new (shape_count: number, seed: number): DemoPile };
+  readonly CharacterMover: { new (shape: Shape, xf: TransformLike, settings?: MoverSettings): CharacterMover };
   readonly ChainSegment: Function;
   readonly Rot: { from_angle(radians: number): Rot; identity(): Rot; angle(q: Rot): number };
   readonly Transform: { identity(): Transform; from(x: number, y: number, angle?: number): Transform };
@@ -320,8 +279,8 @@ export interface Pebble {
   readonly module: unknown;
   /** A feature id as "0x%08x", as `pebble query` prints it. */
   hex_id(id: number): string;
-  transform_point(xf: Transform, v: Vec2): Vec2;
-  inv_transform_point(xf: Transform, v: Vec2): Vec2;
+  transform_point(xf: TransformLike, v: Vec2Like): Vec2;
+  inv_transform_point(xf: TransformLike, v: Vec2Like): Vec2;
 
   /** A simple (concave) polygon, either winding, into convex shapes of at most 8 corners grown by radius. */
   decompose(polygon: Points, radius?: number): Shape[];
@@ -329,26 +288,26 @@ export interface Pebble {
   mass_properties(shape_or_parts: Shape | Shape[], density?: number): MassProperties;
   area(shape: Shape): number;
   /** Tight world box, radius included. */
-  bounds(shape: Shape, xf: Transform): Aabb;
-  project_point(shape: Shape, xf: Transform, point: Vec2): PointProjection;
-  contains(shape: Shape, xf: Transform, point: Vec2): boolean;
+  bounds(shape: Shape, xf: TransformLike): Aabb;
+  project_point(shape: Shape, xf: TransformLike, point: Vec2Like): PointProjection;
+  contains(shape: Shape, xf: TransformLike, point: Vec2Like): boolean;
   /** Contact points whose separation is at most margin; a may be a chain segment. */
-  collide(a: Shape | ChainSegment, xa: Transform, b: Shape, xb: Transform, margin?: number): Manifold;
-  distance(a: Shape | ChainSegment, xa: Transform, b: Shape, xb: Transform): DistanceResult;
-  overlap(a: Shape, xa: Transform, b: Shape, xb: Transform): boolean;
+  collide(a: Shape | ChainSegment, xa: TransformLike, b: Shape, xb: TransformLike, margin?: number): Manifold;
+  distance(a: Shape | ChainSegment, xa: TransformLike, b: Shape, xb: TransformLike): DistanceResult;
+  overlap(a: Shape, xa: TransformLike, b: Shape, xb: TransformLike): boolean;
   /** A ray (radius 0) or a circle cast (radius > 0) against a shape or a one-sided chain segment. */
-  raycast(target: Shape | ChainSegment, xf: Transform, ray: Ray, radius?: number): CastHit;
+  raycast(target: Shape | ChainSegment, xf: TransformLike, ray: RayLike, radius?: number): CastHit;
   /** First fraction in [0, 1] at which the translating shapes touch; normal from A to B. */
-  shape_cast(a: Shape, xa: Transform, translation_a: Vec2, b: Shape | ChainSegment, xb: Transform, translation_b: Vec2,
+  shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape | ChainSegment, xb: TransformLike, translation_b: Vec2Like,
     options?: ShapeCastOptions): CastHit;
-  sweep_transform(sweep: Sweep, t: number): Transform;
+  sweep_transform(sweep: SweepLike, t: number): Transform;
   /** Translating and turning shapes: the first touch, never tunnelling. */
-  time_of_impact(a: Shape, sweep_a: Sweep, b: Shape | ChainSegment, sweep_b: Sweep, t_max?: number, options?: ToiOptions): ToiResult;
+  time_of_impact(a: Shape, sweep_a: SweepLike, b: Shape | ChainSegment, sweep_b: SweepLike, t_max?: number, options?: ToiOptions): ToiResult;
   /** Time in [0, horizon] of least distance, or of first touch, in linear motion. */
-  closest_approach(a: Shape, xa: Transform, velocity_a: Vec2, b: Shape | ChainSegment, xb: Transform, velocity_b: Vec2,
+  closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape | ChainSegment, xb: TransformLike, velocity_b: Vec2Like,
     horizon: number): Approach;
   /** First time in [0, horizon] the shapes touch in linear motion (0 when touching at the start), or Infinity. */
-  time_to_collision(a: Shape, xa: Transform, velocity_a: Vec2, b: Shape, xb: Transform, velocity_b: Vec2, horizon: number): number;
+  time_to_collision(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape, xb: TransformLike, velocity_b: Vec2Like, horizon: number): number;
   /** time_to_collision's answer when the shapes do not touch by the horizon (Infinity). */
   readonly kNoCollision: number;
   /** Many pairs per call (pebble/batch.hpp); disc pairs run in SIMD lanes where the build has them. */

@@ -32,7 +32,7 @@ export function record_pile(pb, { count = 500, settle = 30, frames = 180 } = {})
     if (i % 2 === 0) bodies.push({ kind: 'box', hw: 0.2 + 0.25 * next(), hh: 0.2 + 0.25 * next(), x, y, angle: next() - 0.5 });
     else bodies.push({ kind: 'circle', r: 0.2 + 0.2 * next(), x, y, angle: 0 });
   }
-  const stepper = new pb.Stepper();
+  const stepper = new pb.module.Stepper();  // the sandbox stepper: in the build, not in the package's API
   const shapes = [];
   for (const [hw, hh, x, y] of kWalls) {
     const s = pb.Shape.box(hw, hh);

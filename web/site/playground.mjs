@@ -250,10 +250,12 @@ function run_mode() {
       else out.order = `${B.name} first in each manifold (normal from ${B.name} to ${A.name})`;
     }
   } else if (mode === 'distance') {
+    // A is the query's first shape (point_a lies on it, the normal points from it), unless only B is
+    // a chain: a chain segment must come first.
     let best = null;
-    const [oa, ob] = is_chain(A) ? [B, A] : [A, B];
-    for (const pr of part_pairs(ob, oa)) {
-      const d = pb.distance(pr.a, xf_of(ob), pr.b, xf_of(oa));
+    const [first, second] = is_chain(B) && !is_chain(A) ? [B, A] : [A, B];
+    for (const pr of part_pairs(first, second)) {
+      const d = pb.distance(pr.a, xf_of(first), pr.b, xf_of(second));
       if (!best || d.distance < best.d.distance) best = { d, part_a: pr.part_a, part_b: pr.part_b };
     }
     const d = best.d;
@@ -263,7 +265,7 @@ function run_mode() {
     dot(d.point_a, '#26323a');
     dot(d.point_b, '#26323a');
     label(V((d.point_a.x + d.point_b.x) / 2, (d.point_a.y + d.point_b.y) / 2), `distance ${fmt(d.distance)}`);
-    Object.assign(out, { from: ob.name, to: oa.name, part_from: best.part_a, part_to: best.part_b, distance: d.distance,
+    Object.assign(out, { from: first.name, to: second.name, part_from: best.part_a, part_to: best.part_b, distance: d.distance,
       normal: d.normal, point_a: d.point_a, point_b: d.point_b });
   } else if (mode === 'point') {
     let best = null;
@@ -537,7 +539,7 @@ const pile_state = { steps: 0, step_ms: [], frame_ms: [], settled: false, settle
 
 function restart_pile() {
   if (pile) pile.delete();
-  pile = new pb.DemoPile(200, 1);
+  pile = new pb.module.DemoPile(200, 1);  // the sandbox's demo scene: in the build, not in the package's API
   pile_outlines = [];
   pile_kinds = [];
   Object.assign(pile_state, { steps: 0, step_ms: [], frame_ms: [], settled: false, settled_at: null });

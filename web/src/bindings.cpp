@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <pebble/pebble.hpp>
+#include <pebble/version.hpp>
 
 using emscripten::val;
 using namespace pebble;
@@ -675,7 +676,7 @@ private:
   CharacterMover mover_;
 };
 
-std::string version() { return "0.1.0"; }
+std::string version_string() { return pebble::version(); }
 
 }  // namespace
 
@@ -765,7 +766,7 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("closed", optional_override([](const Chain& c) { return c.closed(); }));
 
   function("kMaxPolygonVertices", optional_override([] { return kMaxPolygonVertices; }));
-  function("version", &version);
+  function("version", &version_string);
   function("hex_id", &hex_id);
   function("rot_from_angle", optional_override([](float a) { return Rot::from_angle(a); }));
   function("rot_angle", optional_override([](const Rot& q) { return q.angle(); }));

@@ -64,16 +64,12 @@ try {
 } catch (e) {
   if (!(e instanceof InvalidShape)) throw e;
 }
-const pile = new pb.DemoPile(20, 1);
-pile.step(1 / 60);
-const poses: Float32Array = pile.poses();
-const stepper = new pb.Stepper();
-stepper.add({ shape: a, position: { x: 0, y: 2 } });
-stepper.add({ shape: b, density: 0 });
-stepper.step(1 / 60);
+// [x, y] arrays where a Vec2 goes (issue 34), and String() of a shape.
+const arrays: boolean = pb.contains(a, { p: [0, 0], q: pb.Rot.identity() }, [0.1, 0]) &&
+  pb.raycast(a, at(0, 0), { origin: [-3, 0], translation: [6, 0] }).hit && String(a).startsWith('Shape(');
 console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
-  outlines: outlines.length + tops.length, count, moved, first, all, many, near, cast: cast?.id.index, kept, poses: poses.length,
-  ke: stepper.kinetic_energy(), loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
+  outlines: outlines.length + tops.length, count, moved, first, all, many, near, cast: cast?.id.index, kept, arrays,
+  loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
   angle: pb.Rot.angle(pb.Rot.from_angle(0.5)), ttc, bd }));
 for (const s of [...shapes, ...parts]) s.delete();
-[seg, chain, loop, world, pile, stepper].forEach((x) => x.delete());
+[seg, chain, loop, world].forEach((x) => x.delete());
