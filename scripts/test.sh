@@ -35,6 +35,9 @@ if nm -C build/consumer-sub/pebble/libpebble.a | grep -q "std::thread"; then
   echo "a build with PEBBLE_THREADS=OFF still uses std::thread"; exit 1
 fi
 
+echo "== API reference: Doxygen over include/pebble/, every public name documented (scripts/docs.sh, build/docs)"
+scripts/docs.sh
+
 echo "== WebAssembly: build with Emscripten, then the playground in headless chromium and the npm package (scripts/web.sh test)"
 scripts/web.sh test
 

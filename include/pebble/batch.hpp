@@ -22,14 +22,17 @@ namespace pebble {
 /// its velocity (world units per unit of time; ignored by distance and overlap). A null shape
 /// gives the query's empty result.
 struct BatchBody {
-  const Shape* shape = nullptr;
-  Transform transform{};
-  Vec2 velocity{};
+  const Shape* shape = nullptr;  ///< not owned; null gives the empty result
+  Transform transform{};         ///< shape frame to world
+  Vec2 velocity{};               ///< world units per unit of time
 };
 
 /// Two bodies of an independent pair query (A first: normals read from A to B).
 struct BatchPair {
+  ///@{
+  /// A and B of the pair query: results' normals point from a to b.
   BatchBody a, b;
+  ///@}
 };
 
 /// The batch forms. Each writes result i for pair i (or for a against others[i]) into out[i],

@@ -41,8 +41,12 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
 /// body turns from angle a0 to a1 (radians, at constant rate; more than a turn is allowed).
 struct Sweep {
   Vec2 local_center;  ///< rotation centre, shape frame
+  ///@{
   Vec2 c0, c1;        ///< world position of the rotation centre at t = 0 and t = 1
-  float a0, a1;       ///< angle at t = 0 and t = 1
+  ///@}
+  ///@{
+  float a0, a1;       ///< angle at t = 0 and t = 1 (radians, counter-clockwise)
+  ///@}
 };
 
 /// The shape's transform at time t in [0, 1] of the sweep: angle a0 + t (a1 - a0), rotation
@@ -52,12 +56,13 @@ Transform sweep_transform(const Sweep& sweep, float t) noexcept;
 
 /// The answer of time_of_impact(), world space.
 struct ToiResult {
+  /// How the search ended, which says what fraction means.
   enum class State {
     hit,         ///< the shapes come within the target (+ tolerance) at `fraction` and not before
     separated,   ///< they stay apart up to t_max; fraction = t_max
     overlapped,  ///< they overlap at t = 0; fraction = 0
     failed,      ///< the iteration cap was reached; no contact before `fraction`
-  } state;
+  } state;       ///< how the search ended
   float fraction;  ///< time in [0, t_max], see state
   Vec2 point;      ///< hit or overlapped: midway between the closest (or deepest) points; else {0,0}
   Vec2 normal;     ///< hit or overlapped: unit, from A to B; else {0,0}

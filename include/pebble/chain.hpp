@@ -18,7 +18,9 @@ namespace pebble {
 /// frame. It collides on its right side: the outward normal is the right perpendicular of b - a.
 struct ChainSegment {
   Shape shape = Shape::circle(0);  ///< Shape::segment(a, b): the segment as a 2-vertex core of radius 0
+  ///@{
   Vec2 a{}, b{};                   ///< the segment's ends, in the chain's order
+  ///@}
   Vec2 normal{};                   ///< outward unit normal: the right perpendicular of b - a
   Vec2 ghost_prev{};      ///< the point before a (the previous segment is ghost_prev -> a); unused without one
   Vec2 ghost_next{};      ///< the point after b (the next segment is b -> ghost_next); unused without one
@@ -44,12 +46,15 @@ public:
   /// be repeated). Throws as open() does.
   static Chain loop(std::span<const Vec2> points);
 
+  /// Segments: points - 1 for an open chain, points for a loop.
   int segment_count() const noexcept { return int(segments_.size()); }
   /// Segment i (0 <= i < segment_count()) with its ghost vertices, in the chain's frame.
   const ChainSegment& segment(int i) const { return segments_[std::size_t(i)]; }
+  /// All segments in order, each with its ghost vertices.
   std::span<const ChainSegment> segments() const noexcept { return segments_; }
   /// The points as given (a loop's repeated first point dropped).
   std::span<const Vec2> points() const noexcept { return points_; }
+  /// True for a loop (made by loop()), whose last segment joins the last point to the first.
   bool closed() const noexcept { return closed_; }
 
 private:

@@ -21,7 +21,7 @@ struct ContactPoint {
 struct Manifold {
   Vec2 normal;  ///< unit, world space, from A to B (moving B along it separates the shapes)
   int count;    ///< number of valid points: 0, 1 or 2
-  ContactPoint points[2];
+  ContactPoint points[2];  ///< the first count are the contact points; read no further
 
   /// The same manifold seen from the other shape: normal negated, feature ids swapped.
   Manifold flipped() const;

@@ -45,12 +45,12 @@ struct PlaneSolution {
 /// step off it. Convex parts make this exact: moving away from a convex part at the start, the
 /// distance to it only grows.
 struct MoverCast {
-  bool hit = false;
+  bool hit = false;    ///< a collider stops the translation before its end
   float fraction = 1;  ///< of the translation that can be made, in [0, 1]
   Vec2 point{};        ///< where the shapes touch then (world frame)
   Vec2 normal{};       ///< the collider's outward normal there (unit, world frame)
-  ColliderId collider{};
-  int part = 0;
+  ColliderId collider{};  ///< the collider met, when hit
+  int part = 0;           ///< its part met (a compound's shape, a chain's segment)
 };
 
 /// The cast above, against the colliders the filter passes, `ignore` excepted (the character's
@@ -88,11 +88,11 @@ struct MoverSettings {
 
 /// The surface a mover stands on.
 struct MoverGround {
-  bool grounded = false;
+  bool grounded = false;  ///< standing on a surface no steeper than max_slope
   Vec2 normal{};          ///< unit, world frame (up when not grounded)
   Vec2 point{};           ///< world frame
   ColliderId collider{};  ///< which collider (and part) holds the mover up
-  int part = 0;
+  int part = 0;           ///< that collider's part
 };
 
 /// What one CharacterMover::step did.
@@ -119,11 +119,15 @@ public:
   /// no motion.
   MoverStep step(const CollisionWorld& world, Vec2 desired_velocity, float dt) noexcept;
 
+  /// Where the mover is now (its shape's frame to world).
   const Transform& transform() const noexcept { return xf_; }
   /// Places the mover (a teleport: no casts, the ground is forgotten).
   void set_transform(const Transform& xf) noexcept;
+  /// The shape it moves, in its own frame.
   const Shape& shape() const noexcept { return shape_; }
+  /// What it stood on at the end of the last step().
   const MoverGround& ground() const noexcept { return ground_; }
+  /// The settings it was made with.
   const MoverSettings& settings() const noexcept { return settings_; }
   /// The mover's own collider in the world, which its queries then ignore.
   void set_self(ColliderId id) noexcept { self_ = id; }

@@ -25,33 +25,37 @@ namespace pebble::prim {
 
 /// A disc: every point within radius of center. A negative radius counts as 0 (a point).
 struct Circle {
-  Vec2 center{};
-  float radius = 0;
+  Vec2 center{};    ///< the disc's centre
+  float radius = 0; ///< a negative radius counts as 0
 };
 
 /// The closed segment from a to b; a == b is a point.
 struct Segment {
-  Vec2 a{}, b{};
+  ///@{
+  Vec2 a{}, b{};  ///< the ends; a == b is the point a
+  ///@}
 };
 
 /// The closed triangle abc, either winding; collinear or equal vertices make a segment or point.
 struct Triangle {
-  Vec2 a{}, b{}, c{};
+  ///@{
+  Vec2 a{}, b{}, c{};  ///< the corners, in either winding
+  ///@}
 };
 
 /// An axis-aligned rectangle by its center and half width / half height (seed 004's "box").
 /// Negative half extents count as 0.
 struct Box {
-  Vec2 center{};
-  Vec2 half_extents{};
+  Vec2 center{};        ///< the box's centre
+  Vec2 half_extents{};  ///< half width and half height; negative counts as 0
 };
 
 /// An axis-aligned rectangle by its corner with the smallest coordinates and its width / height
 /// (seed 004's "rect"). pebble is y up, so origin is the lower-left corner; in the seed's y-down
 /// screen coordinates the same corner is the top-left one. Negative sizes count as 0.
 struct Rect {
-  Vec2 origin{};
-  Vec2 size{};
+  Vec2 origin{};  ///< the lower-left corner (y up)
+  Vec2 size{};    ///< width and height; negative counts as 0
 };
 
 /// The lower/upper form (seed 004's "aabb" l, t, r, b) is pebble::Aabb from math.hpp. An

@@ -16,6 +16,7 @@ namespace pebble {
 /// names the problem and the offending value.
 class InvalidShape : public std::invalid_argument {
 public:
+  /// what: the message, naming the problem and the value.
   explicit InvalidShape(const std::string& what) : std::invalid_argument(what) {}
 };
 
@@ -74,9 +75,12 @@ public:
   /// Edge normals and offsets as kMaxPolygonVertices lanes (x, y, and dot(normal, vertex)), for
   /// vectorized separating-axis scans. Lanes past edge_count() hold a zero normal and a huge
   /// offset, so they never separate anything.
+  ///@{
+  /// kMaxPolygonVertices floats each: x, y of the edge normals, and the offsets.
   const float* normal_lanes_x() const { return normal_x_; }
   const float* normal_lanes_y() const { return normal_y_; }
   const float* offset_lanes() const { return offset_; }
+  ///@}
 
   /// The core vertex furthest along direction d (local frame); ties go to the lower index.
   int support_index(Vec2 d) const {

@@ -17,7 +17,9 @@ namespace pebble {
 /// [origin.y + row * cell_size.y, origin.y + (row + 1) * cell_size.y].
 /// Cells outside the grid count as empty.
 struct TileGrid {
-  int columns = 0, rows = 0;
+  ///@{
+  int columns = 0, rows = 0;  ///< the grid's size in cells, >= 0
+  ///@}
   std::span<const std::uint8_t> solid;  ///< columns * rows entries
   Vec2 origin{0, 0};                    ///< the lower-left corner of cell (0, 0)
   Vec2 cell_size{1, 1};                 ///< width and height of a cell, > 0
@@ -26,8 +28,8 @@ struct TileGrid {
 /// One outline: its points in order, a loop when closed (the last point joins the first, which
 /// is not repeated) or an open chain.
 struct Outline {
-  std::vector<Vec2> points;
-  bool closed = true;
+  std::vector<Vec2> points;  ///< in the grid's frame, counter-clockwise around the solid (solid on the left), as Chain takes them
+  bool closed = true;        ///< a loop (Chain::loop); false: an open run (Chain::open)
 };
 
 /// The boundary of the solid cells as closed outlines whose points run counter-clockwise around

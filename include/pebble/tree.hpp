@@ -58,8 +58,8 @@ struct TreeSettings {
 /// A proxy found by AabbTree::nearest: its id and the distance from the query box to its fat box
 /// (0 when they overlap).
 struct TreeNeighbor {
-  ProxyId id = kNullProxy;
-  float distance = 0;
+  ProxyId id = kNullProxy;  ///< the proxy found
+  float distance = 0;       ///< from the query box to its fat box (0 when they overlap)
 };
 
 /// Figures about a tree's shape and size, from AabbTree::stats().
@@ -85,6 +85,7 @@ struct TreeStats {
 /// copies are independent trees with the same proxy ids.
 class AabbTree {
 public:
+  /// An empty tree; the settings fix how fat its boxes are.
   explicit AabbTree(const TreeSettings& settings = {});
 
   /// Adds a proxy whose fat box is `box` fattened by the settings (see TreeSettings) and returns
@@ -107,6 +108,7 @@ public:
   Aabb fat_box(ProxyId id) const { return proxies_[std::size_t(id)].fat; }
   /// The user value given to create_proxy().
   std::uint64_t user_data(ProxyId id) const { return proxies_[std::size_t(id)].user_data; }
+  /// Replaces the value user_data() gives back (id must be live).
   void set_user_data(ProxyId id, std::uint64_t value) { proxies_[std::size_t(id)].user_data = value; }
   /// The category bits given to create_proxy() or set_category().
   std::uint64_t category(ProxyId id) const { return proxies_[std::size_t(id)].category; }

@@ -35,6 +35,7 @@ struct ColliderId {
   std::uint32_t index = 0xffffffffu;  ///< the collider's slot
   std::uint32_t generation = 0;       ///< 0 never names a collider
   std::uint32_t world = 0;            ///< serial of the world that made it; 0 is no world
+  /// Same slot, generation and world.
   friend constexpr bool operator==(const ColliderId&, const ColliderId&) = default;
 };
 
@@ -45,6 +46,7 @@ struct Filter {
   std::uint64_t category = 1;      ///< the bits this collider is
   std::uint64_t mask = ~0ull;      ///< the category bits it touches
   std::int32_t group = 0;          ///< shared positive group: always; shared negative: never
+  /// Field by field.
   friend constexpr bool operator==(const Filter&, const Filter&) = default;
 };
 
@@ -64,7 +66,7 @@ struct QueryFilter {
 
 /// How a collider takes part in the world. The defaults make a solid collider that moves.
 struct ColliderOptions {
-  Filter filter{};
+  Filter filter{};  ///< which colliders it pairs with (default: all)
   /// Never (or rarely) moves: kept in the fixed tree with a tight box, never paired with another
   /// fixed collider, and costs nothing in update() unless it changes. set_transform() still works,
   /// at the cost of a tree update.
@@ -84,43 +86,56 @@ struct ColliderOptions {
 /// b); a has the lower slot index. A collider made of one shape has the one part 0; a compound's
 /// part is the index of its shape, a chain's the index of its segment.
 struct ContactPair {
-  ColliderId a, b;
-  Manifold manifold;
-  int part_a = 0, part_b = 0;
+  ///@{
+  ColliderId a, b;  ///< the two colliders; a has the lower slot index
+  ///@}
+  Manifold manifold;  ///< collide(part of a, part of b): normal from a to b, world
+  ///@{
+  int part_a = 0, part_b = 0;  ///< the parts of a and of b that touch
+  ///@}
 };
 
 /// Two parts of two colliders that began or ended touching, in the order of ContactPair.
 struct ContactEvent {
-  ColliderId a, b;
-  int part_a = 0, part_b = 0;
+  ///@{
+  ColliderId a, b;  ///< the two colliders, a with the lower slot index; stale after a removal
+  ///@}
+  ///@{
+  int part_a = 0, part_b = 0;  ///< the parts of a and of b
+  ///@}
 };
 
 /// A collider (visitor) that began or ended overlapping a sensor, and the two parts concerned.
 struct SensorEvent {
-  ColliderId sensor, visitor;
-  int sensor_part = 0, visitor_part = 0;
+  ///@{
+  ColliderId sensor, visitor;  ///< the sensor and the collider that entered or left it
+  ///@}
+  ///@{
+  int sensor_part = 0, visitor_part = 0;  ///< the parts of each
+  ///@}
 };
 
 /// A ray or cast hit on one collider: which, which of its parts, and where (CastHit: fraction,
 /// point, normal).
 struct RayResult {
-  ColliderId id;
-  CastHit hit;
-  int part = 0;
+  ColliderId id;  ///< the collider hit
+  CastHit hit;    ///< fraction, point and normal (world; the collider's outward normal)
+  int part = 0;   ///< its part that was hit (a compound's shape, a chain's segment)
 };
 
 /// A collider found by CollisionWorld::nearest: which, its nearest part, and the signed distance
 /// from the query shape to that part (distance(): < 0 when they overlap).
 struct Neighbor {
-  ColliderId id;
-  int part = 0;
-  float distance = 0;
+  ColliderId id;       ///< the collider found
+  int part = 0;        ///< its part nearest the query shape
+  float distance = 0;  ///< signed distance to that part, < 0 overlapping
 };
 
 /// Runs task(i, context) for every i in [0, count), on any threads, in any order, and returns
 /// when all have finished. update() hands its parallel work to it, in pieces whose results do not
 /// depend on which thread runs them or in which order. A game plugs its job system in here.
 struct TaskHook {
+  /// The job system's entry: runs task(i, context) for i in [0, count), returns when all are done.
   void (*run)(int count, void (*task)(int index, void* context), void* context, void* user) = nullptr;
   void* user = nullptr;  ///< given back to run
 };
@@ -191,10 +206,14 @@ class ThreadPool;
 /// destroyed or assigned to.
 class CollisionWorld {
 public:
+  /// An empty world with the default settings.
   CollisionWorld();
+  /// An empty world; the settings are fixed for its life.
   explicit CollisionWorld(const WorldSettings& settings);
   ~CollisionWorld();
+  /// Takes the other world's colliders; its ids stay valid for this one.
   CollisionWorld(CollisionWorld&&) noexcept;
+  /// Takes the other world's colliders; its ids stay valid for this one.
   CollisionWorld& operator=(CollisionWorld&&) noexcept;
   CollisionWorld(const CollisionWorld&) = delete;
   CollisionWorld& operator=(const CollisionWorld&) = delete;
@@ -208,11 +227,13 @@ public:
   /// frame. Each part has its own tree box and pairs; contacts name the parts (ContactPair::part_a).
   /// Throws std::invalid_argument when `parts` is empty, and as above.
   ColliderId add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data = 0);
+  /// Adds a compound with options. Throws as above.
   ColliderId add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options);
   /// Adds a chain (terrain): one collider whose parts are the chain's segments, one-sided, with
   /// ghost vertices (docs/terrain.md); contacts and hits name the segment (ContactPair::part_a).
   /// Fixed unless the options say otherwise. Chains never pair with chains. Throws as above.
   ColliderId add(const Chain& chain, const Transform& xf, std::uint64_t user_data = 0);
+  /// Adds a chain with options (a chain marked not fixed moves). Throws as above.
   ColliderId add(const Chain& chain, const Transform& xf, const ColliderOptions& options);
   /// Removes a collider: its pairs go at once; touching ones are reported as end events by the
   /// next update() (with this id, stale by then). False (nothing done) for a stale or foreign id.
@@ -242,7 +263,9 @@ public:
   /// Part `part` of the collider, in the collider's frame; nullptr for a stale or foreign id or an
   /// index out of range.
   const Shape* part(ColliderId id, int part) const noexcept;
+  /// The collider's transform (its frame to world); nullptr for a stale or foreign id.
   const Transform* transform(ColliderId id) const noexcept;
+  /// The collider's options as last set; nullptr for a stale or foreign id.
   const ColliderOptions* options(ColliderId id) const noexcept;
   /// The box the trees hold for it (the union of its parts' boxes): bounds() grown by half the
   /// contact margin (and a slack that covers collide()'s tolerance), world; the empty box {} for a
@@ -269,6 +292,7 @@ public:
   /// segment) that began or stopped touching. Between colliders of one part each, the same as the
   /// collider events.
   std::span<const ContactEvent> begin_part_touch_events() const noexcept { return begin_part_events_; }
+  /// Part pairs that stopped touching in the last update(), as end_touch_events() orders them.
   std::span<const ContactEvent> end_part_touch_events() const noexcept { return end_part_events_; }
   /// Visitors that began overlapping a sensor in the last update() (per collider pair, naming the
   /// first part pair that overlaps).
@@ -455,6 +479,7 @@ private:
 /// ColliderIds as keys of unordered containers.
 template <>
 struct std::hash<pebble::ColliderId> {
+  /// Mixes slot, generation and world.
   std::size_t operator()(const pebble::ColliderId& id) const noexcept {
     const std::uint64_t key = (std::uint64_t(id.generation) << 32 | id.index) ^ (std::uint64_t(id.world) * 0x9e3779b97f4a7c15ull);
     return std::size_t(key ^ (key >> 29));
