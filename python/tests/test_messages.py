@@ -49,3 +49,11 @@ def test_nan_single_query_gives_the_empty_result_and_batch_raises():
     rows[1, 0] = 1e30
     r = batch.distance(box, Transform(), ball, rows)
     assert r["distance"][1] == pebble.kHugeDistance and r["distance"][0] < pebble.kHugeDistance
+
+
+def test_crowd_example_says_whether_agents_overlapped(tmp_path):
+    from test_examples import run
+    out = run("crowd.py", "--agents", "6", "--steps", "120", cwd=tmp_path)
+    gap = float(out.split("least gap between two agents ")[1].split()[0])
+    assert out.rstrip().endswith("(no two ever overlapped)" if gap >= 0 else "(two overlapped)"), out
+    assert "negative:" not in out
