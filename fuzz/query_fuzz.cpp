@@ -174,7 +174,7 @@ int run(const std::uint8_t* data, std::size_t size) {
   // Contacts, on every SIMD copy of the kernels: the same bits on each (simd.hpp).
   const pebble::SimdPath start_path = pebble::simd_path();
   const ContactAnswers first = contact_queries(a, xa, b, xb, margin);
-  for (const pebble::SimdPath path : {pebble::SimdPath::scalar, pebble::SimdPath::sse2, pebble::SimdPath::avx2}) {
+  for (const pebble::SimdPath path : {pebble::SimdPath::scalar, pebble::SimdPath::sse2, pebble::SimdPath::avx2, pebble::SimdPath::neon}) {
     if (path == start_path || !pebble::detail::use_simd_path(path)) continue;
     const ContactAnswers other = contact_queries(a, xa, b, xb, margin);
     FUZZ_REQUIRE(same_bits(first.touching, other.touching));

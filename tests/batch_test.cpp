@@ -38,7 +38,7 @@ struct Paths {
   SimdPath saved = pebble::simd_path();
   std::vector<SimdPath> list;
   Paths() {
-    for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+    for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2, SimdPath::neon}) {
       if (pebble::detail::use_simd_path(p)) list.push_back(p);
     }
     pebble::detail::use_simd_path(saved);

@@ -600,7 +600,7 @@ TEST(Robustness, CapsuleCornerCheckReadsOnlyWrittenLanes) {
   const Manifold generic = detail::collide_generic(a, x, b, x, 0);
   ASSERT_EQ(generic.count, 1);
   const SimdPath start = simd_path();
-  for (const SimdPath path : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+  for (const SimdPath path : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2, SimdPath::neon}) {
     if (!detail::use_simd_path(path)) continue;
     const Manifold m = collide(a, x, b, x, 0);
     ASSERT_EQ(m.count, 1) << simd_path_name(path);

@@ -23,7 +23,7 @@ using pebble::SimdPath;
 std::vector<SimdPath> available_paths() {
   const SimdPath start = pebble::simd_path();
   std::vector<SimdPath> out{start};
-  for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+  for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2, SimdPath::neon}) {
     if (p != start && pebble::detail::use_simd_path(p)) out.push_back(p);
   }
   pebble::detail::use_simd_path(start);
@@ -92,6 +92,7 @@ TEST(Simd, NamesAndSwitching) {
   EXPECT_STREQ(pebble::simd_path_name(SimdPath::scalar), "scalar");
   EXPECT_STREQ(pebble::simd_path_name(SimdPath::sse2), "sse2");
   EXPECT_STREQ(pebble::simd_path_name(SimdPath::avx2), "avx2");
+  EXPECT_STREQ(pebble::simd_path_name(SimdPath::neon), "neon");
   for (SimdPath p : available_paths()) {
     EXPECT_TRUE(pebble::detail::use_simd_path(p));
     EXPECT_EQ(pebble::simd_path(), p);
@@ -102,6 +103,14 @@ TEST(Simd, NamesAndSwitching) {
   EXPECT_TRUE(pebble::detail::use_simd_path(SimdPath::sse2));
   EXPECT_TRUE(pebble::detail::use_simd_path(SimdPath::scalar));
   EXPECT_EQ(pebble::detail::use_simd_path(SimdPath::avx2), __builtin_cpu_supports("avx2") != 0);
+  EXPECT_FALSE(pebble::detail::use_simd_path(SimdPath::neon));
+#endif
+#if defined(__aarch64__) && !defined(PEBBLE_NO_SIMD)
+  // An ARM64 build has NEON (its base copy) and the scalar copy, and no x86 copy.
+  EXPECT_TRUE(pebble::detail::use_simd_path(SimdPath::scalar));
+  EXPECT_TRUE(pebble::detail::use_simd_path(SimdPath::neon));
+  EXPECT_FALSE(pebble::detail::use_simd_path(SimdPath::sse2));
+  EXPECT_FALSE(pebble::detail::use_simd_path(SimdPath::avx2));
 #endif
 }
 

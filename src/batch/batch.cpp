@@ -106,13 +106,13 @@ struct Moving {
 template <class F>
 PEBBLE_HOT_INLINE Moving<F> moving_lanes(const BatchBody* const* bodies) {
   F c[6];  // p.x p.y q.c q.s velocity x y
-#if PEBBLE_SSE
+#if PEBBLE_SSE || PEBBLE_NEON
   if constexpr (sizeof(F) > sizeof(float)) {
     // Each body's 32 bytes (shape pointer, transform, velocity) read as 8 floats and transposed
     // into lanes (simd/wide.hpp): lanes built from separate float stores would wait for every
     // store to reach the cache before a vector load could read them.
     static_assert(sizeof(BatchBody) == 32 && offsetof(BatchBody, transform) == 8 && offsetof(BatchBody, velocity) == 24,
-                  "on x86-64 a BatchBody is a pointer, then p.x p.y q.c q.s, then velocity x y");
+                  "on x86-64 and ARM64 a BatchBody is a pointer, then p.x p.y q.c q.s, then velocity x y");
     constexpr int W = sizeof(F) / sizeof(float);
     const float* rows[W];
     for (int j = 0; j < W; ++j) rows[j] = reinterpret_cast<const float*>(bodies[j]);
@@ -138,10 +138,10 @@ PEBBLE_HOT_INLINE F shape_lanes(const BatchBody* const* b, Get get) {
 
 
 /// Four consecutive floats of each lane's shape (at(shape) points at them) as four lane values:
-/// on x86 one load per lane and a transpose (simd/wide.hpp), as for the bodies.
+/// with SSE2 or NEON one load per lane and a transpose (simd/wide.hpp), as for the bodies.
 template <class F, class At>
 PEBBLE_HOT_INLINE void shape_columns(const BatchBody* const* b, At at, F (&c)[4]) {
-#if PEBBLE_SSE
+#if PEBBLE_SSE || PEBBLE_NEON
   if constexpr (sizeof(F) > sizeof(float)) {
     constexpr int W = sizeof(F) / sizeof(float);
     const float* rows[W];

@@ -1,10 +1,11 @@
 // Internal: which instruction sets this build compiles the contact kernels for, and the macros
 // the kernels are written with. Not installed; not part of the API.
 //
-// The kernels (contact/manifold.cpp and contact/distance.cpp) are compiled up to three times by
-// CMakeLists.txt, each copy with PEBBLE_KERNEL_COPY set and into a namespace of its own:
-//   0  detail::base    the build's own target: SSE2 on x86-64, else plain C++
-//   1  detail::scalar  plain C++ beside an SSE2 base copy, so that tests compare every copy
+// The kernels (contact/manifold.cpp, contact/distance.cpp and batch/batch.cpp) are compiled up to
+// three times by CMakeLists.txt, each copy with PEBBLE_KERNEL_COPY set and into a namespace of its
+// own; the target processor decides which copies exist:
+//   0  detail::base    the build's own target: SSE2 on x86-64, NEON on ARM64, else plain C++
+//   1  detail::scalar  plain C++ beside an SSE2 or NEON base copy, so that tests compare every copy
 //   2  detail::avx2    AVX2, x86-64 with GCC or Clang; chosen at load time (simd/dispatch.cpp)
 // A copy this build cannot have compiles to nothing. Each kernel file includes this header (and
 // through it every standard and public header the kernels use) first, for the build's target,
@@ -26,13 +27,20 @@
 #include "pebble/shape.hpp"
 #include "pebble/simd.hpp"
 
-// x86-64 always has SSE2: the base copy uses it. Elsewhere, or with PEBBLE_NO_SIMD, the base copy
-// is plain C++. All copies give identical results.
+// x86-64 always has SSE2, and ARM64 always has NEON (Advanced SIMD): the base copy uses it.
+// Elsewhere, or with PEBBLE_NO_SIMD, the base copy is plain C++. All copies give identical results.
 #if !defined(PEBBLE_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
 #define PEBBLE_BASE_SSE 1
 #else
 #define PEBBLE_BASE_SSE 0
 #endif
+#if !defined(PEBBLE_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64)) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#define PEBBLE_BASE_NEON 1
+#else
+#define PEBBLE_BASE_NEON 0
+#endif
+// A base copy with lanes in hardware has the plain C++ copy beside it.
+#define PEBBLE_BASE_LANES (PEBBLE_BASE_SSE || PEBBLE_BASE_NEON)
 
 // The AVX2 copy: x86-64 with GCC or Clang, which can compile one file's functions for another
 // target than the rest.
@@ -46,25 +54,33 @@
 #define PEBBLE_KERNEL_COPY 0
 #endif
 
+// Per copy: PEBBLE_SSE and PEBBLE_NEON say which section of simd/wide.hpp it is written in
+// (neither: plain C++), PEBBLE_KERNEL_AVX2 that its 8 lanes are one AVX2 register.
 #if PEBBLE_KERNEL_COPY == 1
 #define PEBBLE_KERNEL_NS scalar
-#define PEBBLE_KERNEL_ENABLED PEBBLE_BASE_SSE
+#define PEBBLE_KERNEL_ENABLED PEBBLE_BASE_LANES
 #define PEBBLE_KERNEL_AVX2 0
 #define PEBBLE_SSE 0
+#define PEBBLE_NEON 0
 #elif PEBBLE_KERNEL_COPY == 2
 #define PEBBLE_KERNEL_NS avx2
 #define PEBBLE_KERNEL_ENABLED PEBBLE_HAVE_AVX2_KERNELS
-#define PEBBLE_KERNEL_AVX2 1
-#define PEBBLE_SSE 1
+#define PEBBLE_KERNEL_AVX2 PEBBLE_HAVE_AVX2_KERNELS
+#define PEBBLE_SSE PEBBLE_HAVE_AVX2_KERNELS
+#define PEBBLE_NEON 0
 #else
 #define PEBBLE_KERNEL_NS base
 #define PEBBLE_KERNEL_ENABLED 1
 #define PEBBLE_KERNEL_AVX2 0
 #define PEBBLE_SSE PEBBLE_BASE_SSE
+#define PEBBLE_NEON PEBBLE_BASE_NEON
 #endif
 
 #if PEBBLE_SSE
 #include <immintrin.h>
+#endif
+#if PEBBLE_NEON
+#include <arm_neon.h>
 #endif
 
 // The hot helpers are inlined into each query (GCC otherwise keeps some out of line, and the call
@@ -94,7 +110,7 @@ namespace pebble::detail {
 namespace base {
 extern const ContactKernels kKernels;
 }
-#if PEBBLE_BASE_SSE
+#if PEBBLE_BASE_LANES
 namespace scalar {
 extern const ContactKernels kKernels;
 }

@@ -15,7 +15,7 @@ namespace detail {
 namespace base {
 extern const BatchKernels kBatchKernels;
 }
-#if PEBBLE_BASE_SSE
+#if PEBBLE_BASE_LANES
 namespace scalar {
 extern const BatchKernels kBatchKernels;
 }
@@ -28,7 +28,7 @@ extern const BatchKernels kBatchKernels;
 
 const BatchKernels& batch_kernels() noexcept {
   const SimdPath path = contact_kernels().path;
-#if PEBBLE_BASE_SSE
+#if PEBBLE_BASE_LANES
   if (path == SimdPath::scalar) return scalar::kBatchKernels;
 #endif
 #if PEBBLE_HAVE_AVX2_KERNELS
@@ -45,7 +45,7 @@ namespace {
 /// The copy for `path`, or nullptr when this build or CPU lacks it.
 const ContactKernels* kernels_for(SimdPath path) noexcept {
   if (path == base::kKernels.path) return &base::kKernels;
-#if PEBBLE_BASE_SSE
+#if PEBBLE_BASE_LANES
   if (path == SimdPath::scalar) return &scalar::kKernels;
 #endif
 #if PEBBLE_HAVE_AVX2_KERNELS
@@ -60,7 +60,7 @@ const ContactKernels* kernels_for(SimdPath path) noexcept {
 /// The best path, or the one PEBBLE_SIMD names if this build and CPU have it.
 const ContactKernels* choose_kernels() noexcept {
   if (const char* wanted = std::getenv("PEBBLE_SIMD")) {
-    for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2}) {
+    for (SimdPath p : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2, SimdPath::neon}) {
       if (std::strcmp(wanted, simd_path_name(p)) != 0) continue;
       if (const ContactKernels* k = kernels_for(p)) return k;
     }
@@ -92,6 +92,7 @@ const char* simd_path_name(SimdPath path) noexcept {
     case SimdPath::scalar: return "scalar";
     case SimdPath::sse2: return "sse2";
     case SimdPath::avx2: return "avx2";
+    case SimdPath::neon: return "neon";
   }
   return "unknown";
 }

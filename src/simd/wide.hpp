@@ -1,5 +1,5 @@
 // Internal: the lane types the contact kernels are written in — 4 and 8 floats with the few
-// operations the edge scans need — defined once per instruction set: SSE2, AVX2 and plain C++.
+// operations the edge scans need — defined once per instruction set: SSE2, AVX2, NEON and plain C++.
 // contact/core.hpp uses only these, so the geometry is written once and every instruction set is
 // a short section below (as Box2D v3 writes its contact solver against b2FloatW). Not installed.
 //
@@ -123,9 +123,112 @@ PEBBLE_HOT_INLINE void quadrants(Float4 q, Float4& k, Mask4& odd, Float4& sin_si
   cos_sign = {_mm_castsi128_ps(_mm_and_si128(_mm_slli_epi32(_mm_add_epi32(ki, one), 30), sign))};
 }
 
+#elif PEBBLE_NEON
+// NEON (ARM64's Advanced SIMD): one float32x4_t. NEON's own min, max and NaN rules differ from
+// SSE's, so min and max are written as the comparisons and selects the contract above names.
+
+struct Float4 {
+  float32x4_t v;
+  static PEBBLE_HOT_INLINE Float4 load(const float* p) { return {vld1q_f32(p)}; }
+  static PEBBLE_HOT_INLINE Float4 splat(float x) { return {vdupq_n_f32(x)}; }
+  static PEBBLE_HOT_INLINE Float4 lanes(float a, float b, float c, float d) {
+    const float f[4] = {a, b, c, d};
+    return {vld1q_f32(f)};
+  }
+  static PEBBLE_HOT_INLINE PointLanes<Float4> splat_points(const Vec2* p) {
+    const float32x4_t xy = vld1q_f32(&p->x);
+    return {{vdupq_laneq_f32(xy, 0)}, {vdupq_laneq_f32(xy, 1)}, {vdupq_laneq_f32(xy, 2)}, {vdupq_laneq_f32(xy, 3)}};
+  }
+};
+struct Mask4 {
+  uint32x4_t v;
+};
+
+PEBBLE_HOT_INLINE void store(float* p, Float4 a) { vst1q_f32(p, a.v); }
+PEBBLE_HOT_INLINE Float4 operator+(Float4 a, Float4 b) { return {vaddq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float4 operator-(Float4 a, Float4 b) { return {vsubq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float4 operator*(Float4 a, Float4 b) { return {vmulq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {vdivq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float4 min(Float4 a, Float4 b) { return {vbslq_f32(vcltq_f32(a.v, b.v), a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float4 max(Float4 a, Float4 b) { return {vbslq_f32(vcgtq_f32(a.v, b.v), a.v, b.v)}; }
+PEBBLE_HOT_INLINE Float4 abs(Float4 a) { return {vabsq_f32(a.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator<=(Float4 a, Float4 b) { return {vcleq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator>(Float4 a, Float4 b) { return {vcgtq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {vcltq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator==(Float4 a, Float4 b) { return {vceqq_f32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator&(Mask4 a, Mask4 b) { return {vandq_u32(a.v, b.v)}; }
+PEBBLE_HOT_INLINE Mask4 operator|(Mask4 a, Mask4 b) { return {vorrq_u32(a.v, b.v)}; }
+/// Bit i set when lane i is true (each lane all ones or all zeros): the lanes weighted 1 2 4 8 and added.
+PEBBLE_HOT_INLINE unsigned bits(Mask4 m) {
+  const std::uint32_t weights[4] = {1, 2, 4, 8};
+  return vaddvq_u32(vandq_u32(m.v, vld1q_u32(weights)));
+}
+PEBBLE_HOT_INLINE bool any(Mask4 m) { return vmaxvq_u32(m.v) != 0; }
+PEBBLE_HOT_INLINE bool all(Mask4 m) { return vminvq_u32(m.v) != 0; }
+PEBBLE_HOT_INLINE float first_lane(Float4 a) { return vgetq_lane_f32(a.v, 0); }
+/// Lanes 1 0 3 2 of a.
+PEBBLE_HOT_INLINE Float4 swap_pairs(Float4 a) { return {vrev64q_f32(a.v)}; }
+/// Lanes 2 3 0 1 of a.
+PEBBLE_HOT_INLINE Float4 swap_halves(Float4 a) { return {vextq_f32(a.v, a.v, 2)}; }
+/// Lanes 0 1 of a, then 0 1 of b.
+PEBBLE_HOT_INLINE Float4 low_halves(Float4 a, Float4 b) { return {vcombine_f32(vget_low_f32(a.v), vget_low_f32(b.v))}; }
+/// Lanes 2 3 of a, then 2 3 of b.
+PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {vcombine_f32(vget_high_f32(a.v), vget_high_f32(b.v))}; }
+/// Lanes 0 1 of a, then 2 3 of b.
+PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {vcombine_f32(vget_low_f32(a.v), vget_high_f32(b.v))}; }
+/// The square root of each lane, correctly rounded (as std::sqrt).
+PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {vsqrtq_f32(a.v)}; }
+/// The 4 x 4 transpose: c[k] holds r[0..3][k].
+PEBBLE_HOT_INLINE void transpose(const float32x4_t (&r)[4], Float4 (&c)[4]) {
+  const float32x4_t t0 = vtrn1q_f32(r[0], r[1]), t1 = vtrn2q_f32(r[0], r[1]);  // 0 0 2 2 and 1 1 3 3 of rows 0 1
+  const float32x4_t t2 = vtrn1q_f32(r[2], r[3]), t3 = vtrn2q_f32(r[2], r[3]);
+  c[0] = {vcombine_f32(vget_low_f32(t0), vget_low_f32(t2))}, c[1] = {vcombine_f32(vget_low_f32(t1), vget_low_f32(t3))};
+  c[2] = {vcombine_f32(vget_high_f32(t0), vget_high_f32(t2))}, c[3] = {vcombine_f32(vget_high_f32(t1), vget_high_f32(t3))};
+}
+/// Columns 2..7 of four rows of 8 floats: c[k] holds rows[0..3][k + 2] (as the SSE2 section's).
+PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) {
+  float32x4_t lo[4], hi[4];
+  for (int j = 0; j < 4; ++j) lo[j] = vld1q_f32(rows[j]), hi[j] = vld1q_f32(rows[j] + 4);
+  Float4 a[4], b[4];
+  transpose(lo, a);
+  transpose(hi, b);
+  c[0] = a[2], c[1] = a[3], c[2] = b[0], c[3] = b[1], c[4] = b[2], c[5] = b[3];
+}
+/// The four floats at each of four rows as four columns: c[k] holds rows[0..3][k].
+PEBBLE_HOT_INLINE void columns_of_4(const float* const* rows, Float4 (&c)[4]) {
+  const float32x4_t r[4] = {vld1q_f32(rows[0]), vld1q_f32(rows[1]), vld1q_f32(rows[2]), vld1q_f32(rows[3])};
+  transpose(r, c);
+}
+/// m ? a : b per lane.
+PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) { return {vbslq_f32(m.v, a.v, b.v)}; }
+/// a with its sign bits flipped where `signs` has them (signs holds sign bits only).
+PEBBLE_HOT_INLINE Float4 flip_signs(Float4 a, Float4 signs) {
+  return {vreinterpretq_f32_u32(veorq_u32(vreinterpretq_u32_f32(a.v), vreinterpretq_u32_f32(signs.v)))};
+}
+/// Lane i of a in every lane.
+template <int i>
+PEBBLE_HOT_INLINE Float4 broadcast(Float4 a) {
+  return {vdupq_laneq_f32(a.v, i)};
+}
+/// The x and y coordinates of the four points p[0..3] (x, y interleaved).
+PEBBLE_HOT_INLINE void deinterleave(const float* p, Float4& x, Float4& y) {
+  const float32x4x2_t xy = vld2q_f32(p);
+  x = {xy.val[0]};
+  y = {xy.val[1]};
+}
+/// As the SSE2 section's: vcvtnq rounds to the nearest integer, ties to even, as cvtps2dq does
+/// under the default rounding mode.
+PEBBLE_HOT_INLINE void quadrants(Float4 q, Float4& k, Mask4& odd, Float4& sin_sign, Float4& cos_sign) {
+  const int32x4_t ki = vcvtnq_s32_f32(q.v), one = vdupq_n_s32(1), sign = vdupq_n_s32(int(0x80000000u));
+  k = {vcvtq_f32_s32(ki)};
+  odd = {vceqq_s32(vandq_s32(ki, one), one)};
+  sin_sign = {vreinterpretq_f32_s32(vandq_s32(vshlq_n_s32(ki, 30), sign))};
+  cos_sign = {vreinterpretq_f32_s32(vandq_s32(vshlq_n_s32(vaddq_s32(ki, one), 30), sign))};
+}
+
 #else
-// Plain C++: the only copy off x86-64 (or with PEBBLE_NO_SIMD), and a third copy on x86-64 for
-// the tests. Loops over four floats, which compilers may vectorize as they see fit: the
+// Plain C++: the only copy off x86-64 and ARM64 (or with PEBBLE_NO_SIMD), and a third copy beside
+// SSE2 or NEON for the tests. Loops over four floats, which compilers may vectorize as they see fit: the
 // operations are the same lane by lane.
 
 struct Float4 {
@@ -298,7 +401,7 @@ PEBBLE_HOT_INLINE Float4 low(Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
 PEBBLE_HOT_INLINE Float4 high(Float8 a) { return {_mm256_extractf128_ps(a.v, 1)}; }
 
 #else
-// SSE2 and plain C++: two 4-lane halves.
+// SSE2, NEON and plain C++: two 4-lane halves.
 
 struct Float8 {
   Float4 lo, hi;
@@ -375,6 +478,8 @@ PEBBLE_HOT_INLINE int first_set_lane(unsigned mask) {
 inline constexpr SimdPath kLanePath = SimdPath::avx2;
 #elif PEBBLE_SSE
 inline constexpr SimdPath kLanePath = SimdPath::sse2;
+#elif PEBBLE_NEON
+inline constexpr SimdPath kLanePath = SimdPath::neon;
 #else
 inline constexpr SimdPath kLanePath = SimdPath::scalar;
 #endif
