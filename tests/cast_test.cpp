@@ -1092,9 +1092,10 @@ TEST(ClosestApproach, DiscDeepInsideAHugeRoundedPolygonHitsAtTheStart) {
   // Found by the query fuzzer: a disc 69 deep inside a polygon of radius 6.9e6, 6.9e6 from the
   // origin. The ray against the pair's difference put the touch 36 units into the motion;
   // shape_cast()'s circle cast (which closest_approach() and time_to_collision() now share for a
-  // disc against anything) finds the start inside.
+  // disc against anything) finds the start inside. (The fuzzer's rotation, (-0.0039, -1), is 1.5e-5
+  // off unit length, past today's kRotationTolerance: normalized here.)
   const Shape a = Shape::circle(34.1328125f, Vec2{34.1328125f, 34.1328125f});
-  const Transform xa{Vec2{-6908265.5f, -2.43288401e-25f}, Rot{-0.00390625f, -1}};
+  const Transform xa{Vec2{-6908265.5f, -2.43288401e-25f}, pebble::normalize(Rot{-0.00390625f, -1})};
   const std::vector<Vec2> points{{9.42232415e-38f, -2.4233807e-25f}, {2, 9.47742545e-38f}, {44.171875f, 44.171875f}, {0, 0.00637817383f}};
   const Shape b = Shape::polygon(points, 6908265.5f);
   const Transform xb{Vec2{-1, -1}, Rot{0, -1}};

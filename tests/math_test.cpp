@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "geometry/trig.hpp"
-#include "pebble/math.hpp"
+#include "pebble/pebble.hpp"
 
 namespace {
 
@@ -169,6 +169,53 @@ TEST(Trig, DoubleFormsAreWithinThreeUlpsOfDouble) {
   EXPECT_LE(worst_s, 3.0L);
   EXPECT_LE(worst_a, 3.0L);
   std::printf("double forms: worst cos %.3Lf, sin %.3Lf, atan2 %.3Lf ulp\n", worst_c, worst_s, worst_a);
+}
+
+}  // namespace
+
+namespace {
+
+using pebble::Shape;
+using pebble::Transform;
+
+TEST(Rotations, TheToleranceBoundsHowFarAFrameChangeScalesAnOffset) {
+  // Queries use an accepted rotation as given (docs/robustness.md, Rotations): a box turned by a
+  // rotation |q|^2 = 1 + kRotationTolerance sees a box 1e4 away 1e4 x tolerance / 2 = 0.05 too far,
+  // not units (at the tolerance of 1e-3 before, 5). Past the tolerance the query is refused.
+  const Shape box = Shape::box(1, 1);
+  const Transform far{{1e4f, 0.5f}, Rot::identity()};
+  for (const float deviation : {0.0f, 0.5f * pebble::kRotationTolerance, 0.9f * pebble::kRotationTolerance,
+                                -0.9f * pebble::kRotationTolerance}) {
+    const Transform scaled{{0, 0}, Rot{float(std::sqrt(1.0 + double(deviation))), 0}};
+    ASSERT_TRUE(pebble::is_valid(scaled)) << deviation;
+    const float d = pebble::distance(box, scaled, box, far).distance;
+    EXPECT_NEAR(d, 1e4f - 2, 1e4f * 0.5f * pebble::kRotationTolerance + 2e-3f) << deviation;
+  }
+  const Transform past{{0, 0}, Rot{float(std::sqrt(1.0 + 2.0 * pebble::kRotationTolerance)), 0}};
+  EXPECT_FALSE(pebble::is_valid(past));
+  EXPECT_EQ(pebble::distance(box, past, box, far).distance, pebble::kHugeDistance);
+  EXPECT_EQ(pebble::collide(box, past, box, Transform{{1.5f, 0}, Rot::identity()}).count, 0);
+}
+
+TEST(Rotations, HonestRotationsAreWellInsideTheTolerance) {
+  // from_angle and normalize() give |q|^2 within 3e-7 of 1, and 128 products of them stay inside
+  // the tolerance, so that a rotation composed for a while is accepted (and normalize() repairs one
+  // composed for longer).
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-3.2f, 3.2f);
+  const auto deviation = [](Rot q) { return std::fabs((long double)q.c * q.c + (long double)q.s * q.s - 1); };
+  long double worst_product = 0;
+  for (int t = 0; t < 2000; ++t) {
+    Rot q = Rot::from_angle(u(rng));
+    for (int i = 0; i < 128; ++i) q = pebble::mul(Rot::from_angle(u(rng)), q);
+    worst_product = std::max(worst_product, deviation(q));
+    EXPECT_LE(deviation(pebble::normalize(q)), 3e-7L);
+    EXPECT_LE(deviation(pebble::normalize(Rot{q.c * 1.01f, q.s * 1.01f})), 3e-7L);
+  }
+  EXPECT_LT(worst_product, (long double)pebble::kRotationTolerance / 2);
+  EXPECT_EQ(pebble::normalize(Rot{0, 0}), Rot::identity());
+  EXPECT_EQ(pebble::normalize(Rot{std::numeric_limits<float>::quiet_NaN(), 1}), Rot::identity());
+  EXPECT_EQ(pebble::normalize(Rot{0, -2}), (Rot{0, -1}));
 }
 
 }  // namespace

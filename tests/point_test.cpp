@@ -519,9 +519,9 @@ TEST(ProjectPoint, InvalidInputGivesTheEmptyResult) {
 }
 
 TEST(ProjectPoint, SlightlyNonUnitRotationIsReadAsItsAngle) {
-  // is_valid() accepts |q| within 1e-3 of 1; the query must not scale the shape by |q|.
+  // is_valid() accepts |q|^2 within kRotationTolerance of 1; the query must not scale the shape by |q|.
   const Shape box = Shape::box(1, 1);
-  const Transform xf{{0, 0}, Rot{1.0004f, 0}};
+  const Transform xf{{0, 0}, Rot{1.000004f, 0}};
   const PointProjection r = project_point(box, xf, {1000, 0});
   EXPECT_FLOAT_EQ(r.distance, 999.0f);
   EXPECT_FLOAT_EQ(r.point.x, 1.0f);
@@ -596,7 +596,7 @@ TEST(Contains, FloatFilterAgreesWithTheExactTestAtTheBoundary) {
   // contains() decides in float first and falls back to the double test only within its error
   // bound of the boundary (docs/point.md, "Float filter"). Points exactly on and one or a few
   // floats either side of circles and sharp polygons, under rotations off unit length by up to
-  // the accepted 1e-3, at sizes 1e-3 to 1e4 and far from the origin: every answer must be
+  // the accepted kRotationTolerance, at sizes 1e-3 to 1e4 and far from the origin: every answer must be
   // project_point()'s inside (the double test), exactly.
   Rng rng(23);
   long checked = 0, inside = 0;
@@ -616,7 +616,7 @@ TEST(Contains, FloatFilterAgreesWithTheExactTestAtTheBoundary) {
   for (int n = 0; n < 3000; ++n) {
     const float size = float(rng.log_uniform(1e-3, 1e4));
     const float far = n % 3 == 0 ? 0.0f : float(rng.log_uniform(1, 1e6));
-    const float scale = n % 4 == 0 ? float(1 + rng.uniform(-9.9e-4, 9.9e-4)) : 1.0f;
+    const float scale = n % 4 == 0 ? float(1 + rng.uniform(-0.49, 0.49) * kRotationTolerance) : 1.0f;  // |q|^2 within the tolerance
     const float angle = float(rng.uniform(-3.2, 3.2));
     Transform xf{{far * float(rng.uniform(-1, 1)), far * float(rng.uniform(-1, 1))}, Rot::from_angle(angle)};
     xf.q.c *= scale;

@@ -36,8 +36,13 @@ inline constexpr float kMaxWorldCoordinate = 1e9f;
 inline constexpr float kMaxShapeExtent = 1e7f;
 
 /// A rotation whose c*c + s*s is off 1 by more than this is rejected by queries as invalid
-/// (empty result) rather than silently scaling the shape.
-inline constexpr float kRotationTolerance = 1e-3f;
+/// (empty result) rather than silently scaling the shape. Queries use an accepted rotation as
+/// given, so a frame change scales an offset by up to kRotationTolerance / 2: 0.05 at 1e4, where
+/// 1e-3 (before 0.2) scaled it by 5 units. Rotations from Rot::from_angle, normalize(Rot) and
+/// double-precision cos/sin are within 3e-7; a product of n of them within about 2.5e-7 sqrt(n)
+/// (128 products: 2.7e-6), so a rotation composed every step for minutes should be normalized
+/// now and then (docs/robustness.md, Rotations).
+inline constexpr float kRotationTolerance = 1e-5f;
 
 /// The distance reported by empty results (no hit, invalid input): finite, never NaN.
 inline constexpr float kHugeDistance = 3.0e38f;

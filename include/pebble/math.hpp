@@ -84,6 +84,14 @@ struct Rot {
   friend constexpr bool operator==(Rot, Rot) = default;
 };
 
+/// q scaled to unit length (computed in double, rounded once: within 3e-7 of unit), for rotations
+/// composed many times over (kRotationTolerance); the identity for a zero or non-finite q.
+inline Rot normalize(Rot q) noexcept {
+  const double c = q.c, s = q.s, len = std::sqrt(c * c + s * s);
+  if (!(len > 0) || !(len <= 1e30)) return Rot::identity();
+  return {float(c / len), float(s / len)};
+}
+
 /// q applied to v.
 constexpr Vec2 rotate(Rot q, Vec2 v) noexcept { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
 /// The inverse of q applied to v.
