@@ -56,6 +56,7 @@ struct Digest {
   void add(const Approach& a) { add(a.hit); add(a.time); add(a.distance); add(a.point_a); add(a.point_b); add(a.normal); ++count; }
   void add(const MassProperties& m) { add(m.mass); add(m.center); add(m.inertia); ++count; }
   void add(ColliderId id) { add(id.index); add(id.generation); }
+  void add(Rot q) { add(q.c); add(q.s); ++count; }
   void add(const Shape& s) {
     add(s.vertex_count()); add(s.radius()); add(s.extent()); add(s.core_centroid());
     for (const Vec2 v : s.vertices()) add(v);
@@ -117,7 +118,7 @@ std::vector<Shape> make_shapes(Rng& rng) {
 Transform near(Rng& rng, Vec2 origin, float reach) { return {origin + rng.point(reach), rng.rotation()}; }
 
 struct Sections {
-  Digest shapes, mass, points, rays, collide, distance, casts, toi, approach, hull, primitives, world;
+  Digest shapes, mass, points, rays, collide, distance, casts, toi, approach, hull, primitives, world, angles;
 };
 
 /// Placements of each shape and of each pair, per origin.
@@ -183,6 +184,35 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
     d.approach.add(approach[i]);
     d.approach.add(ttc[i]);
     d.distance.add(dist[i]);
+  }
+}
+
+/// pebble's own trigonometry (Rot::from_angle, Rot::angle) over angles of every size and over
+/// rotations of any length, then pair queries whose rotations come from from_angle: on every
+/// platform the same bits, as none of it calls the C library's cos, sin or atan2.
+void angle_queries(Rng& rng, const std::vector<Shape>& shapes, Sections& d) {
+  for (int i = 0; i < 4096; ++i) {
+    d.angles.add(Rot::from_angle(rng.dyadic(-1 << 20, 1 << 20, 18)));  // [-4, 4]
+    d.angles.add(Rot::from_angle(rng.dyadic(-1 << 20, 1 << 20, 8)));   // [-4096, 4096]
+    // Any float up to 2^40 in magnitude: a random mantissa and exponent.
+    const float mantissa = rng.dyadic(1 << 23, (1 << 24) - 1, 23);
+    const int exponent = rng.integer(-40, 40);
+    d.angles.add(Rot::from_angle(std::ldexp(mantissa, exponent) * (i % 2 ? -1.0f : 1.0f)));
+    const float c = rng.dyadic(-4096, 4096, 10), s = rng.dyadic(-4096, 4096, 10);
+    d.angles.add(Rot{c, s}.angle());
+    d.angles.add(Rot::from_angle(rng.dyadic(-1 << 20, 1 << 20, 18)).angle());
+  }
+  for (const Shape& a : shapes) {
+    for (const Shape& b : shapes) {
+      const float angle_a = rng.dyadic(-1 << 20, 1 << 20, 16), angle_b = rng.dyadic(-1 << 20, 1 << 20, 16);
+      const Transform xa{rng.point(1), Rot::from_angle(angle_a)};
+      const Transform xb{xa.p + rng.point(0.75f * (a.extent() + b.extent())), Rot::from_angle(angle_b)};
+      d.angles.add(collide(a, xa, b, xb));
+      d.angles.add(distance(a, xa, b, xb));
+      const Vec2 move_a = rng.point(a.extent() + b.extent()), move_b = rng.point(a.extent() + b.extent());
+      d.angles.add(shape_cast(a, xa, move_a, b, xb, move_b));
+      d.angles.add(closest_approach(a, xa, move_a, b, xb, move_b, 2));
+    }
   }
 }
 
@@ -303,6 +333,7 @@ int main(int argc, char** argv) {
   }
   hull_queries(rng, d);
   primitive_queries(rng, d);
+  angle_queries(rng, shapes, d);
   d.world = world_run(shapes, {0, 0}, 1);
   const Digest far_world = world_run(shapes, {1e4f, -1e4f}, 1);
   d.world.add(far_world.h);
@@ -318,7 +349,8 @@ int main(int argc, char** argv) {
   const std::pair<const char*, const Digest*> sections[] = {
       {"shapes", &d.shapes},   {"mass", &d.mass},         {"points", &d.points}, {"rays", &d.rays},
       {"collide", &d.collide}, {"distance", &d.distance}, {"casts", &d.casts},   {"toi", &d.toi},
-      {"approach", &d.approach}, {"hull", &d.hull},       {"primitives", &d.primitives}, {"world", &d.world}};
+      {"approach", &d.approach}, {"hull", &d.hull},       {"primitives", &d.primitives}, {"world", &d.world},
+      {"angles", &d.angles}};
   Digest all;
   for (const auto& [name, digest] : sections) {
     print(name, *digest);
