@@ -44,6 +44,35 @@ ContactPoint unpickled_contact_point(const py::handle& h) {
 
 }  // namespace
 
+py::tuple pickled(const Manifold& mf) {
+  py::tuple points(size_t(mf.count));
+  for (int i = 0; i < mf.count; ++i) points[size_t(i)] = pickled(mf.points[i]);
+  return py::make_tuple(pickled(mf.normal), points);
+}
+
+Manifold unpickled_manifold(const py::handle& h) {
+  const py::tuple t = state(h.cast<py::tuple>(), 2, "Manifold");
+  Manifold mf{};
+  mf.normal = unpickled_vec2(t[0]);
+  const auto points = t[1].cast<py::tuple>();
+  if (points.size() > 2) throw py::value_error("Manifold: a pickled state of at most 2 points");
+  mf.count = int(points.size());
+  for (int i = 0; i < mf.count; ++i) mf.points[i] = unpickled_contact_point(points[size_t(i)]);
+  return mf;
+}
+
+py::tuple pickled(const CastHit& h) { return py::make_tuple(h.hit, h.fraction, pickled(h.point), pickled(h.normal)); }
+
+CastHit unpickled_cast_hit(const py::handle& h) {
+  const py::tuple t = state(h.cast<py::tuple>(), 4, "CastHit");
+  CastHit c{};
+  c.hit = t[0].cast<bool>();
+  c.fraction = t[1].cast<float>();
+  c.point = unpickled_vec2(t[2]);
+  c.normal = unpickled_vec2(t[3]);
+  return c;
+}
+
 std::string repr_cast_hit(const CastHit& h) {
   return "CastHit(hit=" + fmt(h.hit) + ", fraction=" + fmt(h.fraction) + ", point=Vec2" + fmt(h.point) + ", normal=Vec2" +
          fmt(h.normal) + ")";
@@ -102,21 +131,7 @@ void bind_queries(py::module_& m) {
         return s + "])";
       })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const Manifold& mf) {
-                        py::tuple points(size_t(mf.count));
-                        for (int i = 0; i < mf.count; ++i) points[size_t(i)] = pickled(mf.points[i]);
-                        return py::make_tuple(pickled(mf.normal), points);
-                      },
-                      [](const py::tuple& t) {
-                        state(t, 2, "Manifold");
-                        Manifold mf{};
-                        mf.normal = unpickled_vec2(t[0]);
-                        const auto points = t[1].cast<py::tuple>();
-                        if (points.size() > 2) throw py::value_error("Manifold: a pickled state of at most 2 points");
-                        mf.count = int(points.size());
-                        for (int i = 0; i < mf.count; ++i) mf.points[i] = unpickled_contact_point(points[size_t(i)]);
-                        return mf;
-                      }));
+      .def(py::pickle([](const Manifold& mf) { return pickled(mf); }, [](const py::tuple& t) { return unpickled_manifold(t); }));
   m.def("collide", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&, float>(&collide), "a"_a, "xa"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
         "The contact manifold of shape a at xa and shape b at xb: every point whose separation is at most margin. "
         "count > 0 exactly when distance() <= margin. Normal world, from A to B. Invalid transforms give count 0.");
@@ -178,16 +193,7 @@ void bind_queries(py::module_& m) {
       .def("__eq__", [](const CastHit& a, const CastHit& b) { return same(a, b); }, py::is_operator())
       .def("__repr__", &repr_cast_hit)
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const CastHit& h) { return py::make_tuple(h.hit, h.fraction, pickled(h.point), pickled(h.normal)); },
-                      [](const py::tuple& t) {
-                        state(t, 4, "CastHit");
-                        CastHit h{};
-                        h.hit = t[0].cast<bool>();
-                        h.fraction = t[1].cast<float>();
-                        h.point = unpickled_vec2(t[2]);
-                        h.normal = unpickled_vec2(t[3]);
-                        return h;
-                      }));
+      .def(py::pickle([](const CastHit& h) { return pickled(h); }, [](const py::tuple& t) { return unpickled_cast_hit(t); }));
   m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&>(&raycast), "shape"_a, "xf"_a, "ray"_a,
         "First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray "
         "starting inside hits at fraction 0 with normal (0, 0).");

@@ -236,6 +236,18 @@ void bind_mover(py::module_& m) {
 
 }  // namespace
 
+namespace {
+
+// Pickled states of the world's value types (common.hpp: plain tuples). An id pickles as its three
+// numbers: it names a collider only in the world (and process) that made it.
+py::tuple pickled(ColliderId id) { return py::make_tuple(id.index, id.generation, id.world); }
+ColliderId unpickled_id(const py::handle& h) {
+  const py::tuple t = state(h.cast<py::tuple>(), 3, "ColliderId");
+  return ColliderId{t[0].cast<std::uint32_t>(), t[1].cast<std::uint32_t>(), t[2].cast<std::uint32_t>()};
+}
+
+}  // namespace
+
 void bind_world(py::module_& m) {
   py::class_<ColliderId>(m, "ColliderId", "Names one collider of one CollisionWorld (slot, generation, world serial). The default names nothing.")
       .def(py::init([](std::uint32_t index, std::uint32_t generation, std::uint32_t world) { return ColliderId{index, generation, world}; }),
@@ -245,7 +257,9 @@ void bind_world(py::module_& m) {
       .def_readonly("world", &ColliderId::world)
       .def("__eq__", [](ColliderId a, ColliderId b) { return a == b; }, py::is_operator())
       .def("__hash__", [](ColliderId id) { return std::hash<ColliderId>()(id); })
-      .def("__repr__", [](ColliderId id) { return repr(id); });
+      .def("__repr__", [](ColliderId id) { return repr(id); })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](ColliderId id) { return pickled(id); }, [](const py::tuple& t) { return unpickled_id(t); }));
   m.def("id_array", [](const py::object& ids) {
     ItemCount n;
     const std::vector<ColliderId> v = ids_from(ids, n);
@@ -304,7 +318,26 @@ void bind_world(py::module_& m) {
       .def("__repr__", [](const ContactPair& p) {
         return "ContactPair(a=" + repr(p.a) + ", b=" + repr(p.b) + ", part_a=" + std::to_string(p.part_a) + ", part_b=" +
                std::to_string(p.part_b) + ", count=" + std::to_string(p.manifold.count) + ")";
-      });
+      })
+      .def("__eq__", [](const ContactPair& x, const ContactPair& y) {
+        // The manifold as Manifold.__eq__ compares it: the normal and the count points, exactly.
+        return x.a == y.a && x.b == y.b && x.part_a == y.part_a && x.part_b == y.part_b &&
+               pickled(x.manifold).equal(pickled(y.manifold));
+      }, py::is_operator())
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const ContactPair& p) {
+                        return py::make_tuple(pickled(p.a), pickled(p.b), pickled(p.manifold), p.part_a, p.part_b);
+                      },
+                      [](const py::tuple& t) {
+                        state(t, 5, "ContactPair");
+                        ContactPair p{};
+                        p.a = unpickled_id(t[0]);
+                        p.b = unpickled_id(t[1]);
+                        p.manifold = unpickled_manifold(t[2]);
+                        p.part_a = t[3].cast<int>();
+                        p.part_b = t[4].cast<int>();
+                        return p;
+                      }));
   py::class_<Neighbor>(m, "Neighbor", "A collider found by nearest/within_radius: id, its nearest part, signed distance (< 0 overlapping).")
       .def_readonly("id", &Neighbor::id)
       .def_readonly("part", &Neighbor::part)
@@ -313,7 +346,13 @@ void bind_world(py::module_& m) {
            py::is_operator())
       .def("__repr__", [](const Neighbor& n) {
         return "Neighbor(id=" + repr(n.id) + ", part=" + std::to_string(n.part) + ", distance=" + fmt(n.distance) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const Neighbor& n) { return py::make_tuple(pickled(n.id), n.part, n.distance); },
+                      [](const py::tuple& t) {
+                        state(t, 3, "Neighbor");
+                        return Neighbor{unpickled_id(t[0]), t[1].cast<int>(), t[2].cast<float>()};
+                      }));
   py::class_<ContactEvent>(m, "ContactEvent", "Two parts of two colliders that began or ended touching.")
       .def_readonly("a", &ContactEvent::a)
       .def_readonly("b", &ContactEvent::b)
@@ -325,7 +364,13 @@ void bind_world(py::module_& m) {
       .def("__repr__", [](const ContactEvent& e) {
         return "ContactEvent(a=" + repr(e.a) + ", b=" + repr(e.b) + ", part_a=" + std::to_string(e.part_a) + ", part_b=" +
                std::to_string(e.part_b) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const ContactEvent& e) { return py::make_tuple(pickled(e.a), pickled(e.b), e.part_a, e.part_b); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "ContactEvent");
+                        return ContactEvent{unpickled_id(t[0]), unpickled_id(t[1]), t[2].cast<int>(), t[3].cast<int>()};
+                      }));
   py::class_<SensorEvent>(m, "SensorEvent", "A collider (visitor) that began or ended overlapping a sensor.")
       .def_readonly("sensor", &SensorEvent::sensor)
       .def_readonly("visitor", &SensorEvent::visitor)
@@ -337,7 +382,13 @@ void bind_world(py::module_& m) {
       .def("__repr__", [](const SensorEvent& e) {
         return "SensorEvent(sensor=" + repr(e.sensor) + ", visitor=" + repr(e.visitor) + ", sensor_part=" + std::to_string(e.sensor_part) +
                ", visitor_part=" + std::to_string(e.visitor_part) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const SensorEvent& e) { return py::make_tuple(pickled(e.sensor), pickled(e.visitor), e.sensor_part, e.visitor_part); },
+                      [](const py::tuple& t) {
+                        state(t, 4, "SensorEvent");
+                        return SensorEvent{unpickled_id(t[0]), unpickled_id(t[1]), t[2].cast<int>(), t[3].cast<int>()};
+                      }));
   py::class_<RayResult>(m, "RayResult", "A ray or cast hit on one collider: which, which part, and the CastHit (world).")
       .def_readonly("id", &RayResult::id)
       .def_readonly("hit", &RayResult::hit)
@@ -348,7 +399,17 @@ void bind_world(py::module_& m) {
       }, py::is_operator())
       .def("__repr__", [](const RayResult& r) {
         return "RayResult(id=" + repr(r.id) + ", hit=" + repr_cast_hit(r.hit) + ", part=" + std::to_string(r.part) + ")";
-      });
+      })
+      .def("__reduce__", &reduce_by_state)
+      .def(py::pickle([](const RayResult& r) { return py::make_tuple(pickled(r.id), pickled(r.hit), r.part); },
+                      [](const py::tuple& t) {
+                        state(t, 3, "RayResult");
+                        RayResult r{};
+                        r.id = unpickled_id(t[0]);
+                        r.hit = unpickled_cast_hit(t[1]);
+                        r.part = t[2].cast<int>();
+                        return r;
+                      }));
 
   py::class_<TreeSettings>(m, "TreeSettings", "The fat boxes of moving colliders (pebble/tree.hpp).")
       .def(py::init([](float margin, float fraction, float prediction) { return TreeSettings{margin, fraction, prediction}; }),

@@ -108,3 +108,29 @@ def test_bad_states_are_refused():
         Shape.__new__(Shape).__setstate__((((1.0, 0.0), (0.0, 0.0), (0.0, 1.0)), 0.0))  # clockwise
     with pytest.raises(ValueError):
         Shape.__new__(Shape).__setstate__(((), 0.0))
+
+
+def test_world_results_pickle():
+    w = pebble.CollisionWorld()
+    box = w.add(Shape.box(1, 1), Transform())
+    ball = w.add(Shape.circle(0.5), Transform((1.4, 0.1)))
+    sensor = w.add(Shape.circle(2), Transform((0, 3)), pebble.ColliderOptions(sensor=True))
+    w.update()
+    w.set_transform(ball, Transform((0, 2.5)))
+    w.update()
+    values = [box, sensor, pebble.ColliderId()]
+    values += w.contacts() + w.begin_touch_events() + w.end_touch_events() + w.sensor_begin_events()
+    values += [w.cast_ray(pebble.Ray((-5, 0), (10, 0)))] + w.nearest(Shape.circle(0.1), Transform((3, 0)), 2)
+    kinds = {type(v).__name__ for v in values}
+    assert {"ColliderId", "ContactEvent", "SensorEvent", "RayResult", "Neighbor"} <= kinds, kinds
+    for v in values:
+        round_trip(v)
+    w.set_transform(ball, Transform((1.4, 0.1)))
+    w.update()
+    pairs = w.contacts()
+    assert pairs and all(type(p).__name__ == "ContactPair" for p in pairs)
+    for p in pairs:
+        back = round_trip(p)
+        assert back.manifold == p.manifold and (back.part_a, back.part_b) == (p.part_a, p.part_b)
+    # An id read back still names its collider in the world (and process) that made it.
+    assert w.contains(pickle.loads(pickle.dumps(box)))

@@ -12,7 +12,7 @@ import { differences } from './compare.mjs';
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 // PEBBLE_WASM_DIR (scripts/web.sh): the build folder whose pkg/ is packed; build/wasm by default.
 const wasmDir = resolve(root, process.env.PEBBLE_WASM_DIR ?? 'build/wasm');
-const out = process.env.PEBBLE_WASM_DIR ? join(wasmDir, 'web-test') : join(root, 'build/web-test');
+const out = wasmDir === resolve(root, 'build/wasm') ? join(root, 'build/web-test') : join(wasmDir, 'web-test');
 const pebble_program = process.env.PEBBLE_QUERY ?? join(root, 'build/release/tools/pebble');
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
 
