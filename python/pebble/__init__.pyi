@@ -778,13 +778,16 @@ class Rot:
         ...
     @staticmethod
     def from_angle(radians: float) -> Rot:
-        """The rotation by the angle (radians, counter-clockwise): c = cos, s = sin in float32."""
+        """The rotation by the angle (radians, counter-clockwise): c = cos, s = sin in float32, by pebble's own trigonometry, so the same bits on every platform."""
         ...
     @staticmethod
     def identity() -> Rot:
         ...
     def angle(self) -> float:
-        """The angle in (-pi, pi]."""
+        """The angle in [-pi, pi] (pebble's own atan2: the same bits on every platform)."""
+        ...
+    def normalized(self) -> Rot:
+        """This rotation scaled to unit length (in double, rounded once), for one composed many times over: queries refuse a rotation whose c*c + s*s is more than 1e-5 off 1 (kRotationTolerance). Identity for zero or non-finite."""
         ...
     def __eq__(self, other: object) -> bool:
         ...
@@ -1296,7 +1299,7 @@ def should_collide(a: Filter, b: Filter) -> bool:
     ...
 
 def simd_path() -> str:
-    """The instruction set the contact queries run on: 'scalar', 'sse2' or 'avx2' (PEBBLE_SIMD picks another at load)."""
+    """The instruction set the contact queries run on: 'scalar', 'sse2', 'avx2' or 'neon' (PEBBLE_SIMD picks another at load)."""
     ...
 
 def solve_planes(translation: Vec2Like, planes: List[MoverPlane], max_iterations: int = ..., tolerance: float = ...) -> PlaneSolution:

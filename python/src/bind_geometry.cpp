@@ -128,9 +128,13 @@ void bind_geometry(py::module_& m) {
       .def(py::init([](float c, float s) { return Rot{c, s}; }), "c"_a = 1.0f, "s"_a = 0.0f)
       .def_readwrite("c", &Rot::c)
       .def_readwrite("s", &Rot::s)
-      .def_static("from_angle", &Rot::from_angle, "radians"_a, "The rotation by the angle (radians, counter-clockwise): c = cos, s = sin in float32.")
+      .def_static("from_angle", &Rot::from_angle, "radians"_a, "The rotation by the angle (radians, counter-clockwise): c = cos, s = sin in float32, by pebble's own "
+                  "trigonometry, so the same bits on every platform.")
       .def_static("identity", &Rot::identity)
-      .def("angle", &Rot::angle, "The angle in (-pi, pi].")
+      .def("angle", &Rot::angle, "The angle in [-pi, pi] (pebble's own atan2: the same bits on every platform).")
+      .def("normalized", [](Rot q) { return normalize(q); },
+           "This rotation scaled to unit length (in double, rounded once), for one composed many times over: queries "
+           "refuse a rotation whose c*c + s*s is more than 1e-5 off 1 (kRotationTolerance). Identity for zero or non-finite.")
       .def("__eq__", [](Rot a, Rot b) { return a == b; }, py::is_operator())
       .def("__repr__", [](Rot q) { return "Rot(c=" + fmt(q.c) + ", s=" + fmt(q.s) + ")"; })
       .def("__copy__", [](Rot v) { return v; })
@@ -262,7 +266,7 @@ void bind_geometry(py::module_& m) {
         "The world axis-aligned box of the shape under xf, radius included (padded by a few float steps); "
         "an invalid transform gives Aabb() at the origin.");
   m.def("simd_path", [] { return std::string(simd_path_name(simd_path())); },
-        "The instruction set the contact queries run on: 'scalar', 'sse2' or 'avx2' (PEBBLE_SIMD picks another at load).");
+        "The instruction set the contact queries run on: 'scalar', 'sse2', 'avx2' or 'neon' (PEBBLE_SIMD picks another at load).");
 
   py::class_<ChainSegment>(m, "ChainSegment",
                            "One segment a -> b of a chain with its neighbours' far points (ghost vertices), chain frame. "

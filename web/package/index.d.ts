@@ -273,7 +273,7 @@ export interface Pebble {
   readonly CollisionWorld: { new (settings?: WorldSettings): CollisionWorld };
   readonly CharacterMover: { new (shape: Shape, xf: TransformLike, settings?: MoverSettings): CharacterMover };
   readonly ChainSegment: Function;
-  readonly Rot: { from_angle(radians: number): Rot; identity(): Rot; angle(q: Rot): number };
+  readonly Rot: { from_angle(radians: number): Rot; identity(): Rot; angle(q: Rot): number; normalize(q: Rot): Rot };
   readonly Transform: { identity(): Transform; from(x: number, y: number, angle?: number): Transform };
   /** The raw Emscripten module. */
   readonly module: unknown;

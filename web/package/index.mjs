@@ -248,8 +248,11 @@ function wrap(m) {
     /** cos and sin of the angle (radians, counter-clockwise), as C++'s Rot::from_angle computes them. */
     from_angle: (radians) => m.rot_from_angle(radians),
     identity: () => ({ c: 1, s: 0 }),
-    /** The angle in (-pi, pi]. */
+    /** The angle in [-pi, pi] (pebble's own atan2, the same bits as native). */
     angle: (q) => m.rot_angle(q),
+    /** q scaled to unit length, for a rotation composed many times over: queries refuse one whose
+     * c*c + s*s is more than 1e-5 off 1. The identity for zero or non-finite q. */
+    normalize: (q) => m.rot_normalize(rot(q, 'Rot.normalize: q')),
   };
   const Transform = {
     identity: () => ({ p: { x: 0, y: 0 }, q: { c: 1, s: 0 } }),

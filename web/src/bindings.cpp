@@ -770,6 +770,7 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("hex_id", &hex_id);
   function("rot_from_angle", optional_override([](float a) { return Rot::from_angle(a); }));
   function("rot_angle", optional_override([](const Rot& q) { return q.angle(); }));
+  function("rot_normalize", optional_override([](const Rot& q) { return normalize(q); }));
   function("transform_point", optional_override([](const Transform& xf, Vec2 v) { return transform_point(xf, v); }));
   function("inv_transform_point", optional_override([](const Transform& xf, Vec2 v) { return inv_transform_point(xf, v); }));
   function("decompose", &decompose_val);
