@@ -13,6 +13,12 @@ packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)
 # The Python module (python/: pybind11 for Debian's /usr/bin/python3), its tests (pytest, hypothesis),
 # its benchmark's comparison (shapely 1.8) and its examples (matplotlib).
 packages+=(pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis python3-shapely python3-matplotlib)
+# `pip install .` into a virtual environment, offline (pyproject.toml, python/tools/check_pip_install.sh).
+packages+=(python3-venv python3-pip python3-setuptools python3-wheel)
+# The API reference (Doxyfile, scripts/docs.sh).
+packages+=(doxygen)
+# ARM64: the cross compiler and qemu-user, which runs what it builds (scripts/arm64.sh).
+packages+=(g++-aarch64-linux-gnu qemu-user)
 # The WebAssembly build and its browser tests (web/, docs/web.md): Debian's Emscripten 3.1.6 and
 # Chromium (playwright-core drives /usr/bin/chromium); npm for web/package-lock.json, from Debian
 # only when the machine has no npm of its own.

@@ -4,7 +4,8 @@
 # find_package / add_subdirectory check, the WebAssembly build with its browser and npm package
 # tests (scripts/web.sh test, docs/web.md), the whole suite again under
 # AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
-# the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), then a bounded run of
+# the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), the same digest from
+# ARM64 under qemu (scripts/arm64.sh digest; scripts/arm64.sh tests runs the whole suite there), then a bounded run of
 # each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60). Installs
 # missing Debian packages first.
 set -euo pipefail
@@ -49,6 +50,9 @@ ctest --preset asan -j "$jobs"
 echo "== determinism: g++ and clang++, -O0 and -O2, every SIMD path, against the expected digest"
 tests/determinism/check.sh
 
+echo "== ARM64: the digest cross-compiled with g++-aarch64-linux-gnu (-O2, -O0), on NEON and scalar under qemu (scripts/arm64.sh digest)"
+scripts/arm64.sh digest
+
 echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1} (scripts/fuzz.sh)"
 scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}" --seed "${PEBBLE_FUZZ_SEED:-1}"
-echo "pebble: all tests passed (release, web, asan+ubsan, determinism, fuzz)"
+echo "pebble: all tests passed (release, pip, API reference, web, asan+ubsan, determinism, ARM64 digest, fuzz)"

@@ -12,21 +12,31 @@ namespace pebble {
 
 /// A 2D vector or point.
 struct Vec2 {
-  float x = 0, y = 0;
+  ///@{
+  float x = 0, y = 0;  ///< y up
+  ///@}
 
+  ///@{
+  /// Componentwise, in place.
   constexpr Vec2& operator+=(Vec2 v) noexcept { x += v.x; y += v.y; return *this; }
   constexpr Vec2& operator-=(Vec2 v) noexcept { x -= v.x; y -= v.y; return *this; }
   constexpr Vec2& operator*=(float s) noexcept { x *= s; y *= s; return *this; }
+  ///@}
+  /// Exact: both components equal (so -0 == 0, and NaN is unequal to itself).
   friend constexpr bool operator==(Vec2, Vec2) = default;
 };
 
+///@{
+/// Componentwise arithmetic, one float rounding per component.
 constexpr Vec2 operator+(Vec2 a, Vec2 b) noexcept { return {a.x + b.x, a.y + b.y}; }
 constexpr Vec2 operator-(Vec2 a, Vec2 b) noexcept { return {a.x - b.x, a.y - b.y}; }
 constexpr Vec2 operator-(Vec2 a) noexcept { return {-a.x, -a.y}; }
 constexpr Vec2 operator*(float s, Vec2 v) noexcept { return {s * v.x, s * v.y}; }
 constexpr Vec2 operator*(Vec2 v, float s) noexcept { return {s * v.x, s * v.y}; }
 constexpr Vec2 operator/(Vec2 v, float s) noexcept { return {v.x / s, v.y / s}; }
+///@}
 
+/// a.x b.x + a.y b.y, in float.
 constexpr float dot(Vec2 a, Vec2 b) noexcept { return a.x * b.x + a.y * b.y; }
 /// z of the 3D cross product: positive when b is counter-clockwise from a.
 constexpr float cross(Vec2 a, Vec2 b) noexcept { return a.x * b.y - a.y * b.x; }
@@ -34,6 +44,7 @@ constexpr float cross(Vec2 a, Vec2 b) noexcept { return a.x * b.y - a.y * b.x; }
 constexpr Vec2 right_perp(Vec2 v) noexcept { return {v.y, -v.x}; }
 /// v rotated by +90 degrees.
 constexpr Vec2 left_perp(Vec2 v) noexcept { return {-v.y, v.x}; }
+/// dot(v, v): no square root, for comparisons.
 constexpr float length_squared(Vec2 v) noexcept { return dot(v, v); }
 /// |v|. Also for a vector so short that its squared length is a float denormal (below 2^-120):
 /// then it is measured scaled by 2^100 (exactly), so that v / length(v) stays unit down to
@@ -44,7 +55,9 @@ inline float length(Vec2 v) noexcept {
   const float x = v.x * 0x1p100f, y = v.y * 0x1p100f;
   return std::sqrt(x * x + y * y) * 0x1p-100f;
 }
+/// |b - a|.
 inline float distance(Vec2 a, Vec2 b) noexcept { return length(b - a); }
+/// |b - a|^2: no square root, for comparisons.
 constexpr float distance_squared(Vec2 a, Vec2 b) noexcept { return length_squared(b - a); }
 /// Unit vector along v, or {0, 0} when v is zero (or not finite).
 inline Vec2 normalize(Vec2 v) noexcept {
@@ -61,15 +74,21 @@ inline Vec2 normalize(Vec2 v) noexcept {
   const float len = std::sqrt(len2);
   return Vec2{v.x / len, v.y / len};
 }
+/// Componentwise minimum (the lower corner of a box holding both).
 constexpr Vec2 min(Vec2 a, Vec2 b) noexcept { return {std::min(a.x, b.x), std::min(a.y, b.y)}; }
+/// Componentwise maximum (the upper corner of a box holding both).
 constexpr Vec2 max(Vec2 a, Vec2 b) noexcept { return {std::max(a.x, b.x), std::max(a.y, b.y)}; }
+/// Componentwise absolute value.
 inline Vec2 abs(Vec2 v) noexcept { return {std::fabs(v.x), std::fabs(v.y)}; }
+/// a + t (b - a): a at t = 0, b at t = 1.
 constexpr Vec2 lerp(Vec2 a, Vec2 b, float t) noexcept { return {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}; }
+/// True when both components are finite.
 inline bool is_finite(Vec2 v) noexcept { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 /// A rotation stored as cosine and sine of its angle.
 struct Rot {
-  float c = 1, s = 0;
+  float c = 1;  ///< cosine of the angle
+  float s = 0;  ///< sine of the angle (counter-clockwise positive)
 
   /// The rotation by `radians` (counter-clockwise). pebble's own cosine and sine, not the C
   /// library's, so that every platform (x86-64, ARM64, WebAssembly) gives the same bits: each
@@ -77,10 +96,12 @@ struct Rot {
   /// non-finite angle gives NaN (a rotation no query accepts). Beyond 2^19 rad the angle is
   /// reduced modulo a double 2 pi, off by |radians| x 4e-17 rad.
   static Rot from_angle(float radians) noexcept;
+  /// No rotation: c = 1, s = 0.
   static constexpr Rot identity() noexcept { return {1, 0}; }
   /// The angle in [-pi, pi] (atan2(s, c), pebble's own, within 0.5 ulp plus 1e-7 ulp; -pi only
   /// for s = -0).
   float angle() const noexcept;
+  /// Exact: both fields equal.
   friend constexpr bool operator==(Rot, Rot) = default;
 };
 
@@ -103,10 +124,12 @@ constexpr Rot inv_mul(Rot r, Rot q) noexcept { return {r.c * q.c + r.s * q.s, r.
 
 /// A rigid motion mapping local coordinates to world: world = q * local + p.
 struct Transform {
-  Vec2 p{};
-  Rot q{};
+  Vec2 p{};  ///< where the local origin lands (world)
+  Rot q{};   ///< the local axes' rotation to world
 
+  /// Local equals world.
   static constexpr Transform identity() noexcept { return {}; }
+  /// Exact: every field equal.
   friend constexpr bool operator==(const Transform&, const Transform&) = default;
 };
 
@@ -144,7 +167,9 @@ inline bool is_valid_point(Vec2 p) noexcept {
 
 /// An axis-aligned box by its lower-left and upper-right corners (boundary included).
 struct Aabb {
-  Vec2 lower{}, upper{};
+  Vec2 lower{};  ///< the least x and y
+  Vec2 upper{};  ///< the greatest x and y
+  /// Exact: both corners equal.
   friend constexpr bool operator==(const Aabb&, const Aabb&) = default;
 };
 
@@ -164,6 +189,7 @@ constexpr bool overlaps(const Aabb& a, const Aabb& b) noexcept {
 }
 /// Perimeter, the cost measure of the AABB tree's surface-area heuristic.
 constexpr float perimeter(const Aabb& a) noexcept { return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
+/// The midpoint of the corners.
 constexpr Vec2 center(const Aabb& a) noexcept { return 0.5f * (a.lower + a.upper); }
 /// Half width and half height.
 constexpr Vec2 extents(const Aabb& a) noexcept { return 0.5f * (a.upper - a.lower); }

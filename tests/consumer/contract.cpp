@@ -2,6 +2,7 @@
 // every fixed name, field and call form. It only has to compile (with -Werror): a renamed field,
 // a changed parameter or a lost default argument breaks the build here before it breaks a user's.
 #include <pebble/pebble.hpp>
+#include <pebble/version.hpp>
 
 #include <concepts>
 #include <cstdint>
@@ -18,6 +19,9 @@ static_assert(kMaxPolygonVertices == 8);
 static_assert(std::same_as<decltype(Rot{}.c), float> && std::same_as<decltype(Rot{}.s), float>);
 static_assert(std::same_as<decltype(Transform{}.p), Vec2> && std::same_as<decltype(Transform{}.q), Rot>);
 static_assert(std::same_as<decltype(Aabb{}.lower), Vec2> && std::same_as<decltype(Aabb{}.upper), Vec2>);
+// The release names: the version macros and version().
+static_assert(PEBBLE_VERSION_MAJOR >= 0 && PEBBLE_VERSION_MINOR >= 0 && PEBBLE_VERSION_PATCH >= 0);
+static_assert(std::same_as<decltype(pebble::version()), const char*>);
 
 // Every call the contract lists, with the result type it promises; returns a checksum so that
 // nothing is optimized into a different overload silently.
