@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <algorithm>
+#include <limits>
 #include <functional>
 #include <random>
 #include <tuple>
@@ -162,6 +163,50 @@ TEST(MoverPrimitives, SolvePlanesFindsTheNearestTranslationWithinPushLimits) {
   s = solve_planes({0.3f, 0}, walls);
   EXPECT_NEAR(s.translation.x, 0.05f, 1e-6f);
   EXPECT_TRUE(s.converged);
+}
+
+TEST(MoverPrimitives, SolvePlanesGivesAFiniteAnswerForHostileFinitePlanes) {
+  // Found by hostile input (issue 37): a finite plane of separation -FLT_MAX pushed the translation
+  // to infinity, the next plane's gap became inf - inf, and NaN passed the convergence test.
+  MoverPlane a, b;
+  a.normal = {0, -1};
+  a.separation = -std::numeric_limits<float>::max();
+  b.normal = {0.6f, 0.8f};
+  b.separation = 0;
+  const MoverPlane p[] = {a, b};
+  PlaneSolution s = solve_planes({0, 0}, p);
+  EXPECT_TRUE(std::isfinite(s.translation.x) && std::isfinite(s.translation.y));
+  EXPECT_FALSE(s.converged);  // a and b cannot both hold: a wants y <= -3.4e38, b 0.6 x + 0.8 y >= 0
+  // Normals off unit length are read as their direction; zero ones are skipped.
+  MoverPlane floor;
+  floor.normal = {0, 5};
+  floor.separation = -0.2f;
+  MoverPlane zero;
+  zero.normal = {0, 0};
+  zero.separation = -1;
+  const MoverPlane scaled[] = {floor, zero};
+  s = solve_planes({0.5f, 0}, scaled);
+  EXPECT_TRUE(s.converged);
+  EXPECT_NEAR(s.translation.x, 0.5f, 1e-6f);
+  EXPECT_NEAR(s.translation.y, 0.2f, 1e-6f);
+  // Huge normals and separations, every combination of signs: always finite.
+  const float values[] = {0, 1, -1, 1e-30f, 1e30f, -1e30f, std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+  for (float nx : values)
+    for (float ny : values)
+      for (float sep : values) {
+        MoverPlane q;
+        q.normal = {nx, ny};
+        q.separation = sep;
+        const MoverPlane two[] = {q, b};
+        const PlaneSolution r = solve_planes({1, 1}, two);
+        ASSERT_TRUE(std::isfinite(r.translation.x) && std::isfinite(r.translation.y)) << nx << " " << ny << " " << sep;
+        if (r.converged) {
+          for (const MoverPlane& m : two) {
+            const Vec2 n = normalize(m.normal);
+            if (n != Vec2{}) EXPECT_GE(dot(n, r.translation) + std::clamp(m.separation, -1e9f, 1e9f), -1e-3f * (1 + length(r.translation)));
+          }
+        }
+      }
 }
 
 TEST(MoverPrimitives, CastMoverToleratesStartingContactButNotGoingDeeper) {

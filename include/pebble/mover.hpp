@@ -67,6 +67,10 @@ int mover_planes(const CollisionWorld& world, const Shape& shape, const Transfor
 /// The translation nearest `translation` with dot(normal, t) + separation >= 0 for every plane,
 /// each plane pushing at most its push_limit (projected Gauss-Seidel on the planes' pushes, as
 /// Box2D v3's b2SolvePlanes). `tolerance`: the push change below which a pass counts as converged.
+/// Any input gives a finite translation: a normal off unit length is normalized, a zero or
+/// non-finite normal or separation skips its plane, separations are clamped to
+/// +-kMaxWorldCoordinate, and pushes that would leave float's range return `translation` with
+/// converged false.
 PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations = 20, float tolerance = 1e-5f) noexcept;
 
 /// The vector nearest v with dot(v, normal) >= 0 for every plane whose clip_velocity is set (a

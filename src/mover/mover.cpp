@@ -95,6 +95,29 @@ int mover_planes(const CollisionWorld& world, const Shape& shape, const Transfor
   return count;
 }
 
+namespace {
+
+/// A plane as solve_planes() uses it: its normal made unit where the caller's is not (a plane
+/// with a zero or non-finite normal or separation is skipped: ok false), its separation within
+/// +-kMaxWorldCoordinate (beyond, a push would overflow the translation).
+struct SolverPlane {
+  Vec2 normal;
+  float separation, limit;
+  bool ok;
+};
+
+SolverPlane solver_plane(const MoverPlane& p) {
+  SolverPlane s{p.normal, std::clamp(p.separation, -kMaxWorldCoordinate, kMaxWorldCoordinate),
+                p.push_limit >= 0 ? p.push_limit : 0.0f, finite(p.normal) && std::isfinite(p.separation)};
+  if (s.ok && !(std::fabs(length_squared(s.normal) - 1) <= 1e-4f)) {
+    s.normal = normalize(s.normal);
+    s.ok = s.normal != Vec2{};
+  }
+  return s;
+}
+
+}  // namespace
+
 PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations, float tolerance) noexcept {
   PlaneSolution out;
   out.translation = translation;
@@ -103,16 +126,17 @@ PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes,
     return out;
   }
   const int n = int(std::min<std::size_t>(planes.size(), kMaxSolverPlanes));
+  std::array<SolverPlane, kMaxSolverPlanes> plane;
+  for (int i = 0; i < n; ++i) plane[std::size_t(i)] = solver_plane(planes[std::size_t(i)]);
   std::array<float, kMaxSolverPlanes> pushed{};  // each plane's accumulated push, in [0, push_limit]
   Vec2 t = translation;
   for (int it = 0; it < max_iterations; ++it) {
     float change = 0;
     for (int i = 0; i < n; ++i) {
-      const MoverPlane& p = planes[std::size_t(i)];
-      if (!finite(p.normal) || !std::isfinite(p.separation)) continue;
+      const SolverPlane& p = plane[std::size_t(i)];
+      if (!p.ok) continue;
       const float gap = dot(p.normal, t) + p.separation;
-      const float limit = p.push_limit >= 0 ? p.push_limit : 0.0f;
-      const float next = std::clamp(pushed[std::size_t(i)] - gap, 0.0f, limit);
+      const float next = std::clamp(pushed[std::size_t(i)] - gap, 0.0f, p.limit);
       const float d = next - pushed[std::size_t(i)];
       pushed[std::size_t(i)] = next;
       t += d * p.normal;
@@ -121,11 +145,15 @@ PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes,
     out.iterations = it + 1;
     if (change <= tolerance) break;
   }
+  if (!finite(t)) {  // pushes beyond float's range (planes that cannot all hold): no answer
+    out.translation = translation;
+    return out;
+  }
   out.translation = t;
   out.converged = true;
   for (int i = 0; i < n; ++i) {
-    const MoverPlane& p = planes[std::size_t(i)];
-    if (finite(p.normal) && std::isfinite(p.separation) && dot(p.normal, t) + p.separation < -tolerance) out.converged = false;
+    const SolverPlane& p = plane[std::size_t(i)];
+    if (p.ok && !(dot(p.normal, t) + p.separation >= -tolerance)) out.converged = false;
   }
   return out;
 }
