@@ -439,7 +439,7 @@ TEST(OutlineTiles, EmptyGridsGiveNothing) {
   EXPECT_TRUE(outline_tiles(Map(0, 5).grid()).empty());
   EXPECT_TRUE(outline_tiles(Map(6, 5).grid()).empty());
   EXPECT_TRUE(outline_tile_tops(Map(6, 5).grid()).empty());
-  EXPECT_TRUE(outline_tiles(TileGrid{1'000'000'000, 0, {}}).empty());  // no table of a billion grid lines
+  EXPECT_TRUE(outline_tiles(TileGrid{1'000'000'000, 0, {}, {0, 0}, {0.001f, 1}}).empty());  // no table of a billion grid lines
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -506,6 +506,46 @@ TEST(OutlineTiles, OutlinesAreAcceptedByChainLoop) {
       EXPECT_EQ(chain.segment_count(), int(o.points.size()));
     }
   }
+}
+
+TEST(OutlineTiles, EveryGridItAcceptsGivesOutlinesChainLoopAccepts) {
+  // "Ready for Chain::loop" at the edges of the range too (issue 37 found grids beyond 1e7 and
+  // cells 1e-40 wide whose outlines Chain::loop refused): origins up to kMaxShapeExtent and beyond,
+  // cell sizes from 1e-40 to 1e6, at the thresholds where the refusal starts. Whatever
+  // outline_tiles() accepts, Chain::loop must accept, segment for segment.
+  test_random::Rng rng(20265);
+  int accepted = 0, refused = 0;
+  for (int t = 0; t < 3000; ++t) {
+    Map m = random_map(rng, rng.integer(1, 6), rng.integer(1, 6), 0.6);
+    const float reach = float(std::pow(10.0, rng.uniform(-3, 7.3)));
+    m.origin = {float(rng.uniform(-1, 1)) * reach, float(rng.uniform(-1, 1)) * reach};
+    const double size_exponent = rng.uniform(-40, 6);
+    // Near the thresholds: 4 ulps of the coordinates, and kMinWeldDistance.
+    const double near_ulps = 4.0 * 1.2e-7 * (std::fabs(m.origin.x) + std::fabs(m.origin.y) + 1) * rng.uniform(0.5, 2);
+    const double size = t % 3 == 0 ? near_ulps : t % 3 == 1 ? 1e-15 * rng.uniform(0.5, 2) : std::pow(10.0, size_exponent);
+    m.cell_size = {float(size), float(size * rng.uniform(0.5, 2))};
+    if (!(m.cell_size.x > 0 && m.cell_size.y > 0)) continue;
+    std::vector<Outline> out;
+    try {
+      out = outline_tiles(m.grid());
+    } catch (const pebble::InvalidShape&) {
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    for (const Outline& o : out) {
+      try {
+        const Chain chain = Chain::loop(o.points);
+        EXPECT_EQ(chain.segment_count(), int(o.points.size()));
+      } catch (const pebble::InvalidShape& e) {
+        ADD_FAILURE() << "origin (" << m.origin.x << ", " << m.origin.y << "), cell (" << m.cell_size.x << ", "
+                      << m.cell_size.y << "): Chain::loop refused an outline: " << e.what();
+        return;
+      }
+    }
+  }
+  EXPECT_GT(accepted, 500);
+  EXPECT_GT(refused, 500);
 }
 
 TEST(OutlineTiles, LargeRandomGridCoversEveryBoundaryEdge) {
@@ -617,11 +657,11 @@ TEST(OutlineTiles, BadInputThrowsNamingTheProblem) {
     expect_invalid(g, 0, "origin");
   }
   g = m.grid();
-  g.origin = {0, 1e9f - 2};
-  expect_invalid(g, 0, "kMaxWorldCoordinate");
+  g.origin = {0, 1e7f - 2};
+  expect_invalid(g, 0, "kMaxShapeExtent");
   g = m.grid();
-  g.cell_size = {3e8f, 1};
-  expect_invalid(g, 0, "kMaxWorldCoordinate");
+  g.cell_size = {3e6f, 1};
+  expect_invalid(g, 0, "kMaxShapeExtent");
   g = m.grid();
   g.origin = {1e6f, 0};
   g.cell_size = {0.01f, 1};

@@ -55,8 +55,9 @@ struct Outline {
 /// An empty grid (no solid cell, or 0 columns or rows) gives no outline. Throws InvalidShape for
 /// negative sizes, solid.size() != columns * rows, a grid of more than about 2^30 cell corners, a cell
 /// size that is not finite and positive, an origin that is not finite, corners beyond
-/// kMaxWorldCoordinate, cells too small for float to tell their corners apart at the grid's
-/// coordinates, a negative or NaN max_segment_length, or one shorter than a cell (runs are cut at
+/// kMaxShapeExtent (the coordinates Chain takes: place a map farther out with the chain's
+/// transform), cells too small for a chain segment at the grid's coordinates (within 4 units in the
+/// last place of its largest coordinate, or below kMinWeldDistance), a negative or NaN max_segment_length, or one shorter than a cell (runs are cut at
 /// cell corners only). Time and memory are linear in the number of cells.
 std::vector<Outline> outline_tiles(const TileGrid& grid, float max_segment_length = 0);
 

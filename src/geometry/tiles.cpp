@@ -13,6 +13,7 @@
 
 #include "pebble/constants.hpp"
 #include "pebble/shape.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
@@ -86,29 +87,37 @@ struct Lattice {
   }
 };
 
-/// Throws unless the grid lines origin + i * size, i = 0..count, stay within kMaxWorldCoordinate.
-void check_extent(const char* who, char axis, float origin, float size, int count) {
+/// Throws unless the grid lines origin + i * size, i = 0..count, stay within kMaxShapeExtent, the
+/// coordinates Chain takes (a map farther out is placed by the chain's transform). Returns the
+/// larger of the two ends' magnitudes.
+double check_extent(const char* who, char axis, float origin, float size, int count) {
   const double o = origin, far = o + double(count) * double(size);
-  if (!(std::fabs(o) <= kMaxWorldCoordinate && std::fabs(far) <= kMaxWorldCoordinate)) {
+  if (!(std::fabs(o) <= kMaxShapeExtent && std::fabs(far) <= kMaxShapeExtent)) {
     std::ostringstream out;
-    out << "the grid's " << axis << " extent [" << o << ", " << far << "] goes beyond kMaxWorldCoordinate ("
-        << kMaxWorldCoordinate << ")";
+    out << "the grid's " << axis << " extent [" << o << ", " << far << "] goes beyond kMaxShapeExtent ("
+        << kMaxShapeExtent << "), the coordinates Chain takes: place the map with the chain's transform";
     fail(who, out.str());
   }
+  return std::max(std::fabs(o), std::fabs(far));
 }
 
 /// The grid lines origin + i * size, i = 0..count, each computed in double and rounded to float.
 /// Every output point is read from these tables, so a corner has the same bits in every loop that
-/// holds it. Throws when two of them round to the same float (check_extent() comes first).
-std::vector<float> grid_lines(const char* who, char axis, float origin, float size, int count) {
+/// holds it. Throws where two neighbouring lines are closer than a chain segment can be long: its
+/// maker welds ends within 4 units in the last place of the largest coordinate, and within
+/// kMinWeldDistance (the hull's tolerance, geometry/shape.cpp), so a shorter cell edge would not
+/// survive Chain::loop. `biggest`: the largest coordinate of the grid (check_extent()).
+std::vector<float> grid_lines(const char* who, char axis, float origin, float size, int count, double biggest) {
   const double o = origin, s = size;
+  const double shortest = std::max(kHullRoundingFraction * biggest, double(kMinWeldDistance));
   std::vector<float> lines(std::size_t(count) + 1);
   for (int i = 0; i <= count; ++i) {
     lines[std::size_t(i)] = float(o + double(i) * s);
-    if (i > 0 && !(lines[std::size_t(i)] > lines[std::size_t(i) - 1])) {
+    if (i > 0 && !(double(lines[std::size_t(i)]) - double(lines[std::size_t(i) - 1]) > shortest)) {
       std::ostringstream out;
       out << "cell_size." << axis << " = " << size << " is too small for float at " << axis << " = "
-          << lines[std::size_t(i)] << ": grid lines " << i - 1 << " and " << i << " round to the same float";
+          << lines[std::size_t(i)] << ": grid lines " << i - 1 << " and " << i << " are " << double(lines[std::size_t(i)]) - double(lines[std::size_t(i) - 1])
+          << " apart, and a chain segment must be longer than " << shortest;
       fail(who, out.str());
     }
   }
@@ -156,13 +165,13 @@ Lattice prepare(const char* who, const TileGrid& grid, float max_segment_length)
   Lattice g;
   g.columns = grid.columns;
   g.rows = grid.rows;
-  check_extent(who, 'x', grid.origin.x, grid.cell_size.x, grid.columns);
-  check_extent(who, 'y', grid.origin.y, grid.cell_size.y, grid.rows);
+  const double biggest = std::max(check_extent(who, 'x', grid.origin.x, grid.cell_size.x, grid.columns),
+                                  check_extent(who, 'y', grid.origin.y, grid.cell_size.y, grid.rows));
   // No cell, no outline: skip the tables of grid lines, which a grid of a billion columns and no
   // row could not afford.
   if (count == 0) return g;
-  g.xs = grid_lines(who, 'x', grid.origin.x, grid.cell_size.x, grid.columns);
-  g.ys = grid_lines(who, 'y', grid.origin.y, grid.cell_size.y, grid.rows);
+  g.xs = grid_lines(who, 'x', grid.origin.x, grid.cell_size.x, grid.columns, biggest);
+  g.ys = grid_lines(who, 'y', grid.origin.y, grid.cell_size.y, grid.rows, biggest);
   if (max_segment_length > 0 && std::isfinite(max_segment_length)) {
     // A run is cut at cell corners only, so a cell must fit in a segment.
     const double widest = std::max(widest_cell(g.xs), widest_cell(g.ys));
