@@ -11,14 +11,16 @@ import numpy
 from . import batch as batch, prim as prim
 
 
-Vec2Like = Union["Vec2", Tuple[float, float], List[float]]
-"""A Vec2, or a tuple or list of two numbers."""
+Vec2Like = Union["Vec2", Tuple[float, float], List[float], numpy.ndarray]
+"""A Vec2, a tuple or list of two numbers, or a numpy array of shape (2,)."""
+TransformLike = Union["Transform", Tuple[Vec2Like, float], Tuple[Vec2Like, "Rot"], List[Any], numpy.ndarray]
+"""A Transform, a pose (p, angle) or (p, Rot) as a tuple or list, or a numpy array [x, y, c, s] of shape (4,)."""
 PointsLike = Union[Sequence[Vec2Like], numpy.ndarray]
 """A sequence of points or an (N, 2) array."""
-ShapesLike = Union["Shape", Sequence["Shape"]]
-"""One Shape for every item, or a list of N Shapes."""
-TransformsLike = Union["Transform", numpy.ndarray]
-"""One Transform, or an (N, 4) float32/float64 array of [x, y, c, s]."""
+ShapesLike = Union["Shape", Sequence["Shape"], "batch.ShapeList"]
+"""One Shape for every item, a list of N Shapes, or a batch.ShapeList of N items."""
+TransformsLike = Union[TransformLike, numpy.ndarray]
+"""One Transform (or pose), or an (N, 4) float32/float64 array of [x, y, c, s]."""
 VectorsLike = Union["Vec2", Tuple[float, float], numpy.ndarray]
 """One vector, or an (N, 2) float32/float64 array."""
 RaysLike = Union["Ray", numpy.ndarray]
@@ -187,12 +189,12 @@ class CharacterMover:
     @property
     def settings(self) -> Any:
         ...
-    def __init__(self, shape: Shape, xf: Transform, settings: MoverSettings = ...) -> None:
+    def __init__(self, shape: Shape, xf: TransformLike, settings: MoverSettings = ...) -> None:
         ...
     def step(self, world: CollisionWorld, velocity: Vec2Like, dt: float) -> MoverStep:
         """Moves by velocity * dt (world frame) and returns a MoverStep; dt <= 0 or non-finite input: no motion."""
         ...
-    def set_transform(self, xf: Transform) -> None:
+    def set_transform(self, xf: TransformLike) -> None:
         """Teleports the mover (no casts; the ground is forgotten)."""
         ...
     def set_self(self, id: ColliderId) -> None:
@@ -243,29 +245,29 @@ class CollisionWorld:
     def __init__(self, settings: WorldSettings = ...) -> None:
         ...
     @overload
-    def add(self, shape: Shape, xf: Transform, user_data: int = ...) -> ColliderId:
+    def add(self, shape: Shape, xf: TransformLike, user_data: int = ...) -> ColliderId:
         """Adds a moving collider. Raises ValueError for an invalid transform."""
         ...
     @overload
-    def add(self, shape: Shape, xf: Transform, options: ColliderOptions) -> ColliderId:
+    def add(self, shape: Shape, xf: TransformLike, options: ColliderOptions) -> ColliderId:
         ...
     @overload
-    def add(self, parts: List[Shape], xf: Transform, user_data: int = ...) -> ColliderId:
+    def add(self, parts: List[Shape], xf: TransformLike, user_data: int = ...) -> ColliderId:
         """Adds a compound: one collider of several convex parts, each in the collider's frame."""
         ...
     @overload
-    def add(self, parts: List[Shape], xf: Transform, options: ColliderOptions) -> ColliderId:
+    def add(self, parts: List[Shape], xf: TransformLike, options: ColliderOptions) -> ColliderId:
         ...
     @overload
-    def add(self, chain: Chain, xf: Transform, user_data: int = ...) -> ColliderId:
+    def add(self, chain: Chain, xf: TransformLike, user_data: int = ...) -> ColliderId:
         """Adds a chain (terrain, fixed): its parts are the segments."""
         ...
     @overload
-    def add(self, chain: Chain, xf: Transform, options: ColliderOptions) -> ColliderId:
+    def add(self, chain: Chain, xf: TransformLike, options: ColliderOptions) -> ColliderId:
         ...
     def remove(self, id: ColliderId) -> bool:
         ...
-    def set_transform(self, id: ColliderId, xf: Transform) -> bool:
+    def set_transform(self, id: ColliderId, xf: TransformLike) -> bool:
         ...
     def set_shape(self, id: ColliderId, shape: Shape) -> bool:
         ...
@@ -335,28 +337,28 @@ class CollisionWorld:
     def cast_circle(self, ray: Ray, radius: float, on_hit: Callable[..., Any], filter: QueryFilter = ...) -> None:
         ...
     @overload
-    def cast_shape(self, shape: Shape, xf: Transform, translation: Vec2Like, filter: QueryFilter = ..., options: ShapeCastOptions = ...) -> Optional[RayResult]:
+    def cast_shape(self, shape: Shape, xf: TransformLike, translation: Vec2Like, filter: QueryFilter = ..., options: ShapeCastOptions = ...) -> Optional[RayResult]:
         """The closest hit of the shape moved by translation; hit.normal is the collider's outward normal."""
         ...
     @overload
-    def cast_shape(self, shape: Shape, xf: Transform, translation: Vec2Like, on_hit: Callable[..., Any], filter: QueryFilter = ..., options: ShapeCastOptions = ...) -> None:
+    def cast_shape(self, shape: Shape, xf: TransformLike, translation: Vec2Like, on_hit: Callable[..., Any], filter: QueryFilter = ..., options: ShapeCastOptions = ...) -> None:
         ...
-    def overlap_shape(self, shape: Shape, xf: Transform, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
+    def overlap_shape(self, shape: Shape, xf: TransformLike, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
         """The colliders overlapping the shape (touching counts): a list of ids, or on_hit(id) -> bool (False stops) for each."""
         ...
-    def within_distance(self, shape: Shape, xf: Transform, distance: float, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
+    def within_distance(self, shape: Shape, xf: TransformLike, distance: float, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
         ...
     def overlap_aabb(self, box: Aabb, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
         ...
     def overlap_point(self, point: Vec2Like, on_hit: Optional[Callable[..., Any]] = ..., filter: QueryFilter = ...) -> object:
         ...
-    def nearest(self, shape: Shape, xf: Transform, k: int, max_distance: float = ..., filter: QueryFilter = ...) -> List[Neighbor]:
+    def nearest(self, shape: Shape, xf: TransformLike, k: int, max_distance: float = ..., filter: QueryFilter = ...) -> List[Neighbor]:
         """The k colliders nearest the shape at xf by distance() to their nearest part (signed), within max_distance, nearest first (ties by slot): a list of Neighbor(id, part, distance). A point is Shape.circle(0)."""
         ...
-    def within_radius(self, shape: Shape, xf: Transform, radius: float, k: int = ..., filter: QueryFilter = ...) -> List[Neighbor]:
+    def within_radius(self, shape: Shape, xf: TransformLike, radius: float, k: int = ..., filter: QueryFilter = ...) -> List[Neighbor]:
         """The colliders within radius of the shape, nearest first (at most k, the nearest): a list of Neighbor."""
         ...
-    def collide_shape(self, shape: Shape, xf: Transform, margin: float = ..., filter: QueryFilter = ...) -> list:
+    def collide_shape(self, shape: Shape, xf: TransformLike, margin: float = ..., filter: QueryFilter = ...) -> list:
         """The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided."""
         ...
     def set_transforms(self, ids: IdsLike, transforms: TransformsLike) -> numpy.ndarray:
@@ -1000,7 +1002,7 @@ class ToiResult:
         ...
 
 class Transform:
-    """A rigid motion mapping local coordinates to world: world = q * local + p. Transform(p, q) with a Rot, or Transform(p, angle) with an angle in radians."""
+    """A rigid motion mapping local coordinates to world: world = q * local + p. Transform(p, q) with a Rot, or Transform(p, angle) with an angle in radians. Where a Transform is expected, a pose (p, angle) or (p, Rot) as a tuple or list, or a numpy array [x, y, c, s] of shape (4,), converts to it."""
     p: Vec2
     q: Rot
     @overload
@@ -1056,7 +1058,7 @@ class TreeStats:
         ...
 
 class Vec2:
-    """A 2D vector or point (float32 components). Tuples and lists of two numbers convert to it."""
+    """A 2D vector or point (float32 components). Tuples and lists of two numbers and numpy arrays of shape (2,) convert to it."""
     x: float
     y: float
     @overload
@@ -1151,11 +1153,11 @@ def area(shape: Shape) -> float:
     """The area of the rounded shape."""
     ...
 
-def bounds(shape: Shape, xf: Transform) -> Aabb:
+def bounds(shape: Shape, xf: TransformLike) -> Aabb:
     """The world axis-aligned box of the shape under xf, radius included (padded by a few float steps); an invalid transform gives Aabb() at the origin."""
     ...
 
-def cast_mover(world: CollisionWorld, shape: Shape, xf: Transform, translation: Vec2Like, skin: float, filter: QueryFilter = ..., ignore: ColliderId = ...) -> MoverCast:
+def cast_mover(world: CollisionWorld, shape: Shape, xf: TransformLike, translation: Vec2Like, skin: float, filter: QueryFilter = ..., ignore: ColliderId = ...) -> MoverCast:
     """Where the shape moving by translation first comes within skin of a collider it moves toward; colliders it touches and does not go deeper into do not stop it."""
     ...
 
@@ -1164,24 +1166,24 @@ def clip_vector(v: Vec2Like, planes: List[MoverPlane]) -> Vec2:
     ...
 
 @overload
-def closest_approach(a: Shape, xa: Transform, velocity_a: Vec2Like, b: Shape, xb: Transform, velocity_b: Vec2Like, horizon: float) -> Approach:
+def closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape, xb: TransformLike, velocity_b: Vec2Like, horizon: float) -> Approach:
     """How close a (at xa, moving at velocity_a) and b (at xb, velocity_b) come over [0, horizon], world: the first time they touch, or the time of least distance, with the distance and witness points then."""
     ...
 @overload
-def closest_approach(a: Shape, xa: Transform, velocity_a: Vec2Like, segment: ChainSegment, xs: Transform, velocity_s: Vec2Like, horizon: float) -> Approach:
+def closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, segment: ChainSegment, xs: TransformLike, velocity_s: Vec2Like, horizon: float) -> Approach:
     """closest_approach() of shape a and a chain segment, front side only."""
     ...
 
 @overload
-def collide(a: Shape, xa: Transform, b: Shape, xb: Transform, margin: float = ...) -> Manifold:
+def collide(a: Shape, xa: TransformLike, b: Shape, xb: TransformLike, margin: float = ...) -> Manifold:
     """The contact manifold of shape a at xa and shape b at xb: every point whose separation is at most margin. count > 0 exactly when distance() <= margin. Normal world, from A to B. Invalid transforms give count 0."""
     ...
 @overload
-def collide(segment: ChainSegment, xs: Transform, b: Shape, xb: Transform, margin: float = ...) -> Manifold:
+def collide(segment: ChainSegment, xs: TransformLike, b: Shape, xb: TransformLike, margin: float = ...) -> Manifold:
     """The manifold of a chain segment (at xs) and shape b, one-sided, with the normals of a smooth surface; normal from the segment to b."""
     ...
 
-def contains(shape: Shape, xf: Transform, p: Vec2Like) -> bool:
+def contains(shape: Shape, xf: TransformLike, p: Vec2Like) -> bool:
     """True when the world point p is inside the shape placed at xf or on its boundary."""
     ...
 
@@ -1194,11 +1196,11 @@ def decompose(polygon: PointsLike, radius: float = ...) -> List[Shape]:
     ...
 
 @overload
-def distance(a: Shape, xa: Transform, b: Shape, xb: Transform) -> DistanceResult:
+def distance(a: Shape, xa: TransformLike, b: Shape, xb: TransformLike) -> DistanceResult:
     """Exact signed distance between shape a at xa and shape b at xb, with witness points (world). Invalid transforms give distance kHugeDistance and zero vectors."""
     ...
 @overload
-def distance(segment: ChainSegment, xs: Transform, b: Shape, xb: Transform) -> DistanceResult:
+def distance(segment: ChainSegment, xs: TransformLike, b: Shape, xb: TransformLike) -> DistanceResult:
     """The signed distance between a chain segment (both sides) and b."""
     ...
 
@@ -1209,18 +1211,18 @@ def id_array(ids: IdsLike) -> numpy.ndarray:
     """A COLLIDER_ID_DTYPE array of the ids, for CollisionWorld.set_transforms."""
     ...
 
-def inv_mul(a: Transform, b: Transform) -> Transform:
+def inv_mul(a: TransformLike, b: TransformLike) -> Transform:
     """a^-1 * b: b expressed in a's frame."""
     ...
 
-def inv_transform_point(xf: Transform, v: Vec2Like) -> Vec2:
+def inv_transform_point(xf: TransformLike, v: Vec2Like) -> Vec2:
     """World point to local."""
     ...
 
-def inverse(xf: Transform) -> Transform:
+def inverse(xf: TransformLike) -> Transform:
     ...
 
-def is_valid(xf: Transform) -> bool:
+def is_valid(xf: TransformLike) -> bool:
     """True when every field is finite, |p| <= kMaxWorldCoordinate and q is a unit rotation; queries return their empty result for any other transform."""
     ...
 kDefaultContactMargin: float
@@ -1244,11 +1246,11 @@ def mass_properties(parts: List[Shape], density: float = ...) -> MassProperties:
     """Mass properties of a compound whose parts are given in its frame (parallel axis theorem). Raises InvalidShape for an empty list."""
     ...
 
-def mover_planes(world: CollisionWorld, shape: Shape, xf: Transform, margin: float, max_planes: int = ..., filter: QueryFilter = ..., ignore: ColliderId = ...) -> List[MoverPlane]:
+def mover_planes(world: CollisionWorld, shape: Shape, xf: TransformLike, margin: float, max_planes: int = ..., filter: QueryFilter = ..., ignore: ColliderId = ...) -> List[MoverPlane]:
     """The contact planes of the shape at xf within margin (the deepest max_planes when there are more)."""
     ...
 
-def mul(a: Transform, b: Transform) -> Transform:
+def mul(a: TransformLike, b: TransformLike) -> Transform:
     """The composition a * b (apply b, then a)."""
     ...
 
@@ -1264,33 +1266,33 @@ def outline_tiles(solid: numpy.ndarray, origin: Vec2Like = ..., cell_size: Vec2L
     """The boundary of the solid cells (solid[row, col] nonzero, row 0 at the bottom) as closed outlines running counter-clockwise around the solid, ready for Chain.loop."""
     ...
 
-def overlap(a: Shape, xa: Transform, b: Shape, xb: Transform) -> bool:
+def overlap(a: Shape, xa: TransformLike, b: Shape, xb: TransformLike) -> bool:
     """True when the shapes touch or overlap (distance <= 0)."""
     ...
 
-def project_point(shape: Shape, xf: Transform, p: Vec2Like) -> PointProjection:
+def project_point(shape: Shape, xf: TransformLike, p: Vec2Like) -> PointProjection:
     """Projects the world point p onto the boundary of shape placed at xf: closest boundary point, outward normal there, signed distance (< 0 inside), all world space. Invalid input gives distance kHugeDistance."""
     ...
 
 @overload
-def raycast(shape: Shape, xf: Transform, ray: Ray) -> CastHit:
+def raycast(shape: Shape, xf: TransformLike, ray: Ray) -> CastHit:
     """First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray starting inside hits at fraction 0 with normal (0, 0)."""
     ...
 @overload
-def raycast(shape: Shape, xf: Transform, ray: Ray, radius: float) -> CastHit:
+def raycast(shape: Shape, xf: TransformLike, ray: Ray, radius: float) -> CastHit:
     """Circle cast: a disc of the given radius whose centre moves along the ray; point on the shape's surface, normal the shape's outward normal there (world)."""
     ...
 @overload
-def raycast(segment: ChainSegment, xs: Transform, ray: Ray, radius: float = ...) -> CastHit:
+def raycast(segment: ChainSegment, xs: TransformLike, ray: Ray, radius: float = ...) -> CastHit:
     """A ray (or disc) against the chain segment's front side only."""
     ...
 
 @overload
-def shape_cast(a: Shape, xa: Transform, translation_a: Vec2Like, b: Shape, xb: Transform, translation_b: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
+def shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape, xb: TransformLike, translation_b: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
     """First fraction in [0, 1] of both motions (world) at which a and b touch (or come within options.target_separation). point: the contact point at that time; normal: unit, from A to B. Already touching: fraction 0 with the minimum-translation normal."""
     ...
 @overload
-def shape_cast(a: Shape, xa: Transform, translation_a: Vec2Like, segment: ChainSegment, xs: Transform, translation_s: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
+def shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, segment: ChainSegment, xs: TransformLike, translation_s: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
     """Shape a cast against a chain segment, front side only; normal from a to the segment."""
     ...
 
@@ -1319,11 +1321,11 @@ def time_of_impact(a: Shape, sweep_a: Sweep, segment: ChainSegment, sweep_s: Swe
     """time_of_impact() of shape a and a chain segment, front side only."""
     ...
 
-def time_to_collision(a: Shape, xa: Transform, velocity_a: Vec2Like, b: Shape, xb: Transform, velocity_b: Vec2Like, horizon: float) -> float:
+def time_to_collision(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape, xb: TransformLike, velocity_b: Vec2Like, horizon: float) -> float:
     """The first time in [0, horizon] at which a (at xa, moving at velocity_a) and b (at xb, velocity_b) touch: 0 when they start touching or overlapping, kNoCollision (inf) when they do not by the horizon. closest_approach()'s time exactly when that is a hit, at less cost."""
     ...
 
-def transform_point(xf: Transform, v: Vec2Like) -> Vec2:
+def transform_point(xf: TransformLike, v: Vec2Like) -> Vec2:
     """Local point to world: q * v + p."""
     ...
 __version__: str

@@ -1,6 +1,6 @@
 """The queries over numpy arrays: N items per call, no Python loop per item, the GIL released while they run.
 
-Each shape argument is one Shape or a list of N Shapes; each transform, vector, ray or sweep argument is one
+Each shape argument is one Shape, a list of N Shapes or a ShapeList of N items; each transform, vector, ray or sweep argument is one
 pebble object or a C-contiguous (N, k) array (Transform: [x, y, c, s]; Vec2: [x, y]; Ray: [origin x, origin y,
 translation x, translation y]; Sweep: [local_center x, y, c0 x, y, c1 x, y, a0, a1]). float32 is read in place,
 float64 is rounded to float32 once (as single calls round Python floats). Wrong dtypes raise TypeError; wrong
@@ -11,9 +11,33 @@ from typing import Any, Callable, ClassVar, List, Optional, Sequence, Tuple, Uni
 
 import numpy
 
-from . import (IdsLike, RaysLike, ShapesLike, SweepsLike, ToiOptions, TransformsLike,
+from . import (IdsLike, RaysLike, Shape, ShapesLike, SweepsLike, ToiOptions, TransformsLike,
                 VectorsLike)
 
+
+class ShapeList:
+    """N shapes held in C++ for the batch forms, built once: pass it wherever a batch call takes a list of N Shapes, and it is read in place with no Python object per item (results equal the single calls bit for bit). ShapeList(vertices, counts=None, radii=None): row i is Shape.polygon(vertices[i, :counts[i]], radii[i]) (a hull: 1 point a circle, 2 a capsule), vertices an (N, k, 2) array (k <= 8, padded), counts (N,) integers (default k), radii (N,) or one number (default 0); an invalid row raises InvalidShape naming the row. ShapeList(shapes) from a sequence of Shapes. Immutable; pickles."""
+    def __init__(self, vertices: Union[numpy.ndarray, Sequence[Shape]], counts: Optional[numpy.ndarray] = ..., radii: Union[float, numpy.ndarray, None] = ...) -> None:
+        ...
+    def __len__(self) -> int:
+        ...
+    def __getitem__(self, i: int) -> Shape:
+        """Item i as a Shape (a copy)."""
+        ...
+    def take(self, indices: numpy.ndarray) -> ShapeList:
+        """A ShapeList whose item i is this list's item indices[i], sharing the shapes (4 bytes per item): a few distinct shapes over N pairs."""
+        ...
+    def shape_count(self) -> int:
+        """The number of distinct shapes stored (len() counts items)."""
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __reduce__(self) -> tuple:
+        ...
+    def __getstate__(self) -> tuple:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
+        ...
 APPROACH_DTYPE: numpy.dtype
 CAST_HIT_DTYPE: numpy.dtype
 COLLIDER_ID_DTYPE: numpy.dtype

@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -88,14 +90,35 @@ Items<T> items(const py::handle& obj, const char* name, const char* layout, Item
   return out;
 }
 
-/// One shape for every item, or a sequence of N shapes (kept alive while the loop runs).
+/// pebble.batch.ShapeList: shapes held in C++, built once (from numpy arrays of vertices, counts
+/// and radii, or from Shapes) and read in place by every batch call, with no Python object per
+/// item. Immutable, so a batch loop may read it without the GIL. take() makes a list that shares
+/// the shapes and holds an index per item.
+struct ShapeList {
+  std::shared_ptr<const std::vector<Shape>> shapes;
+  std::shared_ptr<const std::vector<std::uint32_t>> index;  // null: item i is shapes[i]
+  size_t size() const { return index ? index->size() : shapes->size(); }
+  const Shape& operator[](size_t i) const { return index ? (*shapes)[(*index)[i]] : (*shapes)[i]; }
+};
+
+/// One shape for every item, a sequence of N shapes, or a ShapeList of N items (kept alive while
+/// the loop runs).
 struct ShapeItems {
   const Shape* single = nullptr;
   std::vector<const Shape*> list;
+  const Shape* array = nullptr;          // a ShapeList's shapes
+  const std::uint32_t* index = nullptr;  // and its index, if it has one
   std::vector<py::object> keep;
-  const Shape& operator[](size_t i) const { return single ? *single : *list[i]; }
+  const Shape& operator[](size_t i) const {
+    if (single) return *single;
+    if (array) return index ? array[index[i]] : array[i];
+    return *list[i];
+  }
 };
 ShapeItems shape_items(const py::handle& obj, const char* name, ItemCount& n);
+
+/// Binds batch.ShapeList (shape_list.cpp).
+void bind_shape_list(py::module_& batch);
 
 /// A scalar parameter of a batch call: must be finite.
 float finite_scalar(float v, const char* name);

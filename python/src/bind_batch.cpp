@@ -69,8 +69,16 @@ ShapeItems shape_items(const py::handle& obj, const char* name, ItemCount& n) {
     out.keep.push_back(py::reinterpret_borrow<py::object>(obj));
     return out;
   }
+  if (py::isinstance<ShapeList>(obj)) {
+    const ShapeList& list = obj.cast<const ShapeList&>();
+    out.array = list.shapes->data();
+    out.index = list.index ? list.index->data() : nullptr;
+    out.keep.push_back(py::reinterpret_borrow<py::object>(obj));
+    merge_count(n, list.size(), name);
+    return out;
+  }
   if (py::isinstance<py::str>(obj) || !(py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)))
-    throw py::type_error(std::string(name) + ": expected a Shape or a list of N Shapes, got " +
+    throw py::type_error(std::string(name) + ": expected a Shape, a list of N Shapes or a ShapeList, got " +
                          py::str(py::type::of(obj)).cast<std::string>());
   // A tuple of the items (one C call; immutable, so no other thread can drop a shape from it
   // while the loop runs without the GIL), then each item's C++ value read in place.
@@ -321,12 +329,14 @@ void bind_batch(py::module_& top) {
   py::module_ m = top.def_submodule(
       "batch",
       "The queries over numpy arrays: N items per call, no Python loop per item, the GIL released while they run.\n\n"
-      "Each shape argument is one Shape or a list of N Shapes; each transform, vector, ray or sweep argument is one\n"
+      "Each shape argument is one Shape, a list of N Shapes or a ShapeList of N items; each transform, vector, ray or sweep argument is one\n"
       "pebble object or a C-contiguous (N, k) array (Transform: [x, y, c, s]; Vec2: [x, y]; Ray: [origin x, origin y,\n"
       "translation x, translation y]; Sweep: [local_center x, y, c0 x, y, c1 x, y, a0, a1]). float32 is read in place,\n"
       "float64 is rounded to float32 once (as single calls round Python floats). Wrong dtypes raise TypeError; wrong\n"
       "shapes, non-contiguous arrays and values that are not finite raise ValueError. Results are structured arrays\n"
       "with the C++ struct's fields (frames and signs as the single forms); item i equals the single call on item i.");
+
+  bind_shape_list(m);
 
   m.attr("MANIFOLD_DTYPE") = manifold_dtype();
   m.attr("CONTACT_POINT_DTYPE") = contact_point_dtype();

@@ -91,8 +91,8 @@ void bind_geometry(py::module_& m) {
   // translation, so it wins).
   py::register_exception<InvalidShape>(m, "InvalidShape", PyExc_ValueError);
 
-  py::class_<Vec2>(m, "Vec2", "A 2D vector or point (float32 components). Tuples and lists of two numbers convert to it.")
-      .def(py::init([](float x, float y) { return Vec2{x, y}; }), "x"_a = 0.0f, "y"_a = 0.0f)
+  py::class_<Vec2> vec2(m, "Vec2", "A 2D vector or point (float32 components). Tuples and lists of two numbers and numpy arrays of shape (2,) convert to it.");
+  vec2.def(py::init([](float x, float y) { return Vec2{x, y}; }), "x"_a = 0.0f, "y"_a = 0.0f)
       .def(py::init([](const py::tuple& t) { return vec2_from_sequence(t); }), "xy"_a)
       .def(py::init([](const py::list& t) { return vec2_from_sequence(t); }), "xy"_a)
       .def_readwrite("x", &Vec2::x)
@@ -118,14 +118,16 @@ void bind_geometry(py::module_& m) {
       .def(py::pickle([](Vec2 v) { return pickled(v); }, [](const py::tuple& t) { return unpickled_vec2(t); }));
   py::implicitly_convertible<py::tuple, Vec2>();
   py::implicitly_convertible<py::list, Vec2>();
+  vec2_type = reinterpret_cast<PyTypeObject*>(vec2.ptr());
+  install_fast_init_vec2(vec2);
   m.def("dot", [](Vec2 a, Vec2 b) { return dot(a, b); }, "a"_a, "b"_a);
   m.def("cross", [](Vec2 a, Vec2 b) { return cross(a, b); }, "a"_a, "b"_a,
         "z of the 3D cross product: positive when b is counter-clockwise from a.");
   m.def("length", [](Vec2 v) { return length(v); }, "v"_a);
   m.def("normalize", [](Vec2 v) { return normalize(v); }, "v"_a, "Unit vector along v, or (0, 0) when v is zero or not finite.");
 
-  py::class_<Rot>(m, "Rot", "A rotation stored as the cosine c and sine s of its angle.")
-      .def(py::init([](float c, float s) { return Rot{c, s}; }), "c"_a = 1.0f, "s"_a = 0.0f)
+  py::class_<Rot> rot(m, "Rot", "A rotation stored as the cosine c and sine s of its angle.");
+  rot.def(py::init([](float c, float s) { return Rot{c, s}; }), "c"_a = 1.0f, "s"_a = 0.0f)
       .def_readwrite("c", &Rot::c)
       .def_readwrite("s", &Rot::s)
       .def_static("from_angle", &Rot::from_angle, "radians"_a, "The rotation by the angle (radians, counter-clockwise): c = cos, s = sin in float32, by pebble's own "
@@ -146,10 +148,11 @@ void bind_geometry(py::module_& m) {
                         return Rot{t[0].cast<float>(), t[1].cast<float>()};
                       }));
 
-  py::class_<Transform>(m, "Transform",
+  py::class_<Transform> transform(m, "Transform",
                         "A rigid motion mapping local coordinates to world: world = q * local + p. "
-                        "Transform(p, q) with a Rot, or Transform(p, angle) with an angle in radians.")
-      .def(py::init([](Vec2 p, Rot q) { return Transform{p, q}; }), "p"_a = Vec2{}, "q"_a = Rot{})
+                        "Transform(p, q) with a Rot, or Transform(p, angle) with an angle in radians. Where a Transform is expected, a "
+                        "pose (p, angle) or (p, Rot) as a tuple or list, or a numpy array [x, y, c, s] of shape (4,), converts to it.");
+  transform.def(py::init([](Vec2 p, Rot q) { return Transform{p, q}; }), "p"_a = Vec2{}, "q"_a = Rot{})
       .def(py::init([](Vec2 p, float angle) { return Transform{p, Rot::from_angle(angle)}; }), "p"_a, "angle"_a)
       .def_readwrite("p", &Transform::p)
       .def_readwrite("q", &Transform::q)
@@ -166,6 +169,9 @@ void bind_geometry(py::module_& m) {
                         state(t, 4, "Transform");
                         return Transform{{t[0].cast<float>(), t[1].cast<float>()}, {t[2].cast<float>(), t[3].cast<float>()}};
                       }));
+  rot_type = reinterpret_cast<PyTypeObject*>(rot.ptr());
+  transform_type = reinterpret_cast<PyTypeObject*>(transform.ptr());
+  install_fast_init_transform(transform);
   m.def("transform_point", &transform_point, "xf"_a, "v"_a, "Local point to world: q * v + p.");
   m.def("inv_transform_point", &inv_transform_point, "xf"_a, "v"_a, "World point to local.");
   m.def("mul", py::overload_cast<const Transform&, const Transform&>(&mul), "a"_a, "b"_a,

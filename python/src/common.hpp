@@ -12,6 +12,8 @@
 
 #include <pebble/pebble.hpp>
 
+#include "values.hpp"
+
 namespace pebble::python {
 
 namespace py = pybind11;

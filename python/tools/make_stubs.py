@@ -24,14 +24,16 @@ import numpy
 '''
 
 ALIASES = '''
-Vec2Like = Union["Vec2", Tuple[float, float], List[float]]
-"""A Vec2, or a tuple or list of two numbers."""
+Vec2Like = Union["Vec2", Tuple[float, float], List[float], numpy.ndarray]
+"""A Vec2, a tuple or list of two numbers, or a numpy array of shape (2,)."""
+TransformLike = Union["Transform", Tuple[Vec2Like, float], Tuple[Vec2Like, "Rot"], List[Any], numpy.ndarray]
+"""A Transform, a pose (p, angle) or (p, Rot) as a tuple or list, or a numpy array [x, y, c, s] of shape (4,)."""
 PointsLike = Union[Sequence[Vec2Like], numpy.ndarray]
 """A sequence of points or an (N, 2) array."""
-ShapesLike = Union["Shape", Sequence["Shape"]]
-"""One Shape for every item, or a list of N Shapes."""
-TransformsLike = Union["Transform", numpy.ndarray]
-"""One Transform, or an (N, 4) float32/float64 array of [x, y, c, s]."""
+ShapesLike = Union["Shape", Sequence["Shape"], "batch.ShapeList"]
+"""One Shape for every item, a list of N Shapes, or a batch.ShapeList of N items."""
+TransformsLike = Union[TransformLike, numpy.ndarray]
+"""One Transform (or pose), or an (N, 4) float32/float64 array of [x, y, c, s]."""
 VectorsLike = Union["Vec2", Tuple[float, float], numpy.ndarray]
 """One vector, or an (N, 2) float32/float64 array."""
 RaysLike = Union["Ray", numpy.ndarray]
@@ -50,6 +52,8 @@ OBJECT_ARGS = {
     "velocity_b": "VectorsLike", "p": "VectorsLike",
     "ray": "RaysLike", "rays": "RaysLike", "sweep_a": "SweepsLike", "sweep_b": "SweepsLike",
     "ids": "IdsLike",
+    "vertices": "Union[numpy.ndarray, Sequence[Shape]]", "counts": "Optional[numpy.ndarray]",
+    "radii": "Union[float, numpy.ndarray, None]", "indices": "numpy.ndarray",
 }
 
 SIGNATURE = re.compile(r"^(?:\d+\. )?(\w+)\((.*)\) -> (.+)$")
@@ -97,6 +101,10 @@ def convert_args(text, module, is_method):
             type_text = "Vec2Like"
         elif type_text == "Optional[Vec2]":
             type_text = "Optional[Vec2Like]"
+        elif type_text == "Transform":
+            type_text = "TransformLike"
+        elif type_text == "Optional[Transform]":
+            type_text = "Optional[TransformLike]"
         elif type_text == "PointList":
             type_text = "PointsLike"
         out.append(f"{name}: {type_text}" + (" = ..." if has_default else ""))
@@ -220,7 +228,7 @@ def stubs():
     prim += emit_module(_pebble.prim, "prim")
     batch = HEADER.format(
         doc=_pebble.batch.__doc__,
-        imports="\nfrom . import (IdsLike, RaysLike, ShapesLike, SweepsLike, ToiOptions, TransformsLike,\n"
+        imports="\nfrom . import (IdsLike, RaysLike, Shape, ShapesLike, SweepsLike, ToiOptions, TransformsLike,\n"
                 "                VectorsLike)\n")
     batch += emit_module(_pebble.batch, "batch")
     return {"__init__.pyi": top, "prim.pyi": prim, "batch.pyi": batch}
