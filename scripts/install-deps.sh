@@ -11,8 +11,8 @@ packages+=(libxml2-dev)
 # which builds the digest program with clang++ as well as g++ (tests/determinism/).
 packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)
 # The Python module (python/: pybind11 for Debian's /usr/bin/python3), its tests (pytest, hypothesis),
-# its benchmark's comparison (shapely 1.8) and its examples (matplotlib).
-packages+=(pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis python3-shapely python3-matplotlib)
+# its benchmark's comparison (shapely 1.8) and its examples (matplotlib; Dask for dask_batch.py).
+packages+=(pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis python3-shapely python3-matplotlib python3-dask python3-distributed)
 # `pip install .` into a virtual environment, offline (pyproject.toml, python/tools/check_pip_install.sh).
 packages+=(python3-venv python3-pip python3-setuptools python3-wheel)
 # The API reference (Doxyfile, scripts/docs.sh).
