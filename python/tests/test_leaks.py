@@ -48,6 +48,16 @@ def workload(shapes, xf, rays, ids, world):
     w = pebble.CollisionWorld()
     w.add(shapes, pebble.Transform())
     w.update()
+    # poses read by the fast path (values.cpp), one it hands on to pybind11, a ShapeList
+    pebble.Transform((0.5, 0.2), 0.3)
+    pebble.Transform(xf[1, :2], np.float32(0.5))
+    pebble.distance(a, ((0.5, 0.2), 0.3), b, xf[0])
+    try:
+        pebble.Transform((1, "x"), 0.5)
+    except TypeError:
+        pass
+    held = batch.ShapeList(shapes).take(np.arange(len(xf)) % len(shapes))
+    batch.distance(held, xf, b, xf)
 
 
 def test_no_growth_and_no_kept_references(shapes):
@@ -61,7 +71,7 @@ def test_no_growth_and_no_kept_references(shapes):
         workload(shapes, xf, rays, ids, world)
     gc.collect()
     before_rss, before_objects = rss_bytes(), len(gc.get_objects())
-    for _ in range(5000):  # 25 calls each: 125k calls; a leak of 16 bytes per call would show
+    for _ in range(5000):  # 31 calls each: 155k calls; a leak of 16 bytes per call would show
         workload(shapes, xf, rays, ids, world)
     gc.collect()
     grown = rss_bytes() - before_rss
