@@ -32,7 +32,7 @@ bool read_float(PyObject* o, float& f) noexcept {
 }
 
 /// n floats from a 1-D numpy array of exactly n items: float32 and float64 of native byte order
-/// read in place (float64 rounded once), other dtypes item by item as Python numbers.
+/// read in place (float64 rounded once), other real dtypes item by item as Python numbers.
 bool read_array(PyObject* o, float* out, int n) noexcept {
   auto& api = py::detail::npy_api::get();
   if (!api.PyArray_Check_(o)) return false;
@@ -55,6 +55,7 @@ bool read_array(PyObject* o, float* out, int n) noexcept {
     }
     return true;
   }
+  if (d->kind != 'f' && d->kind != 'i' && d->kind != 'u' && d->kind != 'b') return false;  // complex, objects, ...: pybind11's way
   for (int i = 0; i < n; ++i) {
     PyObject* item = PySequence_GetItem(o, i);
     if (item == nullptr) {

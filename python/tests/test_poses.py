@@ -90,6 +90,10 @@ def test_vec2_refusals():
         pebble.length(np.zeros(3))
     with pytest.raises(TypeError):
         pebble.length("ab")
+    with pytest.raises(TypeError):
+        pebble.length(np.array([1 + 1j, 2]))
+    with pytest.raises(TypeError):
+        pebble.length(np.array([1.0, None], dtype=object))
 
 
 def test_poses_where_a_transform_goes():
