@@ -243,7 +243,14 @@ Score score_ray(const std::vector<Pair>& base, Vec2 offset, unsigned seed, bool 
     if (std::fabs(least) > kAccuracy * size && h.hit != (t >= 0)) ++s.wrong;
     if (!h.hit || t < 0) continue;
     s.add_invariant(std::fabs(h.fraction - t) * length / size, what);
-    // The point is where the disc touches the shape, on its surface.
+    // The point is where the disc touches the shape, on its surface; a disc that starts touching
+    // or overlapping hits at fraction 0 with point = origin (ray.hpp). (Such starts come up where
+    // the shape's core lies far from its frame's origin; the ARM64 build's inputs found one.)
+    const bool starts_touching = oracle::signed_distance_to_surface(w, v(origin)) - radius <= kAccuracy * size;
+    if (h.fraction == 0 && starts_touching) {
+      s.add_point(oracle::length(v(h.point) - v(origin)) / size, what + " (point at a start touching)");
+      continue;
+    }
     s.add_point(std::max<real>(0, std::fabs(oracle::signed_distance_to_surface(w, v(h.point))) - rounding(h.point)) / size, what + " (point)");
   }
   return s;
