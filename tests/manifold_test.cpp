@@ -253,6 +253,53 @@ TEST(Collide, MatchesOracleForEveryKindPairNearContact) {
   expect_all(random_cases(21, 60), check_manifold, "random pairs");
 }
 
+TEST(Collide, EveryIdNamesVerticesTheCoresHave) {
+  // Feature ids (manifold.hpp): A's core vertex in the low 16 bits, B's in the high 16, 0 when
+  // either core is a single point. A mutation that left an edge's end unwrapped (naming vertex
+  // n of an n-gon) passed every other test (issue 37).
+  const auto check = [](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+    const Manifold m = pebble::collide(a, xa, b, xb, 0.25f * std::min(a.extent(), b.extent()));
+    for (int i = 0; i < m.count; ++i) {
+      const uint32_t id = m.points[i].id, low = id & 0xffffu, high = id >> 16;
+      if (a.vertex_count() == 1 || b.vertex_count() == 1) {
+        ASSERT_EQ(id, 0u) << describe(Pair{ShapeSpec{a, ""}, ShapeSpec{b, ""}, xa, xb});
+      } else {
+        ASSERT_LT(int(low), a.vertex_count()) << std::hex << id;
+        ASSERT_LT(int(high), b.vertex_count()) << std::hex << id;
+      }
+    }
+    if (m.count == 2) EXPECT_NE(m.points[0].id, m.points[1].id);
+  };
+  int contacts = 0;
+  for (const Case& c : random_cases(29, 60)) {
+    const Pair& p = c.pair;
+    check(p.a.shape, p.xa, p.b.shape, p.xb);
+    check(p.b.shape, p.xb, p.a.shape, p.xa);
+    contacts += pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, 0.25f * std::min(p.a.shape.extent(), p.b.shape.extent())).count;
+  }
+  EXPECT_GT(contacts, 1000);
+  // Every edge of the largest cores, the last (whose end wraps to vertex 0) included: a box
+  // resting on each face of an 8-gon in turn.
+  std::vector<Vec2> octagon;
+  for (int k = 0; k < 8; ++k) {
+    const Rot q = Rot::from_angle(0.785398163f * float(k));
+    octagon.push_back({2 * q.c, 2 * q.s});
+  }
+  const Shape big = Shape::polygon(octagon), box = Shape::box(0.3f, 0.3f);
+  for (int i = 0; i < big.vertex_count(); ++i) {
+    const Vec2 v0 = big.vertices()[std::size_t(i)], v1 = big.vertices()[std::size_t((i + 1) % big.vertex_count())];
+    const Vec2 n = pebble::normalize(pebble::right_perp(v1 - v0));
+    const Transform on{0.5f * (v0 + v1) + 0.299f * n, Rot{n.y, -n.x}};  // a face down on edge i, 0.001 deep
+    check(big, Transform::identity(), box, on);
+    const Manifold m = pebble::collide(big, Transform::identity(), box, on);
+    ASSERT_EQ(m.count, 2) << "edge " << i;
+    for (int k = 0; k < 2; ++k) {
+      const int a_vertex = int(m.points[k].id & 0xffffu);
+      EXPECT_TRUE(a_vertex == i || a_vertex == (i + 1) % big.vertex_count()) << "edge " << i << " names vertex " << a_vertex;
+    }
+  }
+}
+
 TEST(Collide, MatchesOracleForNearlyParallelEdges) {
   // Each pair at margins 0 and 0.02.
   std::vector<Case> cases;
