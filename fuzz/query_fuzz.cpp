@@ -62,6 +62,10 @@ float accuracy(const Shape& a, const Transform& xa, const Shape& b, const Transf
 /// pairs that distance() puts exactly at the margin, and collide() misses a contact distance()
 /// reports. Reported with tests/robustness_test.cpp DISABLED_CollideAgreesWithDistance*.
 constexpr const char* kEarlyStopIssue = "collide's early stop ignores the rounding of large coordinates";
+/// Found by the test command's fuzz minute at the end of issue 33's stop (fuzz/known/
+/// query-chain-segment-contact-below-distance): a chain segment's contact against a 2e-14 box
+/// reports a separation far below the pair's distance. Open (docs/robustness.md).
+constexpr const char* kChainBelowDistanceIssue = "a chain segment's contact below the distance against a 2e-14 box";
 
 /// The contact queries on one pair, checked; with the results kept for the SIMD comparison.
 struct ContactAnswers {
@@ -306,7 +310,8 @@ int run(const std::uint8_t* data, std::size_t size) {
         // a body through a corner lies in the solid behind the segment's neighbours too.)
         const float d = pebble::distance(seg.shape, xa, b, xb).distance;
         if (m.count > 0 && !tiny && d > accuracy(seg.shape, xa, b, xb)) {
-          for (int k = 0; k < m.count; ++k) FUZZ_REQUIRE(m.points[k].separation >= d - 2 * accuracy(seg.shape, xa, b, xb));
+          for (int k = 0; k < m.count; ++k)
+            FUZZ_KNOWN_ISSUE(m.points[k].separation >= d - 2 * accuracy(seg.shape, xa, b, xb), kChainBelowDistanceIssue);
         }
       }
       const CastHit h = pebble::raycast(seg, xa, ray, cast_radius);
