@@ -140,6 +140,25 @@ struct TaskHook {
   void* user = nullptr;  ///< given back to run
 };
 
+/// How far a touching pair may move (WorldSettings::reuse_bounds) before collide() runs on it
+/// again instead of its last manifold being carried over (docs/world.md, "Contact reuse").
+/// The default, zero, keeps the contract: a pair is carried over only while the motion stays
+/// within collide()'s own accuracy (2e-4 of the smaller part's extent, 5e-4 rad). Larger bounds
+/// trade accuracy for speed on resting stacks: a carried manifold keeps the points, ids and
+/// normal the last collide() found, moved with the parts, with separations measured anew from
+/// where its surface points went; a point that leaves the margin ends the reuse at once, but a
+/// feature change (a box tipping onto another edge) is noticed only once the bounds are left.
+struct ReuseBounds {
+  /// How far any point of one part may move relative to the other (world units) since the last
+  /// collide(); the contract's bound when that is larger. 0, negative or not finite: the contract's.
+  float distance = 0;
+  /// How far one part may turn relative to the other (radians); the contract's when larger.
+  float angle = 0;
+  /// Box2D v3's contact recycling bounds (its linear slop times 10 and about 11 degrees): what
+  /// a Box2D v3 solver already tolerates.
+  static constexpr ReuseBounds box2d_v3() noexcept { return {0.05f, 0.2f}; }
+};
+
 /// Settings of a CollisionWorld, fixed at construction.
 struct WorldSettings {
   /// contacts() holds the pairs whose distance is at most this (world units): the speculative
@@ -158,6 +177,9 @@ struct WorldSettings {
   /// surface point went (docs/world.md, "Contact reuse"): within collide()'s accuracy, at a
   /// fraction of its cost. Off here, or per collider with ColliderOptions::fresh_contacts.
   bool reuse_contacts = true;
+  /// How far a pair may move before its manifold is made anew (the default: the contract's
+  /// accuracy; ReuseBounds::box2d_v3() for Box2D v3's looser bounds).
+  ReuseBounds reuse_bounds{};
 };
 
 /// Counts from the last update().
@@ -241,6 +263,11 @@ public:
   /// Moves a collider. False, and nothing changes, for a stale or foreign id or an invalid
   /// transform.
   bool set_transform(ColliderId id, const Transform& xf);
+  /// Moves many colliders: the same as set_transform(ids[i], transforms[i]) for each i in order
+  /// (the shorter span decides how many), with the same results bit for bit, but with the
+  /// colliders' boxes computed on the world's threads (WorldSettings::threads, task_hook). Stale
+  /// or foreign ids and invalid transforms are skipped. Returns how many were moved.
+  int set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms);
   /// Gives a collider of one part another shape. False for a stale or foreign id, for a collider
   /// of several parts and for a chain.
   bool set_shape(ColliderId id, const Shape& shape);
@@ -414,7 +441,7 @@ private:
   template <class Fill>
   ColliderId add_parts(std::size_t count, const Transform& xf, const ColliderOptions& options, Fill fill);
   void release_parts(std::uint32_t first, std::uint32_t count);
-  void refresh_box(std::uint32_t index, Vec2 displacement);
+  void refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes = nullptr);
   void unlink_pair(std::uint32_t pair, int side);
   void free_pair(std::uint32_t pair);
   bool collider_event(const Pair& pair, bool touching);
@@ -427,8 +454,8 @@ private:
   void find_pairs_chunk(int chunk);
   void collide_chunk(int chunk);
   static void relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q);
-  static void keep_for_reuse(Pair& pair, const Part& pa, const Part& pb);
-  static bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb, float margin);
+  void keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const;
+  bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const;
   bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
   void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter, detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
              detail::CallbackRef<float(const RayResult&)> on_hit) const;
@@ -445,6 +472,8 @@ private:
   void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
   WorldSettings settings_;
+  float reuse_distance_ = 0;  // settings_.reuse_bounds, checked (keep_for_reuse)
+  float reuse_angle_ = 0;
   std::uint32_t serial_ = 0;
   std::vector<Hot> hot_;        // per part slot
   std::vector<Part> parts_;     // per part slot

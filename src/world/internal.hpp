@@ -25,6 +25,7 @@ inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
 // outputs, merged in task order, do not depend on the number of threads.
 inline constexpr int kFindChunk = 128;
 inline constexpr int kCollideChunk = 256;
+inline constexpr int kBoxChunk = 256;  // colliders per set_transforms() task
 
 // update() rebuilds the fixed tree (binned SAH) once this many fixed colliders changed since its
 // last rebuild, and at least a quarter of them: a level loaded collider by collider gets one
@@ -146,6 +147,7 @@ struct CollisionWorld::Part {
   Transform xf;        // the collider's
   Vec2 centroid;       // piece.shape's core_centroid() and extent(), next to xf for contact reuse
   float extent;
+  Vec2 world_centroid;  // transform_point(xf, centroid)
   Aabb box;            // what its tree holds before fattening
   ChainSegment piece;  // piece.shape is the part's shape (collider's frame); the rest serves chain segments
   bool chain = false;  // a chain's segment: one-sided, with ghost vertices
@@ -154,6 +156,10 @@ struct CollisionWorld::Part {
   void shape_changed() {
     centroid = piece.shape.core_centroid();
     extent = piece.shape.extent();
+  }
+  void place(const Transform& t) {
+    xf = t;
+    world_centroid = transform_point(t, centroid);
   }
 };
 
@@ -266,16 +272,48 @@ struct CollisionWorld::Scratch {
   struct Tally {
     int collided = 0, reused = 0, separated = 0;
   };
-  std::vector<Tally> tallies;
-  // Step 4's part pairs of colliders of several parts that began (+1) or stopped touching (-1), in
-  // pair order: their collider events are decided once all are counted.
+  // Part pairs of colliders of several parts that began (+1) or stopped touching (-1), in pair
+  // order: their collider events are decided once all are counted.
   struct Change {
     std::uint64_t key;    // the collider pair
     ContactEvent event;   // the part pair, in the pair's order
     std::uint8_t sensor;  // as Pair::sensor
     bool began;
   };
-  std::vector<Change> changes;
+  // What one narrowphase task found of its pairs, in pair order (collide_chunk()).
+  struct Chunk {
+    Tally tally;
+    int pairs = 0;                  // live pairs that stay
+    std::size_t first_contact = 0;  // where its contacts go in contacts_
+    std::vector<ContactPair> contacts;
+    std::vector<ContactEvent> begin_part, end_part, begin, end;
+    std::vector<SensorEvent> sensor_begin, sensor_end;
+    std::vector<Change> changes;
+    std::vector<std::uint32_t> doomed;  // pairs to free
+    void clear() {
+      tally = {};
+      pairs = 0;
+      contacts.clear();
+      begin_part.clear();
+      end_part.clear();
+      begin.clear();
+      end.clear();
+      sensor_begin.clear();
+      sensor_end.clear();
+      changes.clear();
+      doomed.clear();
+    }
+  };
+  std::vector<Chunk> chunks;
+  // set_transforms(): each collider to move, and its parts' boxes.
+  struct Move {
+    Transform xf;
+    std::uint32_t index;      // collider slot
+    std::uint32_t first_box;  // its parts' boxes start here in `boxes`
+  };
+  std::vector<Move> moves;
+  std::vector<Aabb> boxes;
+  std::vector<Change> changes;  // all chunks' changes
   std::vector<std::uint64_t> keys;  // the collider pairs of `changes`, in order of first change
 };
 

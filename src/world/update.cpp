@@ -68,26 +68,28 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
   }
 }
 
-// Task `chunk` of step 3: pairs [chunk * kCollideChunk, ...). A pair is looked at only when one of
-// its colliders changed; its boxes are compared only when one was reinserted (a tree box changes
-// only then), its filters only when one changed.
+// Task `chunk` of steps 3 and 4: pairs [chunk * kCollideChunk, ...). A pair is looked at only
+// when one of its colliders changed; its boxes are compared only when one was reinserted (a tree
+// box changes only then), its filters only when one changed. Then each live pair's events, its
+// contact and whether it goes are written to the chunk's lists, which update() joins in chunk
+// order, so that everything comes out in pair order whatever the threads.
 void CollisionWorld::collide_chunk(int chunk) {
   const std::size_t begin = std::size_t(chunk) * kCollideChunk;
   const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
-  Scratch::Tally tally;
-  for (std::size_t i = begin; i < end; ++i) {
-    Pair& pair = pairs_[i];
-    if (pair.free()) continue;
+  Scratch::Chunk& out = scratch_->chunks[std::size_t(chunk)];
+  out.clear();
+  Scratch::Tally& tally = out.tally;
+  const auto narrow = [&](Pair& pair) {
     pair.touching_now = pair.touching;
     const std::uint32_t a = pair.a(), b = pair.b();
     const Hot& ha = hot_[a];
     const Hot& hb = hot_[b];
-    if (!pair.fresh && ha.changed_at != step_ && hb.changed_at != step_) continue;
+    if (!pair.fresh && ha.changed_at != step_ && hb.changed_at != step_) return;
     if (((ha.moved_at == step_ || hb.moved_at == step_) && !overlaps(tree_of(a).fat_box(ha.proxy), tree_of(b).fat_box(hb.proxy))) ||
         ((ha.filtered_at == step_ || hb.filtered_at == step_) && !can_pair(a, b))) {
       pair.doomed = true;
       pair.touching_now = false;
-      continue;
+      return;
     }
     const Part& pa = parts_[a];
     const Part& pb = parts_[b];
@@ -98,16 +100,16 @@ void CollisionWorld::collide_chunk(int chunk) {
       pair.touching_now = false;
       pair.reusable = false;
       pair.manifold.count = 0;
-      continue;
+      return;
     }
     if (pair.sensor) {
       ++tally.collided;
       pair.touching_now = overlap(pa.shape(), pa.xf, pb.shape(), pb.xf);
-      continue;
+      return;
     }
-    if (pair.reusable && ha.reshaped_at != step_ && hb.reshaped_at != step_ && reuse_manifold(pair, pa, pb, settings_.contact_margin)) {
+    if (pair.reusable && ha.reshaped_at != step_ && hb.reshaped_at != step_ && reuse_manifold(pair, pa, pb)) {
       ++tally.reused;
-      continue;
+      return;
     }
     ++tally.collided;
     const float margin = settings_.contact_margin;
@@ -125,21 +127,45 @@ void CollisionWorld::collide_chunk(int chunk) {
     pair.reusable = pair.touching_now && ha.reuse && hb.reuse &&
                     (pair.manifold.count == 2 || pa.shape().vertex_count() == 1 || pb.shape().vertex_count() == 1);
     if (pair.reusable) keep_for_reuse(pair, pa, pb);
+  };
+  for (std::size_t i = begin; i < end; ++i) {
+    Pair& pair = pairs_[i];
+    if (pair.free()) continue;
+    narrow(pair);
+    const bool now = pair.touching_now;
+    if (pair.touching != now) {
+      const int part_a = pair.part_no[0], part_b = pair.part_no[1];
+      if (!pair.sensor) (now ? out.begin_part : out.end_part).push_back({pair.id[0], pair.id[1], part_a, part_b});
+      if (hot_[pair.a()].several || hot_[pair.b()].several) {
+        out.changes.push_back({pair_key(pair.id[0].index, pair.id[1].index), {pair.id[0], pair.id[1], part_a, part_b}, pair.sensor, now});
+      } else if (pair.sensor) {
+        (now ? out.sensor_begin : out.sensor_end)
+            .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
+                                        : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
+      } else {
+        (now ? out.begin : out.end).push_back({pair.id[0], pair.id[1], part_a, part_b});
+      }
+    }
+    pair.touching = now;
+    pair.fresh = false;
+    if (pair.doomed) {
+      out.doomed.push_back(std::uint32_t(i));
+      continue;
+    }
+    ++out.pairs;
+    if (now && !pair.sensor) out.contacts.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
   }
-  scratch_->tallies[std::size_t(chunk)] = tally;
 }
 
 // Where part b's core centroid is and how it is turned, in part a's frame.
 void CollisionWorld::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
-  const Vec2 ca = transform_point(pa.xf, pa.centroid);
-  const Vec2 cb = transform_point(pb.xf, pb.centroid);
-  p = inv_rotate(pa.xf.q, cb - ca);
+  p = inv_rotate(pa.xf.q, pb.world_centroid - pa.world_centroid);
   q = inv_mul(pa.xf.q, pb.xf.q);
 }
 
 // Keeps what reuse_manifold() needs of the manifold collide() just made: each point's surface
 // points (the point minus and plus half its separation along the normal) in their parts' frames.
-void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) {
+void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const {
   const Manifold& m = pair.manifold;
   for (int i = 0; i < m.count; ++i) {
     const ContactPoint& cp = m.points[i];
@@ -149,16 +175,17 @@ void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) 
   }
   pair.local_normal = inv_rotate(pa.xf.q, m.normal);
   relative_motion(pa, pb, pair.relative_p, pair.relative_q);
-  pair.reuse_limit = kReuseFraction * std::min(pa.extent, pb.extent);
+  pair.reuse_limit = std::max(kReuseFraction * std::min(pa.extent, pb.extent), reuse_distance_);
   // One point (a 1-vertex core on one side): the normal may join two round features, and then
   // turns by the motion across it over their distance, radii included.
   pair.normal_lever = m.count == 1 ? std::max(0.0f, pa.shape().radius() + pb.shape().radius() + m.points[0].separation) : kInfinity;
 }
 
 // The manifold of the last collide() carried to the parts' transforms now, when part b moved
-// relative to part a within the bounds of kReuseFraction and kReuseAngle (internal.hpp derives
-// them) and every carried point stays within the margin; false (nothing changed) otherwise.
-bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb, float margin) {
+// relative to part a within the bounds (kReuseFraction and kReuseAngle, which internal.hpp
+// derives, or WorldSettings::reuse_bounds when larger) and every carried point stays within the
+// margin; false (nothing changed) otherwise.
+bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const {
   Vec2 p;
   Rot q;
   relative_motion(pa, pb, p, q);
@@ -167,18 +194,24 @@ bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb, 
   const Vec2 turn{q.c - pair.relative_q.c, q.s - pair.relative_q.s};
   const float chord = length(turn);
   const float moved = length(p - pair.relative_p) + chord * pb.extent;
-  if (!(moved <= pair.reuse_limit && chord + moved / pair.normal_lever <= kReuseAngle)) return false;
-  Manifold m = pair.manifold;
-  m.normal = rotate(pa.xf.q, pair.local_normal);
+  if (!(moved <= pair.reuse_limit && chord + moved / pair.normal_lever <= reuse_angle_)) return false;
+  const float margin = settings_.contact_margin;
+  Manifold& m = pair.manifold;
+  const Vec2 normal = rotate(pa.xf.q, pair.local_normal);
+  ContactPoint points[2];
   for (int i = 0; i < m.count; ++i) {
     const Vec2 on_a = transform_point(pa.xf, pair.anchor[i][0]);
     const Vec2 on_b = transform_point(pb.xf, pair.anchor[i][1]);
-    const float separation = dot(on_b - on_a, m.normal);
+    const float separation = dot(on_b - on_a, normal);
     if (!(separation <= margin)) return false;
-    m.points[i].point = 0.5f * (on_a + on_b);
-    m.points[i].separation = separation;
+    points[i].point = 0.5f * (on_a + on_b);
+    points[i].separation = separation;
   }
-  pair.manifold = m;
+  m.normal = normal;
+  for (int i = 0; i < m.count; ++i) {
+    m.points[i].point = points[i].point;
+    m.points[i].separation = points[i].separation;
+  }
   return true;
 }
 
@@ -248,51 +281,46 @@ void CollisionWorld::update() {
   moving_tree_.clear_moved();
   fixed_tree_.clear_moved();
 
-  // 3. Narrowphase.
+  // 3. Narrowphase, and 4. each chunk's events, removals and contacts, in pair order.
   const int collide_tasks = int((pairs_.size() + kCollideChunk - 1) / kCollideChunk);
-  scratch_->tallies.assign(std::size_t(collide_tasks), {});
+  if (scratch_->chunks.size() < std::size_t(collide_tasks)) scratch_->chunks.resize(std::size_t(collide_tasks));
   parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
 
-  // 4. Events, removals and contacts, in pair order.
-  contacts_.clear();
+  // 5. The chunks joined: events and removals here, the contacts copied in parallel.
   int pair_count = 0;
-  for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
-    Pair& pair = pairs_[p];
-    if (pair.free()) continue;
-    const bool now = pair.touching_now;
-    if (pair.touching != now) {
-      const int part_a = pair.part_no[0], part_b = pair.part_no[1];
-      if (!pair.sensor) (now ? begin_part_events_ : end_part_events_).push_back({pair.id[0], pair.id[1], part_a, part_b});
-      if (hot_[pair.a()].several || hot_[pair.b()].several) {
-        scratch_->changes.push_back({pair_key(pair.id[0].index, pair.id[1].index), {pair.id[0], pair.id[1], part_a, part_b}, pair.sensor, now});
-      } else if (pair.sensor) {
-        (now ? sensor_begin_events_ : sensor_end_events_)
-            .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
-                                        : SensorEvent{pair.id[1], pair.id[0], part_b, part_a});
-      } else {
-        (now ? begin_events_ : end_events_).push_back({pair.id[0], pair.id[1], part_a, part_b});
-      }
-    }
-    pair.touching = now;
-    pair.fresh = false;
-    if (pair.doomed) {
+  Scratch::Tally total;
+  std::size_t contact_count = 0;
+  for (int t = 0; t < collide_tasks; ++t) {
+    Scratch::Chunk& c = scratch_->chunks[std::size_t(t)];
+    const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(begin_part_events_, c.begin_part);
+    append(end_part_events_, c.end_part);
+    append(begin_events_, c.begin);
+    append(end_events_, c.end);
+    append(sensor_begin_events_, c.sensor_begin);
+    append(sensor_end_events_, c.sensor_end);
+    append(scratch_->changes, c.changes);
+    for (const std::uint32_t p : c.doomed) {
       unlink_pair(p, 0);
       unlink_pair(p, 1);
       free_pair(p);
-      continue;
     }
-    ++pair_count;
-    if (now && !pair.sensor) contacts_.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
+    pair_count += c.pairs;
+    total.collided += c.tally.collided;
+    total.reused += c.tally.reused;
+    total.separated += c.tally.separated;
+    c.first_contact = contact_count;
+    contact_count += c.contacts.size();
   }
+  contacts_.resize(contact_count);
+  parallel_for(collide_tasks, [](int i, void* self) {
+    CollisionWorld& w = *static_cast<CollisionWorld*>(self);
+    const Scratch::Chunk& c = w.scratch_->chunks[std::size_t(i)];
+    std::copy(c.contacts.begin(), c.contacts.end(), w.contacts_.begin() + std::ptrdiff_t(c.first_contact));
+  }, this);
 
   collider_events();
 
-  Scratch::Tally total;
-  for (const Scratch::Tally& t : scratch_->tallies) {
-    total.collided += t.collided;
-    total.reused += t.reused;
-    total.separated += t.separated;
-  }
   last_stats_.reused = total.reused;
   last_stats_.separated = total.separated;
   last_stats_.pairs = pair_count;

@@ -48,6 +48,10 @@ CollisionWorld::CollisionWorld(const WorldSettings& settings)
       pair_set_(std::make_unique<PairSet>()),
       scratch_(std::make_unique<Scratch>()) {
   if (!(settings_.contact_margin >= 0) || !std::isfinite(settings_.contact_margin)) settings_.contact_margin = 0;
+  // Reuse bounds that are not positive and finite mean the contract's (ReuseBounds).
+  const ReuseBounds bounds = settings_.reuse_bounds;
+  reuse_distance_ = bounds.distance > 0 && std::isfinite(bounds.distance) ? bounds.distance : 0.0f;
+  reuse_angle_ = bounds.angle > kReuseAngle && std::isfinite(bounds.angle) ? bounds.angle : kReuseAngle;
   if (serial_ == 0) serial_ = g_next_serial.fetch_add(1, std::memory_order_relaxed);  // after 2^32 worlds
 #ifndef PEBBLE_NO_THREADS
   if (settings_.task_hook.run == nullptr && settings_.threads > 1) pool_ = std::make_unique<detail::ThreadPool>(settings_.threads);
@@ -229,7 +233,7 @@ ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf
     Part& part = parts_[slot];
     fill(std::size_t(k), part);
     part.shape_changed();
-    part.xf = xf;
+    part.place(xf);
     part.box = collider_box(part.shape(), xf, settings_.contact_margin);
     Hot& h = hot_[slot];
     h.filter = options.filter;
@@ -353,14 +357,16 @@ void CollisionWorld::destroy_pairs(std::uint32_t part) {
   hot_[part].pair_head = kNone;
 }
 
-void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement) {
+// The collider's parts placed at its transform, their boxes computed (or taken from `boxes`, one
+// per part, computed by set_transforms()) and given to their tree.
+void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes) {
   const Collider& c = colliders_[index];
   for (std::uint32_t k = 0; k < c.part_count; ++k) {
     const std::uint32_t slot = c.first_part + k;
     Part& part = parts_[slot];
     Hot& h = hot_[slot];
-    part.xf = c.xf;
-    part.box = collider_box(part.shape(), c.xf, settings_.contact_margin);
+    part.place(c.xf);
+    part.box = boxes != nullptr ? boxes[k] : collider_box(part.shape(), c.xf, settings_.contact_margin);
     h.changed_at = step_;
     bool reinserted;
     if (h.fixed) {
@@ -381,6 +387,43 @@ bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
   c.xf = xf;
   refresh_box(index, displacement);
   return true;
+}
+
+int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms) {
+  // 1. Which colliders, and where each one's part boxes go.
+  const std::size_t n = std::min(ids.size(), transforms.size());
+  std::vector<Scratch::Move>& moves = scratch_->moves;
+  moves.clear();
+  std::uint32_t boxes = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t index = slot_of(ids[i]);
+    if (index == kNoSlot || !is_valid(transforms[i])) continue;
+    moves.push_back({transforms[i], index, boxes});
+    boxes += colliders_[index].part_count;
+  }
+  scratch_->boxes.resize(boxes);
+  // 2. The boxes, in parallel: each depends only on a part's shape and the new transform.
+  const int tasks = int((moves.size() + kBoxChunk - 1) / kBoxChunk);
+  parallel_for(tasks, [](int task, void* self) {
+    CollisionWorld& w = *static_cast<CollisionWorld*>(self);
+    const std::size_t end = std::min(w.scratch_->moves.size(), std::size_t(task + 1) * kBoxChunk);
+    for (std::size_t i = std::size_t(task) * kBoxChunk; i < end; ++i) {
+      const Scratch::Move& m = w.scratch_->moves[i];
+      const Collider& c = w.colliders_[m.index];
+      for (std::uint32_t k = 0; k < c.part_count; ++k) {
+        w.scratch_->boxes[m.first_box + k] = collider_box(w.parts_[c.first_part + k].shape(), m.xf, w.settings_.contact_margin);
+      }
+    }
+  }, this);
+  // 3. The transforms and tree boxes, in the order given (an id given twice ends where its last
+  // transform puts it, with the displacement from the one before, as set_transform() calls do).
+  for (const Scratch::Move& m : moves) {
+    Collider& c = colliders_[m.index];
+    const Vec2 displacement = m.xf.p - c.xf.p;
+    c.xf = m.xf;
+    refresh_box(m.index, displacement, scratch_->boxes.data() + m.first_box);
+  }
+  return int(moves.size());
 }
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -281,13 +282,21 @@ Digest world_run(const std::vector<Shape>& shapes, Vec2 origin, int threads) {
     ids.push_back(world.add(s, Transform{origin + at, rng.rotation()}));
     velocity.push_back(Vec2{rng.dyadic(-16, 16, 6), rng.dyadic(-16, 16, 6)});
   }
+  std::vector<Transform> moved;
   for (int step = 0; step < 60; ++step) {
+    moved.clear();
     for (std::size_t i = 4; i < ids.size(); ++i) {
       Transform x = *world.transform(ids[i]);
       x.p += velocity[i];
       if (x.p.x < origin.x - 19 || x.p.x > origin.x + 19) velocity[i].x = -velocity[i].x;
       if (x.p.y < origin.y - 9 || x.p.y > origin.y + 9) velocity[i].y = -velocity[i].y;
-      world.set_transform(ids[i], x);
+      moved.push_back(x);
+    }
+    // On threads, the batch form (its boxes made in parallel), which must give the same bits.
+    if (threads > 1) {
+      world.set_transforms(std::span(ids).subspan(4), moved);
+    } else {
+      for (std::size_t i = 4; i < ids.size(); ++i) world.set_transform(ids[i], moved[i - 4]);
     }
     if (step == 10) {  // removals and additions in the middle
       for (int k = 0; k < 10; ++k) world.remove(ids[std::size_t(4 + 7 * k)]);
