@@ -362,7 +362,7 @@ class CollisionWorld:
         """The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided."""
         ...
     def set_transforms(self, ids: IdsLike, transforms: TransformsLike) -> numpy.ndarray:
-        """set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array (or one Transform for all); the GIL is released. Returns a bool array: False for a stale id or an invalid transform."""
+        """set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array (or one Transform for all), in one call to the C++ set_transforms() (boxes on the world's threads); the GIL is released. Returns a bool array: False for a stale id or an invalid transform."""
         ...
     def cast_rays(self, rays: RaysLike, radius: Optional[float] = ..., filter: QueryFilter = ...) -> numpy.ndarray:
         """cast_ray() (or cast_circle() with a radius) for each ray: RAY_RESULT_DTYPE records; a miss has hit.hit False and the default id (index 0xffffffff). The GIL is released."""
@@ -772,6 +772,20 @@ class RayResult:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 
+class ReuseBounds:
+    """How far a touching pair may move before collide() runs again (0: the contract's bounds). ReuseBounds.box2d_v3() gives Box2D v3's looser bounds (docs/world.md)."""
+    distance: float
+    """world units"""
+    angle: float
+    """radians"""
+    def __init__(self, distance: float = ..., angle: float = ...) -> None:
+        ...
+    @staticmethod
+    def box2d_v3() -> ReuseBounds:
+        ...
+    def __repr__(self) -> str:
+        ...
+
 class Rot:
     """A rotation stored as the cosine c and sine s of its angle."""
     c: float
@@ -1105,13 +1119,14 @@ class Vec2:
 
 class WorldSettings:
     """Settings of a CollisionWorld, fixed at construction (the task hook is C++ only)."""
+    reuse_bounds: ReuseBounds
     contact_margin: float
     """contacts() holds pairs at most this far apart (world units)"""
     tree: TreeSettings
     threads: int
     """update() spreads its work over this many threads"""
     reuse_contacts: bool
-    def __init__(self, contact_margin: float = ..., tree: TreeSettings = ..., threads: int = ..., reuse_contacts: bool = ...) -> None:
+    def __init__(self, contact_margin: float = ..., tree: TreeSettings = ..., threads: int = ..., reuse_contacts: bool = ..., reuse_bounds: ReuseBounds = ...) -> None:
         ...
 
 class WorldStats:

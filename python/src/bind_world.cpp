@@ -417,15 +417,28 @@ void bind_world(py::module_& m) {
       .def_readwrite("margin", &TreeSettings::margin)
       .def_readwrite("margin_fraction", &TreeSettings::margin_fraction)
       .def_readwrite("prediction", &TreeSettings::prediction);
+  py::class_<ReuseBounds>(m, "ReuseBounds",
+                          "How far a touching pair may move before collide() runs again (0: the contract's bounds). "
+                          "ReuseBounds.box2d_v3() gives Box2D v3's looser bounds (docs/world.md).")
+      .def(py::init([](float distance, float angle) { return ReuseBounds{distance, angle}; }), "distance"_a = 0.0f, "angle"_a = 0.0f)
+      .def_readwrite("distance", &ReuseBounds::distance, "world units")
+      .def_readwrite("angle", &ReuseBounds::angle, "radians")
+      .def_static("box2d_v3", &ReuseBounds::box2d_v3)
+      .def("__repr__", [](const ReuseBounds& b) {
+        return "ReuseBounds(distance=" + py::repr(py::float_(b.distance)).cast<std::string>() + ", angle=" + py::repr(py::float_(b.angle)).cast<std::string>() + ")";
+      });
   py::class_<WorldSettings>(m, "WorldSettings", "Settings of a CollisionWorld, fixed at construction (the task hook is C++ only).")
-      .def(py::init([](float margin, const TreeSettings& tree, int threads, bool reuse) {
+      .def(py::init([](float margin, const TreeSettings& tree, int threads, bool reuse, const ReuseBounds& bounds) {
         WorldSettings s;
         s.contact_margin = margin;
         s.tree = tree;
         s.threads = threads;
         s.reuse_contacts = reuse;
+        s.reuse_bounds = bounds;
         return s;
-      }), "contact_margin"_a = kDefaultContactMargin, "tree"_a = TreeSettings{}, "threads"_a = 1, "reuse_contacts"_a = true)
+      }), "contact_margin"_a = kDefaultContactMargin, "tree"_a = TreeSettings{}, "threads"_a = 1, "reuse_contacts"_a = true,
+           "reuse_bounds"_a = ReuseBounds{})
+      .def_readwrite("reuse_bounds", &WorldSettings::reuse_bounds)
       .def_readwrite("contact_margin", &WorldSettings::contact_margin, "contacts() holds pairs at most this far apart (world units)")
       .def_readwrite("tree", &WorldSettings::tree)
       .def_readwrite("threads", &WorldSettings::threads, "update() spreads its work over this many threads")
@@ -614,11 +627,17 @@ void bind_world(py::module_& m) {
         bool* o = out.mutable_data();
         BusyScope busy(w);
         py::gil_scoped_release nogil;
-        for (size_t i = 0; i < ids.size(); ++i) o[i] = w.world.set_transform(ids[i], t[i]);
+        std::vector<Transform> to(ids.size());
+        for (size_t i = 0; i < ids.size(); ++i) {
+          to[i] = t[i];
+          o[i] = w.world.contains(ids[i]) && is_valid(to[i]);
+        }
+        w.world.set_transforms(ids, to);
         return out;
       }, "ids"_a, "transforms"_a,
            "set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array "
-           "(or one Transform for all); the GIL is released. Returns a bool array: False for a stale id or an invalid transform.")
+           "(or one Transform for all), in one call to the C++ set_transforms() (boxes on the world's threads); the GIL is "
+           "released. Returns a bool array: False for a stale id or an invalid transform.")
       .def("cast_rays", [](W& w, const py::object& rays, std::optional<float> radius, const QueryFilter& f) {
         ItemCount n;
         const Items<Ray> r = items<Ray>(rays, "rays", "a Ray or an (N, 4) array of [origin x, origin y, translation x, translation y]", n);

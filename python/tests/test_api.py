@@ -224,3 +224,23 @@ def test_world_nearest_and_within_radius_in_distance_order():
     assert w.nearest(agent, pebble.Transform(), 0) == []
     with pytest.raises(ValueError):
         w.nearest(agent, pebble.Transform(), -1)
+
+
+def test_reuse_bounds_and_batch_moves():
+    """Box2D v3's looser reuse bounds carry a slid box's manifold over where the default collides
+    it again; set_transforms on two threads moves as set_transform does."""
+    def reused(settings):
+        w = pebble.CollisionWorld(settings)
+        w.add(pebble.Shape.box(2, 0.5), pebble.Transform((0, -0.5)))
+        box = w.add(pebble.Shape.box(0.25, 0.25), pebble.Transform((0.3, 0.251)))
+        w.update()
+        assert list(w.set_transforms([box], pebble.Transform((0.32, 0.251)))) == [True]
+        w.update()
+        assert len(w.contacts()) == 1
+        return w.stats().reused
+    assert reused(pebble.WorldSettings()) == 0
+    assert reused(pebble.WorldSettings(reuse_bounds=pebble.ReuseBounds.box2d_v3(), threads=2)) == 1
+    assert reused(pebble.WorldSettings(reuse_bounds=pebble.ReuseBounds(0.01))) == 0
+    b = pebble.ReuseBounds.box2d_v3()
+    assert (b.distance, round(b.angle, 6)) == (pytest.approx(0.05), 0.2)
+    assert "ReuseBounds(distance=" in repr(b)
