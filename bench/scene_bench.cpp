@@ -384,14 +384,18 @@ struct PebbleReplay {
   pebble::CollisionWorld world;
   std::vector<pebble::ColliderId> ids;  // per collider
 
-  static pebble::WorldSettings settings(const Recording& rec, int threads) {
+  std::vector<pebble::ColliderId> moving;  // this step's set_transforms() (on threads)
+  std::vector<pebble::Transform> poses;
+
+  static pebble::WorldSettings settings(const Recording& rec, int threads, pebble::ReuseBounds bounds) {
     pebble::WorldSettings s;
     s.contact_margin = rec.margin;
     s.threads = threads;
+    s.reuse_bounds = bounds;
     return s;
   }
 
-  PebbleReplay(const Recording& r, int threads) : rec(r), world(settings(r, threads)) {
+  PebbleReplay(const Recording& r, int threads, pebble::ReuseBounds bounds = {}) : rec(r), world(settings(r, threads, bounds)) {
     ids.resize(rec.colliders.size());
     for (std::size_t i = 0; i < rec.colliders.size(); ++i) {
       if (rec.present(0, rec.colliders[i].body)) add(std::uint32_t(i), rec.pose(0, rec.colliders[i].body));
@@ -421,8 +425,20 @@ struct PebbleReplay {
     for (const std::uint32_t b : rec.appeared[s]) {
       for (const std::uint32_t c : rec.colliders_of[b]) add(c, rec.pose(s, b));
     }
-    for (const std::uint32_t b : rec.changed[s]) {
-      for (const std::uint32_t c : rec.colliders_of[b]) world.set_transform(ids[c], rec.pose(s, b));
+    if (world.settings().threads > 1) {  // the batch form: the boxes on the world's threads
+      moving.clear();
+      poses.clear();
+      for (const std::uint32_t b : rec.changed[s]) {
+        for (const std::uint32_t c : rec.colliders_of[b]) {
+          moving.push_back(ids[c]);
+          poses.push_back(rec.pose(s, b));
+        }
+      }
+      world.set_transforms(moving, poses);
+    } else {
+      for (const std::uint32_t b : rec.changed[s]) {
+        for (const std::uint32_t c : rec.colliders_of[b]) world.set_transform(ids[c], rec.pose(s, b));
+      }
     }
     world.update();
   }
@@ -529,8 +545,8 @@ struct Counts {
   double separated = 0;  // pebble: pairs found apart by their parts' boxes alone
 };
 
-Counts count_pebble(const Recording& rec) {
-  PebbleReplay replay(rec, 1);
+Counts count_pebble(const Recording& rec, pebble::ReuseBounds bounds = {}) {
+  PebbleReplay replay(rec, 1, bounds);
   Counts sum;
   for (std::size_t s = 1; s <= rec.steps(); ++s) {
     replay.step(s);
@@ -626,11 +642,20 @@ double thread_seconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+/// Wall-clock seconds (for runs on several threads, where the calling thread's CPU time is not the
+/// time a frame waits).
+double wall_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 /// Replays a scene: one iteration is one step, a repetition a whole number of replays (the
 /// iteration count is fixed to that); each replay starts from a world built at step 0 with the
 /// timer paused. When `seconds` is given, it receives each whole replay's CPU time (this thread).
 template <class Replay, class Make>
-void run_replays(benchmark::State& state, const Recording& rec, Make make, std::vector<double>* seconds = nullptr) {
+void run_replays(benchmark::State& state, const Recording& rec, Make make, std::vector<double>* seconds = nullptr,
+                 double (*clock)() = thread_seconds) {
   std::unique_ptr<Replay> replay;
   std::size_t s = rec.steps();
   double start = 0;
@@ -641,10 +666,10 @@ void run_replays(benchmark::State& state, const Recording& rec, Make make, std::
       replay = make();
       s = 0;
       state.ResumeTiming();
-      start = thread_seconds();
+      start = clock();
     }
     replay->step(++s);
-    if (seconds != nullptr && s == rec.steps()) seconds->push_back(thread_seconds() - start);
+    if (seconds != nullptr && s == rec.steps()) seconds->push_back(clock() - start);
   }
   replay.reset();  // the timer has stopped
 }
@@ -892,13 +917,26 @@ Recording read_recording(const std::filesystem::path& path) {
   return rec;
 }
 
+/// How each external recording is replayed: pebble's defaults on one thread; Box2D v3's reuse
+/// bounds (ReuseBounds::box2d_v3()) on one thread; the defaults on two threads with the batch
+/// set_transforms() (timed by the wall clock).
+struct Variant {
+  const char* name;
+  int threads;
+  pebble::ReuseBounds bounds;
+};
+constexpr Variant kVariants[3] = {{"pebble", 1, {}}, {"pebble_v3bounds", 1, pebble::ReuseBounds::box2d_v3()}, {"pebble_2threads", 2, {}}};
+
 /// One external recording: read on first use; a bad file makes its benchmark report an error.
 struct External {
   std::filesystem::path path;
   std::unique_ptr<Recording> rec;
   std::string error;
-  std::vector<double> replay_seconds;  // every replay's CPU time, over all repetitions
-  std::unique_ptr<Counts> counts;
+  // Every replay's time, over all repetitions, per variant (kVariants): CPU time on one thread,
+  // wall-clock time on two.
+  std::vector<double> replay_seconds[3];
+  std::unique_ptr<Counts> counts;         // with pebble's default reuse bounds
+  std::unique_ptr<Counts> counts_loose;   // with Box2D v3's
 
   const Recording* recording() {
     if (!rec && error.empty()) {
@@ -906,6 +944,7 @@ struct External {
         rec = std::make_unique<Recording>(read_recording(path));
         rec->finish();
         counts = std::make_unique<Counts>(count_pebble(*rec));
+        counts_loose = std::make_unique<Counts>(count_pebble(*rec, pebble::ReuseBounds::box2d_v3()));
       } catch (const std::exception& e) {
         error = path.string() + ": " + e.what();
         rec.reset();
@@ -925,9 +964,9 @@ struct External {
   static double v3_pairs(const V3Step& v) { return v.contacts_kept; }
   static double v3_touching(const V3Step& v) { return v.touching; }
 
-  double pebble_ms_per_step() const {
-    if (replay_seconds.empty()) return 0;
-    std::vector<double> sorted = replay_seconds;
+  double pebble_ms_per_step(int variant) const {
+    if (replay_seconds[variant].empty()) return 0;
+    std::vector<double> sorted = replay_seconds[variant];
     std::sort(sorted.begin(), sorted.end());
     return 1e3 * sorted[sorted.size() / 2] / double(rec->steps());
   }
@@ -938,14 +977,18 @@ struct ExternalSummary {
   std::vector<External*> files;
   ~ExternalSummary() {
     for (External* f : files) {
-      if (f->rec == nullptr || f->replay_seconds.empty()) continue;
-      const double mine = f->pebble_ms_per_step(), v3 = f->v3_mean(External::v3_ms);
-      const double v3_pairs = f->v3_mean(External::v3_pairs), v3_touching = f->v3_mean(External::v3_touching);
-      std::fprintf(stderr,
-                   "recording %s: %zu steps, pebble %.4f ms/step (median CPU, %zu replays), v3 %.4f ms/step (pairs + collide + "
-                   "refit), ratio %.2f, pairs kept per touching pair: pebble %.2f, v3 %.2f\n",
-                   f->rec->name.c_str(), f->rec->steps(), mine, f->replay_seconds.size(), v3, v3 > 0 ? mine / v3 : 0.0,
-                   f->counts->touching > 0 ? f->counts->pairs / f->counts->touching : 0.0, v3_touching > 0 ? v3_pairs / v3_touching : 0.0);
+      if (f->rec == nullptr) continue;
+      for (int variant = 0; variant < 3; ++variant) {
+        if (f->replay_seconds[variant].empty()) continue;
+        const double mine = f->pebble_ms_per_step(variant), v3 = f->v3_mean(External::v3_ms);
+        const double v3_pairs = f->v3_mean(External::v3_pairs), v3_touching = f->v3_mean(External::v3_touching);
+        std::fprintf(stderr,
+                     "recording %s (%s): %zu steps, pebble %.4f ms/step (median %s, %zu replays), v3 %.4f ms/step (pairs + "
+                     "collide + refit), ratio %.2f, pairs kept per touching pair: pebble %.2f, v3 %.2f\n",
+                     f->rec->name.c_str(), kVariants[variant].name, f->rec->steps(), mine, variant == 2 ? "wall" : "CPU",
+                     f->replay_seconds[variant].size(), v3, v3 > 0 ? mine / v3 : 0.0,
+                     f->counts->touching > 0 ? f->counts->pairs / f->counts->touching : 0.0, v3_touching > 0 ? v3_pairs / v3_touching : 0.0);
+      }
     }
   }
 };
@@ -981,7 +1024,8 @@ void add_external_recordings() {
     external_summary().files.push_back(file);
     const std::string name = "BM_Recording_" + stem;
     pairs().push_back({name, "recording " + stem + " (Box2D v3 scene, pebble replay)"});
-    benchmark::RegisterBenchmark((name + "/pebble").c_str(), [file](benchmark::State& state) {
+    for (int variant = 0; variant < 3; ++variant) {
+    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark((name + "/" + kVariants[variant].name).c_str(), [file, variant](benchmark::State& state) {
       const Recording* rec = file->recording();
       if (rec == nullptr) {
         state.SkipWithError(file->error.c_str());
@@ -989,20 +1033,26 @@ void add_external_recordings() {
         }
         return;
       }
-      run_replays<PebbleReplay>(state, *rec, [&] { return std::make_unique<PebbleReplay>(*rec, 1); }, &file->replay_seconds);
+      const Variant& v = kVariants[variant];
+      run_replays<PebbleReplay>(state, *rec, [&] { return std::make_unique<PebbleReplay>(*rec, v.threads, v.bounds); },
+                                &file->replay_seconds[variant], v.threads > 1 ? wall_seconds : thread_seconds);
       const double v3 = file->v3_mean(External::v3_ms);
       state.counters["shapes"] = double(rec->shape_count());
       state.counters["steps"] = double(rec->steps());
       state.counters["v3_ms"] = v3;
-      state.counters["ratio_v3"] = v3 > 0 ? file->pebble_ms_per_step() / v3 : 0;
+      state.counters["ratio_v3"] = v3 > 0 ? file->pebble_ms_per_step(variant) / v3 : 0;
       state.counters["pairs"] = file->counts->pairs;
       state.counters["touching"] = file->counts->touching;
-      state.counters["collided"] = file->counts->collided;
-      state.counters["reused"] = file->counts->reused;
-      state.counters["separated"] = file->counts->separated;
+      const Counts& counts = kVariants[variant].bounds.distance > 0 ? *file->counts_loose : *file->counts;
+      state.counters["collided"] = counts.collided;
+      state.counters["reused"] = counts.reused;
+      state.counters["separated"] = counts.separated;
       state.counters["v3_pairs"] = file->v3_mean(External::v3_pairs);
       state.counters["v3_touching"] = file->v3_mean(External::v3_touching);
-    })->Iterations(benchmark::IterationCount(steps - 1) * kReplays);
+    });
+    b->Iterations(benchmark::IterationCount(steps - 1) * kReplays);
+    if (kVariants[variant].threads > 1) b->MeasureProcessCPUTime()->UseRealTime();
+    }
   }
 }
 

@@ -170,6 +170,8 @@ export interface QueryFilter { mask?: number; sensors?: boolean; /** false: only
 export interface WorldSettings {
   /** contacts() holds the pairs at most this far apart (m); default 0.02. */ contact_margin?: number;
   reuse_contacts?: boolean;
+  /** How far a touching pair may move before it is collided again: "box2d_v3" (0.05 m, 0.2 rad) or {distance, angle}; default: the contract's bounds (docs/world.md). */
+  reuse_bounds?: "box2d_v3" | { distance?: number; angle?: number };
   /** The moving tree's fat-box margin (m); default 0.1. */ tree_margin?: number;
 }
 export interface ContactPair { a: ColliderId; b: ColliderId; part_a: number; part_b: number; /** from a to b */ manifold: Manifold; }

@@ -481,12 +481,9 @@ public:
   int set_transforms(const val& poses) {
     const std::vector<float> p = emscripten::convertJSArrayToNumberVector<float>(poses);
     const size_t n = std::min(tracked_.size(), p.size() / 4);
-    int moved = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const Transform xf{{p[4 * i], p[4 * i + 1]}, {p[4 * i + 2], p[4 * i + 3]}};
-      moved += world_.set_transform(tracked_[i], xf) ? 1 : 0;
-    }
-    return moved;
+    poses_.resize(n);
+    for (size_t i = 0; i < n; ++i) poses_[i] = Transform{{p[4 * i], p[4 * i + 1]}, {p[4 * i + 2], p[4 * i + 3]}};
+    return world_.set_transforms(std::span(tracked_).first(n), poses_);
   }
 
   void update() { world_.update(); }
@@ -624,11 +621,21 @@ private:
     if (s.isUndefined() || s.isNull()) return settings;
     if (!s["contact_margin"].isUndefined()) settings.contact_margin = s["contact_margin"].as<float>();
     if (!s["reuse_contacts"].isUndefined()) settings.reuse_contacts = s["reuse_contacts"].as<bool>();
+    const val bounds = s["reuse_bounds"];
+    if (bounds.isString() && bounds.as<std::string>() == "box2d_v3") {
+      settings.reuse_bounds = ReuseBounds::box2d_v3();
+    } else if (bounds.isString()) {
+      rethrow_as_js("InvalidArgument", "CollisionWorld: reuse_bounds is \"box2d_v3\" or {distance, angle}");
+    } else if (!bounds.isUndefined() && !bounds.isNull()) {
+      if (!bounds["distance"].isUndefined()) settings.reuse_bounds.distance = bounds["distance"].as<float>();
+      if (!bounds["angle"].isUndefined()) settings.reuse_bounds.angle = bounds["angle"].as<float>();
+    }
     if (!s["tree_margin"].isUndefined()) settings.tree.margin = s["tree_margin"].as<float>();
     return settings;
   }
   CollisionWorld world_;
   std::vector<ColliderId> tracked_;
+  std::vector<Transform> poses_;  // set_transforms()'s, kept to spare the allocation
 };
 
 /// pebble::CharacterMover (pebble/mover.hpp, docs/mover.md): settings from a plain object with the

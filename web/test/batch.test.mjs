@@ -94,3 +94,28 @@ test('the batch queries equal the single queries and native pebble, bit for bit'
   assert.throws(() => pebble.batch.distance(a, [1, 2, 3], b, f32a[1]), /6 numbers per body/);
   for (const s of Object.values(S)) s.delete();
 });
+
+test('reuse bounds: Box2D v3\'s carry a slid box over, the default collides it again; set_transforms moves every tracked collider', async () => {
+  const pebble = await load();
+  const at = (x, y) => ({ p: { x, y }, q: { c: 1, s: 0 } });
+  const reused = (settings) => {
+    const world = new pebble.CollisionWorld(settings);
+    const ground = pebble.Shape.box(2, 0.5);
+    const box = pebble.Shape.box(0.25, 0.25);
+    world.add(ground, at(0, -0.5));
+    const id = world.add(box, at(0.3, 0.251));
+    world.track(id);
+    world.update();
+    assert.equal(world.set_transforms(new Float32Array([0.32, 0.251, 1, 0])), 1);
+    world.update();
+    const n = world.stats().reused;
+    assert.equal(world.contact_count(), 1);
+    world.delete(); ground.delete(); box.delete();
+    return n;
+  };
+  assert.equal(reused(undefined), 0);
+  assert.equal(reused({ reuse_bounds: 'box2d_v3' }), 1);
+  assert.equal(reused({ reuse_bounds: { distance: 0.05, angle: 0.2 } }), 1);
+  assert.equal(reused({ reuse_bounds: { distance: 0.01 } }), 0);
+  assert.throws(() => new pebble.CollisionWorld({ reuse_bounds: 'box2d' }), /reuse_bounds/);
+});

@@ -39,7 +39,9 @@ const sm = pb.collide(seg, at(0, 0), shapes[0], at(1, 0.4));
 const sd = pb.distance(seg, at(0, 0), shapes[0], at(1, 0.4)).distance + pb.raycast(seg, at(0, 0), ray).fraction;
 const outlines = pb.outline_tiles({ columns: 2, rows: 1, solid: [1, 1] });
 const tops = pb.outline_tile_tops({ columns: 2, rows: 1, solid: new Uint8Array([1, 0]), cell_size: { x: 0.5, y: 0.5 } }, 1);
-const world = new pb.CollisionWorld({ contact_margin: 0.02 });
+const world = new pb.CollisionWorld({ contact_margin: 0.02, reuse_bounds: 'box2d_v3' });
+const loose = new pb.CollisionWorld({ reuse_bounds: { distance: 0.05, angle: 0.2 } });
+loose.delete();
 const ids = [world.add(a, at(0, 0)), world.add(parts, at(1.2, 0), { user_data: 7 }), world.add(chain, at(0, -0.6)),
   world.add_shape(b, at(5, 0), 3)];
 world.track(ids[0]);
