@@ -143,7 +143,9 @@ struct CollisionWorld::Hot {
 
 // The rest of a part. The collider's transform is copied into each of its parts (refresh_box()
 // visits them all anyway), so that the narrowphase and the queries read one record per part.
-struct CollisionWorld::Part {
+// The fields the narrowphase reads of every part of a moved pair (xf to box) share its first cache
+// line.
+struct alignas(64) CollisionWorld::Part {
   Transform xf;        // the collider's
   Vec2 centroid;       // piece.shape's core_centroid() and extent(), next to xf for contact reuse
   float extent;
@@ -305,6 +307,7 @@ struct CollisionWorld::Scratch {
     }
   };
   std::vector<Chunk> chunks;
+  bool serial = true;  // this update's narrowphase chunks run in order on the calling thread
   // set_transforms(): each collider to move, and its parts' boxes.
   struct Move {
     Transform xf;

@@ -78,6 +78,8 @@ void CollisionWorld::collide_chunk(int chunk) {
   const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
   Scratch::Chunk& out = scratch_->chunks[std::size_t(chunk)];
   out.clear();
+  // Run in order on the calling thread, the chunks append their contacts to contacts_ directly.
+  std::vector<ContactPair>& contacts = scratch_->serial ? contacts_ : out.contacts;
   Scratch::Tally& tally = out.tally;
   const auto narrow = [&](Pair& pair) {
     pair.touching_now = pair.touching;
@@ -153,12 +155,12 @@ void CollisionWorld::collide_chunk(int chunk) {
       continue;
     }
     ++out.pairs;
-    if (now && !pair.sensor) out.contacts.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
+    if (now && !pair.sensor) contacts.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
   }
 }
 
 // Where part b's core centroid is and how it is turned, in part a's frame.
-void CollisionWorld::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
+inline void CollisionWorld::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
   p = inv_rotate(pa.xf.q, pb.world_centroid - pa.world_centroid);
   q = inv_mul(pa.xf.q, pb.xf.q);
 }
@@ -194,7 +196,9 @@ bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) 
   const Vec2 turn{q.c - pair.relative_q.c, q.s - pair.relative_q.s};
   const float chord = length(turn);
   const float moved = length(p - pair.relative_p) + chord * pb.extent;
-  if (!(moved <= pair.reuse_limit && chord + moved / pair.normal_lever <= reuse_angle_)) return false;
+  // (A face's normal has no lever: the division, slow and then 0, is skipped.)
+  const float swing = pair.normal_lever == kInfinity ? 0.0f : moved / pair.normal_lever;
+  if (!(moved <= pair.reuse_limit && chord + swing <= reuse_angle_)) return false;
   const float margin = settings_.contact_margin;
   Manifold& m = pair.manifold;
   const Vec2 normal = rotate(pa.xf.q, pair.local_normal);
@@ -284,6 +288,8 @@ void CollisionWorld::update() {
   // 3. Narrowphase, and 4. each chunk's events, removals and contacts, in pair order.
   const int collide_tasks = int((pairs_.size() + kCollideChunk - 1) / kCollideChunk);
   if (scratch_->chunks.size() < std::size_t(collide_tasks)) scratch_->chunks.resize(std::size_t(collide_tasks));
+  scratch_->serial = collide_tasks <= 1 || (settings_.task_hook.run == nullptr && !pool_);
+  contacts_.clear();
   parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
 
   // 5. The chunks joined: events and removals here, the contacts copied in parallel.
@@ -310,14 +316,16 @@ void CollisionWorld::update() {
     total.reused += c.tally.reused;
     total.separated += c.tally.separated;
     c.first_contact = contact_count;
-    contact_count += c.contacts.size();
+    contact_count += c.contacts.size();  // 0 when serial: they are in contacts_ already
   }
+  if (!scratch_->serial) {
   contacts_.resize(contact_count);
   parallel_for(collide_tasks, [](int i, void* self) {
     CollisionWorld& w = *static_cast<CollisionWorld*>(self);
     const Scratch::Chunk& c = w.scratch_->chunks[std::size_t(i)];
     std::copy(c.contacts.begin(), c.contacts.end(), w.contacts_.begin() + std::ptrdiff_t(c.first_contact));
   }, this);
+  }
 
   collider_events();
 
