@@ -103,6 +103,9 @@ public:
   /// is reinserted, counts as moved, and the call returns true. An invalid box is taken as the
   /// point {0, 0}, a non-finite displacement as none.
   bool move_proxy(ProxyId id, const Aabb& box, Vec2 displacement = {});
+  /// Whether move_proxy(id, box, displacement) would change nothing (return false). Reads only
+  /// proxy id, so threads may ask about different proxies at once while nothing changes the tree.
+  bool keeps(ProxyId id, const Aabb& box, Vec2 displacement = {}) const;
 
   /// The fat box of a live proxy (world frame).
   Aabb fat_box(ProxyId id) const { return proxies_[std::size_t(id)].fat; }

@@ -313,9 +313,13 @@ struct CollisionWorld::Scratch {
     Transform xf;
     std::uint32_t index;      // collider slot
     std::uint32_t first_box;  // its parts' boxes start here in `boxes`
+    bool again;               // the collider came earlier in the same batch
+    bool placed;              // done in the parallel step (no tree change)
   };
   std::vector<Move> moves;
   std::vector<Aabb> boxes;
+  std::vector<std::uint32_t> seen;  // per collider slot: the last batch that named it
+  std::uint32_t batch = 0;
   std::vector<Change> changes;  // all chunks' changes
   std::vector<std::uint64_t> keys;  // the collider pairs of `changes`, in order of first change
 };

@@ -128,16 +128,19 @@ void AabbTree::destroy_proxy(ProxyId id) {
   --proxy_count_;
 }
 
-bool AabbTree::move_proxy(ProxyId id, const Aabb& given, Vec2 displacement) {
+bool AabbTree::keeps(ProxyId id, const Aabb& given, Vec2 displacement) const {
   assert(is_proxy(id));
   const Aabb box = is_valid(given) ? given : Aabb{};
   const Aabb fat = fat_box(id);
-  if (contains(fat, box)) {
-    // Still inside: keep the fat box unless it reaches beyond a new one grown by kShrinkMargins
-    // margins (with no margin at all: unless it differs from the box, so a tight tree stays tight).
-    const Aabb wanted = fatten(box, displacement);
-    if (contains(inflate(wanted, kShrinkMargins * margin_for(box)), fat)) return false;
-  }
+  // Still inside: the fat box stays unless it reaches beyond a new one grown by kShrinkMargins
+  // margins (with no margin at all: unless it differs from the box, so a tight tree stays tight).
+  return contains(fat, box) && contains(inflate(fatten(box, displacement), kShrinkMargins * margin_for(box)), fat);
+}
+
+bool AabbTree::move_proxy(ProxyId id, const Aabb& given, Vec2 displacement) {
+  if (keeps(id, given, displacement)) return false;
+  const Aabb box = is_valid(given) ? given : Aabb{};
+  const Aabb fat = fat_box(id);
   const Aabb new_fat = fatten(box, displacement);
   if (overlaps(new_fat, fat)) {
     // A short move: the proxy keeps its place, its ancestors are refitted, and rotations on the

@@ -390,40 +390,65 @@ bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
 }
 
 int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms) {
-  // 1. Which colliders, and where each one's part boxes go.
+  // 1. Which colliders, where each one's part boxes go, and which come again later in the batch.
   const std::size_t n = std::min(ids.size(), transforms.size());
-  std::vector<Scratch::Move>& moves = scratch_->moves;
-  moves.clear();
+  Scratch& k = *scratch_;
+  k.moves.clear();
+  if (k.seen.size() < colliders_.size()) k.seen.resize(colliders_.size(), 0);
+  if (++k.batch == 0) {  // the stamps wrapped: start them again
+    std::fill(k.seen.begin(), k.seen.end(), 0);
+    k.batch = 1;
+  }
   std::uint32_t boxes = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t index = slot_of(ids[i]);
     if (index == kNoSlot || !is_valid(transforms[i])) continue;
-    moves.push_back({transforms[i], index, boxes});
+    const bool again = k.seen[index] == k.batch;
+    k.seen[index] = k.batch;
+    k.moves.push_back({transforms[i], index, boxes, again, false});
     boxes += colliders_[index].part_count;
   }
-  scratch_->boxes.resize(boxes);
-  // 2. The boxes, in parallel: each depends only on a part's shape and the new transform.
-  const int tasks = int((moves.size() + kBoxChunk - 1) / kBoxChunk);
+  k.boxes.resize(boxes);
+  // 2. In parallel: the boxes (each depends only on a part's shape and the new transform), and
+  // every collider given once whose parts all stay inside their fat boxes placed outright: it
+  // changes only its own records, and its trees would not have changed.
+  const int tasks = int((k.moves.size() + kBoxChunk - 1) / kBoxChunk);
   parallel_for(tasks, [](int task, void* self) {
     CollisionWorld& w = *static_cast<CollisionWorld*>(self);
     const std::size_t end = std::min(w.scratch_->moves.size(), std::size_t(task + 1) * kBoxChunk);
     for (std::size_t i = std::size_t(task) * kBoxChunk; i < end; ++i) {
-      const Scratch::Move& m = w.scratch_->moves[i];
-      const Collider& c = w.colliders_[m.index];
-      for (std::uint32_t k = 0; k < c.part_count; ++k) {
-        w.scratch_->boxes[m.first_box + k] = collider_box(w.parts_[c.first_part + k].shape(), m.xf, w.settings_.contact_margin);
+      Scratch::Move& m = w.scratch_->moves[i];
+      Collider& c = w.colliders_[m.index];
+      Aabb* box = w.scratch_->boxes.data() + m.first_box;
+      const Vec2 displacement = m.xf.p - c.xf.p;
+      bool kept = !m.again;
+      for (std::uint32_t p = 0; p < c.part_count; ++p) {
+        const std::uint32_t slot = c.first_part + p;
+        box[p] = collider_box(w.parts_[slot].shape(), m.xf, w.settings_.contact_margin);
+        const Hot& h = w.hot_[slot];
+        kept = kept && (h.fixed ? w.fixed_tree_ : w.moving_tree_).keeps(h.proxy, box[p], displacement);
       }
+      if (!kept) continue;
+      c.xf = m.xf;
+      for (std::uint32_t p = 0; p < c.part_count; ++p) {
+        const std::uint32_t slot = c.first_part + p;
+        w.parts_[slot].place(m.xf);
+        w.parts_[slot].box = box[p];
+        w.hot_[slot].changed_at = w.step_;
+      }
+      m.placed = true;
     }
   }, this);
-  // 3. The transforms and tree boxes, in the order given (an id given twice ends where its last
-  // transform puts it, with the displacement from the one before, as set_transform() calls do).
-  for (const Scratch::Move& m : moves) {
+  // 3. The rest, with their tree updates, in the order given (an id given twice ends where its
+  // last transform puts it, with the displacement from the one before, as set_transform() calls do).
+  for (const Scratch::Move& m : k.moves) {
+    if (m.placed) continue;
     Collider& c = colliders_[m.index];
     const Vec2 displacement = m.xf.p - c.xf.p;
     c.xf = m.xf;
-    refresh_box(m.index, displacement, scratch_->boxes.data() + m.first_box);
+    refresh_box(m.index, displacement, k.boxes.data() + m.first_box);
   }
-  return int(moves.size());
+  return int(k.moves.size());
 }
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
