@@ -587,6 +587,7 @@ struct Scene {
   std::vector<float> angles;  // atan2 of every pose's rotation, for Box2D's SetTransform
   std::unique_ptr<Counts> pebble_counts, box2d_counts;
   bool checked = false;
+  std::unique_ptr<Counts> loose_counts;  // pebble with Box2D v3's reuse bounds
 
   const Recording& recording() {
     if (!rec) {
@@ -611,6 +612,7 @@ struct Scene {
     checked = true;
     const Recording& r = recording();
     pebble_counts = std::make_unique<Counts>(count_pebble(r));
+    loose_counts = std::make_unique<Counts>(count_pebble(r, pebble::ReuseBounds::box2d_v3()));
     box2d_counts = std::make_unique<Counts>(count_box2d(r, angles));
     const double a = pebble_counts->touching0, b = box2d_counts->touching;
     if (std::fabs(a - b) > 0.03 * std::max(a, b) + 1) {
@@ -678,25 +680,25 @@ void run_replays(benchmark::State& state, const Recording& rec, Make make, std::
 /// times the recording's steps, so that every repetition times the same steps.
 constexpr int kReplays = 2;
 
-/// Registers `name/pebble` (and `name/box2d` unless threads > 1) on a scene of `steps` steps.
-void add_scene(const char* name, const char* label, Recording (*make)(), std::size_t steps, int threads = 1) {
+/// Registers `name/pebble` (and `name/box2d` unless threads > 1 or bounds are given) on a scene of
+/// `steps` steps.
+void add_scene(const char* name, const char* label, Recording (*make)(), std::size_t steps, int threads = 1,
+               pebble::ReuseBounds bounds = {}) {
   static std::map<Recording (*)(), Scene*> scenes;  // one recording per scene, shared by its rows
   Scene*& scene = scenes[make];
   if (scene == nullptr) scene = new Scene{make, nullptr, {}, nullptr, nullptr, false};  // lives until exit
   pairs().push_back({name, label});
   const auto iterations = benchmark::IterationCount(steps) * kReplays;
   benchmark::internal::Benchmark* p =
-      benchmark::RegisterBenchmark((std::string(name) + "/pebble").c_str(), [scene, threads](benchmark::State& state) {
+      benchmark::RegisterBenchmark((std::string(name) + "/pebble").c_str(), [scene, threads, bounds](benchmark::State& state) {
         scene->check();
         const Recording& rec = scene->recording();
-        run_replays<PebbleReplay>(state, rec, [&] { return std::make_unique<PebbleReplay>(rec, threads); });
-        add_counters(state, rec, *scene->pebble_counts, *scene->box2d_counts, true);
+        run_replays<PebbleReplay>(state, rec, [&] { return std::make_unique<PebbleReplay>(rec, threads, bounds); });
+        add_counters(state, rec, bounds.distance > 0 ? *scene->loose_counts : *scene->pebble_counts, *scene->box2d_counts, true);
       });
   p->Iterations(iterations);
-  if (threads > 1) {
-    p->MeasureProcessCPUTime();  // the pool's threads too: CPU time is then the work, real time the speed
-    return;
-  }
+  if (threads > 1) p->MeasureProcessCPUTime();  // the pool's threads too: CPU time is then the work, real time the speed
+  if (threads > 1 || bounds.distance > 0) return;
   benchmark::RegisterBenchmark((std::string(name) + "/box2d").c_str(), [scene](benchmark::State& state) {
     scene->check();
     const Recording& rec = scene->recording();
@@ -1063,6 +1065,12 @@ void register_scene_benchmarks() {
             pyramid_scene, 60);
   add_scene("BM_ScenePiles", "scene: 180 piles of 55 boxes, 9900 boxes, 1 thread", piles_scene, 60);
   add_scene("BM_ScenePiles2", "scene: 180 piles of 55 boxes, 9900 boxes, 2 threads", piles_scene, 60, 2);
+  add_scene("BM_ScenePyramidV3Bounds", "scene: pyramid of 1830 boxes at rest, Box2D v3's reuse bounds", pyramid_scene, 60,
+            1, pebble::ReuseBounds::box2d_v3());
+  add_scene("BM_ScenePilesV3Bounds", "scene: 180 piles of 55 boxes, 9900 boxes, Box2D v3's reuse bounds", piles_scene, 60, 1,
+            pebble::ReuseBounds::box2d_v3());
+  add_scene("BM_ScenePiles2V3Bounds", "scene: 180 piles of 55 boxes, 9900 boxes, 2 threads, Box2D v3's reuse bounds", piles_scene,
+            60, 2, pebble::ReuseBounds::box2d_v3());
   add_scene("BM_SceneDrum", "scene: drum turning with 2000 mixed rounded shapes", drum_scene, 120);
   add_scene("BM_SceneRain", "scene: 3000 mixed shapes raining onto a 242-segment chain", rain_scene, 120);
   add_scene("BM_SceneExplosion", "scene: explosion of 4900 mixed shapes (scripted)", explosion_scene, 90);
