@@ -94,6 +94,16 @@ inline constexpr float kRadialSlack = 1e-6f;
 /// rounding) is taken as an edge hit: the ray passes within rounding of the corner.
 inline constexpr float kEntryRoundingFraction = 1e-6f;
 
+/// A polygon core has a sliver vertex (Shape::has_slivers()) when two adjacent edge normals have
+/// a dot product below minus this, cos(45 degrees): an interior angle below 45 degrees. Only then
+/// can a clip's entry lie past an edge's end by more than the check in sharp_entry_holds() allows
+/// (cast/ray_core.hpp): a point within rounding d of both planes at a vertex of interior angle a
+/// lies within d / sin(a) of the vertex when a is acute (within d of the next edge when it is
+/// not), so at 45 degrees or more within 1.5 d, and d, the rounding of the entry point against the
+/// planes (a few float ulps of the coordinates), stays below the check's kEntryRoundingFraction of
+/// them. The ray cast skips the check for shapes without one.
+inline constexpr float kSliverCosine = 0.70710678f;
+
 /// Two core vertices within this fraction of a body's reach of its greatest height along the
 /// normal make the normal one of its faces (a face normal is computed from its vertices, so
 /// they tie only to rounding).

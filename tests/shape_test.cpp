@@ -475,3 +475,37 @@ TEST(ShapeMakers, CircleKeepsCentreAndRadius) {
   EXPECT_EQ(s.radius(), 0.25f);
   EXPECT_EQ(s.core_centroid(), (Vec2{-4, 7}));
 }
+
+TEST(ShapeMakers, HasSliversFlagsExactlyTheCoresWithAVertexUnder45Degrees) {
+  // Shape::has_slivers() (kSliverCosine): a polygon core with an interior angle below 45 degrees,
+  // computed by every maker, so that the ray cast checks a sharp entry past an edge's end only
+  // where the planes' rounding can carry it far (src/cast/ray_core.hpp, sharp_entry_holds).
+  using pebble::Shape;
+  using pebble::Vec2;
+  EXPECT_FALSE(Shape::circle(1).has_slivers());
+  EXPECT_FALSE(Shape::capsule({-1, 0}, {1, 0}, 0.5f).has_slivers());
+  EXPECT_FALSE(Shape::segment({-1, 0}, {1, 0}).has_slivers());
+  EXPECT_FALSE(Shape::box(1, 0.01f).has_slivers());
+  EXPECT_FALSE(Shape::box(2, 1, {3, 4}, 0.7f).has_slivers());
+  EXPECT_FALSE(Shape::rounded_box(1, 0.5f, 0.1f).has_slivers());
+  for (int n = 3; n <= 8; ++n) {
+    std::vector<Vec2> regular;
+    for (int k = 0; k < n; ++k) regular.push_back({std::cos(6.2831853f * float(k) / float(n)), std::sin(6.2831853f * float(k) / float(n))});
+    EXPECT_FALSE(Shape::polygon(regular).has_slivers()) << n;  // 60 degrees and more
+    EXPECT_FALSE(Shape::polygon(regular, 0.25f).has_slivers()) << n;
+  }
+  // Isosceles triangles whose apex angle is just above and just below 45 degrees.
+  const auto apex = [](float degrees) {
+    const float half = 0.5f * degrees * 3.14159265f / 180;
+    return Shape::polygon(std::vector<Vec2>{{0, 0}, {10, -10 * std::tan(half)}, {10, 10 * std::tan(half)}});
+  };
+  EXPECT_FALSE(apex(46).has_slivers());
+  EXPECT_TRUE(apex(44).has_slivers());
+  EXPECT_TRUE(apex(1).has_slivers());
+  // The sliver of Raycast.RaysPassingBeyondASharpSliversTipMiss (ray_test.cpp), and a needle quad.
+  EXPECT_TRUE(Shape::polygon(std::vector<Vec2>{{6.40969056e-10f, 4.42539023e-39f}, {53, 48.1875f}, {1.66896612e-07f, 0.01171875f}})
+                  .has_slivers());
+  EXPECT_TRUE(Shape::polygon(std::vector<Vec2>{{0, 0}, {50, -0.1f}, {100, 0}, {50, 0.1f}}).has_slivers());
+  // The flag does not grow a Shape (it shares the vertex count's word).
+  EXPECT_EQ(sizeof(Shape), 188u);
+}

@@ -4,6 +4,7 @@
 // convex polygon a 3..8-vertex core; any of them may be rounded.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -67,6 +68,11 @@ public:
   /// Radius of the smallest disc around core_centroid() holding the whole shape (radius
   /// included): the shape's size, which scales every tolerance of the queries.
   float extent() const { return extent_; }
+  /// Whether the core has a sliver vertex: a polygon core (3+ vertices) with an interior angle
+  /// below 45 degrees (kSliverCosine). raycast() checks a sharp polygon's entry point against the
+  /// edges only for such shapes (src/cast/ray_core.hpp, sharp_entry_holds); computed by every
+  /// maker from the edge normals, never stored or read from outside.
+  bool has_slivers() const { return slivers_; }
 
   /// kMaxPolygonVertices + 1 vertex slots; those past vertex_count() repeat vertex 0, so a scan
   /// for an extreme vertex may run over all of them with a fixed trip count, and edge i always
@@ -99,7 +105,10 @@ private:
   void finish();  // normals, centroid and extent from vertices_, count_ and radius_
 
   // The scalars every query reads come first, in the cache line with the first vertices.
-  int count_ = 1;
+  // count_ and slivers_ share the first word (a Shape stays at 188 bytes, under three cache lines).
+  std::int16_t count_ = 1;
+  bool slivers_ = false;  // has_slivers(), set by finish()
+  std::uint8_t reserved_ = 0;
   float radius_ = 0;
   float extent_ = 0;
   Vec2 centroid_{};

@@ -30,7 +30,7 @@ struct Difference {
   float nx[kMaxDifferenceVertices], ny[kMaxDifferenceVertices], off[kMaxDifferenceVertices];
   signed char ia[kMaxDifferenceVertices], ib[kMaxDifferenceVertices];
 
-  PolygonLanes lanes() const { return {v, nx, ny, off, count}; }
+  PolygonLanes lanes() const { return {v, nx, ny, off, count, true}; }  // no sliver flag: always checked
 
   /// The core points of A and B whose difference is the point at parameter s in [0, 1] along
   /// edge k (from vertex k to vertex k + 1), in A's frame: both vary linearly along an edge,

@@ -79,7 +79,8 @@ CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ra
   if (shape.vertex_count() == 2) {
     hit = cast_core::cast_capsule(v[0], v[1], shape.normal(0), r, ox, oy, dx, dy);
   } else {
-    const cast_core::PolygonLanes lanes{v, shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), shape.vertex_count()};
+    const cast_core::PolygonLanes lanes{v, shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), shape.vertex_count(),
+                                        shape.has_slivers()};
     hit = cast_core::cast_polygon(lanes, r, ox, oy, dx, dy);
   }
   return report(hit, c * hit.nx - s * hit.ny, s * hit.nx + c * hit.ny, xf, ray, extra);
@@ -97,14 +98,16 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     const float c = xf.q.c, s = xf.q.s;
     const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
     const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
-    const cast_core::PolygonLanes lanes{shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count};
+    const cast_core::PolygonLanes lanes{shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count,
+                                        shape.has_slivers()};
     const float ox = c * px + s * py, oy = c * py - s * px;
     const cast_core::Clip clip = count == 4 ? cast_core::clip_planes<false, 4>(lanes, 0, ox, oy, dx, dy)
                                             : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
     if (clip.empty || !valid_input(xf, ray)) return kNoHit;
     if (clip.entry < 0) return start_below_every_plane(lanes, ox, oy, dx, dy, xf, ray);
-    // A sliver's rounded planes can let the ray in beyond its tip (cast/ray_core.hpp).
-    if (!cast_core::sharp_entry_holds(lanes, clip.entry, clip.lower, ox, oy, dx, dy)) return kNoHit;
+    // A sliver's rounded planes can let the ray in beyond its tip (cast/ray_core.hpp); only a shape
+    // with a sliver vertex needs the check (kSliverCosine).
+    if (shape.has_slivers() && !cast_core::sharp_entry_holds(lanes, clip.entry, clip.lower, ox, oy, dx, dy)) return kNoHit;
     const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;
     return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
   }

@@ -219,6 +219,9 @@ struct PolygonLanes {
   const float* ny;
   const float* off;
   int count;
+  // Whether a sharp entry past an edge's end must be checked (sharp_entry_holds): a shape's
+  // has_slivers(); true for the polygons a cast builds (Minkowski differences), which have no flag.
+  bool slivers = true;
   Vec2 normal(int i) const { return {nx[i], ny[i]}; }
 };
 
@@ -346,7 +349,9 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 /// cast of radius 0 stays the ray cast: a sharp triangle 72 long and 0.01 wide, 1e4 from the ray's
 /// origin, took rays passing up to several units beyond its tip for hits without it (the ray's
 /// origin rounds in the shape's frame, and the nearly parallel planes stretch that along the
-/// sliver). It costs the lean path about 2 ns a ray.
+/// sliver). It costs the lean path about 2 ns a ray, so it runs only for shapes with a sliver vertex
+/// (Shape::has_slivers(), kSliverCosine says why no other shape needs it) and for the polygons a
+/// cast builds.
 [[gnu::noinline, gnu::cold]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s, float len2, Vec2 q, float t, float ox,
                                                            float oy, float dx, float dy) {
   const int n = p.count, k = s < 0 ? i : (i + 1 == n ? 0 : i + 1);
@@ -377,7 +382,7 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
     // rounding), with no corner circle to fall back to, unless a sliver's planes let the ray in
     // beyond its tip (sharp_entry_holds()).
     if (r == 0) {
-      if (!sharp_entry_holds(p, i, clip.lower, ox, oy, dx, dy)) return {};
+      if (p.slivers && !sharp_entry_holds(p, i, clip.lower, ox, oy, dx, dy)) return {};
       return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
     }
     const Vec2 a = p.v[i];

@@ -21,6 +21,10 @@
 #include "tolerances.hpp"
 
 namespace pebble {
+
+static_assert(sizeof(Shape) == 5 * sizeof(float) + (kMaxPolygonVertices + 1) * sizeof(Vec2) + 3 * kMaxPolygonVertices * sizeof(float),
+              "Shape: the sliver flag shares the vertex count's word; the size stays 188 bytes");
+
 namespace {
 
 std::string describe(Vec2 v) {
@@ -211,7 +215,7 @@ int compute_hull(std::span<const Vec2> points, Vec2 (&out)[kMaxPolygonVertices])
 
 Shape Shape::from_core(const Vec2* points, int count, float radius) {
   Shape shape;
-  shape.count_ = count;
+  shape.count_ = static_cast<std::int16_t>(count);
   shape.radius_ = radius;
   for (int i = 0; i < count; ++i) shape.vertices_[i] = points[i];
 
@@ -242,6 +246,14 @@ void Shape::finish() {
     normal_x_[i] = normal.x;
     normal_y_[i] = normal.y;
     offset_[i] = dot(normal, points[i]);
+  }
+  // A sliver vertex (has_slivers()): edges i-1 and i meet at an interior angle below 45 degrees,
+  // that is their outward normals are more than 135 degrees apart. Computed from the normals the
+  // queries use, so that the flag describes the planes a ray is clipped by.
+  slivers_ = false;
+  for (int i = 0; count >= 3 && i < count; ++i) {
+    const int prev = i == 0 ? count - 1 : i - 1;
+    if (normal_x_[prev] * normal_x_[i] + normal_y_[prev] * normal_y_[i] < -kSliverCosine) slivers_ = true;
   }
   if (count == 2) {
     centroid_ = 0.5f * (points[0] + points[1]);
