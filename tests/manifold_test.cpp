@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -483,6 +484,63 @@ TEST(Collide, FastPathsAgreeWithTheGenericPath) {
         return e;
       },
       "fast vs generic");
+}
+
+TEST(Collide, CapsulePairsAtTheEdgesOfTheDedicatedPath) {
+  // collide() answers two capsules or segments on a path of its own (contact/manifold.cpp,
+  // collide_capsules_body) that takes the common case itself and leaves the rest to the general
+  // rule. Hand-made pairs where the two meet: parallel segments overlapping at exactly one
+  // endpoint, collinear segments end to end (apart, touching, overlapping), crossing segments,
+  // an end exactly over the other's end, a zero-length capsule (a circle) and a very short one,
+  // and margins exactly equal to the distance. Each against the oracle, bit for bit against the
+  // generic path (two segments), and with its count flipping exactly at the distance.
+  std::vector<Pair> pairs;
+  const Transform frames[] = {Transform::identity(), Transform{{3.5f, -2.25f}, Rot::from_angle(0.7f)},
+                              Transform{{-1e3f, 250}, Rot::from_angle(-2.1f)}};
+  for (const Transform& x : frames) {
+    for (const float ra : {0.0f, 0.25f}) {
+      for (const float rb : {0.0f, 0.1f}) {
+        const ShapeSpec a = make_capsule({-1, 0}, {1, 0}, ra);
+        const float touch = ra + rb;
+        const auto add = [&](Vec2 p, Vec2 q) { pairs.push_back({a, make_capsule(p, q, rb), x, x}); };
+        for (const float gap : {-0.05f, 0.0f, 0.05f}) {
+          const float h = touch + gap;
+          add({1, h}, {3, h});     // parallel, overlapping at exactly one endpoint
+          add({3, h}, {1, h});     // the same, B run the other way
+          add({-1, h}, {1, h});    // parallel, exactly over each other
+          add({0.5f, h}, {2, h});  // parallel, half over
+          add({1 + h, 0}, {3, 0}); // collinear, end to end
+          add({1, h}, {1, 2});     // an end exactly over A's end, B upright
+          add({1 + h, 0.5f}, {1 + h, -0.5f});  // beside A's end, upright
+          add({0.25f, h}, {1.5f, h + 1});      // an end over A's inside, tilted
+        }
+        add({-0.5f, 0}, {3, 0});                 // collinear, overlapping
+        add({0, -1}, {0, 1});                    // crossing at right angles
+        add({-1, -0.5f}, {1, 0.5f});             // crossing at an angle
+        add({1, -1}, {1, 1});                    // crossing at A's end
+        add({0.3f, 0.2f}, {0.3f, 0.2f});         // zero length: a circle
+        add({0.3f, touch}, {0.3001f, touch});    // very short
+      }
+    }
+  }
+  int failures = 0;
+  for (const Pair& p : pairs) {
+    const float d = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb).distance;
+    const float size = float(smaller_size(p));
+    for (const float margin : {0.0f, 0.05f * size, 0.5f * size, d, std::nextafter(d, -1e30f)}) {
+      const Case c{p, margin};
+      std::string e = check_manifold(c);
+      const Manifold fast = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+      const Manifold slow = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+      // (A zero-length capsule is a circle, on the point path, which may round an ulp apart.)
+      const bool segments = p.a.shape.vertex_count() == 2 && p.b.shape.vertex_count() == 2;
+      if (segments && std::memcmp(&fast, &slow, sizeof fast) != 0) e += "not the generic path's bytes: " + show(fast) + " generic " + show(slow) + "; ";
+      if (margin == d && fast.count == 0) e += "no contact at a margin equal to the distance; ";
+      if (margin < d && fast.count != 0) e += "a contact one float step below the distance; ";
+      if (!e.empty() && ++failures <= max_reports()) ADD_FAILURE() << e << "\n    " << describe(c);
+    }
+  }
+  EXPECT_EQ(failures, 0) << "of " << pairs.size() << " pairs";
 }
 
 TEST(Collide, TheMarginOnlyFiltersPoints) {

@@ -176,7 +176,7 @@ struct SegmentClosest {
 
 inline float clamp01(float x) { return x < 0 ? 0.0f : (x > 1 ? 1.0f : x); }
 
-inline SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
+PEBBLE_HOT_INLINE SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
   const Vec2 d1 = q1 - p1, d2 = q2 - p2;
   const float a = dot(d1, d1), e = dot(d2, d2);
   // Crossing: the endpoints of each segment lie strictly on both sides of the other.
@@ -212,14 +212,20 @@ struct CoreQuery {
   Vec2 normal;       // reference edge normal, from reference to incident; {0,1} if none
 };
 
-/// Whether B's best axis is the reference rather than A's (kAxisPreference, kParallelFacePreference).
-inline bool prefer_b(const FramedCore& a, const FramedCore& b, const AxisSeparation& sa, const AxisSeparation& sb, float scale) {
-  if (!(sb.edge >= 0 && (sa.edge < 0 || sb.separation > sa.separation + kAxisPreference * scale))) return false;
-  if (sa.edge < 0 || sb.separation > sa.separation + kParallelFacePreference * scale) return true;
+/// prefer_b() when both cores have an axis: A's best axis na separating by sa, B's nb by sb.
+inline bool prefer_b_axes(Vec2 na, Vec2 nb, float sa, float sb, float scale) {
+  if (!(sb > sa + kAxisPreference * scale)) return false;
+  if (sb > sa + kParallelFacePreference * scale) return true;
   // A near tie between two faces: keep A's when they are nearly parallel (cross of the two normals
   // small, dot negative), so that a resting contact keeps its reference and its ids.
-  const Vec2 na = a.normal(sa.edge), nb = b.normal(sb.edge);
   return !(dot(na, nb) < 0 && std::fabs(cross(na, nb)) <= kParallelFaceSine);
+}
+
+/// Whether B's best axis is the reference rather than A's (kAxisPreference, kParallelFacePreference).
+inline bool prefer_b(const FramedCore& a, const FramedCore& b, const AxisSeparation& sa, const AxisSeparation& sb, float scale) {
+  if (sb.edge < 0) return false;
+  if (sa.edge < 0) return true;
+  return prefer_b_axes(a.normal(sa.edge), b.normal(sb.edge), sa.separation, sb.separation, scale);
 }
 
 inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {

@@ -281,10 +281,11 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   return manifold_from_cores(ca, cb, d, scale, xa, xb, margin);
 }
 
-// Two capsules or segments (2-vertex cores): the generic algorithm with its axis search written
-// for two edges each (query_segments), which gives the same answer bit for bit; the rest is
-// shared. About twice as fast as the generic path on capsule pairs (bench/contacts_bench.cpp).
-PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+// Two capsules or segments (2-vertex cores). The general rule is the generic algorithm with its
+// axis search written for two edges each (query_segments), which gives the same answer bit for
+// bit; it is kept out of line for the pairs the dedicated path below leaves to it.
+[[gnu::noinline]] Manifold collide_segments_general(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                                                    float margin) noexcept {
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_segment(b, inv_mul(xa, xb), sb);
@@ -292,6 +293,169 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
   const CoreQuery q = query_segments(ca, cb, scale, stop_bound(margin, a, b));
   if (q.ref_edge == -2) return empty_manifold();
   return manifold_from_cores(ca, cb, closest_features(ca, cb, q, scale), scale, xa, xb, margin);
+}
+
+// The dedicated segment-segment path. Box2D v3's b2CollideCapsules shows that two segments need
+// none of a polygon's machinery (its closest points of the two segments, then a clip only where
+// the segments run side by side); here the same idea keeps pebble's contract and its bits: the
+// four axes of two segments (query_segments' rules, the same float operations), then the common
+// case answered on the spot, held in scalars: the incident segment's nearer end lies over the
+// inside of the reference segment with the cores apart (closest_features_on's face contact, no
+// segment-segment search), and that end's point is reported with the other end's clipped point
+// when it is within the margin (manifold_from_cores' clip). Every other pair (cores overlapping or
+// nearly so, corner to corner, not numbers) goes to collide_segments_general, which computes the
+// same as before; the pairs here give the same bytes as collide_generic (tests/simd_test.cpp).
+// What it saves is the general path's traffic through CoreQuery and CoreDistance (stored a byte
+// at a time and read back whole, a store-forwarding stall on every call) and its corner cases.
+PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  // One manifold, returned from every exit, so that it is built in the caller's result: a copy
+  // out of a local is read back 16 bytes at a time from the field-wise stores that built it (a
+  // store-forwarding stall that cost about a tenth of the call).
+  Manifold m = empty_manifold();
+  // B's core in A's frame, as frame_segment() moves it (the same roundings).
+  const Transform xf = inv_mul(xa, xb);
+  const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+  const Vec2* av = a.padded_vertices();
+  const Vec2* bs = b.padded_vertices();
+  const float* anx = a.normal_lanes_x();
+  const float* any = a.normal_lanes_y();
+  const float* aoff = a.offset_lanes();
+  const Vec2 bv[3] = {{(c * bs[0].x + (-sn) * bs[0].y) + px, (c * bs[0].y + sn * bs[0].x) + py},
+                      {(c * bs[1].x + (-sn) * bs[1].y) + px, (c * bs[1].y + sn * bs[1].x) + py},
+                      {(c * bs[0].x + (-sn) * bs[0].y) + px, (c * bs[0].y + sn * bs[0].x) + py}};
+  float bnx[2], bny[2], boff[2];
+  for (int i = 0; i < 2; ++i) {
+    const float lx = b.normal_lanes_x()[i], ly = b.normal_lanes_y()[i];
+    bnx[i] = c * lx - sn * ly;
+    bny[i] = sn * lx + c * ly;
+    boff[i] = b.offset_lanes()[i] + (bnx[i] * px + bny[i] * py);
+  }
+  // query_segments(): each side's two axes (the least projection of the other's two vertices,
+  // less the offset), the greater of each pair and its lane.
+  const auto lane = [](float nx, float ny, float off, Vec2 v0, Vec2 v1) {
+    const float p0 = nx * v0.x + ny * v0.y, p1 = nx * v1.x + ny * v1.y;
+    return (p0 < p1 ? p0 : p1) - off;
+  };
+  const float a0 = lane(anx[0], any[0], aoff[0], bv[0], bv[1]), a1 = lane(anx[1], any[1], aoff[1], bv[0], bv[1]);
+  const float b0 = lane(bnx[0], bny[0], boff[0], av[0], av[1]), b1 = lane(bnx[1], bny[1], boff[1], av[0], av[1]);
+  const float sa = a0 > a1 ? a0 : a1, sb = b0 > b1 ? b0 : b1;
+  const float stop_above = stop_bound(margin, a, b);
+  if (sa > stop_above || sb > stop_above) return m;
+  const float scale = pair_scale(a, b);
+  const float separation = std::max(sa, sb);
+  // Apart by at least 0 on the greatest axis, and numbers (NaN fails the comparison): else the
+  // general path (overlapping cores, their depth and witnesses).
+  if (!(separation >= 0 && sa > -kHugeDistance && sb > -kHugeDistance)) [[unlikely]] {
+    m = collide_segments_general(a, xa, b, xb, margin);
+    return m;
+  }
+  const int ea = a0 == sa ? 0 : 1, eb = b0 == sb ? 0 : 1;
+  const bool flip = prefer_b_axes(Vec2{anx[ea], any[ea]}, Vec2{bnx[eb], bny[eb]}, sa, sb, scale);
+  // The reference edge (its core's vertices r1, r2 and normal n, from reference to incident) and
+  // the incident edge: the incident core's lane most anti-parallel to n, the lower on ties.
+  const Vec2* rv = flip ? bv : av;
+  const Vec2* iv = flip ? av : bv;
+  const float* inx = flip ? anx : bnx;
+  const float* iny = flip ? any : bny;
+  const int ref_edge = flip ? eb : ea;
+  const Vec2 n = flip ? Vec2{bnx[eb], bny[eb]} : Vec2{anx[ea], any[ea]};
+  const float d0 = inx[0] * n.x + iny[0] * n.y, d1 = inx[1] * n.x + iny[1] * n.y;
+  const int inc_edge = d1 < d0 ? 1 : 0;
+  const Vec2 r1 = rv[ref_edge], r2 = rv[ref_edge + 1], i1 = iv[inc_edge], i2 = iv[inc_edge + 1];
+  const Vec2 t = left_perp(n);
+  const float len = dot(r2 - r1, t);
+  const float u1 = dot(i1 - r1, t), u2 = dot(i2 - r1, t);
+  const float h1 = dot(i1 - r1, n), h2 = dot(i2 - r1, n);
+  const bool first_deeper = h1 <= h2;
+  const bool w_is_i1 = dot(n, i1) <= dot(n, i2);
+  const float uw = w_is_i1 ? u1 : u2;
+  // closest_features_on(): the core distance and its witnesses (cp_a on A's core, cp_b on B's,
+  // normal dn from A to B). The face contact: the deeper incident end w over the reference edge's
+  // inside; the distance is then the separation itself. Else the closest points of the two
+  // segments; for two segments no vertex's other edge can lead closer (vertex_leads_closer()).
+  float dist;
+  Vec2 dn, cp_a, cp_b;
+  bool vertex_pair = false;
+  int closest_end = 0;
+  if (uw > 0 && uw < len) {
+    dist = separation;
+    const Vec2 w = w_is_i1 ? i1 : i2, on_ref = w - separation * n;
+    dn = flip ? -n : n;
+    cp_a = flip ? w : on_ref;
+    cp_b = flip ? on_ref : w;
+  } else {
+    const SegmentClosest cs = closest_segments(r1, r2, i1, i2);
+    dist = std::sqrt(cs.dist2);
+    const bool inside_ref = cs.s > 0 && cs.s < 1, inside_inc = cs.t > 0 && cs.t < 1;
+    // Witnesses (nearly) at one place, the incident one inside its edge (clearly_inside()): rare.
+    if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] {
+      m = collide_segments_general(a, xa, b, xb, margin);
+      return m;
+    }
+    Vec2 cn = n;
+    if (!inside_ref && inside_inc) cn = -Vec2{inx[inc_edge], iny[inc_edge]};
+    if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) cn = (cs.c2 - cs.c1) / dist;
+    dn = flip ? -cn : cn;
+    cp_a = flip ? cs.c2 : cs.c1;
+    cp_b = flip ? cs.c1 : cs.c2;
+    vertex_pair = (cs.s == 0 || cs.s == 1) && (cs.t == 0 || cs.t == 1);
+    closest_end = cs.t == 0 ? 0 : 1;
+  }
+  const float ra = a.radius(), rb = b.radius();
+  const float signed_distance = dist - ra - rb;  // exactly as distance() computes it
+  if (!(signed_distance <= margin)) return m;
+  if (!valid_input(xa, xb, margin)) return m;
+
+  // manifold_from_cores()' clip of the incident outer edge against the reference edge's sides.
+  const float r_ref = flip ? rb : ra, r_inc = flip ? ra : rb;
+  const Vec2 shift = r_inc * Vec2{inx[inc_edge], iny[inc_edge]};
+  IncidentEdge ie;
+  ie.u1 = u1;
+  ie.u2 = u2;
+  ie.h1 = h1;
+  ie.h2 = h2;
+  ie.shift_u = dot(shift, t);
+  ie.shift_h = dot(shift, n);
+  ie.r = r_inc;
+  ie.first_deeper = first_deeper;
+  const EdgeFrame e{r1, r2, t, len};
+  const float eps = kClipFraction * scale;
+  // end_id(): end k of the incident edge faces the reference edge's end 1 - k; vertex index
+  // e + end of a 2-vertex core, wrapped to 0 at 2; the reference's in the low half unless flipped.
+  const int ref_rotation = flip ? 16 : 0;
+  const auto end_id = [&](int k) {
+    const int fr = ref_edge + 1 - k, fi = inc_edge + k;
+    return std::rotl(pack_id(uint32_t(fr == 2 ? 0 : fr), uint32_t(fi == 2 ? 0 : fi)), ref_rotation);
+  };
+  // One point midway between the surfaces along the witnesses' normal (single_point()).
+  const auto witness = [&](uint32_t point_id) {
+    const Vec2 on_a = cp_a + ra * dn, on_b = cp_b - rb * dn;
+    m.normal = dn;
+    m.count = 1;
+    m.points[0] = {0.5f * (on_a + on_b), signed_distance, point_id};
+  };
+  const float u_closest = closest_end == 0 ? u1 : u2;
+  if (vertex_pair && (u_closest < -eps || u_closest > len + eps)) {
+    // Corner against corner, the incident one beyond the reference edge's end: one point, and the
+    // incident edge's far end when it lies over the reference edge (manifold_from_cores()).
+    witness(end_id(closest_end));
+    const int far = 1 - closest_end;
+    const ClipPoint cp = far == 0 ? end_point<true>(ie, ie.u1, ie.h1, ie.first_deeper, len, eps)
+                                  : end_point<true>(ie, ie.u2, ie.h2, !ie.first_deeper, len, eps);
+    add_far_end(m, cp, e, n, flip, far == 0, r_ref, margin, eps, end_id(closest_end), end_id(far));
+  } else {
+    const uint32_t id[2] = {end_id(0), end_id(1)};
+    m.normal = flip ? -n : n;
+    if (r_inc > 0) {
+      clip_points<true>(ie, e, n, r_ref, margin, eps, id, m);
+    } else {
+      clip_points<false>(ie, e, n, r_ref, margin, eps, id, m);
+    }
+    // Float noise clipped away the contact the distance says exists: report the witness.
+    if (m.count == 0) witness(end_id(first_deeper ? 0 : 1));
+  }
+  to_world(m, xa);
+  return m;
 }
 
 // Fast paths for a circle or point against anything: one contact at most, from the point's
