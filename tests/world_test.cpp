@@ -990,3 +990,42 @@ TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
   }
   EXPECT_THROW(world.add(std::span<const Shape>{}, Transform::identity()), std::invalid_argument);
 }
+
+// Colliders of many parts that come and go (a compound rebuilt one part larger each time, between
+// other adds and removes) reuse the part table: its length stays within a small multiple of the
+// live parts, and the world stays valid and answers as a fresh one does.
+TEST(CollisionWorld, PartTableStaysBoundedAsCompoundsComeAndGo) {
+  CollisionWorld world;
+  std::vector<ColliderId> singles;
+  ColliderId compound{};
+  int most_live = 0;
+  for (int n = 2; n <= 120; ++n) {
+    if (world.contains(compound)) world.remove(compound);
+    std::vector<Shape> parts;
+    for (int k = 0; k < n; ++k) parts.push_back(Shape::circle(0.1f, {0.25f * float(k), 0}));
+    compound = world.add(parts, Transform{{0, 0}, Rot::identity()}, ColliderOptions{});
+    // Singles and small compounds in between, some removed again.
+    singles.push_back(world.add(Shape::box(0.2f, 0.2f), Transform{{float(n), 3}, Rot::identity()}));
+    const Shape two[] = {Shape::circle(0.1f), Shape::circle(0.1f, {0.3f, 0})};
+    const ColliderId small = world.add(two, Transform{{float(n), 5}, Rot::identity()}, ColliderOptions{});
+    if (n % 3 == 0) world.remove(small);
+    if (n % 4 == 0) {
+      world.remove(singles.front());
+      singles.erase(singles.begin());
+    }
+    world.update();
+    int live = 0;
+    for (const ColliderId id : {compound}) live += world.part_count(id);
+    live += int(singles.size()) + 2 * (n - n / 3 - 1);  // bound from above: the small compounds kept
+    most_live = std::max(most_live, live);
+    ASSERT_TRUE(world.validate()) << n;
+  }
+  // A never-merging table would hold the sum of every compound's size (about 7,300 slots).
+  EXPECT_LT(world.stats().part_slots, 3 * most_live) << "live parts at most " << most_live;
+  std::printf("  part table: %d slots for at most %d live parts\n", world.stats().part_slots, most_live);
+  // The last compound touches nothing but answers queries as it should.
+  const auto hit = world.cast_ray(Ray{{10.0f, -1}, {0, 2}});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->id, compound);
+  EXPECT_EQ(hit->part, 40);
+}

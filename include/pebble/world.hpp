@@ -191,6 +191,7 @@ struct WorldStats {
   int collided = 0;         ///< pairs collide() (or overlap(), for sensors) ran on
   int reused = 0;           ///< pairs whose manifold was carried over instead (reuse_contacts)
   int separated = 0;        ///< pairs found apart by their parts' boxes alone (no collide() needed)
+  int part_slots = 0;       ///< the part table's length (live parts and free slots; now, not as of update())
   int new_pairs = 0;        ///< pairs found
   TreeStats moving_tree{};  ///< of the moving colliders
   TreeStats fixed_tree{};   ///< of the fixed colliders

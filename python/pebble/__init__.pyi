@@ -1150,6 +1150,9 @@ class WorldStats:
     def reused(self) -> int:
         ...
     @property
+    def part_slots(self) -> int:
+        ...
+    @property
     def separated(self) -> int:
         ...
     @property

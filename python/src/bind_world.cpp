@@ -457,6 +457,7 @@ void bind_world(py::module_& m) {
       .def_readonly("contacts", &WorldStats::contacts)
       .def_readonly("collided", &WorldStats::collided)
       .def_readonly("reused", &WorldStats::reused)
+      .def_readonly("part_slots", &WorldStats::part_slots)
       .def_readonly("separated", &WorldStats::separated)
       .def_readonly("new_pairs", &WorldStats::new_pairs)
       .def_readonly("moving_tree", &WorldStats::moving_tree)

@@ -115,8 +115,11 @@ Aabb CollisionWorld::box(ColliderId id) const noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Part slots: a collider of one part takes a slot from a free list, one of several parts a free
-// run at least as long (first fit; the rest of the run stays free) or new slots at the end.
+// Part slots: a collider of one part takes a slot from a free list, one of several parts the first
+// free run at least as long (the rest of the run stays free), else the free run that ends the
+// table grown to the length needed, else new slots at the end. Free runs are kept in slot order and
+// merged with their neighbours when freed, so colliders of many parts that come and go (a compound
+// that grows each time it is made again) reuse the table instead of growing it without bound.
 
 std::uint32_t CollisionWorld::allocate_parts(std::uint32_t count) {
   if (count == 1 && free_part_ != kNone) {
@@ -130,16 +133,19 @@ std::uint32_t CollisionWorld::allocate_parts(std::uint32_t count) {
     const std::uint32_t slot = first;
     first += count;
     length -= count;
-    if (length == 0) {
-      free_ranges_[r] = free_ranges_.back();
-      free_ranges_.pop_back();
-    }
+    if (length == 0) free_ranges_.erase(free_ranges_.begin() + std::ptrdiff_t(r));
     return slot;
   }
-  if (hot_.size() + count >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many parts");
-  const std::uint32_t slot = std::uint32_t(hot_.size());
-  hot_.resize(hot_.size() + count);
-  parts_.resize(parts_.size() + count);
+  std::uint32_t slot = std::uint32_t(hot_.size());
+  std::uint32_t grow = count;
+  if (!free_ranges_.empty() && free_ranges_.back().first + free_ranges_.back().second == hot_.size()) {
+    slot = free_ranges_.back().first;  // the run at the end, too short: extended
+    grow = count - free_ranges_.back().second;
+    free_ranges_.pop_back();
+  }
+  if (hot_.size() + grow >= kNone) throw std::length_error("pebble: CollisionWorld::add: too many parts");
+  hot_.resize(hot_.size() + grow);
+  parts_.resize(parts_.size() + grow);
   return slot;
 }
 
@@ -148,8 +154,21 @@ void CollisionWorld::release_parts(std::uint32_t first, std::uint32_t count) {
   if (count == 1) {
     hot_[first].pair_head = free_part_;
     free_part_ = first;
-  } else {
-    free_ranges_.emplace_back(first, count);
+    return;
+  }
+  // In slot order, merged with the runs just before and just after it.
+  auto at = std::lower_bound(free_ranges_.begin(), free_ranges_.end(), std::pair{first, 0u});
+  at = free_ranges_.insert(at, {first, count});
+  if (const auto next = at + 1; next != free_ranges_.end() && at->first + at->second == next->first) {
+    at->second += next->second;
+    free_ranges_.erase(next);
+  }
+  if (at != free_ranges_.begin()) {
+    const auto before = at - 1;
+    if (before->first + before->second == at->first) {
+      before->second += at->second;
+      free_ranges_.erase(at);
+    }
   }
 }
 
@@ -548,6 +567,7 @@ WorldStats CollisionWorld::stats() const {
   WorldStats s = last_stats_;
   s.colliders = live_;
   s.fixed = fixed_count_;
+  s.part_slots = int(hot_.size());
   s.moving_tree = moving_tree_.stats();
   s.fixed_tree = fixed_tree_.stats();
   return s;

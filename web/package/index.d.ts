@@ -179,7 +179,7 @@ export interface ContactEvent { a: ColliderId; b: ColliderId; part_a: number; pa
 export interface RayResult { id: ColliderId; part: number; hit: CastHit; }
 export interface WorldStats {
   colliders: number; fixed: number; pairs: number; contacts: number; collided: number; reused: number;
-  separated: number; new_pairs: number;
+  separated: number; new_pairs: number; part_slots: number;
 }
 
 /** A scene of colliders: broadphase (AABB trees), narrowphase, persistent contacts, scene queries. */

@@ -513,6 +513,7 @@ public:
     o.set("contacts", s.contacts);
     o.set("collided", s.collided);
     o.set("reused", s.reused);
+    o.set("part_slots", s.part_slots);
     o.set("separated", s.separated);
     o.set("new_pairs", s.new_pairs);
     return o;
