@@ -1,6 +1,14 @@
-// CollisionWorld::update(): pair finding, the merge, the narrowphase and the events, in tasks of
-// fixed sizes merged in a fixed order (world.cpp's opening comment has the steps; docs/world.md
-// the picture).
+// CollisionWorld::update() (docs/world.md has the picture):
+//   1. pair finding, in tasks of kFindChunk moved proxies: each task queries the trees and keeps
+//      the candidates not yet in the pair set in its own buffer (parallel, read only);
+//   2. the buffers are merged into the pair set in task order (serial);
+//   3. the narrowphase, in tasks of kCollideChunk pairs: each pair with a changed collider gets its
+//      manifold (or sensor overlap) anew or carried over, or is marked for removal when its boxes
+//      came apart; in the same pass the task lists its pairs' events, contacts and removals
+//      (parallel; each task writes only its own pairs and lists);
+//   4. the lists joined in task order: events, removals (serial), contacts() (copied in parallel).
+// Tasks are cut by fixed sizes and merged in a fixed order, so the result is the same bit for bit
+// for any number of threads and any task hook (the tasks run the same code on the same data).
 #include <algorithm>
 #include <unordered_map>
 
@@ -285,14 +293,14 @@ void CollisionWorld::update() {
   moving_tree_.clear_moved();
   fixed_tree_.clear_moved();
 
-  // 3. Narrowphase, and 4. each chunk's events, removals and contacts, in pair order.
+  // 3. Narrowphase, with each chunk's events, removals and contacts, in pair order.
   const int collide_tasks = int((pairs_.size() + kCollideChunk - 1) / kCollideChunk);
   if (scratch_->chunks.size() < std::size_t(collide_tasks)) scratch_->chunks.resize(std::size_t(collide_tasks));
   scratch_->serial = collide_tasks <= 1 || (settings_.task_hook.run == nullptr && !pool_);
   contacts_.clear();
   parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
 
-  // 5. The chunks joined: events and removals here, the contacts copied in parallel.
+  // 4. The chunks joined: events and removals here, the contacts copied in parallel.
   int pair_count = 0;
   Scratch::Tally total;
   std::size_t contact_count = 0;

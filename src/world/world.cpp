@@ -7,16 +7,8 @@
 // proxies only, and a pair can only end when one of its colliders changed. Every collider box holds
 // its shape grown by half the contact margin, so the pair set holds every pair within the margin.
 //
-// update() (docs/world.md has the picture):
-//   1. pair finding, in tasks of kFindChunk moved proxies: each task queries the trees and keeps
-//      the candidates not yet in the pair set in its own buffer (parallel, read only);
-//   2. the buffers are merged into the pair set in task order (serial);
-//   3. the narrowphase, in tasks of kCollideChunk pairs: each pair with a changed collider gets its
-//      manifold (or sensor overlap) anew, or is marked for removal when its boxes came apart
-//      (parallel; each task writes only its own pairs);
-//   4. events, removals and contacts() in pair order (serial).
-// Tasks are cut by fixed sizes and merged in a fixed order, so the result is the same bit for bit
-// for any number of threads and any task hook (the tasks run the same code on the same data).
+// This file: storage, changes (add, remove, set_transform(s), ...) and checks; update() is in
+// update.cpp, the scene queries in queries.cpp.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
