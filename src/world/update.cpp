@@ -47,10 +47,22 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
   const std::span<const ProxyId> fixed = fixed_tree_.moved();
   const std::size_t total = moving.size() + fixed.size();
   const std::size_t end = std::min(total, std::size_t(chunk + 1) * kFindChunk);
+  // Candidates are looked up in the pair set in groups, their slots asked of the cache first, so
+  // that the lookups' cache misses overlap (in the order found, as one by one).
+  constexpr std::size_t kGroup = 32;
+  std::uint64_t group[kGroup];
+  std::size_t grouped = 0;
+  const auto look_up = [&] {
+    for (std::size_t k = 0; k < grouped; ++k) pair_set_->prefetch(group[k]);
+    for (std::size_t k = 0; k < grouped; ++k) {
+      if (!pair_set_->contains(group[k])) out.push_back(group[k]);
+    }
+    grouped = 0;
+  };
   const auto consider = [&](std::uint32_t a, std::uint32_t b) {
     if (!can_pair(a, b)) return;
-    const std::uint64_t key = pair_key(a, b);
-    if (!pair_set_->contains(key)) out.push_back(key);
+    group[grouped++] = pair_key(a, b);
+    if (grouped == kGroup) look_up();
   };
   for (std::size_t i = std::size_t(chunk) * kFindChunk; i < end; ++i) {
     if (i < moving.size()) {
@@ -74,6 +86,7 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
       });
     }
   }
+  look_up();
 }
 
 // Task `chunk` of steps 3 and 4: pairs [chunk * kCollideChunk, ...). A pair is looked at only
