@@ -147,7 +147,10 @@ struct TaskHook {
 /// trade accuracy for speed on resting stacks: a carried manifold keeps the points, ids and
 /// normal the last collide() found, moved with the parts, with separations measured anew from
 /// where its surface points went; a point that leaves the margin ends the reuse at once, but a
-/// feature change (a box tipping onto another edge) is noticed only once the bounds are left.
+/// feature change (a box tipping onto another edge, a second point coming within the margin) is
+/// noticed only once the bounds are left. A larger distance also keeps a pair found apart apart
+/// while it moves less than the smaller of that distance and the contact margin: it cannot come
+/// to overlap unseen, but it may be reported touching that much late.
 struct ReuseBounds {
   /// How far any point of one part may move relative to the other (world units) since the last
   /// collide(); the contract's bound when that is larger. 0, negative or not finite: the contract's.
@@ -189,7 +192,8 @@ struct WorldStats {
   int pairs = 0;            ///< pairs whose boxes overlap (the candidates collide() may run on)
   int contacts = 0;         ///< touching pairs (contacts().size())
   int collided = 0;         ///< pairs collide() (or overlap(), for sensors) ran on
-  int reused = 0;           ///< pairs whose manifold was carried over instead (reuse_contacts)
+  int reused = 0;           ///< pairs whose manifold was carried over instead (reuse_contacts); with a looser
+                            ///< ReuseBounds distance, also pairs kept apart without collide()
   int separated = 0;        ///< pairs found apart by their parts' boxes alone (no collide() needed)
   int part_slots = 0;       ///< the part table's length (live parts and free slots; now, not as of update())
   int new_pairs = 0;        ///< pairs found

@@ -144,11 +144,17 @@ void CollisionWorld::collide_chunk(int chunk) {
       pair.manifold = collide(pa.shape(), pa.xf, pb.shape(), pb.xf, margin);
     }
     pair.touching_now = pair.manifold.count > 0;
-    // A manifold of one point between two cores of 2+ vertices is not carried over: its second
-    // point, just beyond the margin, may come within it while the pair moves less than the bound,
-    // and a solver would then miss the step where both points are there (and lose the first id).
-    pair.reusable = pair.touching_now && ha.reuse && hb.reuse &&
-                    (pair.manifold.count == 2 || pa.shape().vertex_count() == 1 || pb.shape().vertex_count() == 1);
+    // A manifold of one point between two cores of 2+ vertices is not carried over within the
+    // contract's bounds: its second point, just beyond the margin, may come within it while the
+    // pair moves less than the bound, and a solver would then miss the step where both points are
+    // there (and lose the first id). Looser bounds (reuse_distance_ > 0) accept that, as Box2D v3's
+    // recycling does (ReuseBounds).
+    // Looser bounds also keep a pair found apart apart while it moves less than the smaller of the
+    // bound and the margin, as Box2D v3 does: it cannot overlap unseen, only begin touching late.
+    pair.reusable = ha.reuse && hb.reuse &&
+                    (pair.touching_now ? pair.manifold.count == 2 || reuse_distance_ > 0 || pa.shape().vertex_count() == 1 ||
+                                             pb.shape().vertex_count() == 1
+                                       : reuse_distance_ > 0);
     if (pair.reusable) keep_for_reuse(pair, pa, pb);
   };
   for (std::size_t i = begin; i < end; ++i) {
@@ -198,16 +204,20 @@ void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) 
   }
   pair.local_normal = inv_rotate(pa.xf.q, m.normal);
   relative_motion(pa, pb, pair.relative_p, pair.relative_q);
-  pair.reuse_limit = std::max(kReuseFraction * std::min(pa.extent, pb.extent), reuse_distance_);
+  pair.reuse_limit = m.count > 0 ? std::max(kReuseFraction * std::min(pa.extent, pb.extent), reuse_distance_)
+                                  : std::min(reuse_distance_, settings_.contact_margin);
   // One point (a 1-vertex core on one side): the normal may join two round features, and then
-  // turns by the motion across it over their distance, radii included.
-  pair.normal_lever = m.count == 1 ? std::max(0.0f, pa.shape().radius() + pb.shape().radius() + m.points[0].separation) : kInfinity;
+  // turns by the motion across it over their distance, radii included. Looser bounds let the
+  // normal turn with part a only (ReuseBounds), so they bound the turn of the parts alone.
+  pair.normal_lever = m.count == 1 && reuse_distance_ == 0
+                          ? std::max(0.0f, pa.shape().radius() + pb.shape().radius() + m.points[0].separation)
+                          : kInfinity;
 }
 
 // The manifold of the last collide() carried to the parts' transforms now, when part b moved
 // relative to part a within the bounds (kReuseFraction and kReuseAngle, which internal.hpp
 // derives, or WorldSettings::reuse_bounds when larger) and every carried point stays within the
-// margin; false (nothing changed) otherwise.
+// margin; false (nothing changed) otherwise. An empty manifold (looser bounds only) stays empty.
 bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const {
   Vec2 p;
   Rot q;
