@@ -62,19 +62,38 @@ inline void spin_pause() {
 // How long a worker watches for the next job before it sleeps: update() posts its jobs a few
 // microseconds apart, and waking a sleeping thread costs tens of microseconds.
 constexpr int kSpins = 1024;
+// How long a worker woken by alert() watches for the job that follows (a few hundred microseconds):
+// the caller's serial work between alert() and run() is about that long.
+constexpr int kAlertSpins = 8192;
 }  // namespace
 
+void ThreadPool::alert() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++alert_;
+  }
+  wake_.notify_all();
+}
+
 void ThreadPool::work() {
-  std::uint32_t seen = 0;
+  std::uint32_t seen = 0, alerted = 0;
+  int spins = kSpins;
   for (;;) {
-    for (int i = 0; i < kSpins && std::uint32_t(cursor_.load(std::memory_order_relaxed) >> 32) == seen; ++i) spin_pause();
+    for (int i = 0; i < spins && std::uint32_t(cursor_.load(std::memory_order_relaxed) >> 32) == seen; ++i) spin_pause();
+    spins = kSpins;
     void (*task)(int, void*);
     void* context;
     int count;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || job_ != seen; });
+      wake_.wait(lock, [&] { return stop_ || job_ != seen || alert_ != alerted; });
       if (stop_) return;
+      if (job_ == seen) {  // alerted: a job is coming, watch for it awake
+        alerted = alert_;
+        spins = kAlertSpins;
+        continue;
+      }
+      alerted = alert_;
       seen = job_;
       task = task_;
       context = context_;

@@ -22,6 +22,7 @@ public:
   void run(int count, void (*task)(int, void*), void* context) {
     for (int i = 0; i < count; ++i) task(i, context);
   }
+  void alert() {}
 };
 #else
 /// threads - 1 workers that, with the calling thread, run the tasks of one run() at a time.
@@ -37,6 +38,9 @@ public:
   /// the caller never waits for a worker that has not started: on a machine with no free core it
   /// simply runs every task itself.
   void run(int count, void (*task)(int, void*), void* context);
+  /// Wakes sleeping workers to watch for a job about to come (their wake-up then overlaps the
+  /// caller's serial work instead of delaying the job).
+  void alert();
 
 private:
   void work();
@@ -46,6 +50,7 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_;  // a new job, or stop
   std::uint32_t job_ = 0;         // serial number of the current job (guarded by mutex_)
+  std::uint32_t alert_ = 0;       // serial number of the last alert() (guarded by mutex_)
   bool stop_ = false;
   void (*task_)(int, void*) = nullptr;
   void* context_ = nullptr;

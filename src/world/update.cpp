@@ -251,6 +251,7 @@ bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) 
 }
 
 void CollisionWorld::update() {
+  if (pool_ && settings_.task_hook.run == nullptr) pool_->alert();  // the first job comes soon
   begin_events_.clear();
   end_events_.swap(pending_end_events_);
   pending_end_events_.clear();

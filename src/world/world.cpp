@@ -403,6 +403,7 @@ bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
 int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms) {
   // 1. Which colliders, where each one's part boxes go, and which come again later in the batch.
   const std::size_t n = std::min(ids.size(), transforms.size());
+  if (pool_ && settings_.task_hook.run == nullptr && n > std::size_t(kBoxChunk)) pool_->alert();
   Scratch& k = *scratch_;
   k.moves.clear();
   if (k.seen.size() < colliders_.size()) k.seen.resize(colliders_.size(), 0);
