@@ -33,6 +33,7 @@ PEBBLE_KERNEL_TARGET_BEGIN
 #include "simd/wide.hpp"
 #include "tolerances.hpp"
 #include "batch/ray_lanes.hpp"
+#include "empty_results.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
@@ -280,7 +281,6 @@ PEBBLE_HOT_INLINE DiscApproach<F> disc_approach(const Disc<F>& a, const Disc<F>&
   return {m, d};
 }
 
-constexpr Approach kNoApproach{false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 Approach approach_discs(const BatchBody& a, const BatchBody& b, float horizon) noexcept {
   const BatchBody* pa = &a;
@@ -596,7 +596,6 @@ void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const B
   leave_lanes();
 }
 
-constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 /// The disc pairs' distance() lanes: circle_pair() at the given positions, and whether it holds
 /// (valid transforms, centres not nearly coincident).

@@ -24,14 +24,17 @@
 #include "cast/minkowski.hpp"
 #include "pebble/distance.hpp"
 #include "tolerances.hpp"
+#include "empty_results.hpp"
 
 namespace pebble {
 namespace {
 
+using detail::kNoHit;
+using detail::kNoApproach;
+
 using cast_core::Difference;
 using cast_core::LocalHit;
 
-constexpr CastHit kNoHit{false, 1, {0, 0}, {0, 0}};
 
 /// Two shapes seen from A's frame: B's core vertices and edge normals turned and moved there,
 /// and their Minkowski difference A - B.
@@ -364,7 +367,6 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
 
 namespace {
 
-constexpr Approach kNoApproach{false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 Approach approach_at(bool hit, float time, const DistanceResult& d) { return {hit, time, d.distance, d.point_a, d.point_b, d.normal}; }
 

@@ -10,13 +10,15 @@
 
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
+#include "empty_results.hpp"
 
 namespace pebble {
 namespace {
 
+using detail::kNoHit;
+
 using cast_core::LocalHit;
 
-constexpr CastHit kNoHit{false, 1, {0, 0}, {0, 0}};
 
 /// is_valid(xf), and both ray vectors within kMaxWorldCoordinate (NaN fails every comparison).
 /// Runs only where a hit is about to be reported: bad input that reaches no hit gives the empty

@@ -9,11 +9,11 @@
 #if PEBBLE_KERNEL_ENABLED
 PEBBLE_KERNEL_TARGET_BEGIN
 #include "contact/core.hpp"
+#include "empty_results.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
 
-constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 
 /// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
 DistanceResult to_world(const CoreDistance& d, float ra, float rb, const Transform& frame) {
