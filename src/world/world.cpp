@@ -432,8 +432,10 @@ int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<co
       Scratch::Move& m = w.scratch_->moves[i];
       Collider& c = w.colliders_[m.index];
       Aabb* box = w.scratch_->boxes.data() + m.first_box;
-      const Vec2 displacement = m.xf.p - c.xf.p;
+      // A collider given again later is left to step 3 whole: an earlier entry's task may be
+      // placing it meanwhile, so not even its transform is read here.
       bool kept = !m.again;
+      const Vec2 displacement = kept ? m.xf.p - c.xf.p : Vec2{};
       for (std::uint32_t p = 0; p < c.part_count; ++p) {
         const std::uint32_t slot = c.first_part + p;
         box[p] = collider_box(w.parts_[slot].shape(), m.xf, w.settings_.contact_margin);
