@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -1028,4 +1030,103 @@ TEST(CollisionWorld, PartTableStaysBoundedAsCompoundsComeAndGo) {
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->id, compound);
   EXPECT_EQ(hit->part, 40);
+}
+
+// parts_in_box() against brute force: every part whose bounds overlap the box is found once, with
+// its collider, index, shape, chain segment, transform and kind; nothing far away is found (the
+// moving tree's fat boxes reach at most a little beyond); the filter's mask, sensors and fixed
+// flag apply; a full buffer gets the first parts and the true count; a bad box finds nothing.
+TEST(CollisionWorld, PartsInBoxAreTheTreeCandidatesOfTheBox) {
+  CollisionWorld world;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> pos(-8, 8), angle(-3.1f, 3.1f), size(0.1f, 0.8f);
+  struct Known {
+    ColliderId id;
+    std::vector<Shape> parts;
+    Transform xf;
+    bool fixed, sensor, chain;
+    std::uint64_t category;
+  };
+  std::vector<Known> known;
+  for (int i = 0; i < 60; ++i) {
+    ColliderOptions o;
+    o.fixed = i % 3 == 0;
+    o.sensor = i % 7 == 3;
+    o.filter.category = i % 5 == 4 ? 2 : 1;
+    const Transform xf{{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))};
+    std::vector<Shape> parts;
+    if (i % 4 == 1) {
+      parts = {Shape::box(size(rng), size(rng), {size(rng), 0}, 0.3f), Shape::circle(size(rng), {-size(rng), 0.2f})};
+      known.push_back({world.add(parts, xf, o), parts, xf, o.fixed, o.sensor, false, o.filter.category});
+    } else {
+      parts = {i % 2 == 0 ? Shape::circle(size(rng)) : Shape::capsule({-size(rng), 0}, {size(rng), 0}, 0.1f)};
+      known.push_back({world.add(parts[0], xf, o), parts, xf, o.fixed, o.sensor, false, o.filter.category});
+    }
+  }
+  std::vector<Vec2> points;
+  for (int k = 40; k >= 0; --k) points.push_back({-10 + 0.5f * float(k), -2 + std::sin(0.7f * float(k))});
+  const Chain chain = Chain::open(points);
+  ColliderOptions fixed_options;
+  fixed_options.fixed = true;
+  std::vector<Shape> segments;
+  for (const ChainSegment& s : chain.segments()) segments.push_back(s.shape);
+  known.push_back({world.add(chain, Transform::identity(), fixed_options), segments, Transform::identity(), true, false, true, 1});
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(world.set_transform(known[std::size_t(i)].id, {{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))}));
+  for (int i = 0; i < 20; ++i) known[std::size_t(i)].xf = *world.transform(known[std::size_t(i)].id);
+  world.update();
+
+  std::vector<PartView> out(512);
+  int total = 0;
+  for (int q = 0; q < 300; ++q) {
+    const Vec2 c{pos(rng), pos(rng)}, half{size(rng) * 3, size(rng) * 3};
+    const Aabb box{c - half, c + half};
+    QueryFilter filter;
+    filter.fixed = q % 3 != 1;
+    filter.sensors = q % 4 == 2;
+    filter.mask = q % 5 == 0 ? 2 : ~0ull;
+    const int n = world.parts_in_box(box, out, filter);
+    ASSERT_LE(n, int(out.size()));
+    total += n;
+    std::set<std::pair<std::uint32_t, int>> found;
+    for (int i = 0; i < n; ++i) {
+      const PartView& v = out[std::size_t(i)];
+      ASSERT_TRUE(found.insert({v.id.index, v.part}).second) << "a part found twice";
+      const auto k = std::find_if(known.begin(), known.end(), [&](const Known& x) { return x.id == v.id; });
+      ASSERT_NE(k, known.end());
+      EXPECT_EQ(v.shape, world.part(v.id, v.part));
+      EXPECT_EQ(v.xf.p, k->xf.p);
+      EXPECT_EQ(v.fixed, k->fixed);
+      EXPECT_EQ(v.segment != nullptr, k->chain);
+      if (v.segment != nullptr) {
+        EXPECT_EQ(v.segment->a, chain.segment(v.part).a);
+        EXPECT_EQ(v.segment->b, chain.segment(v.part).b);
+      }
+      EXPECT_TRUE(filter.fixed || !k->fixed);
+      EXPECT_TRUE(filter.sensors || !k->sensor);
+      EXPECT_NE(k->category & filter.mask, 0u);
+      // Near: within the moving tree's fat margins (TreeSettings) of the box.
+      const Aabb near = inflate(box, 2.0f);
+      EXPECT_TRUE(overlaps(near, bounds(k->parts[std::size_t(v.part)], k->xf))) << "query " << q;
+    }
+    for (const Known& k : known) {
+      if ((!filter.fixed && k.fixed) || (!filter.sensors && k.sensor) || (k.category & filter.mask) == 0) continue;
+      for (std::size_t p = 0; p < k.parts.size(); ++p) {
+        if (overlaps(box, bounds(k.parts[p], k.xf))) {
+          EXPECT_TRUE(found.count({k.id.index, int(p)})) << "query " << q << " missed a part";
+        }
+      }
+    }
+    // A short buffer: the first parts, and the full count.
+    if (n >= 2) {
+      std::vector<PartView> two(2);
+      EXPECT_EQ(world.parts_in_box(box, two, filter), n);
+      EXPECT_EQ(two[0].id, out[0].id);
+      EXPECT_EQ(two[1].part, out[1].part);
+      EXPECT_EQ(world.parts_in_box(box, std::span<PartView>{}, filter), n);
+    }
+  }
+  EXPECT_GT(total, 500);  // the queries found something to check (933)
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(world.parts_in_box(Aabb{{nan, 0}, {1, 1}}, out), 0);
+  EXPECT_EQ(world.parts_in_box(Aabb{{1, 1}, {0, 0}}, out), 0);
 }

@@ -131,6 +131,20 @@ struct Neighbor {
   float distance = 0;  ///< signed distance to that part, < 0 overlapping
 };
 
+/// A part of a collider as CollisionWorld::parts_in_box() finds it: what a caller needs to run the
+/// pair queries on it itself (collide(), shape_cast(), distance(); the ChainSegment overloads for a
+/// chain's segment). The pointers point into the world's own arrays and stay valid as long as
+/// shape()'s do.
+struct PartView {
+  ColliderId id;                          ///< the collider
+  int part = 0;                           ///< which of its parts (a compound's shape, a chain's segment)
+  const Shape* shape = nullptr;           ///< the part's shape, in the collider's frame
+  const ChainSegment* segment = nullptr;  ///< a chain's segment with its ghost vertices (one-sided), else nullptr
+  Transform xf;                           ///< the collider's transform (its frame to world)
+  Aabb box;                               ///< the part's box in world: bounds() grown by the trees' slack, not fattened
+  bool fixed = false;                     ///< the collider is fixed (ColliderOptions::fixed)
+};
+
 /// Runs task(i, context) for every i in [0, count), on any threads, in any order, and returns
 /// when all have finished. update() hands its parallel work to it, in pieces whose results do not
 /// depend on which thread runs them or in which order. A game plugs its job system in here.
@@ -416,6 +430,13 @@ public:
   int within_radius(const Shape& shape, const Transform& xf, float radius, std::span<Neighbor> out, const QueryFilter& filter = {}) const noexcept {
     return nearest(shape, xf, out, radius, filter);
   }
+  /// The parts (of colliders the filter passes) whose tree boxes overlap `box`: the candidates of
+  /// every query confined to that box, for a caller that asks several queries in it and walks the
+  /// trees once (a character mover's step). No exact test: a part found may be well apart from
+  /// the box's contents. Written to `out` in the trees' order (moving colliders first); returns
+  /// how many were found, which may exceed out.size() (then only the first out.size() are
+  /// written). Invalid box: 0. Nothing allocated.
+  int parts_in_box(const Aabb& box, std::span<PartView> out, const QueryFilter& filter = {}) const noexcept;
   /// The colliders whose shape overlaps the box (a box-shaped Shape, touching counts).
   template <class F>
   void overlap_aabb(const Aabb& box, F&& on_hit, const QueryFilter& filter = {}) const {

@@ -233,6 +233,28 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detai
   }, on_hit);
 }
 
+int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const QueryFilter& filter) const noexcept {
+  if (!is_valid(box) || !is_valid_point(box.lower) || !is_valid_point(box.upper)) return 0;
+  int found = 0;
+  for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
+    if (tree == &fixed_tree_ && !filter.fixed) break;
+    tree->query(box, filter.mask, [&](ProxyId p) {
+      const std::uint32_t part = std::uint32_t(tree->user_data(p));
+      const Hot& h = hot_[part];
+      // query_sees() and id_of(), written out: this query's whole work is the walk and these.
+      if ((h.filter.category & filter.mask) == 0 || (!filter.sensors && h.sensor) || (!filter.fixed && h.fixed)) return true;
+      if (std::size_t(found) < out.size()) {
+        const Part& f = parts_[part];
+        const ColliderId id{h.collider, colliders_[h.collider].generation, serial_};
+        out[std::size_t(found)] = {id, int(h.part_no), &f.shape(), f.chain ? &f.piece : nullptr, f.xf, f.box, h.fixed};
+      }
+      ++found;
+      return true;
+    });
+  }
+  return found;
+}
+
 void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid_point(point)) return;
   visit_overlapping(Aabb{point, point}, filter, [&](const Shape& shape, const Transform& at, const Aabb&) {
