@@ -307,6 +307,82 @@ TEST(Batch, DiscAgainstCoreTiesAndZerosMatchTheSingleQuery) {
   }
 }
 
+TEST(Batch, DistanceRunsOfDiscPairsMatchTheSingleQuery) {
+  // batch::distance() answers a run of 8 (AVX2) or 4 consecutive disc pairs at once and writes
+  // their records together (each record's last 16-byte store spills into the next record, the
+  // last record's does not). Runs broken by a capsule, a box or a null shape at every position,
+  // invalid transforms and coincident centres inside a run, calls of every length from 1 to 40,
+  // and a guard record after the output that must stay untouched; both call forms.
+  const Shape discs[] = {Shape::circle(0.5f), Shape::circle(0.3f, {0.1f, -0.2f}), Shape::circle(0)};
+  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f), box = Shape::box(0.4f, 0.3f);
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> u(-1, 1);
+  const auto disc_body = [&] {
+    BatchBody b{&discs[rng() % 3], {{3 * u(rng), 3 * u(rng)}, Rot::from_angle(3.2f * u(rng))}, {}};
+    switch (rng() % 25) {
+      case 0: b.transform.p.x = kNaN; break;
+      case 1: b.transform.p.y = -2e9f; break;
+      case 2: b.transform.q = {1, 1}; break;
+      default: break;
+    }
+    return b;
+  };
+  std::vector<BatchPair> pairs;
+  for (int i = 0; i < 2000; ++i) {
+    BatchPair p{disc_body(), disc_body()};
+    if (rng() % 20 == 0) p.b.transform = p.a.transform;  // coincident centres (distance() rescales)
+    pairs.push_back(p);
+  }
+  // Breaks: pair 64 + 25 k (k = 0..7, a different place in its run of 8 each time) is not two discs.
+  for (int k = 0; k < 8; ++k) {
+    BatchPair& p = pairs[std::size_t(64 + 24 * k + k)];
+    switch (k % 4) {
+      case 0: p.b.shape = &capsule; break;
+      case 1: p.a.shape = &box; break;
+      case 2: p.a.shape = nullptr; break;
+      default: p.b.shape = nullptr; break;
+    }
+  }
+  const Paths paths;
+  for (const SimdPath path : paths.list) {
+    pebble::detail::use_simd_path(path);
+    const DistanceResult guard{-7, {-7, -7}, {-7, -7}, {-7, -7}};
+    for (std::size_t n = 1; n <= 40; ++n) {
+      for (const std::size_t from : {std::size_t(0), std::size_t(61), std::size_t(500)}) {
+        const std::span<const BatchPair> some(pairs.data() + from, n);
+        std::vector<DistanceResult> out(n + 1, guard);
+        pebble::batch::distance(some, std::span<DistanceResult>(out).first(n));
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(same(out[i], one_distance(some[i].a, some[i].b, 0)))
+              << "pair " << from + i << " of " << n << " on " << pebble::simd_path_name(path) << ": " << text(some[i].a) << " " << text(some[i].b);
+        }
+        ASSERT_TRUE(same(out[n], guard)) << n << " pairs on " << pebble::simd_path_name(path);
+      }
+    }
+    std::vector<DistanceResult> out(pairs.size());
+    pebble::batch::distance(pairs, out);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      ASSERT_TRUE(same(out[i], one_distance(pairs[i].a, pairs[i].b, 0))) << "pair " << i << " on " << pebble::simd_path_name(path);
+    }
+    // One against many: a disc, an invalid disc, a capsule and a null shape as the one.
+    std::vector<BatchBody> others;
+    for (const BatchPair& p : pairs) others.push_back(p.b);
+    BatchBody invalid = pairs[0].a;
+    invalid.transform.p.x = kNaN;
+    const BatchBody ones[] = {pairs[0].a, pairs[5].a, invalid, {&capsule, {}, {}}, {nullptr, {}, {}}};
+    for (const BatchBody& a : ones) {
+      for (const std::size_t n : {std::size_t(7), std::size_t(9), others.size()}) {
+        std::vector<DistanceResult> many(n + 1, guard);
+        pebble::batch::distance(a, std::span<const BatchBody>(others).first(n), std::span<DistanceResult>(many).first(n));
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(same(many[i], one_distance(a, others[i], 0))) << "one against many, body " << i << " on " << pebble::simd_path_name(path);
+        }
+        ASSERT_TRUE(same(many[n], guard));
+      }
+    }
+  }
+}
+
 TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
   // time_to_collision()'s lanes for a disc against a capsule or a 4-vertex core and for two
   // capsules, where the ray cast's comparisons act: B aimed at A, along an axis, diagonally and

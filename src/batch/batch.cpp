@@ -26,6 +26,7 @@
 
 #if PEBBLE_KERNEL_ENABLED
 #include <cstddef>
+#include <type_traits>
 
 #include "batch/kernels.hpp"
 
@@ -462,12 +463,19 @@ struct Pairs {
   const BatchBody& second(std::size_t i) const { return a != nullptr ? others[i] : pairs[i].b; }
 };
 
+/// No runs: grouped()'s default (every pair goes through the groups).
+struct NoRuns {
+  std::size_t operator()(std::size_t) const { return 0; }
+};
+
 /// Walks the pairs in order: a pair that `group` puts in one of Groups lane groups joins it, and
 /// `lanes` answers a group whenever it is full (and once at the end, padded with its last pair);
 /// any other pair (group -1) is answered at once by `one`. lanes(g, a, b, index, count) gets
 /// kWidth body pointers per side.
-template <int Groups, class Group, class Lanes, class One>
-PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Group group, Lanes lanes, One one) {
+/// run(i), for i + kWidth <= n, may answer the kWidth pairs from i at once and return kWidth, or
+/// return r < kWidth: pair i + r cannot be in such a run, and run() is asked again after it.
+template <int Groups, class Group, class Lanes, class One, class Run = NoRuns>
+PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Group group, Lanes lanes, One one, Run run = {}) {
   // Group 0 (two discs, the common pair) keeps its count in a register; the others index theirs.
   const BatchBody* ga0[kWidth];
   const BatchBody* gb0[kWidth];
@@ -478,7 +486,16 @@ PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Group group, Lanes
   const BatchBody* gb[kOthers][kWidth];
   std::size_t index[kOthers][kWidth];
   int k[kOthers] = {};
+  std::size_t next_run = std::is_same_v<Run, NoRuns> ? n : 0;
   for (std::size_t i = 0; i < n; ++i) {
+    if (i >= next_run && n - i >= std::size_t(kWidth)) {
+      const std::size_t r = run(i);
+      if (r == std::size_t(kWidth)) {
+        i += std::size_t(kWidth) - 1;
+        continue;
+      }
+      next_run = i + r + 1;
+    }
     const BatchBody& a = p.first(i);
     const BatchBody& b = p.second(i);
     const int g = a.shape != nullptr && b.shape != nullptr ? group(a.shape->vertex_count(), b.shape->vertex_count()) : -1;
@@ -861,6 +878,82 @@ constexpr auto distance_group = [](int na, int nb) {
   }
 }
 
+#if PEBBLE_SSE
+/// The radii of kWidth shapes.
+template <class F>
+PEBBLE_HOT_INLINE F radius_lanes(const Shape* const* s) {
+  if constexpr (sizeof(F) == 8 * sizeof(float)) {
+    return F::lanes(s[0]->radius(), s[1]->radius(), s[2]->radius(), s[3]->radius(), s[4]->radius(), s[5]->radius(), s[6]->radius(),
+                    s[7]->radius());
+  } else {
+    return F::lanes(s[0]->radius(), s[1]->radius(), s[2]->radius(), s[3]->radius());
+  }
+}
+
+/// A disc's lanes as distance() reads them (no velocity), for kWidth bodies Stride records apart
+/// from `body`: each transform's four floats by one 16-byte load and a
+/// transpose (columns_of_4), the core's vertex 0 likewise, the radius by lanes.
+template <std::size_t Stride>
+PEBBLE_HOT_INLINE Disc<Wide> disc_at_rest(const BatchBody* body) {
+  Wide t[4], v[4];
+  const float* rows[kWidth];
+  const Shape* shape[kWidth];
+  for (int j = 0; j < kWidth; ++j) rows[j] = &body[std::size_t(j) * Stride].transform.p.x, shape[j] = body[std::size_t(j) * Stride].shape;
+  columns_of_4(rows, t);
+  for (int j = 0; j < kWidth; ++j) rows[j] = vertex_floats(*shape[j]);
+  columns_of_4(rows, v);
+  const Wide r = radius_lanes<Wide>(shape), zero = Wide::splat(0);
+  return {t[0], t[1], t[2], t[3], v[0], v[1], r, zero, zero};
+}
+
+/// Lanes 0..kWidth-1 of the seven fields into out[0..kWidth-1], the records' 28 bytes in order:
+/// the lanes transposed into rows, each record written as two 16-byte stores whose last float
+/// spills into the next record's first (written after it), the last record's 12 bytes exactly.
+static_assert(sizeof(DistanceResult) == 7 * sizeof(float) && offsetof(DistanceResult, normal) == 4 &&
+                  offsetof(DistanceResult, point_a) == 12 && offsetof(DistanceResult, point_b) == 20,
+              "a DistanceResult is distance, normal, point_a, point_b: seven floats");
+PEBBLE_HOT_INLINE void store_results(DistanceResult* out, const DiscDistance<Wide>& d) {
+  float* o = reinterpret_cast<float*>(out);
+#if PEBBLE_KERNEL_AVX2
+  const __m256 t0 = _mm256_unpacklo_ps(d.distance.v, d.nx.v), t1 = _mm256_unpackhi_ps(d.distance.v, d.nx.v);
+  const __m256 t2 = _mm256_unpacklo_ps(d.ny.v, d.pax.v), t3 = _mm256_unpackhi_ps(d.ny.v, d.pax.v);
+  const __m256 t4 = _mm256_unpacklo_ps(d.pay.v, d.pbx.v), t5 = _mm256_unpackhi_ps(d.pay.v, d.pbx.v);
+  const __m256 t6 = _mm256_unpacklo_ps(d.pby.v, d.pby.v), t7 = _mm256_unpackhi_ps(d.pby.v, d.pby.v);
+  // u[j]: fields 0-3 of lane j (low half) and lane j + 4 (high half); w[j]: fields 4-6 (and 6 again).
+  const __m256 u[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  const __m256 w[4] = {_mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2))};
+  for (int j = 0; j < 4; ++j) {
+    _mm_storeu_ps(o + 7 * j, _mm256_castps256_ps128(u[j]));
+    _mm_storeu_ps(o + 7 * j + 4, _mm256_castps256_ps128(w[j]));
+  }
+  for (int j = 0; j < 3; ++j) {
+    _mm_storeu_ps(o + 7 * (j + 4), _mm256_extractf128_ps(u[j], 1));
+    _mm_storeu_ps(o + 7 * (j + 4) + 4, _mm256_extractf128_ps(w[j], 1));
+  }
+  _mm_storeu_ps(o + 49, _mm256_extractf128_ps(u[3], 1));
+  const __m128 last = _mm256_extractf128_ps(w[3], 1);
+  _mm_storel_pi(reinterpret_cast<__m64*>(o + 53), last);
+  _mm_store_ss(o + 55, _mm_movehl_ps(last, last));
+#else
+  const __m128 t0 = _mm_unpacklo_ps(d.distance.v, d.nx.v), t1 = _mm_unpackhi_ps(d.distance.v, d.nx.v);
+  const __m128 t2 = _mm_unpacklo_ps(d.ny.v, d.pax.v), t3 = _mm_unpackhi_ps(d.ny.v, d.pax.v);
+  const __m128 t4 = _mm_unpacklo_ps(d.pay.v, d.pbx.v), t5 = _mm_unpackhi_ps(d.pay.v, d.pbx.v);
+  const __m128 t6 = _mm_unpacklo_ps(d.pby.v, d.pby.v), t7 = _mm_unpackhi_ps(d.pby.v, d.pby.v);
+  const __m128 u[4] = {_mm_movelh_ps(t0, t2), _mm_movehl_ps(t2, t0), _mm_movelh_ps(t1, t3), _mm_movehl_ps(t3, t1)};
+  const __m128 w[4] = {_mm_movelh_ps(t4, t6), _mm_movehl_ps(t6, t4), _mm_movelh_ps(t5, t7), _mm_movehl_ps(t7, t5)};
+  for (int j = 0; j < 3; ++j) {
+    _mm_storeu_ps(o + 7 * j, u[j]);
+    _mm_storeu_ps(o + 7 * j + 4, w[j]);
+  }
+  _mm_storeu_ps(o + 21, u[3]);
+  _mm_storel_pi(reinterpret_cast<__m64*>(o + 25), w[3]);
+  _mm_store_ss(o + 27, _mm_movehl_ps(w[3], w[3]));
+#endif
+}
+#endif
+
 void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, DistanceResult* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform) : kNoDistance;
@@ -893,7 +986,39 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       }
     }
   };
+#if PEBBLE_SSE
+  // A run of kWidth consecutive pairs of two discs (every pair of an all-disc crowd) skips the
+  // groups: its bodies are read in place and its results written in order, kWidth records at once
+  // (store_results()). The same lanes as the disc group's, so the same bits.
+  const Pairs p{a, pairs, others};
+  const bool a_disc = a == nullptr || (a->shape != nullptr && a->shape->vertex_count() == 1);
+  Disc<Wide> fixed{};
+  if (a != nullptr && a_disc) fixed = side_a(a, nullptr);
+  const auto run = [&](std::size_t i) -> std::size_t {
+    if (!a_disc) return std::size_t(kWidth) - 1;
+    // Side A's and B's records: pairs[i + j].a and .b two records apart, or others[i + j].
+    const BatchBody* ba = a != nullptr ? a : &pairs[i].a;
+    const BatchBody* bb = a != nullptr ? &others[i] : &pairs[i].b;
+    // Every shape present and of one vertex (a core has 1 to 8, so two counts' bits together are
+    // 1 only when both are).
+    for (int j = 0; j < kWidth; ++j) {
+      const Shape* x = a != nullptr ? a->shape : ba[2 * j].shape;
+      const Shape* y = a != nullptr ? bb[j].shape : bb[2 * j].shape;
+      if (x == nullptr || y == nullptr || (x->vertex_count() | y->vertex_count()) != 1) return std::size_t(j);
+    }
+    const DiscDistance<Wide> d =
+        a != nullptr ? disc_distance_now(fixed, disc_at_rest<1>(bb)) : disc_distance_now(disc_at_rest<2>(ba), disc_at_rest<2>(bb));
+    store_results(out + i, d);
+    for (unsigned redo = ~bits(d.ok) & ((1u << kWidth) - 1); redo != 0; redo &= redo - 1) {
+      const std::size_t j = std::size_t(first_set_lane(redo));
+      one(i + j, p.first(i + j), p.second(i + j));
+    }
+    return std::size_t(kWidth);
+  };
+  grouped<6>(p, n, distance_group, lanes, one, run);
+#else
   grouped<6>({a, pairs, others}, n, distance_group, lanes, one);
+#endif
   leave_lanes();
 }
 
