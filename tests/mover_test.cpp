@@ -324,17 +324,19 @@ TEST(MoverPrimitives, BadSettingsThrowAndBadInputDoesNothing) {
   EXPECT_EQ(mover.step(level.world, {1e38f, 0}, 1e10f).transform.p, (Vec2{0, 1}));
 }
 
-// Walking on a flat chain of many collinear segments (the seams must not catch) and on a tile map:
-// the height never changes (no bouncing), the mover is grounded every step and covers the
-// distance exactly.
+// Walking on a flat chain of many collinear segments (the seams must not catch), on one of
+// segments so short that more are near than a step gathers (its queries then ask the world), and
+// on a tile map: the height never changes (no bouncing), the mover is grounded every step and
+// covers the distance exactly.
 TEST(Mover, WalksFlatChainsAndTileMapsWithoutCatchingOrBouncing) {
   for (const Body& body : bodies()) {
-    for (int map = 0; map < 2; ++map) {
-      SCOPED_TRACE(std::string(body.name) + (map ? " on a tile map" : " on a chain"));
+    for (int map = 0; map < 3; ++map) {
+      SCOPED_TRACE(std::string(body.name) + (map == 0 ? " on a chain" : map == 1 ? " on a tile map" : " on a dense chain"));
       Level level;
-      if (map == 0) {
+      if (map != 1) {
+        const int per_metre = map == 0 ? 2 : 50;
         std::vector<Vec2> floor;
-        for (int i = 40; i >= -40; --i) floor.push_back({float(i) * 0.5f, 0});
+        for (int i = 20 * per_metre; i >= -20 * per_metre; --i) floor.push_back({float(i) / float(per_metre), 0});
         level.chain(floor);
       } else {
         // A row of 60 one-metre tiles with a few tiles missing under the ground (holes closed

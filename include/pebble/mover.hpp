@@ -15,6 +15,10 @@
 
 namespace pebble {
 
+namespace detail {
+struct MoverNearby;  // the parts around one step (src/mover/mover.cpp)
+}
+
 /// One contact plane of a mover: a translation t of the mover keeps it clear of the collider
 /// when dot(normal, t) + separation >= 0 (to first order: the plane is the collider's surface
 /// seen from the contact point, the mover being a convex shape).
@@ -138,9 +142,11 @@ public:
 
 private:
   bool walkable(Vec2 normal) const noexcept;
-  Vec2 slide(const CollisionWorld& world, Vec2 delta, Vec2& velocity, bool grounded, MoverPlane* hit_wall) noexcept;
-  bool push_out(const CollisionWorld& world, float limit, const QueryFilter& filter) noexcept;
-  bool push_out(const CollisionWorld& world, float limit, std::span<MoverPlane> planes, Vec2& moved) noexcept;
+  Vec2 slide(const CollisionWorld& world, const detail::MoverNearby* near, Vec2 delta, Vec2& velocity, bool grounded,
+             MoverPlane* hit_wall) noexcept;
+  bool push_out(const CollisionWorld& world, const detail::MoverNearby* near, float limit, const QueryFilter& filter) noexcept;
+  bool push_out(const CollisionWorld& world, const detail::MoverNearby* near, float limit, std::span<MoverPlane> planes,
+                Vec2& moved) noexcept;
 
   Shape shape_;
   Transform xf_;

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <new>
 #include <optional>
 #include <string>
 
 #include "geometry/trig.hpp"
+#include "pebble/mass.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
@@ -31,6 +35,131 @@ constexpr int kSlidePlanes = 8;
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
+// The most parts one step gathers (detail::MoverNearby); a step near more asks the world's trees.
+constexpr int kNearbyParts = 32;
+
+}  // namespace
+
+namespace detail {
+
+/// The parts around one CharacterMover step, found by one walk of the world's trees
+/// (CollisionWorld::parts_in_box, the mover's filter, its own collider left out), so that the
+/// step's casts and contact queries run on this short list instead of walking the trees each
+/// time. A query whose box this one does not cover asks the world instead; the list holds every
+/// part the world's query would try within it, in the trees' order.
+struct MoverNearby {
+  // Storage for the parts, left uninitialized (PartView is an aggregate: its objects begin in the
+  // bytes when written), since a step writes only the few it finds.
+  alignas(PartView) std::byte storage[sizeof(PartView) * kNearbyParts];
+  PartView* parts = std::launder(reinterpret_cast<PartView*>(storage));
+  int count = 0;
+  int moving = 0;  // of them, parts of colliders that move
+  Aabb box{};      // what was gathered
+  bool valid = false;  // false: nothing gathered, or more parts than the storage holds
+  // The mover during the step (it does not turn): its rotation, size and box about its position.
+  Rot q{};
+  float extent = 0;
+  Aabb local{};
+
+  MoverNearby() = default;
+  MoverNearby(const MoverNearby&) = delete;  // `parts` points into its own storage
+  MoverNearby& operator=(const MoverNearby&) = delete;
+
+  void gather(const CollisionWorld& world, const Shape& shape, const Transform& xf, const Aabb& b, const QueryFilter& filter,
+              ColliderId ignore) {
+    q = xf.q;
+    extent = shape.extent();
+    local = bounds(shape, Transform{{0, 0}, q});
+    const int found = world.parts_in_box(b, std::span<PartView>(parts, kNearbyParts), filter);
+    valid = found >= 0 && found <= kNearbyParts;
+    box = b;
+    count = 0;
+    moving = 0;
+    if (!valid) return;
+    for (int i = 0; i < found; ++i) {
+      const PartView& v = parts[i];
+      if (v.id == ignore) continue;
+      moving += !v.fixed;
+      parts[count++] = v;
+    }
+  }
+  bool covers(const Aabb& b) const { return valid && contains(box, b); }
+
+  /// The mover's box at position p grown by `grow`, with room for the slacks the world's queries
+  /// add to their own boxes (src/tolerances.hpp: the shape's size and its coordinates' rounding):
+  /// a part that a world query of the mover grown by `grow` would try overlaps it.
+  Aabb box_at(Vec2 p, float grow) const {
+    const float g = grow + 2 * kBoxSizeSlack * extent;
+    const auto out = [&](float v, float sign) { return v + sign * (g + 4 * kBoxCoordinateSlack * std::fabs(v)); };
+    return {{out(local.lower.x + p.x, -1), out(local.lower.y + p.y, -1)}, {out(local.upper.x + p.x, 1), out(local.upper.y + p.y, 1)}};
+  }
+};
+
+}  // namespace detail
+
+namespace {
+
+using detail::MoverNearby;
+
+// The box `shape` at xf grown by `grow` on every side, as MoverNearby::box_at() (with room for the
+// world's slacks), for a mover that did not gather its parts.
+Aabb query_box(const Shape& shape, const Transform& xf, float grow) {
+  const Aabb b = bounds(shape, xf);
+  const float g = grow + 2 * kBoxSizeSlack * shape.extent();
+  const auto out = [&](float v, float sign) { return v + sign * (g + 4 * kBoxCoordinateSlack * std::fabs(v)); };
+  return {{out(b.lower.x, -1), out(b.lower.y, -1)}, {out(b.upper.x, 1), out(b.upper.y, 1)}};
+}
+
+// CollisionWorld::cast_shape(shape, xf, translation, on_hit, filter, options), on the nearby parts
+// when they cover the sweep (near gathered with this filter): the same casts in the trees' order,
+// a hit beyond the sweep's current end dropped, the sweep shortened by on_hit's answer.
+template <class F>
+void cast_shape_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, Vec2 translation,
+                     F&& on_hit, const QueryFilter& filter, const ShapeCastOptions& options) {
+  if (near != nullptr && xf.q.c == near->q.c && xf.q.s == near->q.s) {
+    const Aabb start = near->box_at(xf.p, options.target_separation);
+    const Aabb swept = combine(start, Aabb{start.lower + translation, start.upper + translation});
+    if (near->covers(swept)) {
+      float current = 1;
+      for (int i = 0; i < near->count; ++i) {
+        const PartView& p = near->parts[i];
+        if (!overlaps(p.box, swept) || (!filter.fixed && p.fixed)) continue;
+        CastHit hit = p.segment != nullptr ? shape_cast(shape, xf, translation, *p.segment, p.xf, Vec2{}, options)
+                                           : shape_cast(shape, xf, translation, *p.shape, p.xf, Vec2{}, options);
+        hit.normal = -hit.normal;  // the collider's outward normal, as the world's casts give
+        if (!hit.hit || hit.fraction > current) continue;
+        const float answer = on_hit(RayResult{p.id, hit, p.part});
+        if (answer < 0) continue;
+        current = std::min(current, answer);
+        if (!(current > 0)) return;
+      }
+      return;
+    }
+  }
+  world.cast_shape(shape, xf, translation, on_hit, filter, options);
+}
+
+// CollisionWorld::collide_shape(shape, xf, margin, on_contact, filter), on the nearby parts when
+// they cover its box: the same manifolds in the same order.
+template <class F>
+void collide_shape_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, float margin,
+                        F&& on_contact, const QueryFilter& filter) {
+  if (near != nullptr && is_valid(xf) && margin >= 0 && margin <= kMaxShapeExtent && xf.q.c == near->q.c && xf.q.s == near->q.s) {
+    const Aabb box = near->box_at(xf.p, margin);
+    if (near->covers(box)) {
+      if (!filter.fixed && near->moving == 0) return;
+      for (int i = 0; i < near->count; ++i) {
+        const PartView& p = near->parts[i];
+        if (!overlaps(p.box, box) || (!filter.fixed && p.fixed)) continue;
+        const Manifold m = p.segment != nullptr ? collide(*p.segment, p.xf, shape, xf, margin) : collide(*p.shape, p.xf, shape, xf, margin);
+        if (m.count > 0 && !on_contact(p.id, p.part, m)) return;
+      }
+      return;
+    }
+  }
+  world.collide_shape(shape, xf, margin, on_contact, filter);
+}
+
 }  // namespace
 
 namespace {
@@ -38,8 +167,9 @@ namespace {
 // cast_mover(), and when `up` is nonzero, a hit whose normal is within the slope limit of up
 // (dot >= cos_slope) is preferred over other hits at (nearly) the same fraction: a ground probe
 // in a corner of a floor and a steep wall, touching both, must find the floor.
-MoverCast cast_mover_preferring(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
-                                const QueryFilter& filter, ColliderId ignore, Vec2 up, float cos_slope) noexcept {
+MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
+                                Vec2 translation, float skin, const QueryFilter& filter, ColliderId ignore, Vec2 up,
+                                float cos_slope) noexcept {
   MoverCast best, preferred;
   if (!is_valid(xf) || !is_valid_point(translation) || !(skin >= 0) || !(skin <= kMaxShapeExtent)) return best;
   const float along = std::max(kAlongPlane * length(translation), kGrazing * skin);
@@ -47,7 +177,7 @@ MoverCast cast_mover_preferring(const CollisionWorld& world, const Shape& shape,
   constexpr float kTie = 1e-4f;  // fractions this close count as the same time
   ShapeCastOptions options;
   options.target_separation = skin;
-  world.cast_shape(shape, xf, translation, [&](const RayResult& r) {
+  cast_shape_near(world, near, shape, xf, translation, [&](const RayResult& r) {
     if (r.id == ignore) return -1.0f;
     // Not going deeper from where it touches (at the start, or grazing): the distance to a convex
     // part has its least value there, to first order, and only grows after.
@@ -61,18 +191,16 @@ MoverCast cast_mover_preferring(const CollisionWorld& world, const Shape& shape,
   return best;
 }
 
-}  // namespace
-
-MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
-                     const QueryFilter& filter, ColliderId ignore) noexcept {
-  return cast_mover_preferring(world, shape, xf, translation, skin, filter, ignore, {}, 0);
+MoverCast cast_mover_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, Vec2 translation,
+                          float skin, const QueryFilter& filter, ColliderId ignore) noexcept {
+  return cast_mover_preferring(world, near, shape, xf, translation, skin, filter, ignore, {}, 0);
 }
 
-int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin, std::span<MoverPlane> out,
-                 const QueryFilter& filter, ColliderId ignore) noexcept {
+int mover_planes_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, float margin,
+                      std::span<MoverPlane> out, const QueryFilter& filter, ColliderId ignore) noexcept {
   int count = 0;
   if (out.empty()) return 0;
-  world.collide_shape(shape, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
+  collide_shape_near(world, near, shape, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
     if (id == ignore) return true;
     for (int k = 0; k < m.count; ++k) {
       MoverPlane plane;
@@ -93,6 +221,18 @@ int mover_planes(const CollisionWorld& world, const Shape& shape, const Transfor
     return true;
   }, filter);
   return count;
+}
+
+}  // namespace
+
+MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
+                     const QueryFilter& filter, ColliderId ignore) noexcept {
+  return cast_mover_near(world, nullptr, shape, xf, translation, skin, filter, ignore);
+}
+
+int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin, std::span<MoverPlane> out,
+                 const QueryFilter& filter, ColliderId ignore) noexcept {
+  return mover_planes_near(world, nullptr, shape, xf, margin, out, filter, ignore);
 }
 
 namespace {
@@ -218,15 +358,20 @@ bool CharacterMover::walkable(Vec2 normal) const noexcept { return dot(normal, s
 // at most `limit`, solved together so that a push out of one does not go into another; the push
 // is then cast, so that it cannot pass through anything. Returns whether the mover overlapped
 // anything.
-bool CharacterMover::push_out(const CollisionWorld& world, float limit, const QueryFilter& filter) noexcept {
+bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* near, float limit, const QueryFilter& filter) noexcept {
+  if (!filter.fixed && near != nullptr && near->moving == 0 && near->q.c == xf_.q.c && near->q.s == xf_.q.s &&
+      near->covers(near->box_at(xf_.p, settings_.skin))) {
+    return false;  // no collider that moves is near
+  }
   std::array<MoverPlane, 16> planes{};
-  const int n = mover_planes(world, shape_, xf_, settings_.skin, planes, filter, self_);
+  const int n = mover_planes_near(world, near, shape_, xf_, settings_.skin, planes, filter, self_);
   Vec2 moved{};
-  return push_out(world, limit, std::span<MoverPlane>(planes.data(), std::size_t(n)), moved);
+  return push_out(world, near, limit, std::span<MoverPlane>(planes.data(), std::size_t(n)), moved);
 }
 
 // The same with the planes already found; `moved` receives the translation made.
-bool CharacterMover::push_out(const CollisionWorld& world, float limit, std::span<MoverPlane> planes, Vec2& moved) noexcept {
+bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* near, float limit, std::span<MoverPlane> planes,
+                              Vec2& moved) noexcept {
   moved = {};
   bool overlapping = false;
   for (MoverPlane& p : planes) {
@@ -235,7 +380,7 @@ bool CharacterMover::push_out(const CollisionWorld& world, float limit, std::spa
   }
   if (!overlapping) return false;
   const PlaneSolution push = solve_planes({}, planes);
-  const MoverCast c = cast_mover(world, shape_, xf_, push.translation, 0, settings_.filter, self_);
+  const MoverCast c = cast_mover_near(world, near, shape_, xf_, push.translation, 0, settings_.filter, self_);
   moved = c.fraction * push.translation;
   xf_.p += moved;
   return true;
@@ -246,7 +391,8 @@ bool CharacterMover::push_out(const CollisionWorld& world, float limit, std::spa
 // grounded, a surface too steep to walk is a wall: its normal is laid flat, so that walking into
 // it does not climb it. Returns whether a wall (a surface not walkable, not a ceiling) stopped
 // part of the motion, and which, in *wall.
-Vec2 CharacterMover::slide(const CollisionWorld& world, Vec2 delta, Vec2& velocity, bool grounded, MoverPlane* wall) noexcept {
+Vec2 CharacterMover::slide(const CollisionWorld& world, const MoverNearby* near, Vec2 delta, Vec2& velocity, bool grounded,
+                           MoverPlane* wall) noexcept {
   const Vec2 start = xf_.p;
   const Vec2 up = settings_.up;
   std::array<MoverPlane, kSlidePlanes> met{};
@@ -254,7 +400,7 @@ Vec2 CharacterMover::slide(const CollisionWorld& world, Vec2 delta, Vec2& veloci
   Vec2 remaining = delta;
   const float tiny = 1e-6f * settings_.skin;
   for (int i = 0; i < settings_.max_iterations && length(remaining) > tiny; ++i) {
-    const MoverCast c = cast_mover(world, shape_, xf_, remaining, settings_.skin, settings_.filter, self_);
+    const MoverCast c = cast_mover_near(world, near, shape_, xf_, remaining, settings_.skin, settings_.filter, self_);
     xf_.p += c.fraction * remaining;
     if (!c.hit) break;
     MoverPlane plane;
@@ -294,16 +440,29 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     if (now != nullptr && !(now->p == ground_xf_.p && now->q.c == ground_xf_.q.c && now->q.s == ground_xf_.q.s)) {
       const Vec2 carried = transform_point(*now, inv_transform_point(ground_xf_, xf_.p));
       Vec2 ignored{};
-      slide(world, carried - xf_.p, ignored, false, nullptr);
+      slide(world, nullptr, carried - xf_.p, ignored, false, nullptr);
     }
   }
+
+  // The parts the rest of the step may meet, found once: the mover's box swept by the walk asked
+  // and grown by what pushing, stepping, snapping and settling may add (a query beyond it asks
+  // the world).
+  MoverNearby nearby_parts;
+  {
+    const float reach = std::max(s.step_height, s.snap_distance) + 4 * s.skin + std::max(s.push_speed * dt, s.skin);
+    const Aabb from = query_box(shape_, xf_, reach);
+    const Vec2 walk = desired_velocity * dt;
+    const Aabb box = combine(from, Aabb{from.lower + walk, from.upper + walk});
+    if (is_valid(box) && std::isfinite(reach)) nearby_parts.gather(world, shape_, xf_, box, s.filter, self_);
+  }
+  const MoverNearby* nearby = &nearby_parts;
 
   // 2. Out of overlaps (a platform moved into the mover), pushing at most push_speed * dt. Only
   //    colliders that move are asked: the last step ended clear of the fixed ones (5b), and a
   //    fixed collider teleported into the mover is met by 5b and 6.
   QueryFilter moving = s.filter;
   moving.fixed = false;
-  out.pushed = push_out(world, s.push_speed * dt, moving);
+  out.pushed = push_out(world, nearby, s.push_speed * dt, moving);
 
   // 3. Walk: on the ground, the downward part of the velocity is dropped first (gravity does not
   //    pile up, and a mover standing on a walkable slope does not creep down it).
@@ -312,13 +471,15 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   if (was_grounded && dot(velocity, up) < 0) velocity -= dot(velocity, up) * up;
   const Vec2 delta = velocity * dt;
   const Vec2 walk_start = xf_.p;
+
+
   MoverPlane wall;
   wall.collider = {};
   bool hit_wall = false;
   {
     MoverPlane seen;
     seen.normal = {};
-    slide(world, delta, velocity, was_grounded, &seen);
+    slide(world, nearby, delta, velocity, was_grounded, &seen);
     hit_wall = seen.normal.x != 0 || seen.normal.y != 0;
     wall = seen;
   }
@@ -334,13 +495,13 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     const float left = level_length - made;
     if (left > 1e-4f * s.skin) {
       const Transform blocked = xf_;
-      const MoverCast rise = cast_mover(world, shape_, xf_, s.step_height * up, s.skin, s.filter, self_);
+      const MoverCast rise = cast_mover_near(world, nearby, shape_, xf_, s.step_height * up, s.skin, s.filter, self_);
       const float climbed = rise.fraction * s.step_height;
       xf_.p += climbed * up;
       Vec2 ignored{};
-      slide(world, left * dir, ignored, false, nullptr);
+      slide(world, nearby, left * dir, ignored, false, nullptr);
       const float across = dot(xf_.p - blocked.p, dir);
-      const MoverCast fall = cast_mover(world, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
+      const MoverCast fall = cast_mover_near(world, nearby, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
       const Vec2 landed = xf_.p - fall.fraction * (climbed + s.skin) * up;
       const float height = dot(landed - blocked.p, up);
       // Landing on the step's edge (a rounded or slanted mover whose motion this step did not take
@@ -376,9 +537,10 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   //     graze a surface by a tenth of the skin, kGrazing, and a slide of several casts into a
   //     concave corner may add that up), and the ground, if a walkable plane is among them.
   std::array<MoverPlane, 16> near{};
-  const int near_count = mover_planes(world, shape_, xf_, 2 * s.skin, near, s.filter, self_);
+  const int near_count = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
   Vec2 settle{};
-  const bool settled = !push_out(world, std::max(s.push_speed * dt, s.skin), std::span<MoverPlane>(near.data(), std::size_t(near_count)), settle);
+  const bool settled = !push_out(world, nearby, std::max(s.push_speed * dt, s.skin),
+                                 std::span<MoverPlane>(near.data(), std::size_t(near_count)), settle);
   if (!rising) {
     const MoverPlane* best = nullptr;
     for (int i = 0; i < near_count; ++i) {
@@ -396,15 +558,15 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   //     snap_distance and is pulled onto walkable ground found there.
   if (!ground.grounded && !rising && (was_grounded || out.stepped)) {
     const float probe = (out.stepped ? 0.0f : s.snap_distance) + 2 * s.skin;
-    MoverCast down = cast_mover_preferring(world, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
+    MoverCast down = cast_mover_preferring(world, nearby, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
     if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
     if (down.hit && !walkable(down.normal) && !out.stepped) {
       // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the
       // ground below may be within the snap distance. Slide down off the corner and look again.
       const Transform over = xf_;
       Vec2 ignored{};
-      slide(world, -probe * up, ignored, false, nullptr);
-      const MoverCast below = cast_mover(world, shape_, xf_, -2 * s.skin * up, s.skin, s.filter, self_);
+      slide(world, nearby, -probe * up, ignored, false, nullptr);
+      const MoverCast below = cast_mover_near(world, nearby, shape_, xf_, -2 * s.skin * up, s.skin, s.filter, self_);
       if (below.hit && walkable(below.normal) && dot(over.p - xf_.p, up) <= probe) {
         down = below;
         down.fraction = below.fraction * 2 * s.skin / probe;  // (as a fraction of the probe, below)
@@ -427,7 +589,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   //    the step began.
   if (!settled) {
     std::array<MoverPlane, 16> planes{};
-    const int n = mover_planes(world, shape_, xf_, 0, planes, s.filter, self_);
+    const int n = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_);
     bool deep = false;
     for (int i = 0; i < n; ++i) {
       const ColliderOptions* o = world.options(planes[std::size_t(i)].collider);
@@ -436,7 +598,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     if (deep) {
       const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
       xf_.p += push.translation;
-      const int again = mover_planes(world, shape_, xf_, 0, planes, s.filter, self_);
+      const int again = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_);
       for (int i = 0; i < again; ++i) {
         const ColliderOptions* o = world.options(planes[std::size_t(i)].collider);
         if (o != nullptr && o->fixed && planes[std::size_t(i)].separation < -s.skin) {
