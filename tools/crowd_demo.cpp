@@ -56,12 +56,17 @@ struct Agent {
   const Shape* shape;
   Rot q;             // fixed: agents only translate
   Vec2 p, v;         // position (the shape's origin), velocity
+  double x, y;       // the position as it accumulates: p is it rounded to float. Adding each step's
+                     // motion to a float position rounds it by up to half a unit in the last place
+                     // (2 um at 30 m), and a waiting crowd's tiny motions can round the same way step
+                     // after step, closing a pair by that much per step that no half-plane allowed.
   Vec2 centroid;     // rotate(q, core centroid): the bounding disc's centre is p + centroid
   float extent;      // the bounding disc's radius
   Vec2 goal;         // world
   float lane;        // local y in the doorways
   float bias;        // a fixed small turn of the preferred direction, radians
   int stream, phase, id;
+  int stuck;         // steps in a row it moved at under a tenth of the speed it asked for
 };
 
 struct HalfPlane {  // n . v <= b, n unit
@@ -141,6 +146,15 @@ void solve_least_violation(const HalfPlane* planes, int count, int hard, int beg
 }
 
 // --- The plaza and the crowd -----------------------------------------------------------------
+
+const char* split_name(CrowdSplit split) {
+  switch (split) {
+    case CrowdSplit::mean: return "mean";
+    case CrowdSplit::priority: return "priority";
+    case CrowdSplit::ordered: return "ordered";
+    default: return "clamped";
+  }
+}
 
 Rot stream_rotation(int stream) { return Rot::from_angle(float(stream) * std::numbers::pi_v<float> / 2); }
 
@@ -239,6 +253,8 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
       else a.shape = &book.boxes[std::size_t(rng() % book.boxes.size())];
       a.q = a.shape->vertex_count() == 1 ? Rot::identity() : Rot::from_angle(std::numbers::pi_v<float> * unit(rng));
       a.p = rotate(r, Vec2{x0, y0});
+      a.x = a.p.x;
+      a.y = a.p.y;
       a.centroid = rotate(a.q, a.shape->core_centroid());
       a.extent = a.shape->extent();
       // Goal: the block mirrored through the far side (the front row goes deepest), same y.
@@ -255,17 +271,81 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
   return agents;
 }
 
+// The agent's way along its stream: x in the frame where the stream walks +x.
+float progress(const Agent& a) { return inv_rotate(stream_rotation(a.stream), a.p).x; }
+
+// Signals at the doorways (staggered release, actuated): the streams walking east and west (0, 2)
+// do not cross each other, nor do those walking north and south (1, 3); each pair crosses the
+// other pair's paths in all four quadrants. One pair of streams has the green. An agent of the
+// other pair that has not passed its stop line (kStopLine, outside the wall) waits there. The green
+// changes when no agent of its pair is waiting any more, or when it has lasted kMaxGreen and the
+// other pair waits; the new pair's stop lines open once every agent of the old pair that passed
+// them is beyond kClearLine, across the middle of the plaza and clear of the first crossing the new
+// pair meets (docs/crowds.md: what was tried).
+constexpr float kStopLine = -kRing - 1.5f;
+constexpr float kClearLine = 0.0f;
+constexpr int kMaxGreen = 1200;  // steps
+
+class Signals {
+public:
+  explicit Signals(bool enabled) : enabled_(enabled) {}
+
+  void update(const std::vector<Agent>& agents) {
+    if (!enabled_) return;
+    int waiting[2] = {0, 0}, crossing[2] = {0, 0};
+    for (const Agent& a : agents) {
+      const float x = progress(a);
+      if (x < kStopLine) ++waiting[a.stream % 2];
+      else if (x < kClearLine) ++crossing[a.stream % 2];
+    }
+    ++green_steps_;
+    if (open_ && waiting[1 - green_] > 0 && (waiting[green_] == 0 || green_steps_ >= kMaxGreen)) {
+      green_ = 1 - green_;
+      open_ = false;
+      green_steps_ = 0;
+      ++changes_;
+    }
+    if (!open_ && crossing[1 - green_] == 0) open_ = true;
+  }
+
+  // Whether an agent of this stream that has not passed its stop line must wait there.
+  bool red(int stream) const { return enabled_ && (stream % 2 != green_ || !open_); }
+  int changes() const { return changes_; }
+
+private:
+  bool enabled_;
+  int green_ = 0, green_steps_ = 0, changes_ = 0;
+  bool open_ = true;
+};
+
+constexpr int kStuckSteps = 30, kSidestepSteps = 10;
+
 // Where the agent heads now, moving it on to the next waypoint once it has passed the last.
-Vec2 preferred_velocity(Agent& a) {
+Vec2 preferred_velocity(Agent& a, const Signals& signals) {
   const Rot r = stream_rotation(a.stream);
   const Vec2 local = inv_rotate(r, a.p);
+  if (local.x < kStopLine && signals.red(a.stream)) {  // wait at the stop line, in the lane's line
+    const Vec2 to = rotate(r, Vec2{kStopLine - a.extent, local.y}) - a.p;
+    const float dist = length(to);
+    if (dist < 1e-6f) return {};
+    if (dist < 0.01f) return {};
+    return (std::min(kPreferredSpeed, 0.5f * dist / kCrowdStep) / dist) * to;
+  }
   if (a.phase == kToDoor && local.x > -kBlockFront + 1.2f) a.phase = kEnter;
   if (a.phase == kEnter && local.x > -kRing + kWallHalf + 0.4f && std::fabs(local.y) < kRing - 1) a.phase = kCross;
   if (a.phase == kCross && local.x > kRing + kWallHalf + 0.4f) a.phase = kToGoal;
   Vec2 target;
   switch (a.phase) {
     case kToDoor: target = rotate(r, Vec2{-kBlockFront + 2.0f, a.lane}); break;
-    case kEnter: target = rotate(r, Vec2{-kRing + 1.5f, a.lane}); break;
+    case kEnter:
+      if (local.x > -kRing - 1 && std::fabs(local.y) > kRing - 0.5f) {
+        target = rotate(r, Vec2{-kRing - 2, local.y});  // pressed beside the wall: back out first
+      } else if (local.x < -kRing - 1 && std::fabs(local.y - a.lane) > 1) {
+        target = rotate(r, Vec2{-kRing - 1.5f, a.lane});  // in front of the doorway, then in
+      } else {
+        target = rotate(r, Vec2{-kRing + 1.5f, a.lane});
+      }
+      break;
     case kCross: target = rotate(r, Vec2{kRing + 1.5f, a.lane}); break;
     default: target = a.goal; break;
   }
@@ -275,7 +355,11 @@ Vec2 preferred_velocity(Agent& a) {
   const float speed = a.phase == kToGoal ? std::min(kPreferredSpeed, dist / kCrowdStep) : kPreferredSpeed;
   const Vec2 dir = (1 / dist) * to;
   const Rot turn = Rot::from_angle(a.phase == kToGoal && dist < 2 ? 0.0f : a.bias);
-  return speed * rotate(turn, dir);
+  // Sidestep: an agent that has been stuck for kStuckSteps (a knot where everyone's wish points into
+  // someone else) steps to its right for kSidestepSteps, which is where the half-planes leave room.
+  // Not before the wall: a sidestep there can take an agent round the corner of the wall.
+  const float side = a.stuck >= kStuckSteps && local.x > -kRing ? -0.5f * std::numbers::pi_v<float> : 0.0f;
+  return speed * rotate(Rot::from_angle(side), rotate(turn, dir));
 }
 
 // --- The avoidance step ----------------------------------------------------------------------
@@ -528,6 +612,18 @@ private:
       rate_[at_i] = rate_[at_j] = rate;
     }
     new_v_.resize(std::size_t(n));
+    if (split_ == CrowdSplit::ordered) {
+      solve_in_order(agents, preferred, summary);
+    } else {
+      solve_each(preferred, summary);
+    }
+    repair(preferred, summary);
+    for (int i = 0; i < n; ++i) agents[std::size_t(i)].v = new_v_[std::size_t(i)];
+  }
+
+  // Every agent on its own, from its half of each pair (the clamped, priority and mean splits).
+  void solve_each(const std::vector<Vec2>& preferred, CrowdSummary& summary) {
+    const int n = int(new_v_.size());
     for (int i = 0; i < n; ++i) {
       const HalfPlane* planes = &planes_[std::size_t(plane_start_[std::size_t(i)])];
       const int count = plane_start_[std::size_t(i + 1)] - plane_start_[std::size_t(i)];
@@ -540,8 +636,48 @@ private:
       }
       new_v_[std::size_t(i)] = v;
     }
-    repair(preferred, summary);
-    for (int i = 0; i < n; ++i) agents[std::size_t(i)].v = new_v_[std::size_t(i)];
+  }
+
+  // The ordered split: agents solve one after another, the one farthest along its way first (the
+  // stream's local x: leaders before followers, and in each quadrant where two streams cross, the
+  // stream on its way out before the one on its way in). Of a pair, the first to solve takes the
+  // whole allowance, n.v_i <= rate; the second takes the pair's half-plane against the first's new
+  // velocity, n.v_j' <= n'.v_i + rate (n' = -n). The first's answer leaves n'.v_i + rate >= 0, so
+  // v = 0 meets every half-plane of every program (whenever rate >= 0), and every pair's constraint
+  // holds exactly when both have solved: the guarantee of the clamped split, without its one-second
+  // headway between a leader and its follower.
+  void solve_in_order(const std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
+    const int n = int(agents.size());
+    order_.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) order_[std::size_t(i)] = {-progress(agents[std::size_t(i)]), i};
+    std::sort(order_.begin(), order_.end());
+    done_.assign(std::size_t(n), 0);
+    for (const auto& [key, i] : order_) {
+      const int begin = plane_start_[std::size_t(i)], count = plane_start_[std::size_t(i + 1)] - begin;
+      const int walls = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
+      scratch2_.assign(planes_.begin() + begin, planes_.begin() + begin + count);
+      for (int t = walls; t < count; ++t) {
+        const int j = other_[std::size_t(begin + t)];
+        const float rate = rate_[std::size_t(begin + t)];
+        // Once j has solved, n.v_j + rate >= 0 up to rounding (j took n'.v_j <= rate): the floor
+        // at 0 removes that rounding, so that standing still stays a solution.
+        scratch2_[std::size_t(t)].b = done_[std::size_t(j)] ? std::max(dot(scratch2_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate, 0.0f) : rate;
+      }
+      Vec2 v;
+      const int failed = solve_2d(scratch2_.data(), count, kMaxSpeed, preferred[std::size_t(i)], false, v);
+      if (failed < count) {
+        ++summary.infeasible;
+        // Standing still meets every half-plane (each b >= 0): only rounding, where the feasible
+        // set has shrunk to a sliver or a point, can have failed the program.
+        bool still = true;
+        for (int t = 0; t < count; ++t) still = still && scratch2_[std::size_t(t)].b >= 0;
+        if (still) v = Vec2{};
+        else
+        solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, kMaxSpeed, v, scratch_);
+      }
+      new_v_[std::size_t(i)] = v;
+      done_[std::size_t(i)] = 1;
+    }
   }
 
   // Where a fallback left a pair's shared half-plane n.(v_i - v_j) <= rate broken, the agents of
@@ -619,7 +755,12 @@ private:
   // The most a pair may close per second: (gap - kSkin) / kTau, which keeps kSkin between them and
   // slowly pushes apart a pair that rounding brought closer. With the mean split an overlapping pair
   // is pushed apart within a step, as ORCA does.
-  float pair_rate(float g) const { return split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTau; }
+  // The ordered split never lets such a pair close in (rate 0), so standing still always meets its
+  // half-planes; the pair does not open either, which leaves it within rounding of kSkin.
+  float pair_rate(float g) const {
+    if (split_ == CrowdSplit::ordered) return std::max(g - kSkin, 0.0f) / kTau;
+    return split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTau;
+  }
 
   const Plaza& plaza_;
   int k_;
@@ -635,6 +776,8 @@ private:
   std::vector<int> other_, work_, next_;  // other_: the other agent of each half-plane (-1: a wall)
   std::vector<float> rate_;
   std::vector<Vec2> new_v_, steered_;
+  std::vector<std::pair<float, int>> order_;  // the ordered split: (key, agent), solved in this order
+  std::vector<char> done_;
 };
 
 // --- The picture -----------------------------------------------------------------------------
@@ -711,6 +854,7 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   Block block;
   std::vector<Agent> agents = make_crowd(options.agents, options.seed, book, block);
   Avoidance avoidance(plaza, options.neighbors, options.split);
+  Signals signals(options.signals);
 
   const float half = kBlockFront + block.depth() + 1.5f;
   const int gif_size = 2 * (options.gif_width / 2);
@@ -732,8 +876,16 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   int full_steps = 0;
   for (int step = 0; step < options.max_steps && !agents.empty(); ++step) {
     preferred.resize(agents.size());
-    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i]);
+    signals.update(agents);
+    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i], signals);
     avoidance.step(agents, preferred, summary);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      Agent& a = agents[i];
+      const float asked = length(preferred[i]);
+      if (a.stuck >= kStuckSteps + kSidestepSteps) a.stuck = 0;
+      else if (a.stuck >= kStuckSteps || (asked > 0.3f && length(a.v) < 0.1f * asked)) ++a.stuck;
+      else a.stuck = 0;
+    }
     summary.least_gap = std::min(summary.least_gap, avoidance.least_gap());
     summary.least_wall_gap = std::min(summary.least_wall_gap, avoidance.least_wall_gap());
     agent_steps += long(agents.size());
@@ -744,10 +896,15 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
       ++full_steps;
     }
     // Move, then let those that reached their goal leave (the order of the rest is kept).
-    for (Agent& a : agents) a.p += kCrowdStep * a.v;
+    for (Agent& a : agents) {
+      a.x += double(kCrowdStep) * double(a.v.x);
+      a.y += double(kCrowdStep) * double(a.v.y);
+      a.p = {float(a.x), float(a.y)};
+    }
     const std::size_t before = agents.size();
     std::erase_if(agents, [](const Agent& a) { return a.phase == kToGoal && length(a.goal - a.p) < kArrive; });
     summary.arrived += int(before - agents.size());
+    if (summary.steps_to_99 == 0 && 100LL * summary.arrived >= 99LL * options.agents) summary.steps_to_99 = step + 1;
     ++summary.steps;
     if (observer) {
       views.clear();
@@ -779,10 +936,14 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   char line[320];
   out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
       << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, "
-      << (options.split == CrowdSplit::mean ? "mean" : options.split == CrowdSplit::priority ? "priority" : "clamped") << " split\n";
+      << split_name(options.split) << " split\n";
   std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(kCrowdStep),
                 summary.arrived, options.agents - summary.arrived);
   out << line;
+  if (summary.steps_to_99 > 0) {
+    std::snprintf(line, sizeof line, "  99%% had arrived after %d steps\n", summary.steps_to_99);
+    out << line;
+  }
   std::snprintf(line, sizeof line, "  least gap between two agents %.6f m, to the wall %.6f m\n", double(summary.least_gap), double(summary.least_wall_gap));
   out << line;
   std::snprintf(line, sizeof line, "  %lld fallback LPs, %lld agents solved again, %lld steps left a pair unmet, %lld truncated neighbour lists\n",

@@ -21,6 +21,9 @@ enum class CrowdSplit {
   mean,     ///< around the mean of the last velocities (ORCA's u / 2): may leave a program without solution
   priority, ///< clamped, but between streams the lower-numbered stream takes the whole allowance
             ///< and the other may not close in: v = 0 still meets both halves
+  ordered,  ///< agents solve one after another, the one nearest its exit first; the first of a pair
+            ///< takes the whole allowance, the second the pair's half-plane against the first's new
+            ///< velocity: v = 0 still meets both, and a stream's leaders never wait for its followers
 };
 
 /// The program's options (the command line's flags).
@@ -28,7 +31,8 @@ struct CrowdOptions {
   int agents = 10000;                   ///< crowd size, split evenly over the four streams
   int neighbors = 10;                   ///< k: the nearest agents each agent takes as neighbours
   int max_steps = 6000;                 ///< steps of kCrowdStep before giving up on arrivals
-  CrowdSplit split = CrowdSplit::clamped;
+  CrowdSplit split = CrowdSplit::ordered;
+  bool signals = true;                  ///< stagger the crossing streams at the doorways (docs/crowds.md)
   unsigned seed = 1;                    ///< the same seed gives the same crowd and the same run
   std::string output = "pebble-crowd";  ///< folder for crowd.gif (created if missing); empty: no GIF
   int gif_width = 640;                  ///< pixels
@@ -51,6 +55,7 @@ struct CrowdSummary {
   int agents = 0;
   int steps = 0;
   int arrived = 0;                 ///< agents that reached their goal (and left the plaza)
+  int steps_to_99 = 0;             ///< steps until 99% had arrived (0: they did not)
   float least_gap = 0;             ///< least distance between two agents at the start of any step
   float least_wall_gap = 0;        ///< least distance from an agent to the wall
   long long infeasible = 0;        ///< linear programs that fell back to least violation

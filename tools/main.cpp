@@ -98,9 +98,12 @@ int main(int argc, char** argv) {
   crowd_cmd->add_option("--gif-width", crowd.gif_width, "Width (and height) of the GIF in pixels")->capture_default_str()->check(CLI::Range(64, 4000));
   crowd_cmd->add_option("--gif-every", crowd.gif_every, "One GIF frame every this many steps")->capture_default_str()->check(CLI::Range(1, 100000));
   crowd_cmd->add_option("--png-at", crowd.png_step, "Write crowd.png, the plaza after this many steps (0: none)")->capture_default_str()->check(CLI::Range(0, 1000000));
-  std::string crowd_split = "clamped";
-  crowd_cmd->add_option("--split", crowd_split, "How a pair shares its half-plane: clamped (always solvable), priority (clamped, streams in a fixed order) or mean (ORCA's)")
-      ->capture_default_str()->check(CLI::IsMember({"clamped", "priority", "mean"}));
+  std::string crowd_split = "ordered";
+  crowd_cmd->add_option("--split", crowd_split, "How a pair shares its half-plane: clamped (always solvable), priority (clamped, streams in a fixed order), ordered (one agent after another, leaders first) or mean (ORCA's)")
+      ->capture_default_str()->check(CLI::IsMember({"clamped", "priority", "ordered", "mean"}));
+  std::string crowd_signals = "on";
+  crowd_cmd->add_option("--signals", crowd_signals, "Signals at the doorways: the crossing pairs of streams enter in turn")
+      ->capture_default_str()->check(CLI::IsMember({"on", "off"}));
   bool no_gif = false;
   crowd_cmd->add_flag("--no-gif", no_gif, "Write no GIF (for timing runs)");
 
@@ -127,7 +130,10 @@ int main(int argc, char** argv) {
       }
     } else if (*crowd_cmd) {
       if (no_gif) crowd.output.clear();
-      crowd.split = crowd_split == "mean" ? CrowdSplit::mean : crowd_split == "priority" ? CrowdSplit::priority : CrowdSplit::clamped;
+      crowd.signals = crowd_signals == "on";
+      crowd.split = crowd_split == "mean" ? CrowdSplit::mean : crowd_split == "priority" ? CrowdSplit::priority
+                    : crowd_split == "ordered"  ? CrowdSplit::ordered
+                                                : CrowdSplit::clamped;
       run_crowd_demo(crowd, std::cout);
     } else if (*mover_cmd) {
       run_mover_demo(mover, std::cout);
