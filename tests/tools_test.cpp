@@ -676,7 +676,8 @@ TEST_F(ToolsTest, CrowdRunsAndRefusesBadFlags) {
   EXPECT_GT(gif->ImageCount, 5);
   DGifCloseFile(gif, &error);
   for (const char* args : {"crowd --agents 0", "crowd --agents many", "crowd --neighbors 0", "crowd --neighbors 99", "crowd --gif-every 0",
-                           "crowd --frobnicate"}) {
+                           "crowd --frobnicate", "crowd --scene square", "crowd --split half", "crowd --signals maybe",
+                           "crowd --neighbor-dist -1", "crowd --steer sideways"}) {
     const Outcome bad = run(args);
     EXPECT_EQ(bad.code, 2) << args;
     EXPECT_NE(bad.err, "") << args;
@@ -691,7 +692,9 @@ TEST_F(ToolsTest, CrowdRunsAndRefusesBadFlags) {
 // and no agent overlaps the wall by more than a rounding tolerance (the long-double oracle on every
 // pair whose bounding discs come within 1 cm, found on the test's own grid), no agent's centre
 // crosses a wall piece between steps, and every agent arrives.
-TEST(Crowd, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
+class CrowdSplits : public ::testing::TestWithParam<std::pair<pebble::tools::CrowdSplit, bool>> {};
+
+TEST_P(CrowdSplits, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
   using namespace pebble;
   // The half-planes keep a 2 mm skin; float rounding eats micrometres of it, so no overlap at all.
   constexpr long double kTolerance = 0;
@@ -731,6 +734,8 @@ TEST(Crowd, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
   options.agents = 600;
   options.max_steps = 2500;
   options.output.clear();
+  options.split = GetParam().first;
+  options.signals = GetParam().second;
   std::ostringstream text;
   const tools::CrowdSummary summary = tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
     ++steps;
@@ -786,6 +791,41 @@ TEST(Crowd, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
   EXPECT_GT(least_wall, -kTolerance) << text.str();
   std::printf("crowd of 600: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m, to the wall %.2Le m\n", steps, checked,
               least, least_wall);
+}
+
+// The default (ordered split, signals) and the clamped split without signals: both promise no overlap.
+INSTANTIATE_TEST_SUITE_P(Crowd, CrowdSplits,
+                         ::testing::Values(std::pair{pebble::tools::CrowdSplit::ordered, true},
+                                           std::pair{pebble::tools::CrowdSplit::clamped, false}));
+
+// RVO2's Circle scenario with the ordered split: 250 discs meet in the middle, where a symmetric
+// crowd jams; all must reach the opposite point, and no two may overlap at any step (every pair
+// whose centres come within 3.01 m goes to the long-double oracle).
+TEST(Crowd, CircleScenarioAllArriveWithoutOverlap) {
+  using namespace pebble;
+  tools::CrowdOptions options;
+  options.scene = tools::CrowdScene::circle;
+  options.agents = 250;
+  options.max_steps = 8000;
+  options.output.clear();
+  long double least = 1e30L;
+  long checked = 0;
+  std::ostringstream text;
+  const tools::CrowdSummary summary = tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      for (std::size_t j = i + 1; j < agents.size(); ++j) {
+        if (length(agents[i].transform.p - agents[j].transform.p) > 3.01f) continue;
+        least = std::min(least, oracle::distance(test_oracle::to_oracle(*agents[i].shape, agents[i].transform),
+                                                 test_oracle::to_oracle(*agents[j].shape, agents[j].transform)).distance);
+        ++checked;
+      }
+    }
+  });
+  EXPECT_EQ(summary.arrived, 250) << text.str();
+  EXPECT_LT(summary.steps, 8000);
+  EXPECT_GT(checked, 10000);  // they did meet
+  EXPECT_GT(least, 0.0L) << text.str();
+  std::printf("circle of 250: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m\n", summary.steps, checked, least);
 }
 
 // The scene reader in process: positions of malformed JSON are those of the offending character.

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numbers>
+#include <optional>
 #include <random>
 
 #include "tools/draw.hpp"
@@ -32,10 +33,8 @@ constexpr float kTau = 1.0f;             // s: two agents close at most gap / kT
 constexpr float kTauWall = 0.5f;         // s: an agent closes on the wall at most gap / kTauWall
 constexpr float kSkin = 0.002f;         // m: the gap the half-planes keep, against rounding
 constexpr float kArrive = 0.3f;          // m from its goal, an agent has arrived and leaves
-// Any pair whose bounding discs are closer than this could touch within one step at full speed
-// both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
-constexpr float kMustReach = 2 * kMaxSpeed * kCrowdStep + 0.02f;
 constexpr int kNeighborCapacity = 32;
+constexpr int kCandidates = 512;  // agents in an agent's 3 x 3 cells that are looked at
 constexpr int kRepairRounds = 4;        // rounds of solving again where a fallback broke a pair
 constexpr float kSteerHorizon = 2.0f;  // s: how far ahead an agent looks for a first touch
 constexpr float kSteerTurn = 0.6f;     // radians: the most it turns its preferred velocity
@@ -67,6 +66,7 @@ struct Agent {
   float bias;        // a fixed small turn of the preferred direction, radians
   int stream, phase, id;
   int stuck;         // steps in a row it moved at under a tenth of the speed it asked for
+  float progress;    // how far along its way (the ordered split solves the farthest first)
 };
 
 struct HalfPlane {  // n . v <= b, n unit
@@ -362,17 +362,65 @@ Vec2 preferred_velocity(Agent& a, const Signals& signals) {
   return speed * rotate(Rot::from_angle(side), rotate(turn, dir));
 }
 
+// --- RVO2's Circle scenario ------------------------------------------------------------------
+// As RVO2's examples/Circle.cc: discs of radius 1.5 evenly spaced on a circle of radius 200 (250
+// agents; more agents on a larger circle, the same spacing), each walking to the opposite point,
+// preferred velocity the way to the goal capped at 1 m/s, at most 2 m/s, steps of 0.25 s. Agents
+// stay at their goals; the run ends when every agent is within its radius of its goal.
+constexpr float kCircleRadius = 200, kCircleAgentRadius = 1.5f, kCircleStep = 0.25f, kCircleMaxSpeed = 2;
+
+std::vector<Agent> make_circle(int count, const Shape& disc) {
+  std::vector<Agent> agents;
+  const float radius = kCircleRadius * std::max(1.0f, float(count) / 250.0f);
+  for (int i = 0; i < count; ++i) {
+    Agent a{};
+    a.shape = &disc;
+    a.q = Rot::identity();
+    const float angle = float(i) * 2 * std::numbers::pi_v<float> / float(count);
+    a.p = radius * Vec2{std::cos(angle), std::sin(angle)};
+    a.x = a.p.x;
+    a.y = a.p.y;
+    a.extent = disc.extent();
+    a.goal = -1.0f * a.p;
+    a.stream = 4 * i / count;  // the picture's colours: a quarter of the circle each
+    a.phase = kToGoal;
+    a.id = i;
+    agents.push_back(a);
+  }
+  return agents;
+}
+
+Vec2 circle_preferred_velocity(const Agent& a) {
+  const Vec2 to = a.goal - a.p;
+  const float len2 = length_squared(to);
+  const Vec2 wish = len2 > 1 ? (1 / std::sqrt(len2)) * to : to;
+  return a.stuck >= kStuckSteps ? Vec2{wish.y, -wish.x} : wish;  // the sidestep (above): to the right
+}
+
 // --- The avoidance step ----------------------------------------------------------------------
 
+// What differs between the scenes for the avoidance step.
+struct Tuning {
+  float dt = kCrowdStep;      // s
+  float max_speed = kMaxSpeed;  // m/s
+  float tau = kTau;           // s: a pair closes at most (gap - skin) / tau
+  float cell = kCell;         // m: the neighbour grid (3 x 3 cells hold every candidate)
+  float neighbor_dist = 0;    // m between centres: farther candidates are not ranked (0: any in the cells)
+  bool steer = true;          // look ahead and turn away (below)
+  // Any pair whose bounding discs are closer than this could touch within one step at full speed
+  // both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
+  float must_reach() const { return 2 * max_speed * dt + 0.02f; }
+};
+
 struct Candidate {
-  float reach;  // lower bound of the gap: centroid distance less both extents
+  float d2;  // squared distance between the bounding discs' centres
   int j;
 };
 
 // Everything one avoidance step needs, kept between steps so that nothing is allocated in it.
 class Avoidance {
 public:
-  Avoidance(const Plaza& plaza, int k, CrowdSplit split) : plaza_(plaza), k_(k), split_(split) {}
+  Avoidance(const Plaza* plaza, int k, CrowdSplit split, Tuning tuning) : plaza_(plaza), k_(k), split_(split), t_(tuning) {}
 
   // New velocities for all agents (agents[i].v is read as the last velocity and then replaced).
   void step(std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
@@ -382,7 +430,11 @@ public:
     const auto t1 = clock::now();
     batch::distance(pairs_, pair_results_);
     wall_distances(agents);
-    steer(agents, preferred);
+    if (t_.steer) {
+      steer(agents, preferred);
+    } else {
+      steered_.assign(preferred.begin(), preferred.end());
+    }
     const auto t2 = clock::now();
     solve(agents, steered_, summary);
     const auto t3 = clock::now();
@@ -421,14 +473,17 @@ private:
       lo = {std::min(lo.x, c.x), std::min(lo.y, c.y)};
       hi = {std::max(hi.x, c.x), std::max(hi.y, c.y)};
     }
-    const int gx = int((hi.x - lo.x) / kCell) + 1, gy = int((hi.y - lo.y) / kCell) + 1;
+    // Cells of at least t_.cell, and never many more cells than agents (a sparse crowd).
+    float size = t_.cell;
+    while ((hi.x - lo.x) / size * ((hi.y - lo.y) / size) > 4.0f * float(n) + 16) size *= 2;
+    const int gx = int((hi.x - lo.x) / size) + 1, gy = int((hi.y - lo.y) / size) + 1;
     cell_start_.assign(std::size_t(gx * gy + 1), 0);
     cell_of_.resize(std::size_t(n));
     for (int i = 0; i < n; ++i) {
       const Vec2 c = centre_[std::size_t(i)];
-      const int cell = std::min(gy - 1, int((c.y - lo.y) / kCell)) * gx + std::min(gx - 1, int((c.x - lo.x) / kCell));
-      cell_of_[std::size_t(i)] = cell;
-      ++cell_start_[std::size_t(cell + 1)];
+      const int at = std::min(gy - 1, int((c.y - lo.y) / size)) * gx + std::min(gx - 1, int((c.x - lo.x) / size));
+      cell_of_[std::size_t(i)] = at;
+      ++cell_start_[std::size_t(at + 1)];
     }
     for (int c = 0; c < gx * gy; ++c) cell_start_[std::size_t(c + 1)] += cell_start_[std::size_t(c)];
     sorted_.resize(std::size_t(n));
@@ -439,47 +494,53 @@ private:
       sorted_[std::size_t(slot)] = {c.x, c.y, agents[std::size_t(i)].extent, i};
     }
 
-    // Each agent's neighbours: every agent whose bounding disc is within kMustReach, and at least
-    // the k nearest by that bound among the 3 x 3 cells around it.
+    // Each agent's neighbours: every agent whose bounding disc is within must_reach(), and at least
+    // the k nearest by that bound among the 3 x 3 cells around it (within neighbor_dist, if set).
+    const float must_reach = t_.must_reach();
+    const float far2 = t_.neighbor_dist > 0 ? t_.neighbor_dist * t_.neighbor_dist : 1e30f;
     list_.resize(std::size_t(n) * kNeighborCapacity);
     count_.assign(std::size_t(n), 0);
-    Candidate cand[512];
+    Candidate cand[kCandidates];
     for (int i = 0; i < n; ++i) {
       const Vec2 c = centre_[std::size_t(i)];
-      const float e = agents[std::size_t(i)].extent;
+      const float e = agents[std::size_t(i)].extent + must_reach;
       const int cx = cell_of_[std::size_t(i)] % gx, cy = cell_of_[std::size_t(i)] / gx;
-      int m = 0, must = 0;
+      int* out = &list_[std::size_t(i) * kNeighborCapacity];
+      int m = 0, keep = 0;
+      // Those that could touch go straight to the list (no square root: the bound's test squared);
+      // the others are candidates, ranked by their centres' distance.
       for (int y = std::max(0, cy - 1); y <= std::min(gy - 1, cy + 1); ++y) {
         for (int x = std::max(0, cx - 1); x <= std::min(gx - 1, cx + 1); ++x) {
           const int cell = y * gx + x;
-          for (int s = cell_start_[std::size_t(cell)]; s < cell_start_[std::size_t(cell + 1)] && m < 512; ++s) {
+          for (int s = cell_start_[std::size_t(cell)]; s < cell_start_[std::size_t(cell + 1)]; ++s) {
             const Sorted& o = sorted_[std::size_t(s)];
             if (o.index == i) continue;
             const float dx = o.x - c.x, dy = o.y - c.y;
-            const float reach = std::sqrt(dx * dx + dy * dy) - e - o.extent;
-            must += reach < kMustReach;
-            cand[m++] = {reach, o.index};
+            const float d2 = dx * dx + dy * dy, touch = e + o.extent;
+            if (d2 < touch * touch) {
+              if (keep < kNeighborCapacity) out[keep++] = o.index;
+              else ++summary.truncated;
+            } else if (d2 < far2 && m < kCandidates) {
+              cand[m++] = {d2, o.index};
+            }
           }
         }
       }
-      int* out = &list_[std::size_t(i) * kNeighborCapacity];
-      int keep = 0;
-      if (must >= k_) {  // all that could touch this step, and no others
-        for (int t = 0; t < m && keep < kNeighborCapacity; ++t)
-          if (cand[t].reach < kMustReach) out[keep++] = cand[t].j;
-        summary.truncated += must > kNeighborCapacity;
-      } else {  // the k nearest by the bound (they include all that could touch): insertion into k slots
+      // Up to k in all: the nearest of the others, by insertion into the free slots.
+      const int want = k_ - keep;
+      if (want > 0) {
         Candidate best[kNeighborCapacity];
+        int have = 0;
         for (int t = 0; t < m; ++t) {
-          if (keep == k_ && cand[t].reach >= best[keep - 1].reach) continue;
-          int at = keep < k_ ? keep++ : keep - 1;
-          while (at > 0 && best[at - 1].reach > cand[t].reach) {
+          if (have == want && cand[t].d2 >= best[have - 1].d2) continue;
+          int at = have < want ? have++ : have - 1;
+          while (at > 0 && best[at - 1].d2 > cand[t].d2) {
             best[at] = best[at - 1];
             --at;
           }
           best[at] = cand[t];
         }
-        for (int t = 0; t < keep; ++t) out[t] = best[t].j;
+        for (int t = 0; t < have; ++t) out[keep++] = best[t].j;
       }
       count_[std::size_t(i)] = keep;
     }
@@ -556,7 +617,7 @@ private:
     for (int i = 0; i < n; ++i) {
       wall_start_[std::size_t(i)] = int(wall_results_.size());
       const Agent& a = agents[std::size_t(i)];
-      const std::span<const BatchBody> near = plaza_.walls_near(centre_[std::size_t(i)]);
+      const std::span<const BatchBody> near = plaza_ ? plaza_->walls_near(centre_[std::size_t(i)]) : std::span<const BatchBody>{};
       if (near.empty()) continue;
       const std::size_t at = wall_results_.size();
       wall_results_.resize(at + near.size());
@@ -585,7 +646,7 @@ private:
         const DistanceResult& r = wall_results_[std::size_t(w)];
         const float g = r.distance;
         const std::size_t at = std::size_t(fill_[std::size_t(i)]++);
-        planes_[at] = {r.normal, split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTauWall};
+        planes_[at] = {r.normal, split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / t_.dt : (g - kSkin) / kTauWall};
         other_[at] = -1;
       }
     }
@@ -629,10 +690,10 @@ private:
       const int count = plane_start_[std::size_t(i + 1)] - plane_start_[std::size_t(i)];
       const int walls = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
       Vec2 v;
-      const int failed = solve_2d(planes, count, kMaxSpeed, preferred[std::size_t(i)], false, v);
+      const int failed = solve_2d(planes, count, t_.max_speed, preferred[std::size_t(i)], false, v);
       if (failed < count) {
         ++summary.infeasible;
-        solve_least_violation(planes, count, failed < walls ? 0 : walls, failed, kMaxSpeed, v, scratch_);
+        solve_least_violation(planes, count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
       }
       new_v_[std::size_t(i)] = v;
     }
@@ -649,7 +710,7 @@ private:
   void solve_in_order(const std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
     const int n = int(agents.size());
     order_.resize(std::size_t(n));
-    for (int i = 0; i < n; ++i) order_[std::size_t(i)] = {-progress(agents[std::size_t(i)]), i};
+    for (int i = 0; i < n; ++i) order_[std::size_t(i)] = {-agents[std::size_t(i)].progress, i};
     std::sort(order_.begin(), order_.end());
     done_.assign(std::size_t(n), 0);
     for (const auto& [key, i] : order_) {
@@ -664,7 +725,7 @@ private:
         scratch2_[std::size_t(t)].b = done_[std::size_t(j)] ? std::max(dot(scratch2_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate, 0.0f) : rate;
       }
       Vec2 v;
-      const int failed = solve_2d(scratch2_.data(), count, kMaxSpeed, preferred[std::size_t(i)], false, v);
+      const int failed = solve_2d(scratch2_.data(), count, t_.max_speed, preferred[std::size_t(i)], false, v);
       if (failed < count) {
         ++summary.infeasible;
         // Standing still meets every half-plane (each b >= 0): only rounding, where the feasible
@@ -673,7 +734,7 @@ private:
         for (int t = 0; t < count; ++t) still = still && scratch2_[std::size_t(t)].b >= 0;
         if (still) v = Vec2{};
         else
-        solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, kMaxSpeed, v, scratch_);
+        solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
       }
       new_v_[std::size_t(i)] = v;
       done_[std::size_t(i)] = 1;
@@ -729,8 +790,8 @@ private:
           if (j >= 0) scratch2_.push_back({planes_[std::size_t(t)].n, dot(planes_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate_[std::size_t(t)]});
         }
         Vec2 v;
-        const int failed = solve_2d(scratch2_.data(), count, kMaxSpeed, preferred[std::size_t(i)], false, v);
-        if (failed < count) solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, kMaxSpeed, v, scratch_);
+        const int failed = solve_2d(scratch2_.data(), count, t_.max_speed, preferred[std::size_t(i)], false, v);
+        if (failed < count) solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
         new_v_[std::size_t(i)] = v;
         for (int t = begin; t < begin + count; ++t) {
           const int j = other_[std::size_t(t)];
@@ -758,13 +819,14 @@ private:
   // The ordered split never lets such a pair close in (rate 0), so standing still always meets its
   // half-planes; the pair does not open either, which leaves it within rounding of kSkin.
   float pair_rate(float g) const {
-    if (split_ == CrowdSplit::ordered) return std::max(g - kSkin, 0.0f) / kTau;
-    return split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / kCrowdStep : (g - kSkin) / kTau;
+    if (split_ == CrowdSplit::ordered) return std::max(g - kSkin, 0.0f) / t_.tau;
+    return split_ == CrowdSplit::mean && g < 0 ? (g - kSkin) / t_.dt : (g - kSkin) / t_.tau;
   }
 
-  const Plaza& plaza_;
+  const Plaza* plaza_;  // null: no walls
   int k_;
   CrowdSplit split_;
+  Tuning t_;
   std::vector<Vec2> centre_;
   std::vector<int> cell_start_, cell_of_, fill_, list_, count_, wall_start_, plane_start_;
   std::vector<Sorted> sorted_;
@@ -784,13 +846,13 @@ private:
 
 constexpr Rgb kStreamColors[4] = {colors::fills[0], colors::fills[1], colors::fills[2], colors::fills[3]};
 
-void draw_frame(Canvas& canvas, const View& view, const Plaza& plaza, const std::vector<Agent>& agents, int step, int arrived) {
+void draw_frame(Canvas& canvas, const View& view, const Plaza* plaza, const std::vector<Agent>& agents, float time, int arrived) {
   cairo_t* cr = canvas.cr;
   set_color(cr, colors::background);
   cairo_paint(cr);
-  for (const ColliderId id : plaza.walls) {
-    for (int k = 0; k < plaza.world.part_count(id); ++k)
-      draw_shape(cr, view, *plaza.world.part(id, k), *plaza.world.transform(id), colors::ground, 1, colors::outline, 2);
+  for (const ColliderId id : plaza ? plaza->walls : std::vector<ColliderId>{}) {
+    for (int k = 0; k < plaza->world.part_count(id); ++k)
+      draw_shape(cr, view, *plaza->world.part(id, k), *plaza->world.transform(id), colors::ground, 1, colors::outline, 2);
   }
   for (int s = 0; s < 4; ++s) {
     view.apply(cr);
@@ -809,7 +871,7 @@ void draw_frame(Canvas& canvas, const View& view, const Plaza& plaza, const std:
     cairo_fill(cr);
   }
   char text[128];
-  std::snprintf(text, sizeof text, "t = %5.1f s   %d agents in the plaza, %d arrived", double(step) * kCrowdStep, int(agents.size()), arrived);
+  std::snprintf(text, sizeof text, "t = %5.1f s   %d agents walking, %d arrived", double(time), int(agents.size()) - (plaza ? 0 : arrived), arrived);
   draw_text(cr, 10, 20, text, 14, colors::text, true);
   cairo_surface_flush(canvas.surface);
 }
@@ -846,17 +908,35 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
       throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") + ")");
   }
 
+  const bool circle = options.scene == CrowdScene::circle;
   const ShapeBook book;
+  const Shape circle_disc = Shape::circle(kCircleAgentRadius);
   float max_extent = 0;
   for (const auto* list : {&book.discs, &book.capsules, &book.boxes})
     for (const Shape& s : *list) max_extent = std::max(max_extent, s.extent());
-  const Plaza plaza(max_extent);
+  std::optional<Plaza> plaza;
   Block block;
-  std::vector<Agent> agents = make_crowd(options.agents, options.seed, book, block);
-  Avoidance avoidance(plaza, options.neighbors, options.split);
-  Signals signals(options.signals);
+  std::vector<Agent> agents;
+  Tuning tuning;
+  tuning.steer = options.steer;
+  float half = 0;
+  if (circle) {
+    agents = make_circle(options.agents, circle_disc);
+    tuning.dt = kCircleStep;
+    tuning.max_speed = kCircleMaxSpeed;
+    tuning.neighbor_dist = options.neighbor_dist > 0 ? options.neighbor_dist : 15;
+    half = 1.1f * length(agents[0].p);
+  } else {
+    plaza.emplace(max_extent);
+    agents = make_crowd(options.agents, options.seed, book, block);
+    tuning.neighbor_dist = options.neighbor_dist;
+    half = kBlockFront + block.depth() + 1.5f;
+  }
+  tuning.cell = std::max(tuning.cell, tuning.neighbor_dist);  // 3 x 3 cells hold every candidate
+  const float dt = tuning.dt;
+  Avoidance avoidance(plaza ? &*plaza : nullptr, options.neighbors, options.split, tuning);
+  Signals signals(options.signals && !circle);
 
-  const float half = kBlockFront + block.depth() + 1.5f;
   const int gif_size = 2 * (options.gif_width / 2);
   const View view = View::fit(Aabb{{-half, -half}, {half, half}}, 0, 0, gif_size, gif_size);
   const std::vector<Rgb> keys{colors::background, colors::outline, colors::ground, kStreamColors[0], kStreamColors[1],
@@ -864,10 +944,11 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   const Palette palette(keys);
   GifWriter gif(gif_size, gif_wanted ? gif_size : 1, palette);
   Canvas canvas(gif_size, gif_size);
-  const int delay = std::max(2, int(std::lround(100.0 * options.gif_every * kCrowdStep / 4)));  // 4x real time
+  const int delay = std::max(2, int(std::lround(100.0 * options.gif_every * dt / 4)));  // 4x real time
 
   CrowdSummary summary;
   summary.agents = options.agents;
+  summary.step_seconds = dt;
   summary.least_gap = summary.least_wall_gap = 1e30f;
   std::vector<Vec2> preferred;
   std::vector<CrowdAgentView> views;
@@ -876,8 +957,18 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   int full_steps = 0;
   for (int step = 0; step < options.max_steps && !agents.empty(); ++step) {
     preferred.resize(agents.size());
-    signals.update(agents);
-    for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i], signals);
+    if (circle) {
+      for (std::size_t i = 0; i < agents.size(); ++i) {
+        preferred[i] = circle_preferred_velocity(agents[i]);
+        agents[i].progress = -length(agents[i].goal - agents[i].p);
+      }
+    } else {
+      signals.update(agents);
+      for (std::size_t i = 0; i < agents.size(); ++i) {
+        preferred[i] = preferred_velocity(agents[i], signals);
+        agents[i].progress = progress(agents[i]);
+      }
+    }
     avoidance.step(agents, preferred, summary);
     for (std::size_t i = 0; i < agents.size(); ++i) {
       Agent& a = agents[i];
@@ -895,15 +986,20 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
       full_ms += avoidance.last_ms;
       ++full_steps;
     }
-    // Move, then let those that reached their goal leave (the order of the rest is kept).
     for (Agent& a : agents) {
-      a.x += double(kCrowdStep) * double(a.v.x);
-      a.y += double(kCrowdStep) * double(a.v.y);
+      a.x += double(dt) * double(a.v.x);
+      a.y += double(dt) * double(a.v.y);
       a.p = {float(a.x), float(a.y)};
     }
-    const std::size_t before = agents.size();
-    std::erase_if(agents, [](const Agent& a) { return a.phase == kToGoal && length(a.goal - a.p) < kArrive; });
-    summary.arrived += int(before - agents.size());
+    if (circle) {  // everyone stays; done when all are at their goals at once
+      summary.arrived = int(std::count_if(agents.begin(), agents.end(), [](const Agent& a) {
+        return length_squared(a.goal - a.p) <= kCircleAgentRadius * kCircleAgentRadius;
+      }));
+    } else {  // those that reached their goal leave (the order of the rest is kept)
+      const std::size_t before = agents.size();
+      std::erase_if(agents, [](const Agent& a) { return a.phase == kToGoal && length(a.goal - a.p) < kArrive; });
+      summary.arrived += int(before - agents.size());
+    }
     if (summary.steps_to_99 == 0 && 100LL * summary.arrived >= 99LL * options.agents) summary.steps_to_99 = step + 1;
     ++summary.steps;
     if (observer) {
@@ -911,15 +1007,17 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
       for (const Agent& a : agents) views.push_back({a.shape, {a.p, a.q}, a.v, a.id});
       observer(step, views);
     }
+    const bool done = circle && summary.arrived == options.agents;
     if (gif_wanted && step + 1 == options.png_step) {  // the still picture, at the GIF's size
-      draw_frame(canvas, view, plaza, agents, step + 1, summary.arrived);
+      draw_frame(canvas, view, plaza ? &*plaza : nullptr, agents, float(step + 1) * dt, summary.arrived);
       summary.png = (fs::path(options.output) / "crowd.png").string();
       write_file(summary.png, png_bytes(canvas.surface));
     }
-    if (gif_wanted && (step % options.gif_every == 0 || agents.empty())) {
-      draw_frame(canvas, view, plaza, agents, step + 1, summary.arrived);
+    if (gif_wanted && (step % options.gif_every == 0 || agents.empty() || done)) {
+      draw_frame(canvas, view, plaza ? &*plaza : nullptr, agents, float(step + 1) * dt, summary.arrived);
       gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface), delay);
     }
+    if (done) break;
   }
   if (summary.least_gap > 1e29f) summary.least_gap = 0;
   if (summary.least_wall_gap > 1e29f) summary.least_wall_gap = 0;
@@ -934,17 +1032,24 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   }
 
   char line[320];
-  out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
-      << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, "
+  if (circle) {
+    out << "pebble crowd: " << options.agents << " discs of radius 1.5 on a circle walk to the opposite point (RVO2's Circle), k = "
+        << options.neighbors << " neighbours within " << tuning.neighbor_dist << " m, ";
+  } else {
+    out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
+        << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, ";
+  }
+  out
       << split_name(options.split) << " split\n";
-  std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(kCrowdStep),
+  std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(dt),
                 summary.arrived, options.agents - summary.arrived);
   out << line;
   if (summary.steps_to_99 > 0) {
     std::snprintf(line, sizeof line, "  99%% had arrived after %d steps\n", summary.steps_to_99);
     out << line;
   }
-  std::snprintf(line, sizeof line, "  least gap between two agents %.6f m, to the wall %.6f m\n", double(summary.least_gap), double(summary.least_wall_gap));
+  if (circle) std::snprintf(line, sizeof line, "  least gap between two agents %.6f m\n", double(summary.least_gap));
+  else std::snprintf(line, sizeof line, "  least gap between two agents %.6f m, to the wall %.6f m\n", double(summary.least_gap), double(summary.least_wall_gap));
   out << line;
   std::snprintf(line, sizeof line, "  %lld fallback LPs, %lld agents solved again, %lld steps left a pair unmet, %lld truncated neighbour lists\n",
                 summary.infeasible, summary.repaired, summary.unresolved, summary.truncated);

@@ -26,12 +26,22 @@ enum class CrowdSplit {
             ///< velocity: v = 0 still meets both, and a stream's leaders never wait for its followers
 };
 
+/// Where the crowd walks.
+enum class CrowdScene {
+  plaza,   ///< four streams of mixed shapes cross a walled plaza (the default)
+  circle,  ///< RVO2's Circle example: discs of radius 1.5 on a circle walk to the opposite point
+};
+
 /// The program's options (the command line's flags).
 struct CrowdOptions {
-  int agents = 10000;                   ///< crowd size, split evenly over the four streams
+  CrowdScene scene = CrowdScene::plaza;
+  int agents = 10000;                   ///< crowd size (plaza: split evenly over the four streams)
   int neighbors = 10;                   ///< k: the nearest agents each agent takes as neighbours
   int max_steps = 6000;                 ///< steps of kCrowdStep before giving up on arrivals
   CrowdSplit split = CrowdSplit::ordered;
+  float neighbor_dist = 0;              ///< m between centres: candidates farther away are not ranked
+                                        ///< (0: the scene's: any in the grid cells; circle: 15, as RVO2)
+  bool steer = true;                    ///< look ahead and turn away from the first touch
   bool signals = true;                  ///< stagger the crossing streams at the doorways (docs/crowds.md)
   unsigned seed = 1;                    ///< the same seed gives the same crowd and the same run
   std::string output = "pebble-crowd";  ///< folder for crowd.gif (created if missing); empty: no GIF
@@ -54,6 +64,7 @@ struct CrowdAgentView {
 struct CrowdSummary {
   int agents = 0;
   int steps = 0;
+  float step_seconds = 0;
   int arrived = 0;                 ///< agents that reached their goal (and left the plaza)
   int steps_to_99 = 0;             ///< steps until 99% had arrived (0: they did not)
   float least_gap = 0;             ///< least distance between two agents at the start of any step

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   crowd_cmd->add_option("-n,--agents", crowd.agents, "Number of agents")->capture_default_str()->check(CLI::Range(4, 200000));
   crowd_cmd->add_option("-k,--neighbors", crowd.neighbors, "Nearest agents each agent avoids (more when closer ones could touch)")
       ->capture_default_str()->check(CLI::Range(1, 32));
-  crowd_cmd->add_option("--steps", crowd.max_steps, "Most steps of 0.1 s")->capture_default_str()->check(CLI::Range(1, 1000000));
+  crowd_cmd->add_option("--steps", crowd.max_steps, "Most steps (plaza: of 0.1 s; circle: of 0.25 s)")->capture_default_str()->check(CLI::Range(1, 1000000));
   crowd_cmd->add_option("-s,--seed", crowd.seed, "Random seed: the same seed gives the same crowd")->capture_default_str();
   crowd_cmd->add_option("-o,--output", crowd.output, "Folder for crowd.gif (created if missing)")->capture_default_str();
   crowd_cmd->add_option("--gif-width", crowd.gif_width, "Width (and height) of the GIF in pixels")->capture_default_str()->check(CLI::Range(64, 4000));
@@ -101,6 +101,13 @@ int main(int argc, char** argv) {
   std::string crowd_split = "ordered";
   crowd_cmd->add_option("--split", crowd_split, "How a pair shares its half-plane: clamped (always solvable), priority (clamped, streams in a fixed order), ordered (one agent after another, leaders first) or mean (ORCA's)")
       ->capture_default_str()->check(CLI::IsMember({"clamped", "priority", "ordered", "mean"}));
+  std::string crowd_scene = "plaza";
+  crowd_cmd->add_option("--scene", crowd_scene, "plaza (four streams of mixed shapes through a wall) or circle (RVO2's Circle example: discs)")
+      ->capture_default_str()->check(CLI::IsMember({"plaza", "circle"}));
+  crowd_cmd->add_option("--neighbor-dist", crowd.neighbor_dist, "Metres between centres beyond which a candidate is not ranked (0: the scene's)")
+      ->capture_default_str()->check(CLI::Range(0.0f, 1000.0f));
+  std::string crowd_steer = "on";
+  crowd_cmd->add_option("--steer", crowd_steer, "Look ahead and turn away from the first touch")->capture_default_str()->check(CLI::IsMember({"on", "off"}));
   std::string crowd_signals = "on";
   crowd_cmd->add_option("--signals", crowd_signals, "Signals at the doorways: the crossing pairs of streams enter in turn")
       ->capture_default_str()->check(CLI::IsMember({"on", "off"}));
@@ -131,6 +138,8 @@ int main(int argc, char** argv) {
     } else if (*crowd_cmd) {
       if (no_gif) crowd.output.clear();
       crowd.signals = crowd_signals == "on";
+      crowd.steer = crowd_steer == "on";
+      crowd.scene = crowd_scene == "circle" ? CrowdScene::circle : CrowdScene::plaza;
       crowd.split = crowd_split == "mean" ? CrowdSplit::mean : crowd_split == "priority" ? CrowdSplit::priority
                     : crowd_split == "ordered"  ? CrowdSplit::ordered
                                                 : CrowdSplit::clamped;
