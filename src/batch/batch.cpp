@@ -991,23 +991,34 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
   // groups: its bodies are read in place and its results written in order, kWidth records at once
   // (store_results()). The same lanes as the disc group's, so the same bits.
   const Pairs p{a, pairs, others};
-  const bool a_disc = a == nullptr || (a->shape != nullptr && a->shape->vertex_count() == 1);
-  Disc<Wide> fixed{};
-  if (a != nullptr && a_disc) fixed = side_a(a, nullptr);
-  const auto run = [&](std::size_t i) -> std::size_t {
-    if (!a_disc) return std::size_t(kWidth) - 1;
-    // Side A's and B's records: pairs[i + j].a and .b two records apart, or others[i + j].
-    const BatchBody* ba = a != nullptr ? a : &pairs[i].a;
-    const BatchBody* bb = a != nullptr ? &others[i] : &pairs[i].b;
-    // Every shape present and of one vertex (a core has 1 to 8, so two counts' bits together are
-    // 1 only when both are).
+  // kOne: the one-against-many form, its A (a disc) broadcast; else pairs[i + j].a and .b, two
+  // records apart.
+  const auto run = [&](auto one_form, const Disc<Wide>& fixed, std::size_t i) -> std::size_t {
+    constexpr bool kOne = decltype(one_form)::value;
+    constexpr std::size_t kStride = kOne ? 1 : 2;
+    const BatchBody* ba = kOne ? a : &pairs[i].a;
+    const BatchBody* bb = kOne ? &others[i] : &pairs[i].b;
+    // Every shape present and of one vertex (a core has 1 to 8, so the counts' bits together are
+    // 1 only when all are).
+    int counts = 0;
     for (int j = 0; j < kWidth; ++j) {
-      const Shape* x = a != nullptr ? a->shape : ba[2 * j].shape;
-      const Shape* y = a != nullptr ? bb[j].shape : bb[2 * j].shape;
-      if (x == nullptr || y == nullptr || (x->vertex_count() | y->vertex_count()) != 1) return std::size_t(j);
+      const Shape* y = bb[kStride * std::size_t(j)].shape;
+      if constexpr (kOne) {
+        if (y == nullptr) return std::size_t(j);
+        counts |= y->vertex_count();
+      } else {
+        const Shape* x = ba[2 * std::size_t(j)].shape;
+        if (x == nullptr || y == nullptr) return std::size_t(j);
+        counts |= x->vertex_count() | y->vertex_count();
+      }
+    }
+    if (counts != 1) {
+      for (std::size_t j = 0;; ++j) {
+        if (p.first(i + j).shape->vertex_count() != 1 || p.second(i + j).shape->vertex_count() != 1) return j;
+      }
     }
     const DiscDistance<Wide> d =
-        a != nullptr ? disc_distance_now(fixed, disc_at_rest<1>(bb)) : disc_distance_now(disc_at_rest<2>(ba), disc_at_rest<2>(bb));
+        kOne ? disc_distance_now(fixed, disc_at_rest<1>(bb)) : disc_distance_now(disc_at_rest<2>(ba), disc_at_rest<2>(bb));
     store_results(out + i, d);
     for (unsigned redo = ~bits(d.ok) & ((1u << kWidth) - 1); redo != 0; redo &= redo - 1) {
       const std::size_t j = std::size_t(first_set_lane(redo));
@@ -1015,7 +1026,14 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
     }
     return std::size_t(kWidth);
   };
-  grouped<6>(p, n, distance_group, lanes, one, run);
+  if (a == nullptr) {
+    grouped<6>(p, n, distance_group, lanes, one, [&](std::size_t i) { return run(std::false_type{}, Disc<Wide>{}, i); });
+  } else if (a->shape != nullptr && a->shape->vertex_count() == 1) {
+    const Disc<Wide> fixed = side_a(a, nullptr);
+    grouped<6>(p, n, distance_group, lanes, one, [&](std::size_t i) { return run(std::true_type{}, fixed, i); });
+  } else {
+    grouped<6>(p, n, distance_group, lanes, one);
+  }
 #else
   grouped<6>({a, pairs, others}, n, distance_group, lanes, one);
 #endif
