@@ -38,7 +38,7 @@ constexpr int kCandidates = 512;  // agents in an agent's 3 x 3 cells that are l
 constexpr int kRepairRounds = 4;        // rounds of solving again where a fallback broke a pair
 constexpr float kSteerHorizon = 2.0f;  // s: how far ahead an agent looks for a first touch
 constexpr float kSteerTurn = 0.6f;     // radians: the most it turns its preferred velocity
-constexpr float kCell = 1.2f;  // grid cell, m: 3 x 3 cells hold every pair within kMustReach
+constexpr float kCell = 1.0f;  // grid cell, m: 3 x 3 cells hold every pair within must_reach() (0.98 m apart)
 
 // The plaza: a square ring wall, centre line at +-kRing, kWallHalf thick each way, two doorways
 // per side at kDoorLow..kDoorHigh either side of the middle. Streams keep right: the one walking
@@ -932,7 +932,8 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
     tuning.neighbor_dist = options.neighbor_dist;
     half = kBlockFront + block.depth() + 1.5f;
   }
-  tuning.cell = std::max(tuning.cell, tuning.neighbor_dist);  // 3 x 3 cells hold every candidate
+  // 3 x 3 cells hold every candidate, and every pair that could touch in a step.
+  tuning.cell = std::max({tuning.cell, tuning.neighbor_dist, tuning.must_reach() + 2 * (circle ? circle_disc.extent() : max_extent)});
   const float dt = tuning.dt;
   Avoidance avoidance(plaza ? &*plaza : nullptr, options.neighbors, options.split, tuning);
   Signals signals(options.signals && !circle);

@@ -41,7 +41,7 @@ struct CrowdOptions {
   CrowdSplit split = CrowdSplit::ordered;
   float neighbor_dist = 0;              ///< m between centres: candidates farther away are not ranked
                                         ///< (0: the scene's: any in the grid cells; circle: 15, as RVO2)
-  bool steer = true;                    ///< look ahead and turn away from the first touch
+  bool steer = false;                   ///< look ahead and turn away from the first touch (the clamped split's aid)
   bool signals = true;                  ///< stagger the crossing streams at the doorways (docs/crowds.md)
   unsigned seed = 1;                    ///< the same seed gives the same crowd and the same run
   std::string output = "pebble-crowd";  ///< folder for crowd.gif (created if missing); empty: no GIF

@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::IsMember({"plaza", "circle"}));
   crowd_cmd->add_option("--neighbor-dist", crowd.neighbor_dist, "Metres between centres beyond which a candidate is not ranked (0: the scene's)")
       ->capture_default_str()->check(CLI::Range(0.0f, 1000.0f));
-  std::string crowd_steer = "on";
+  std::string crowd_steer = "off";
   crowd_cmd->add_option("--steer", crowd_steer, "Look ahead and turn away from the first touch")->capture_default_str()->check(CLI::IsMember({"on", "off"}));
   std::string crowd_signals = "on";
   crowd_cmd->add_option("--signals", crowd_signals, "Signals at the doorways: the crossing pairs of streams enter in turn")
