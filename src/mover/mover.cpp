@@ -65,16 +65,20 @@ struct MoverNearby {
   MoverNearby(const MoverNearby&) = delete;  // `parts` points into its own storage
   MoverNearby& operator=(const MoverNearby&) = delete;
 
-  void gather(const CollisionWorld& world, const Shape& shape, const Transform& xf, const Aabb& b, const QueryFilter& filter,
+  /// Finds the parts around the mover (at xf) within `reach` of its box swept by `walk`.
+  void gather(const CollisionWorld& world, const Shape& shape, const Transform& xf, float reach, Vec2 walk, const QueryFilter& filter,
               ColliderId ignore) {
     q = xf.q;
     extent = shape.extent();
     local = bounds(shape, Transform{{0, 0}, q});
-    const int found = world.parts_in_box(b, std::span<PartView>(parts, kNearbyParts), filter);
-    valid = found >= 0 && found <= kNearbyParts;
-    box = b;
+    const Aabb from = box_at(xf.p, reach);
+    box = combine(from, Aabb{from.lower + walk, from.upper + walk});
     count = 0;
     moving = 0;
+    valid = false;
+    if (!is_valid(box)) return;
+    const int found = world.parts_in_box(box, std::span<PartView>(parts, kNearbyParts), filter);
+    valid = found >= 0 && found <= kNearbyParts;
     if (!valid) return;
     for (int i = 0; i < found; ++i) {
       const PartView& v = parts[i];
@@ -100,15 +104,6 @@ struct MoverNearby {
 namespace {
 
 using detail::MoverNearby;
-
-// The box `shape` at xf grown by `grow` on every side, as MoverNearby::box_at() (with room for the
-// world's slacks), for a mover that did not gather its parts.
-Aabb query_box(const Shape& shape, const Transform& xf, float grow) {
-  const Aabb b = bounds(shape, xf);
-  const float g = grow + 2 * kBoxSizeSlack * shape.extent();
-  const auto out = [&](float v, float sign) { return v + sign * (g + 4 * kBoxCoordinateSlack * std::fabs(v)); };
-  return {{out(b.lower.x, -1), out(b.lower.y, -1)}, {out(b.upper.x, 1), out(b.upper.y, 1)}};
-}
 
 // CollisionWorld::cast_shape(shape, xf, translation, on_hit, filter, options), on the nearby parts
 // when they cover the sweep (near gathered with this filter): the same casts in the trees' order,
@@ -448,13 +443,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   // and grown by what pushing, stepping, snapping and settling may add (a query beyond it asks
   // the world).
   MoverNearby nearby_parts;
-  {
-    const float reach = std::max(s.step_height, s.snap_distance) + 4 * s.skin + std::max(s.push_speed * dt, s.skin);
-    const Aabb from = query_box(shape_, xf_, reach);
-    const Vec2 walk = desired_velocity * dt;
-    const Aabb box = combine(from, Aabb{from.lower + walk, from.upper + walk});
-    if (is_valid(box) && std::isfinite(reach)) nearby_parts.gather(world, shape_, xf_, box, s.filter, self_);
-  }
+  const float reach = std::max(s.step_height, s.snap_distance) + 4 * s.skin + std::max(s.push_speed * dt, s.skin);
+  if (std::isfinite(reach)) nearby_parts.gather(world, shape_, xf_, reach, desired_velocity * dt, s.filter, self_);
   const MoverNearby* nearby = &nearby_parts;
 
   // 2. Out of overlaps (a platform moved into the mover), pushing at most push_speed * dt. Only
