@@ -475,7 +475,7 @@ private:
     }
     // Cells of at least t_.cell, and never many more cells than agents (a sparse crowd).
     float size = t_.cell;
-    while ((hi.x - lo.x) / size * ((hi.y - lo.y) / size) > 4.0f * float(n) + 16) size *= 2;
+    while ((hi.x - lo.x) / size * ((hi.y - lo.y) / size) > 64.0f * float(n) + 1024) size *= 2;
     const int gx = int((hi.x - lo.x) / size) + 1, gy = int((hi.y - lo.y) / size) + 1;
     cell_start_.assign(std::size_t(gx * gy + 1), 0);
     cell_of_.resize(std::size_t(n));
@@ -501,6 +501,10 @@ private:
     list_.resize(std::size_t(n) * kNeighborCapacity);
     count_.assign(std::size_t(n), 0);
     Candidate cand[kCandidates];
+    // Rings of cells around the agent's: ring 1 holds every pair that could touch; with a
+    // neighbour distance, farther rings up to it, stopping once the k-th nearest is nearer than
+    // any agent of the next ring could be.
+    const int rings = t_.neighbor_dist > 0 ? std::max(1, int(std::ceil(t_.neighbor_dist / size))) : 1;
     for (int i = 0; i < n; ++i) {
       const Vec2 c = centre_[std::size_t(i)];
       const float e = agents[std::size_t(i)].extent + must_reach;
@@ -509,21 +513,38 @@ private:
       int m = 0, keep = 0;
       // Those that could touch go straight to the list (no square root: the bound's test squared);
       // the others are candidates, ranked by their centres' distance.
-      for (int y = std::max(0, cy - 1); y <= std::min(gy - 1, cy + 1); ++y) {
-        for (int x = std::max(0, cx - 1); x <= std::min(gx - 1, cx + 1); ++x) {
-          const int cell = y * gx + x;
-          for (int s = cell_start_[std::size_t(cell)]; s < cell_start_[std::size_t(cell + 1)]; ++s) {
-            const Sorted& o = sorted_[std::size_t(s)];
-            if (o.index == i) continue;
-            const float dx = o.x - c.x, dy = o.y - c.y;
-            const float d2 = dx * dx + dy * dy, touch = e + o.extent;
-            if (d2 < touch * touch) {
-              if (keep < kNeighborCapacity) out[keep++] = o.index;
-              else ++summary.truncated;
-            } else if (d2 < far2 && m < kCandidates) {
-              cand[m++] = {d2, o.index};
-            }
+      auto scan_row = [&](int y, int x0, int x1) {
+        if (y < 0 || y >= gy) return;
+        x0 = std::max(0, x0);
+        x1 = std::min(gx - 1, x1);
+        if (x0 > x1) return;
+        // The cells of a row are consecutive in sorted_.
+        for (int s = cell_start_[std::size_t(y * gx + x0)]; s < cell_start_[std::size_t(y * gx + x1 + 1)]; ++s) {
+          const Sorted& o = sorted_[std::size_t(s)];
+          if (o.index == i) continue;
+          const float dx = o.x - c.x, dy = o.y - c.y;
+          const float d2 = dx * dx + dy * dy, touch = e + o.extent;
+          if (d2 < touch * touch) {
+            if (keep < kNeighborCapacity) out[keep++] = o.index;
+            else ++summary.truncated;
+          } else if (d2 < far2 && m < kCandidates) {
+            cand[m++] = {d2, o.index};
           }
+        }
+      };
+      for (int y = cy - 1; y <= cy + 1; ++y) scan_row(y, cx - 1, cx + 1);
+      for (int r = 2; r <= rings; ++r) {
+        // Enough candidates, and the k-th nearer than ring r can be (r - 1 cells away at least)?
+        if (keep >= k_) break;
+        const float reach = float(r - 1) * size;
+        int within = 0;
+        for (int t = 0; t < m; ++t) within += cand[t].d2 <= reach * reach;
+        if (within >= k_ - keep) break;
+        scan_row(cy - r, cx - r, cx + r);
+        scan_row(cy + r, cx - r, cx + r);
+        for (int y = cy - r + 1; y <= cy + r - 1; ++y) {
+          scan_row(y, cx - r, cx - r);
+          scan_row(y, cx + r, cx + r);
         }
       }
       // Up to k in all: the nearest of the others, by insertion into the free slots.
@@ -933,7 +954,8 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
     half = kBlockFront + block.depth() + 1.5f;
   }
   // 3 x 3 cells hold every candidate, and every pair that could touch in a step.
-  tuning.cell = std::max({tuning.cell, tuning.neighbor_dist, tuning.must_reach() + 2 * (circle ? circle_disc.extent() : max_extent)});
+  // (and cells of half the neighbour distance: two rings hold every candidate, one often suffices).
+  tuning.cell = std::max({tuning.cell, tuning.must_reach() + 2 * (circle ? circle_disc.extent() : max_extent), 0.5f * tuning.neighbor_dist});
   const float dt = tuning.dt;
   Avoidance avoidance(plaza ? &*plaza : nullptr, options.neighbors, options.split, tuning);
   Signals signals(options.signals && !circle);
