@@ -878,7 +878,10 @@ constexpr auto distance_group = [](int na, int nb) {
   }
 }
 
-#if PEBBLE_SSE
+/// (The run of disc pairs' reading and writing: with SSE2, AVX2 or NEON each transform and vertex
+/// by one load per lane and a transpose, with SSE2 and AVX2 the records by transposed stores; the
+/// plain C++ copy reads and writes them lane by lane.)
+#if PEBBLE_SSE || PEBBLE_NEON
 /// The radii of kWidth shapes.
 template <class F>
 PEBBLE_HOT_INLINE F radius_lanes(const Shape* const* s) {
@@ -905,6 +908,14 @@ PEBBLE_HOT_INLINE Disc<Wide> disc_at_rest(const BatchBody* body) {
   const Wide r = radius_lanes<Wide>(shape), zero = Wide::splat(0);
   return {t[0], t[1], t[2], t[3], v[0], v[1], r, zero, zero};
 }
+#else
+template <std::size_t Stride>
+PEBBLE_HOT_INLINE Disc<Wide> disc_at_rest(const BatchBody* body) {
+  const BatchBody* b[kWidth];
+  for (int j = 0; j < kWidth; ++j) b[j] = &body[std::size_t(j) * Stride];
+  return gather<Wide>(b);
+}
+#endif
 
 /// Lanes 0..kWidth-1 of the seven fields into out[0..kWidth-1], the records' 28 bytes in order:
 /// the lanes transposed into rows, each record written as two 16-byte stores whose last float
@@ -913,6 +924,10 @@ static_assert(sizeof(DistanceResult) == 7 * sizeof(float) && offsetof(DistanceRe
                   offsetof(DistanceResult, point_a) == 12 && offsetof(DistanceResult, point_b) == 20,
               "a DistanceResult is distance, normal, point_a, point_b: seven floats");
 PEBBLE_HOT_INLINE void store_results(DistanceResult* out, const DiscDistance<Wide>& d) {
+#if !PEBBLE_SSE
+  const Unpacked dist(d.distance), nx(d.nx), ny(d.ny), pax(d.pax), pay(d.pay), pbx(d.pbx), pby(d.pby);
+  for (int j = 0; j < kWidth; ++j) out[j] = {dist[j], {nx[j], ny[j]}, {pax[j], pay[j]}, {pbx[j], pby[j]}};
+#else
   float* o = reinterpret_cast<float*>(out);
 #if PEBBLE_KERNEL_AVX2
   const __m256 t0 = _mm256_unpacklo_ps(d.distance.v, d.nx.v), t1 = _mm256_unpackhi_ps(d.distance.v, d.nx.v);
@@ -951,8 +966,8 @@ PEBBLE_HOT_INLINE void store_results(DistanceResult* out, const DiscDistance<Wid
   _mm_storel_pi(reinterpret_cast<__m64*>(o + 25), w[3]);
   _mm_store_ss(o + 27, _mm_movehl_ps(w[3], w[3]));
 #endif
-}
 #endif
+}
 
 void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, DistanceResult* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
@@ -986,7 +1001,6 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
       }
     }
   };
-#if PEBBLE_SSE
   // A run of kWidth consecutive pairs of two discs (every pair of an all-disc crowd) skips the
   // groups: its bodies are read in place and its results written in order, kWidth records at once
   // (store_results()). The same lanes as the disc group's, so the same bits.
@@ -1034,9 +1048,6 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
   } else {
     grouped<6>(p, n, distance_group, lanes, one);
   }
-#else
-  grouped<6>({a, pairs, others}, n, distance_group, lanes, one);
-#endif
   leave_lanes();
 }
 
