@@ -243,6 +243,39 @@ TEST(Chain, RaysAndCastsAreOneSided) {
   EXPECT_GT(collide(s, xs, ball, {{2.5f, 0.2f}, Rot::identity()}, 0.02f).count, 0);
 }
 
+// Shape casts choose their normal as collide() does. A box standing on a gentle crest (the bench
+// terrain's at x = 309: the chain turns by 2.7 degrees) with its corner just short of the crest
+// and moving toward it meets the crest within the skin along the corner-to-crest line, 54 degrees
+// from up: on the segment beyond the crest that is a ghost, and the cast gives the face normal;
+// a normal inside a convex corner's fan is the next segment's (no hit on the segment ending there).
+TEST(Chain, CastNormalsAreTheSmoothSurfaces) {
+  const std::vector<Vec2> points{{310.0f, 0.65896f}, {309.5f, 0.69467f}, {309.0f, 0.71215f}, {308.5f, 0.70617f}, {308.0f, 0.67256f}};
+  const Chain crest = Chain::open(points);
+  const ChainSegment& beyond = crest.segment(1);  // 309.5 -> 309.0: ends at the crest
+  const Transform xs = Transform::identity();
+  const Shape box = Shape::box(0.3f, 0.75f);
+  const Transform at{{308.69193f, 1.46806f}, Rot::identity()};
+  ShapeCastOptions skin;
+  skin.target_separation = 0.01f;
+  const CastHit plain = shape_cast(box, at, {0.0833f, 0}, beyond.shape, xs, {0, 0}, skin);
+  ASSERT_TRUE(plain.hit);
+  EXPECT_GT(plain.normal.x, 0.5f);  // the segment's shape alone: from the corner to the crest, 54 degrees from down
+  const CastHit smooth = shape_cast(box, at, {0.0833f, 0}, beyond, xs, {0, 0}, skin);
+  ASSERT_TRUE(smooth.hit);
+  EXPECT_EQ(smooth.fraction, plain.fraction);
+  EXPECT_EQ(smooth.normal, -beyond.normal);  // the face's
+  // A ball coming down onto the crest along the bisector of the two faces: its normal is inside
+  // the corner's fan, which the segment starting there owns.
+  const ChainSegment& owner = crest.segment(2);  // 309.0 -> 308.5: starts at the crest
+  const Vec2 bisector = normalize(beyond.normal + owner.normal);
+  const Shape ball = Shape::circle(0.2f);
+  const Transform above{points[2] + 0.5f * bisector, Rot::identity()};
+  EXPECT_FALSE(shape_cast(ball, above, -0.5f * bisector, beyond, xs, {0, 0}).hit);
+  const CastHit onto = shape_cast(ball, above, -0.5f * bisector, owner, xs, {0, 0});
+  ASSERT_TRUE(onto.hit);
+  EXPECT_NEAR(onto.fraction, 0.6f, 1e-3f);
+}
+
 TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   // A loop and an open chain with shapes dropped around them: the world's contacts equal collide()
   // of every segment with every shape (the brute force), with the segment as the part.

@@ -631,3 +631,33 @@ TEST(Mover, IsPushedOutWhenAPlatformMovesIntoIt) {
 }
 
 }  // namespace
+
+// Rolling terrain (bench/mover_bench.cpp's, x from 280 to 360: slopes up to 27 degrees, crests
+// turning by a few degrees): every body walks across it, grounded. A box's corner reaching a crest
+// just within the skin once met it along the corner-to-crest line, a wall to the mover, and stopped
+// there for good (at x = 308.69 on the bench's walk); chain casts now choose normals as collide().
+TEST(Mover, WalksOverRollingTerrainWithoutCatchingOnCrests) {
+  const auto height = [](float x) { return 1.5f * std::sin(x / 7.0f) + 0.7f * std::sin(x / 2.3f); };
+  std::vector<Body> all = bodies();
+  all.push_back({"tall box", Shape::box(0.3f, 0.75f), 0.75f, 0.3f});
+  for (const Body& body : all) {
+    SCOPED_TRACE(body.name);
+    Level level;
+    std::vector<Vec2> ground;
+    for (int i = 720; i >= 560; --i) ground.push_back({0.5f * float(i), height(0.5f * float(i))});  // right to left
+    level.chain(ground);
+    CharacterMover mover = standing(level, body, 285, height(285) + 0.05f);
+    for (const bool right : {true, false}) {
+      const float goal = right ? 355.0f : 285.0f;
+      int steps = 0;
+      int grounded = 0;
+      while ((right ? mover.transform().p.x < goal : mover.transform().p.x > goal) && steps < 1200) {
+        const auto s = run(level, mover, 1, walk(right ? 5.0f : -5.0f));
+        grounded += s[0].ground.grounded;
+        ++steps;
+      }
+      EXPECT_LT(steps, 1200) << "stuck at x = " << mover.transform().p.x;  // 70 m at 5 m/s: 840 steps
+      EXPECT_GE(grounded, steps * 95 / 100);
+    }
+  }
+}

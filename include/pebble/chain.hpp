@@ -85,8 +85,10 @@ inline DistanceResult distance(const ChainSegment& s, const Transform& xs, const
 CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius = 0) noexcept;
 
 /// Shape a moved by translation_a against the segment (moved by translation_s), front side only: no
-/// hit when a's core centroid starts behind the segment's line or a meets it from behind. As
-/// shape_cast() otherwise (normal from a to the segment).
+/// hit when a's core centroid starts behind the segment's line or a meets it from behind. Its
+/// normal is chosen as collide() chooses: no hit when the normal belongs to the next segment's
+/// convex corner (that segment reports it), the face normal for a ghost. As shape_cast()
+/// otherwise (normal from a to the segment).
 CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s, const Transform& xs,
                    Vec2 translation_s, const ShapeCastOptions& options = {}) noexcept;
 

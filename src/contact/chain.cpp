@@ -151,6 +151,30 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
   return Shortcut::none;
 }
 
+// Whose is a normal (unit, chain frame, from the segment toward the other body) found on the
+// segment: its own (the face normal, the normals around a free end, the fan of a convex corner at
+// its start), the next segment's (strictly inside the fan of a convex corner at its end, which
+// that segment owns), or a ghost (a flat or concave joint, beyond a corner's fan, facing backwards).
+enum class Owner { self, next, ghost };
+Owner normal_owner(const ChainSegment& s, Vec2 normal) {
+  const Vec2 n = s.normal;
+  const float turn = cross(n, normal);  // > 0: turned toward the end b; < 0: toward the start a
+  const float facing = dot(n, normal);
+  if (facing > 0 && std::fabs(turn) <= kChainFaceSine) return Owner::self;  // the face normal
+  if (turn > 0) {
+    if (!s.has_next) return Owner::self;  // around a free end, every normal leaning out of it (a capsule's end)
+    const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
+    // Strictly inside the fan of a convex corner at b (less than a half turn): the next segment's.
+    if (cross(e, e_next) > 0 && cross(normal, right_perp(e_next)) > 0) return Owner::next;
+  } else if (turn < 0) {
+    if (!s.has_prev) return Owner::self;
+    const Vec2 e_prev = s.a - s.ghost_prev, e = s.b - s.a;
+    // Inside the fan of a convex corner at a, its first face's normal included: this segment's.
+    if (cross(e_prev, e) > 0 && cross(right_perp(e_prev), normal) >= 0) return Owner::self;
+  }
+  return Owner::ghost;
+}
+
 }  // namespace
 
 Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin) noexcept {
@@ -162,23 +186,11 @@ Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, con
   if (quick == Shortcut::face) return face_manifold(s, xs, rel, b, margin, false);
   const Manifold m = collide(s.shape, xs, b, xb, margin);
   if (m.count == 0) return m;
-  const Vec2 n = s.normal;
-  const Vec2 normal = inv_rotate(xs.q, m.normal);
-  const float turn = cross(n, normal);  // > 0: turned toward the end b; < 0: toward the start a
-  const float facing = dot(n, normal);
-  if (facing > 0 && std::fabs(turn) <= kChainFaceSine) return m;  // the face normal
-  if (turn > 0) {
-    if (!s.has_next) return m;  // around a free end, every normal leaning out of it (a capsule's end)
-    const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
-    // Strictly inside the fan of a convex corner at b (less than a half turn): the next segment's.
-    if (cross(e, e_next) > 0 && cross(normal, right_perp(e_next)) > 0) return Manifold{};
-  } else if (turn < 0) {
-    if (!s.has_prev) return m;
-    const Vec2 e_prev = s.a - s.ghost_prev, e = s.b - s.a;
-    // Inside the fan of a convex corner at a, its first face's normal included: this segment's.
-    if (cross(e_prev, e) > 0 && cross(right_perp(e_prev), normal) >= 0) return m;
+  switch (normal_owner(s, inv_rotate(xs.q, m.normal))) {
+    case Owner::self: return m;
+    case Owner::next: return Manifold{};
+    case Owner::ghost: break;
   }
-  // A ghost normal (a flat or concave joint, beyond a corner's fan, or facing backwards).
   const float least = m.count == 2 ? std::min(m.points[0].separation, m.points[1].separation) : m.points[0].separation;
   return face_manifold(s, xs, rel, b, margin, least >= 0);
 }
@@ -195,9 +207,17 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
                    Vec2 translation_s, const ShapeCastOptions& options) noexcept {
   if (!is_valid(xa) || !is_valid(xs)) return kMiss;
   if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) return kMiss;
-  const CastHit h = shape_cast(a, xa, translation_a, s.shape, xs, translation_s, options);
+  CastHit h = shape_cast(a, xa, translation_a, s.shape, xs, translation_s, options);
   // The normal points from a to the segment: the segment's outward normal there is its opposite.
   if (!h.hit || (h.fraction > 0 && dot(inv_rotate(xs.q, h.normal), s.normal) > 0)) return kMiss;
+  // The normal chosen as collide() chooses: a box's corner reaching the crest of two segments meets
+  // it along a line no face of the chain has (a ghost), which would stop a box walking over the
+  // crest as if at a wall; the smooth surface there has the face's normal.
+  switch (normal_owner(s, -inv_rotate(xs.q, h.normal))) {
+    case Owner::self: break;
+    case Owner::next: return kMiss;  // inside the fan of the convex corner at b: the next segment reports it
+    case Owner::ghost: h.normal = -rotate(xs.q, s.normal); break;
+  }
   return h;
 }
 
