@@ -730,11 +730,27 @@ private:
   // headway between a leader and its follower.
   void solve_in_order(const std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
     const int n = int(agents.size());
+    // By progress in 5 cm buckets (a counting sort; within a bucket, by index): the order only
+    // decides who yields, so a few centimetres' difference need not be ranked.
+    constexpr float kBucket = 0.05f;
+    float lo = 1e30f, hi = -1e30f;
+    for (const Agent& a : agents) {
+      lo = std::min(lo, a.progress);
+      hi = std::max(hi, a.progress);
+    }
+    const int buckets = n > 0 ? std::min(int((hi - lo) / kBucket) + 1, 1 << 20) : 0;
+    bucket_start_.assign(std::size_t(buckets + 1), 0);
+    bucket_of_.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+      const int b = std::min(buckets - 1, int((hi - agents[std::size_t(i)].progress) / kBucket));  // farthest first
+      bucket_of_[std::size_t(i)] = b;
+      ++bucket_start_[std::size_t(b + 1)];
+    }
+    for (int b = 0; b < buckets; ++b) bucket_start_[std::size_t(b + 1)] += bucket_start_[std::size_t(b)];
     order_.resize(std::size_t(n));
-    for (int i = 0; i < n; ++i) order_[std::size_t(i)] = {-agents[std::size_t(i)].progress, i};
-    std::sort(order_.begin(), order_.end());
+    for (int i = 0; i < n; ++i) order_[std::size_t(bucket_start_[std::size_t(bucket_of_[std::size_t(i)])]++)] = i;
     done_.assign(std::size_t(n), 0);
-    for (const auto& [key, i] : order_) {
+    for (const int i : order_) {
       const int begin = plane_start_[std::size_t(i)], count = plane_start_[std::size_t(i + 1)] - begin;
       const int walls = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
       scratch2_.assign(planes_.begin() + begin, planes_.begin() + begin + count);
@@ -859,7 +875,7 @@ private:
   std::vector<int> other_, work_, next_;  // other_: the other agent of each half-plane (-1: a wall)
   std::vector<float> rate_;
   std::vector<Vec2> new_v_, steered_;
-  std::vector<std::pair<float, int>> order_;  // the ordered split: (key, agent), solved in this order
+  std::vector<int> order_, bucket_start_, bucket_of_;  // the ordered split: agents in the order they solve
   std::vector<char> done_;
 };
 
