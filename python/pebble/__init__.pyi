@@ -358,6 +358,9 @@ class CollisionWorld:
     def within_radius(self, shape: Shape, xf: TransformLike, radius: float, k: int = ..., filter: QueryFilter = ...) -> List[Neighbor]:
         """The colliders within radius of the shape, nearest first (at most k, the nearest): a list of Neighbor."""
         ...
+    def parts_in_box(self, box: Aabb, filter: QueryFilter = ...) -> List[PartView]:
+        """The parts (of colliders the filter passes) whose tree boxes overlap box: a list of PartView, moving colliders first. No exact test: the candidates of every query confined to the box, to run collide(), shape_cast() and so on on oneself. An invalid box: []."""
+        ...
     def collide_shape(self, shape: Shape, xf: TransformLike, margin: float = ..., filter: QueryFilter = ...) -> list:
         """The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided."""
         ...
@@ -677,6 +680,36 @@ class Outline:
         ...
     @property
     def closed(self) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+
+class PartView:
+    """A part of a collider as parts_in_box finds it: id, part number, the part's shape (collider frame), its ChainSegment with ghost vertices when it is a chain's segment (else None), the collider's transform, the part's box (world) and whether the collider is fixed. Shape and segment are copies."""
+    @property
+    def id(self) -> ColliderId:
+        ...
+    @property
+    def part(self) -> int:
+        ...
+    @property
+    def shape(self) -> Shape:
+        """the part's shape in the collider's frame (a chain segment's segment shape)"""
+        ...
+    @property
+    def segment(self) -> Optional[ChainSegment]:
+        """the chain segment with its ghost vertices (one-sided), or None"""
+        ...
+    @property
+    def xf(self) -> Transform:
+        """the collider's transform (its frame to world)"""
+        ...
+    @property
+    def box(self) -> Aabb:
+        """the part's box in world (its bounds grown by the trees' slack, not fattened)"""
+        ...
+    @property
+    def fixed(self) -> bool:
         ...
     def __repr__(self) -> str:
         ...

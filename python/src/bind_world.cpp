@@ -36,6 +36,18 @@ struct BusyScope {
   ~BusyScope() { --w.busy; }
 };
 
+/// A PartView (CollisionWorld::parts_in_box) as Python holds it: the shape and the chain segment
+/// copied out of the world, so that it stays valid after the world changes.
+struct PyPartView {
+  ColliderId id;
+  int part = 0;
+  Shape shape;
+  std::optional<ChainSegment> segment;
+  Transform xf;
+  Aabb box;
+  bool fixed = false;
+};
+
 std::string repr(ColliderId id) {
   return "ColliderId(index=" + std::to_string(id.index) + ", generation=" + std::to_string(id.generation) +
          ", world=" + std::to_string(id.world) + ")";
@@ -411,6 +423,24 @@ void bind_world(py::module_& m) {
                         return r;
                       }));
 
+  py::class_<PyPartView>(m, "PartView",
+                         "A part of a collider as parts_in_box finds it: id, part number, the part's shape (collider frame), its "
+                         "ChainSegment with ghost vertices when it is a chain's segment (else None), the collider's transform, the "
+                         "part's box (world) and whether the collider is fixed. Shape and segment are copies.")
+      .def_readonly("id", &PyPartView::id)
+      .def_readonly("part", &PyPartView::part)
+      .def_readonly("shape", &PyPartView::shape, "the part's shape in the collider's frame (a chain segment's segment shape)")
+      .def_readonly("segment", &PyPartView::segment, "the chain segment with its ghost vertices (one-sided), or None")
+      .def_readonly("xf", &PyPartView::xf, "the collider's transform (its frame to world)")
+      .def_readonly("box", &PyPartView::box, "the part's box in world (its bounds grown by the trees' slack, not fattened)")
+      .def_readonly("fixed", &PyPartView::fixed)
+      .def("__repr__", [](const PyPartView& v) {
+        const auto r = [](const auto& x) { return py::repr(py::cast(x)).template cast<std::string>(); };
+        return "PartView(id=" + repr(v.id) + ", part=" + std::to_string(v.part) + ", shape=" + r(v.shape) +
+               ", segment=" + (v.segment ? r(*v.segment) : std::string("None")) + ", xf=" + r(v.xf) + ", box=" + r(v.box) +
+               ", fixed=" + fmt(v.fixed) + ")";
+      });
+
   py::class_<TreeSettings>(m, "TreeSettings", "The fat boxes of moving colliders (pebble/tree.hpp).")
       .def(py::init([](float margin, float fraction, float prediction) { return TreeSettings{margin, fraction, prediction}; }),
            "margin"_a = TreeSettings{}.margin, "margin_fraction"_a = TreeSettings{}.margin_fraction, "prediction"_a = TreeSettings{}.prediction)
@@ -610,6 +640,27 @@ void bind_world(py::module_& m) {
         return out;
       }, "shape"_a, "xf"_a, "radius"_a, "k"_a = 64, "filter"_a = QueryFilter{},
            "The colliders within radius of the shape, nearest first (at most k, the nearest): a list of Neighbor.")
+      .def("parts_in_box", [](W& w, const Aabb& box, const QueryFilter& f) {
+        const CollisionWorld& world = use(w);
+        // The C++ query writes into the caller's span and returns how many it found, which may
+        // exceed the span: a second call with room for all when the first buffer was short.
+        std::vector<PartView> views(64);
+        int n = world.parts_in_box(box, views, f);
+        if (std::size_t(n) > views.size()) {
+          views.resize(std::size_t(n));
+          n = world.parts_in_box(box, views, f);
+        }
+        std::vector<PyPartView> out;
+        out.reserve(std::size_t(n));
+        for (int i = 0; i < n; ++i) {
+          const PartView& v = views[std::size_t(i)];
+          out.push_back({v.id, v.part, *v.shape, v.segment ? std::optional<ChainSegment>(*v.segment) : std::nullopt, v.xf, v.box, v.fixed});
+        }
+        return out;
+      }, "box"_a, "filter"_a = QueryFilter{},
+           "The parts (of colliders the filter passes) whose tree boxes overlap box: a list of PartView, moving colliders "
+           "first. No exact test: the candidates of every query confined to the box, to run collide(), shape_cast() and so on "
+           "on oneself. An invalid box: [].")
       .def("collide_shape", [](W& w, const Shape& s, const Transform& xf, float margin, const QueryFilter& f) {
         py::list out;
         use(w).collide_shape(s, xf, margin, [&](ColliderId id, int part, const Manifold& m) {

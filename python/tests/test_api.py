@@ -1,6 +1,7 @@
 """The API surface: names, reprs, ==, exceptions, the world's events, filters, parts and scene
 queries, the toolbox, the stubs, and the CMake install of the package."""
 import copy
+import math
 import os
 import pathlib
 import subprocess
@@ -244,3 +245,86 @@ def test_reuse_bounds_and_batch_moves():
     b = pebble.ReuseBounds.box2d_v3()
     assert (b.distance, round(b.angle, 6)) == (pytest.approx(0.05), 0.2)
     assert "ReuseBounds(distance=" in repr(b)
+
+
+def test_world_parts_in_box_are_the_tree_candidates_of_the_box():
+    """parts_in_box against brute force: every part (compound parts and chain segments included)
+    whose bounds overlap the box is found once, with its shape, segment, transform, box and kind;
+    nothing far off is found; the filter applies; more parts than the first buffer holds come out
+    too; an invalid box finds nothing."""
+    import random
+    rng = random.Random(5)
+    w = pebble.CollisionWorld()
+    known = {}  # index -> (id, parts, xf, fixed, sensor, category, chain)
+    for i in range(40):
+        opts = pebble.ColliderOptions(fixed=i % 3 == 0, sensor=i % 7 == 3,
+                                      filter=pebble.Filter(category=2 if i % 5 == 4 else 1))
+        xf = pebble.Transform((rng.uniform(-8, 8), rng.uniform(-8, 8)), rng.uniform(-3, 3))
+        if i % 4 == 1:  # a compound of two parts
+            parts = [pebble.Shape.box(rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.8), (0.4, 0), 0.3),
+                     pebble.Shape.circle(rng.uniform(0.1, 0.8), (-0.5, 0.2))]
+            cid = w.add(parts, xf, opts)
+        else:
+            parts = [pebble.Shape.circle(rng.uniform(0.1, 0.8)) if i % 2 == 0 else
+                     pebble.Shape.capsule((-rng.uniform(0.1, 0.8), 0), (rng.uniform(0.1, 0.8), 0), 0.1)]
+            cid = w.add(parts[0], xf, opts)
+        known[cid.index] = (cid, parts, xf, opts.fixed, opts.sensor, opts.filter.category, None)
+    chain = pebble.Chain.open([(-10 + 0.5 * k, -2 + math.sin(0.7 * k)) for k in range(40, -1, -1)])
+    cid = w.add(chain, pebble.Transform(), pebble.ColliderOptions(fixed=True))
+    known[cid.index] = (cid, [s.shape for s in chain.segments()], pebble.Transform(), True, False, 1, chain)
+    total_parts = sum(len(k[1]) for k in known.values())
+    assert total_parts > 64  # more than the binding's first buffer
+
+    def overlaps(a, b):
+        return a.lower.x <= b.upper.x and b.lower.x <= a.upper.x and a.lower.y <= b.upper.y and b.lower.y <= a.upper.y
+
+    seen_compound = seen_chain = 0
+    for q in range(200):
+        c = (rng.uniform(-8, 8), rng.uniform(-8, 8))
+        h = (rng.uniform(0.3, 2.4), rng.uniform(0.3, 2.4))
+        box = pebble.Aabb((c[0] - h[0], c[1] - h[1]), (c[0] + h[0], c[1] + h[1]))
+        f = pebble.QueryFilter(mask=2 if q % 5 == 0 else 2**64 - 1, sensors=q % 4 == 2, fixed=q % 3 != 1)
+        got = w.parts_in_box(box, f)
+        found = set()
+        for v in got:
+            assert (v.id.index, v.part) not in found, "a part found twice"
+            found.add((v.id.index, v.part))
+            kid, parts, xf, fixed, sensor, category, ch = known[v.id.index]
+            assert v.id == kid and v.fixed == fixed and v.xf == xf
+            assert v.shape == parts[v.part] == w.part(v.id, v.part)
+            assert (v.segment is not None) == (ch is not None)
+            if ch is not None:
+                seen_chain += 1
+                assert (v.segment.a, v.segment.b) == (ch.segment(v.part).a, ch.segment(v.part).b)
+            if len(parts) == 2:
+                seen_compound += 1
+            b = pebble.bounds(v.shape, v.xf)  # the view's box holds the part's bounds
+            assert v.box.lower.x <= b.lower.x and v.box.lower.y <= b.lower.y
+            assert v.box.upper.x >= b.upper.x and v.box.upper.y >= b.upper.y
+            assert (f.fixed or not fixed) and (f.sensors or not sensor) and category & f.mask
+            # near: within the moving tree's fat margins of the box
+            near = pebble.Aabb((box.lower.x - 2, box.lower.y - 2), (box.upper.x + 2, box.upper.y + 2))
+            assert overlaps(near, b)
+        for kid, parts, xf, fixed, sensor, category, ch in known.values():
+            if (fixed and not f.fixed) or (sensor and not f.sensors) or not category & f.mask:
+                continue
+            for p, s in enumerate(parts):
+                if overlaps(box, pebble.bounds(s, xf)):
+                    assert (kid.index, p) in found, f"query {q} missed part {p} of {kid}"
+    assert seen_compound > 10 and seen_chain > 10
+    # Everything, past the first buffer: every part once, moving colliders first.
+    everything = w.parts_in_box(pebble.Aabb((-50, -50), (50, 50)), pebble.QueryFilter(sensors=True))
+    assert len(everything) == total_parts
+    assert len({(v.id.index, v.part) for v in everything}) == total_parts
+    kinds = [v.fixed for v in everything]
+    assert kinds == sorted(kinds)
+    # The filter: moving colliders only leaves the chain out.
+    assert all(not v.fixed and v.segment is None for v in w.parts_in_box(pebble.Aabb((-50, -50), (50, 50)), pebble.QueryFilter(fixed=False)))
+    assert w.parts_in_box(pebble.Aabb((-50, -50), (50, 50)), pebble.QueryFilter(mask=0)) == []
+    assert w.parts_in_box(pebble.Aabb((1, 1), (0, 0))) == []
+    assert w.parts_in_box(pebble.Aabb((float("nan"), 0), (1, 1))) == []
+    r = repr(next(v for v in everything if v.segment is not None))
+    assert r.startswith("PartView(id=ColliderId(") and "segment=ChainSegment(" in r and "fixed=True" in r
+    # Copies: a view outlives the collider it came from.
+    v = everything[0]
+    assert w.remove(v.id) and v.shape == known[v.id.index][1][v.part]
