@@ -229,10 +229,14 @@ export interface CollisionWorld extends WasmObject {
   nearest(shape: Shape, xf: TransformLike, k: number, max_distance?: number, filter?: QueryFilter): Neighbor[];
   /** The colliders within radius of the shape, nearest first (at most k, default 64). */
   within_radius(shape: Shape, xf: TransformLike, radius: number, k?: number, filter?: QueryFilter): Neighbor[];
+  /** The parts whose tree boxes overlap the box (no exact test: the candidates of any query confined to it), moving colliders first. Each shape and segment is a copy: delete() it. */
+  parts_in_box(box: AabbLike, filter?: QueryFilter): PartView[];
 }
 
 /** A collider found by nearest / within_radius. */
 export interface Neighbor { id: ColliderId; part: number; distance: number; }
+/** A part found by parts_in_box: its shape in the collider's frame, its chain segment (with ghost vertices) or null, the collider's transform, the part's world box. */
+export interface PartView { id: ColliderId; part: number; shape: Shape; segment: ChainSegment | null; xf: Transform; box: Aabb; fixed: boolean; }
 
 /** CharacterMover's settings (lengths in world units, angles in radians); missing fields keep the C++ defaults (docs/mover.md). */
 export interface MoverSettings {

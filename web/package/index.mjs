@@ -177,7 +177,7 @@ function wrap(m) {
   const W = m.CollisionWorld.prototype;
   const raw = {};
   for (const name of ['cast_ray', 'cast_circle', 'cast_shape', 'cast_ray_all', 'overlap_point', 'overlap_aabb',
-    'overlap_shape', 'add_shape', 'add_parts', 'add_chain', 'collide_shape', 'nearest']) {
+    'overlap_shape', 'add_shape', 'add_parts', 'add_chain', 'collide_shape', 'nearest', 'parts_in_box']) {
     raw[name] = W[name];
   }
   raw.set_transform = W.set_transform;
@@ -210,6 +210,7 @@ function wrap(m) {
   };
   W.overlap_point = function (point, filter) { return raw.overlap_point.call(this, vec(point, where('overlap_point', 'point')), filter); };
   W.overlap_aabb = function (box, filter) { return raw.overlap_aabb.call(this, aabb(box, where('overlap_aabb', 'box')), filter); };
+  W.parts_in_box = function (box, filter) { return raw.parts_in_box.call(this, aabb(box, where('parts_in_box', 'box')), filter); };
   W.overlap_shape = function (s, t, filter) {
     return raw.overlap_shape.call(this, shape(s, where('overlap_shape', 'shape')), xf(t, where('overlap_shape', 'xf')), filter);
   };

@@ -614,6 +614,35 @@ public:
     }
     return a;
   }
+  /// The parts whose tree boxes overlap the box (CollisionWorld::parts_in_box: no exact test),
+  /// moving colliders first: [{id, part, shape, segment, xf, box, fixed}]. shape is a Shape and
+  /// segment a ChainSegment (or null when the part is not a chain's): copies, the caller's to
+  /// delete(); xf and box are plain objects.
+  val parts_in_box(const Aabb& box, const val& filter) const {
+    const QueryFilter f = query_filter_of(filter);
+    // The C++ call returns how many it found, which may exceed the buffer: then once more with
+    // room for all.
+    std::vector<PartView> views(64);
+    int n = world_.parts_in_box(box, views, f);
+    if (size_t(n) > views.size()) {
+      views.resize(size_t(n));
+      n = world_.parts_in_box(box, views, f);
+    }
+    val a = val::array();
+    for (int i = 0; i < n; ++i) {
+      const PartView& v = views[size_t(i)];
+      val o = val::object();
+      o.set("id", id_val(v.id));
+      o.set("part", v.part);
+      o.set("shape", *v.shape);
+      o.set("segment", v.segment ? val(*v.segment) : val::null());
+      o.set("xf", v.xf);
+      o.set("box", v.box);
+      o.set("fixed", v.fixed);
+      a.set(i, o);
+    }
+    return a;
+  }
   const CollisionWorld& native() const { return world_; }
 
 private:
@@ -851,7 +880,8 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("overlap_aabb", &World::overlap_aabb)
       .function("overlap_shape", &World::overlap_shape)
       .function("collide_shape", &World::collide_shape)
-      .function("nearest", &World::nearest);
+      .function("nearest", &World::nearest)
+      .function("parts_in_box", &World::parts_in_box);
 
   class_<Mover>("CharacterMover")
       .constructor<const Shape&, const Transform&, const val&>()

@@ -58,6 +58,11 @@ const mover = new pb.CharacterMover(b, at(0, 3), { step_height: 0.25, filter: { 
 const ms = mover.step(world, { x: 1, y: -0.3 }, 1 / 60);
 const moved: number = ms.transform.p.x + (ms.ground.grounded ? 1 : 0) + world.nearest(b, at(0, 3), 2).length +
   world.within_radius(b, at(0, 3), 5).length + world.collide_shape(b, ms.transform, 0.01).length;
+// parts_in_box: each view's shape (and segment, on a chain) is the caller's to delete().
+const views = world.parts_in_box(box);
+const viewed: number = views.reduce((sum, v) => sum + v.part + v.box.upper.x - v.xf.p.x + v.shape.radius() + (v.segment?.a.x ?? 0) +
+  (v.fixed ? 1 : 0) + v.id.index, 0);
+for (const v of views) { v.shape.delete(); v.segment?.delete(); }
 mover.delete();
 world.remove(ids[3]);
 const kept: number | null = world.user_data(ids[1]);
@@ -70,7 +75,7 @@ try {
 const arrays: boolean = pb.contains(a, { p: [0, 0], q: pb.Rot.identity() }, [0.1, 0]) &&
   pb.raycast(a, at(0, 0), { origin: [-3, 0], translation: [6, 0] }).hit && String(a).startsWith('Shape(');
 console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
-  outlines: outlines.length + tops.length, count, moved, first, all, many, near, cast: cast?.id.index, kept, arrays,
+  outlines: outlines.length + tops.length, count, moved, viewed, first, all, many, near, cast: cast?.id.index, kept, arrays,
   loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
   angle: pb.Rot.angle(pb.Rot.from_angle(0.5)), ttc, bd }));
 for (const s of [...shapes, ...parts]) s.delete();
