@@ -141,7 +141,7 @@ struct PartView {
   const Shape* shape = nullptr;           ///< the part's shape, in the collider's frame
   const ChainSegment* segment = nullptr;  ///< a chain's segment with its ghost vertices (one-sided), else nullptr
   Transform xf;                           ///< the collider's transform (its frame to world)
-  Aabb box;                               ///< the part's box in world: bounds() grown by the trees' slack, not fattened
+  Aabb box;                               ///< the part's box in world, as box() gives a collider's (bounds() grown by half the contact margin and a slack), not fattened
   bool fixed = false;                     ///< the collider is fixed (ColliderOptions::fixed)
 };
 
