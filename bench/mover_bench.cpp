@@ -1,9 +1,8 @@
 // bench/mover_bench.cpp — one CharacterMover step (pebble/mover.hpp) of a capsule, a box or a
 // rounded box walking at 5 m/s with gravity over rolling terrain: one open chain of 10,000
 // segments (0.5 m each, slopes up to 27 degrees), back and forth. Box2D 2.4.1 has no mover; Box2D
-// v3's b2World_CastMover +
-// b2World_CollideMover + b2SolvePlanes loop on the same terrain was measured outside this
-// repository (docs/mover.md gives the figures and how).
+// v3's b2World_CastMover + b2World_CollideMover + b2SolvePlanes loop on the same terrain was
+// measured outside this repository (docs/mover.md gives the figures and how).
 #include <cmath>
 #include <vector>
 
