@@ -1053,7 +1053,8 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
     return std::size_t(kWidth);
   };
   if (a == nullptr) {
-    grouped<6>(p, n, distance_group, lanes, one, [&](std::size_t i) { return run(std::false_type{}, Disc<Wide>{}, i); });
+    const Disc<Wide> unused{};  // (made once: disc_run() takes it by reference)
+    grouped<6>(p, n, distance_group, lanes, one, [&](std::size_t i) { return run(std::false_type{}, unused, i); });
   } else if (a->shape != nullptr && a->shape->vertex_count() == 1) {
     const Disc<Wide> fixed = side_a(a, nullptr);
     grouped<6>(p, n, distance_group, lanes, one, [&](std::size_t i) { return run(std::true_type{}, fixed, i); });
