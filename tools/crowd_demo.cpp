@@ -327,8 +327,7 @@ Vec2 preferred_velocity(Agent& a, const Signals& signals) {
   if (local.x < kStopLine && signals.red(a.stream)) {  // wait at the stop line, in the lane's line
     const Vec2 to = rotate(r, Vec2{kStopLine - a.extent, local.y}) - a.p;
     const float dist = length(to);
-    if (dist < 1e-6f) return {};
-    if (dist < 0.01f) return {};
+    if (dist < 0.01f) return {};  // there: standing, not creeping (rounding would walk it on)
     return (std::min(kPreferredSpeed, 0.5f * dist / kCrowdStep) / dist) * to;
   }
   if (a.phase == kToDoor && local.x > -kBlockFront + 1.2f) a.phase = kEnter;
@@ -358,8 +357,8 @@ Vec2 preferred_velocity(Agent& a, const Signals& signals) {
   // Sidestep: an agent that has been stuck for kStuckSteps (a knot where everyone's wish points into
   // someone else) steps to its right for kSidestepSteps, which is where the half-planes leave room.
   // Not before the wall: a sidestep there can take an agent round the corner of the wall.
-  const float side = a.stuck >= kStuckSteps && local.x > -kRing ? -0.5f * std::numbers::pi_v<float> : 0.0f;
-  return speed * rotate(Rot::from_angle(side), rotate(turn, dir));
+  const Vec2 wish = speed * rotate(turn, dir);
+  return a.stuck >= kStuckSteps && local.x > -kRing ? right_perp(wish) : wish;
 }
 
 // --- RVO2's Circle scenario ------------------------------------------------------------------
@@ -394,7 +393,7 @@ Vec2 circle_preferred_velocity(const Agent& a) {
   const Vec2 to = a.goal - a.p;
   const float len2 = length_squared(to);
   const Vec2 wish = len2 > 1 ? (1 / std::sqrt(len2)) * to : to;
-  return a.stuck >= kStuckSteps ? Vec2{wish.y, -wish.x} : wish;  // the sidestep (above): to the right
+  return a.stuck >= kStuckSteps ? right_perp(wish) : wish;  // the sidestep (above): to the right
 }
 
 // --- The avoidance step ----------------------------------------------------------------------
@@ -404,9 +403,9 @@ struct Tuning {
   float dt = kCrowdStep;      // s
   float max_speed = kMaxSpeed;  // m/s
   float tau = kTau;           // s: a pair closes at most (gap - skin) / tau
-  float cell = kCell;         // m: the neighbour grid (3 x 3 cells hold every candidate)
+  float cell = kCell;         // m: the neighbour grid (3 x 3 cells hold every pair that could touch)
   float neighbor_dist = 0;    // m between centres: farther candidates are not ranked (0: any in the cells)
-  bool steer = true;          // look ahead and turn away (below)
+  bool steer = false;         // look ahead and turn away (below)
   // Any pair whose bounding discs are closer than this could touch within one step at full speed
   // both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
   float must_reach() const { return 2 * max_speed * dt + 0.02f; }
@@ -494,8 +493,8 @@ private:
       sorted_[std::size_t(slot)] = {c.x, c.y, agents[std::size_t(i)].extent, i};
     }
 
-    // Each agent's neighbours: every agent whose bounding disc is within must_reach(), and at least
-    // the k nearest by that bound among the 3 x 3 cells around it (within neighbor_dist, if set).
+    // Each agent's neighbours: every agent whose bounding disc is within must_reach(), and the
+    // nearest others by centre distance (within neighbor_dist, if set), up to k in all.
     const float must_reach = t_.must_reach();
     const float far2 = t_.neighbor_dist > 0 ? t_.neighbor_dist * t_.neighbor_dist : 1e30f;
     list_.resize(std::size_t(n) * kNeighborCapacity);
