@@ -240,13 +240,11 @@ int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const
     if (tree == &fixed_tree_ && !filter.fixed) break;
     tree->query(box, filter.mask, [&](ProxyId p) {
       const std::uint32_t part = std::uint32_t(tree->user_data(p));
-      const Hot& h = hot_[part];
-      // query_sees() and id_of(), written out: this query's whole work is the walk and these.
-      if ((h.filter.category & filter.mask) == 0 || (!filter.sensors && h.sensor) || (!filter.fixed && h.fixed)) return true;
+      if (!query_sees(part, filter)) return true;
       if (std::size_t(found) < out.size()) {
+        const Hot& h = hot_[part];
         const Part& f = parts_[part];
-        const ColliderId id{h.collider, colliders_[h.collider].generation, serial_};
-        out[std::size_t(found)] = {id, int(h.part_no), &f.shape(), f.chain ? &f.piece : nullptr, f.xf, f.box, h.fixed};
+        out[std::size_t(found)] = {id_of(h.collider), int(h.part_no), &f.shape(), f.chain ? &f.piece : nullptr, f.xf, f.box, h.fixed};
       }
       ++found;
       return true;
