@@ -290,11 +290,11 @@ class Signals {
 public:
   explicit Signals(bool enabled) : enabled_(enabled) {}
 
-  void update(const std::vector<Agent>& agents) {
+  void update(const std::vector<Agent>& agents) {  // reads each agent's progress, set this step
     if (!enabled_) return;
     int waiting[2] = {0, 0}, crossing[2] = {0, 0};
     for (const Agent& a : agents) {
-      const float x = progress(a);
+      const float x = a.progress;
       if (x < kStopLine) ++waiting[a.stream % 2];
       else if (x < kClearLine) ++crossing[a.stream % 2];
     }
@@ -429,13 +429,9 @@ public:
     const auto t1 = clock::now();
     batch::distance(pairs_, pair_results_);
     wall_distances(agents);
-    if (t_.steer) {
-      steer(agents, preferred);
-    } else {
-      steered_.assign(preferred.begin(), preferred.end());
-    }
+    if (t_.steer) steer(agents, preferred);
     const auto t2 = clock::now();
-    solve(agents, steered_, summary);
+    solve(agents, t_.steer ? steered_ : preferred, summary);
     const auto t3 = clock::now();
     const double n = std::chrono::duration<double, std::milli>(t1 - t0).count();
     const double d = std::chrono::duration<double, std::milli>(t2 - t1).count();
@@ -1001,11 +997,9 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
         agents[i].progress = -length(agents[i].goal - agents[i].p);
       }
     } else {
+      for (Agent& a : agents) a.progress = progress(a);
       signals.update(agents);
-      for (std::size_t i = 0; i < agents.size(); ++i) {
-        preferred[i] = preferred_velocity(agents[i], signals);
-        agents[i].progress = progress(agents[i]);
-      }
+      for (std::size_t i = 0; i < agents.size(); ++i) preferred[i] = preferred_velocity(agents[i], signals);
     }
     avoidance.step(agents, preferred, summary);
     for (std::size_t i = 0; i < agents.size(); ++i) {
