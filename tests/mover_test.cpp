@@ -464,6 +464,101 @@ TEST(Mover, ClimbsStepsUpToTheStepHeightAndStopsAtHigherOnes) {
   }
 }
 
+// Stairs of four risers of height h up to the right (at x = 2, 4, 6, 8), flat before and after.
+std::vector<Vec2> stairs(float h) {
+  std::vector<Vec2> points{{30, 4 * h}};
+  for (int i = 4; i >= 1; --i) {
+    points.push_back({2.0f * float(i), h * float(i)});
+    points.push_back({2.0f * float(i), h * float(i - 1)});
+  }
+  points.push_back({-20, 0});
+  return points;
+}
+
+// Risers of exactly step_height, one float below and above it, and half a skin above it (issue 37's
+// test gaps), for every body, up four stairs and back down with a snap distance beyond the riser
+// (the step's bound, and the edge's, allow step_height plus the skin): going up, every riser
+// is climbed by a step taken at it (the mover's front at the riser; a rounded mover that reaches
+// only the edge lands there, the ray just past the contact finding the top, and steps again), and
+// nothing is a snap, since the ground never drops; going down, no step, and every snap is where
+// the ground drops (at a riser, the mover going down). Risers of step_height + 3 skins stop every
+// body at the first. (Between step_height and step_height + 2 skins the result depends on the gap
+// the mover stands at, within the skin: the step's bound adds the skin to step_height.)
+TEST(Mover, RisersOfExactlyTheStepHeightAreClimbedAndSnapsAreOnlyWhereTheGroundDrops) {
+  const MoverSettings defaults;
+  const float h0 = defaults.step_height;
+  const float risers[] = {2, 4, 6, 8};
+  const auto riser_near = [&](float x_after, const Body& body, bool going_up) {
+    for (const float r : risers) {
+      const float lo = going_up ? r - body.half_width - 0.01f : r - body.half_width - 0.2f;
+      const float hi = going_up ? r - body.half_width + 0.25f : r + body.half_width + 0.01f;
+      if (x_after >= lo && x_after <= hi) return r;
+    }
+    return 0.0f;
+  };
+  for (const float h : {std::nextafter(h0, 0.0f), h0, std::nextafter(h0, 1.0f), h0 + 0.5f * defaults.skin}) {
+    for (const Body& body : bodies()) {
+      SCOPED_TRACE(std::string(body.name) + " on risers of " + std::to_string(double(h)));
+      MoverSettings settings;
+      settings.snap_distance = h0 + 0.1f;
+      const float skin = settings.skin;
+      Level level;
+      level.chain(stairs(h));
+      CharacterMover mover = standing(level, body, -3, 0, settings);
+      ASSERT_TRUE(mover.ground().grounded);
+      MoverStep last;
+      last.transform = mover.transform();
+      const auto up = run(level, mover, 240, walk(4));
+      int climbed[4] = {0, 0, 0, 0};
+      for (std::size_t k = 0; k < up.size(); ++k) {
+        const MoverStep& s = up[k];
+        const Vec2 before = k == 0 ? last.transform.p : up[k - 1].transform.p;
+        EXPECT_FALSE(s.snapped) << "step " << k << " at x = " << s.transform.p.x << ": a snap going up stairs";
+        if (!s.stepped) continue;
+        const float r = riser_near(s.transform.p.x, body, true);
+        EXPECT_NE(r, 0) << "step " << k << ": stepped at x = " << s.transform.p.x << ", at no riser";
+        EXPECT_GT(s.transform.p.y, before.y + 0.5f * skin) << "step " << k << ": stepped but not up";
+        if (r != 0) ++climbed[int(r / 2) - 1];
+      }
+      for (int i = 0; i < 4; ++i) EXPECT_GE(climbed[i], 1) << "no step at the riser at x = " << risers[i];
+      EXPECT_GT(mover.transform().p.x, 12);
+      EXPECT_NEAR(mover.transform().p.y - body.bottom, 4 * h, 3 * skin);
+      EXPECT_TRUE(mover.ground().grounded);
+      // Down: snaps only at the risers, each one a drop.
+      const Vec2 top = mover.transform().p;
+      const auto down = run(level, mover, 240, walk(-4));
+      for (std::size_t k = 0; k < down.size(); ++k) {
+        const MoverStep& s = down[k];
+        const Vec2 before = k == 0 ? top : down[k - 1].transform.p;
+        EXPECT_FALSE(s.stepped) << "step " << k << ": a step going down stairs";
+        if (!s.snapped) continue;
+        EXPECT_NE(riser_near(s.transform.p.x, body, false), 0) << "step " << k << ": snapped at x = " << s.transform.p.x << ", at no riser";
+        EXPECT_LT(s.transform.p.y, before.y - 2 * skin) << "step " << k << ": snapped but not down";
+      }
+      EXPECT_LT(mover.transform().p.x, -2);
+      EXPECT_NEAR(mover.transform().p.y - body.bottom, 0, 3 * skin);
+      EXPECT_TRUE(mover.ground().grounded);
+    }
+  }
+  // Well above the bound: stopped at the first riser, no step, no snap.
+  const float high = h0 + 3 * defaults.skin;
+  for (const Body& body : bodies()) {
+    SCOPED_TRACE(std::string(body.name) + " at a riser of step_height + 3 skins");
+    Level level;
+    level.chain(stairs(high));
+    CharacterMover mover = standing(level, body, -3, 0);
+    const auto steps = run(level, mover, 120, walk(4));
+    for (const MoverStep& s : steps) {
+      EXPECT_FALSE(s.stepped);
+      EXPECT_FALSE(s.snapped);
+      EXPECT_TRUE(s.ground.grounded);
+    }
+    EXPECT_LT(mover.transform().p.x, 2);
+    EXPECT_GT(mover.transform().p.x + body.half_width, 2 - 0.05f);
+    EXPECT_NEAR(mover.transform().p.y - body.bottom, 0, 2 * defaults.skin);
+  }
+}
+
 // Walking off a 0.15 drop keeps the mover on the ground (snapped); off a 1.0 drop it falls.
 TEST(Mover, SnapsDownSmallDropsAndFallsOffHighOnes) {
   for (const Body& body : bodies()) {

@@ -548,6 +548,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   //     snap_distance and is pulled onto walkable ground found there.
   if (!ground.grounded && !rising && (was_grounded || out.stepped)) {
     const float probe = (out.stepped ? 0.0f : s.snap_distance) + 2 * s.skin;
+    bool pulled = false;  // pulled down by more than the skins onto walkable ground
     MoverCast down = cast_mover_preferring(world, nearby, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
     if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
     if (down.hit && !walkable(down.normal) && !out.stepped) {
@@ -560,18 +561,22 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       if (below.hit && walkable(below.normal) && dot(over.p - xf_.p, up) <= probe) {
         down = below;
         down.fraction = below.fraction * 2 * s.skin / probe;  // (as a fraction of the probe, below)
-        out.snapped = true;
+        pulled = true;
       } else {
         xf_ = over;
       }
     }
     if (down.hit && walkable(down.normal)) {
       const float drop = down.fraction * probe;
-      if (drop > 2 * s.skin) out.snapped = true;
+      if (drop > 2 * s.skin) pulled = true;
       xf_.p -= drop * up;
       ground = {true, down.normal, down.point, down.collider, down.part};
       velocity -= dot(velocity, up) * up;
     }
+    // A snap is a pull onto ground lower than the walk began: not the pull back onto the ground
+    // left of a walk that slid up a rounded edge as a slope and past its top (a rounded box
+    // onto a stair, issue 37's stairs test), where the ground did not drop.
+    out.snapped = pulled && dot(walk_start - xf_.p, up) > 2 * s.skin;
   }
 
   // 6. Never end overlapping a fixed collider beyond the skin: if 5a found an overlap, look again
