@@ -338,6 +338,96 @@ void world_seeds() {
     w.u8(11).vec2({9999.9f, -1e4f}).vec2({1, 0}).flag(true).u8(16);
     save("world", "small-far", w);
   }
+  // The operations on parts and the mover (op bytes 15 + 16 k: world_fuzz.cpp's 16 + k - 1).
+  constexpr std::uint8_t kCompound = 31, kChain = 63, kRegrow = 95, kMakeMover = 127, kWalk = 143, kTeleport = 175,
+                         kCollideShape = 191, kUpdate = 207, kMoverAndUpdate = 239;
+  const auto solid = [](FuzzWriter& w, bool fixed) { w.flag(fixed).u8(1).flag(true).u8(0); };  // not a sensor, default filter
+  // A chain of the points (each a step from the last after the first), at xf, fixed.
+  const auto chain = [&](FuzzWriter& w, bool loop, const std::vector<Vec2>& pts, Vec2 at) {
+    w.u8(kChain).flag(loop).vec2(pts[0]).u8(std::uint8_t(pts.size() - 2));
+    for (std::size_t i = 1; i < pts.size(); ++i) w.u8(1).vec2(pts[i] - pts[i - 1]);
+    w.transform(at, 0.0f);
+    solid(w, true);
+    w.u8(1);  // fixed
+  };
+  {  // Compounds on a fixed ground, rebuilt with more parts again and again among single adds and
+     // removes; updates between, so that part-level and collider-level events come and go.
+    FuzzWriter w;
+    w.u8(1);
+    w.u8(0).box(10, 0.5f).transform({0, -0.5f}, 0.0f);
+    solid(w, true);
+    w.u8(kCompound).u8(2).box(0.5f, 0.25f).circle(0.25f, {0, 0.5f}).capsule({-0.5f, 0}, {0.5f, 0}, 0.1f).transform({0, 0.26f}, 0.0f);
+    solid(w, false);
+    w.u8(kUpdate);
+    for (int round = 0; round < 6; ++round) {
+      w.u8(0).circle(0.25f).transform({float(round) - 3, 0.3f}, 0.0f);  // a single beside it
+      solid(w, false);
+      w.u8(kRegrow).u8(0).u8(std::uint8_t(2 * round + 1)).u8(std::uint8_t(round));  // the newest compound, grown
+      for (int k = 0; k <= round; ++k) w.box(0.2f, 0.2f, {0.4f * float(k) - 1, 0.2f}, 0.0f);
+      w.u8(8);                                                          // update
+      w.u8(2).u8(0).u8(std::uint8_t(2 + 2 * round));                   // remove the single again
+      w.u8(3).u8(0).u8(std::uint8_t(3 + 2 * round)).flag(true).u8(0).u8(16).flag(true);  // nudge the compound up
+      w.u8(kUpdate);
+    }
+    w.u8(11).vec2({-5, 0.2f}).vec2({10, 0}).flag(true).u8(16);       // a ray along the row
+    w.u8(14).vec2({-1, 0}).vec2({1, 0.5f}).u8(16);                    // box and point queries
+    save("world", "compound-regrow", w);
+  }
+  {  // A chain floor (right to left: its front faces up) with a step, a ball and a compound on it;
+     // rays and casts from above (hit) and from below (pass through); a moving loop; a sensor
+     // compound crossed by the ball; collide_shape on the joint.
+    FuzzWriter w;
+    w.u8(2);  // margin 0.1
+    chain(w, false, {{8, 0}, {2, 0}, {2, 0.25f}, {0, 0.25f}, {-8, 0.25f}}, {0, 0});
+    w.u8(0).circle(0.5f).transform({1, 0.52f}, 0.0f);
+    solid(w, false);
+    w.u8(kCompound).u8(1).box(0.5f, 0.5f).circle(0.3f, {0, 0.6f}).transform({-3, 0.76f}, 0.0f);
+    solid(w, false);
+    w.u8(kCompound).u8(1).box(1, 1).box(1, 1, {2, 0}, 0.0f).transform({1, 2}, 0.0f);
+    w.flag(false).u8(0).flag(true).u8(0);  // a sensor
+    w.u8(kUpdate);
+    w.u8(11).vec2({5, 3}).vec2({0, -6}).flag(true).u8(16);           // from above: hits the floor
+    w.u8(11).vec2({5, -3}).vec2({0, 6}).flag(true).u8(16);           // from below: passes through
+    w.u8(12).box(0.25f, 0.25f).transform({6, -2}, 0.0f).vec2({0, 4}).u8(16).flag(true);  // from below too
+    w.u8(12).box(0.25f, 0.25f).transform({6, 2}, 0.0f).vec2({0, -4}).u8(16).flag(true);  // and from above
+    w.u8(3).u8(0).u8(1).flag(true).u8(0).u8(64).flag(true);         // the ball up into the sensor
+    w.u8(kUpdate);
+    w.u8(3).u8(0).u8(1).flag(true).u8(0).u8(192).flag(true);        // and back down
+    w.u8(kUpdate);
+    w.u8(kCollideShape).box(0.3f, 0.3f).transform({2, 0.3f}, 0.0f).u8(2).u8(16);
+    w.u8(kChain).flag(true).vec2({0, 0}).u8(2).u8(1).vec2({1, 0}).u8(1).vec2({0, 1}).u8(1).vec2({-1, 0}).transform({-4, 3}, 0.3f);
+    solid(w, false);
+    w.u8(0);  // this loop moves
+    w.u8(kUpdate);
+    w.u8(5).u8(0).u8(200);                                           // everything down
+    w.u8(kUpdate);
+    save("world", "chain-floor-sensor-compound", w);
+  }
+  {  // A capsule mover on a chain floor with a step, a compound wall and a drop: walked with
+     // gravity, fed back; placed inside the wall; walked into the wall; the floor moved under it.
+    FuzzWriter w;
+    w.u8(1);
+    chain(w, false, {{20, -1}, {6, -1}, {6, 0}, {3, 0}, {3, 0.2f}, {-10, 0.2f}}, {0, 0});
+    w.u8(kCompound).u8(2).box(0.25f, 1).box(0.25f, 1, {0, 2}, 0.0f).capsule({0, 3}, {1, 3}, 0.2f).transform({9, 0}, 0.0f);
+    solid(w, true);
+    w.u8(0).box(1, 0.1f).transform({-2, 2}, 0.0f);                   // a platform that moves, overhead
+    solid(w, false);
+    w.u8(kMakeMover).capsule({0, -0.4f}, {0, 0.4f}, 0.3f).transform({-4, 0.92f}, 0.0f).u8(0).u8(0).u8(16);
+    for (int i = 0; i < 6; ++i) w.u8(kWalk).u8(7).vec2({5, 0}).u8(4 | 8);  // walk right with gravity
+    w.u8(kTeleport).flag(false).vec2({9, 0.5f});                      // inside the wall
+    w.u8(kWalk).u8(3).vec2({-2, 0}).u8(0);
+    w.u8(kTeleport).flag(false).vec2({7.5f, 0});
+    w.u8(kWalk).u8(7).vec2({8, 0}).u8(1 | 8);                         // into the wall
+    w.u8(kMakeMover).box(0.3f, 0.5f).transform({-2, 2.62f}, 0.0f).u8(2).u8(0).u8(16);  // a box on the platform
+    for (int i = 0; i < 4; ++i) {
+      w.u8(4).u8(0).u8(2).flag(true).u8(16).u8(8).flag(true);      // the platform moves
+      w.u8(kMoverAndUpdate).vec2({1, -1});
+    }
+    w.u8(kMakeMover).polygon({{-0.3f, -0.5f}, {0.3f, -0.5f}, {0.4f, 0}, {0, 0.5f}, {-0.4f, 0}}, 0.0f).transform({4, 0.51f}, 0.0f)
+        .u8(3 << 6).u8(2).u8(16);                                    // up tilted (0.6, 0.8), walkable to 80 degrees
+    w.u8(kWalk).u8(7).vec2({-3, 0}).u8(4 | 8);
+    save("world", "mover", w);
+  }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -445,6 +535,13 @@ void decompose_seeds() {
       if (k % 3 == 1) w.u8(std::uint8_t(64 * k));
     }
     save("decompose", "comb-and-nudged-star", w);
+  }
+  {
+    // Rounded pieces far out (queried as a compound of a world: overlap_point, rays and discs).
+    FuzzWriter w;
+    points_case(w, {{1e4f, 1e4f}, {1e4f + 4, 1e4f}, {1e4f + 4, 1e4f + 3}, {1e4f + 2, 1e4f + 1}, {1e4f, 1e4f + 3}}, 0.5f);
+    points_case(w, {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}}, 0.0f);
+    save("decompose", "world-compound", w);
   }
 }
 
