@@ -151,7 +151,10 @@ void CollisionWorld::collide_chunk(int chunk) {
     // recycling does (ReuseBounds).
     // Looser bounds also keep a pair found apart apart while it moves less than the smaller of the
     // bound and the margin, as Box2D v3 does: it cannot overlap unseen, only begin touching late.
-    pair.reusable = ha.reuse && hb.reuse &&
+    // A chain segment's manifold is never carried: the ghost rules hand a contact from one segment
+    // to the next as it crosses their joint, a jump within any motion bound, and a carried manifold
+    // stayed beside the next segment's new one (the same corner twice; tests/reuse_test.cpp).
+    pair.reusable = ha.reuse && hb.reuse && !ha.chain && !hb.chain &&
                     (pair.touching_now ? pair.manifold.count == 2 || reuse_distance_ > 0 || pa.shape().vertex_count() == 1 ||
                                              pb.shape().vertex_count() == 1
                                        : reuse_distance_ > 0);
