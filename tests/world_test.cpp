@@ -1130,3 +1130,93 @@ TEST(CollisionWorld, PartsInBoxAreTheTreeCandidatesOfTheBox) {
   EXPECT_EQ(world.parts_in_box(Aabb{{nan, 0}, {1, 1}}, out), 0);
   EXPECT_EQ(world.parts_in_box(Aabb{{1, 1}, {0, 0}}, out), 0);
 }
+
+// Which part pair a collider event names (world.hpp, docs/world.md "Events come at both levels"):
+// a compound pair's begin-touch event names its first part pair to begin (the first of that
+// collider pair among begin_part_touch_events(), in pair order), its end event the last to end;
+// sensor events name the first part pair to overlap and the last to stop. Two combs of four boxes
+// (parts 0-3 one metre apart, B's teeth at heights 0.3 x stagger): with no stagger all four part
+// pairs begin, and end, in one update; staggered they begin one update apart and end one apart.
+// The same moves with the comb A a sensor: the parts a sensor event names are those of the collider
+// event of the same world with A not a sensor (the pairs come in the same order).
+TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
+  using Key = std::tuple<std::uint32_t, int, std::uint32_t, int>;
+  const auto key = [](const ContactEvent& e) { return Key{e.a.index, e.part_a, e.b.index, e.part_b}; };
+  const auto comb = [&](float stagger) {
+    std::vector<Shape> parts;
+    for (int i = 0; i < 4; ++i) parts.push_back(Shape::box(0.2f, 0.2f, {float(i), stagger * 0.3f * float(i)}, 0));
+    return parts;
+  };
+  for (const bool staggered : {false, true}) {
+    SCOPED_TRACE(staggered ? "staggered" : "level");
+    // The heights of comb B, update by update: apart, touching (staggered: tooth 0 only, then 0
+    // and 1, then all), back up the same way, apart.
+    const std::vector<float> heights = staggered ? std::vector<float>{2.0f, 0.35f, 0.05f, -0.55f, 0.05f, 0.35f, 2.0f}
+                                                 : std::vector<float>{2.0f, 0.35f, 0.30f, 2.0f};
+    CollisionWorld world, sensing;
+    const ColliderId a = world.add(comb(0), Transform::identity());
+    const ColliderId b = world.add(comb(staggered ? 1.0f : 0.0f), {{0, heights[0]}, Rot::identity()});
+    ColliderOptions sensor;
+    sensor.sensor = true;
+    const ColliderId sa = sensing.add(comb(0), Transform::identity(), sensor);
+    const ColliderId sb = sensing.add(comb(staggered ? 1.0f : 0.0f), {{0, heights[0]}, Rot::identity()});
+    ASSERT_EQ(a.index, sa.index);
+    ASSERT_EQ(b.index, sb.index);
+    int touching_parts = 0, begins = 0, ends = 0, several_at_once = 0;
+    for (std::size_t u = 0; u < heights.size(); ++u) {
+      SCOPED_TRACE("update " + std::to_string(u));
+      world.set_transform(b, {{0, heights[u]}, Rot::identity()});
+      sensing.set_transform(sb, {{0, heights[u]}, Rot::identity()});
+      world.update();
+      sensing.update();
+      // The part events of (a, b) this update, in their order.
+      std::vector<Key> part_begins, part_ends;
+      for (const ContactEvent& e : world.begin_part_touch_events()) part_begins.push_back(key(e));
+      for (const ContactEvent& e : world.end_part_touch_events()) part_ends.push_back(key(e));
+      for (const Key& k : part_begins) EXPECT_EQ(std::get<0>(k), a.index);
+      const int before = touching_parts;
+      touching_parts += int(part_begins.size()) - int(part_ends.size());
+      EXPECT_EQ(touching_parts, int(world.contacts().size()));
+      several_at_once += part_begins.size() > 1 || part_ends.size() > 1;
+      // Collider events: one when the count of touching part pairs leaves 0 or returns to it.
+      const bool began = before == 0 && touching_parts > 0;
+      const bool ended = before > 0 && touching_parts == 0;
+      ASSERT_EQ(world.begin_touch_events().size(), began ? 1u : 0u);
+      ASSERT_EQ(world.end_touch_events().size(), ended ? 1u : 0u);
+      if (began) {
+        ++begins;
+        EXPECT_EQ(key(world.begin_touch_events()[0]), part_begins.front());
+        // The part pair it names touches.
+        bool listed = false;
+        for (const ContactPair& c : world.contacts()) listed = listed || Key{c.a.index, c.part_a, c.b.index, c.part_b} == part_begins.front();
+        EXPECT_TRUE(listed);
+      }
+      if (ended) {
+        ++ends;
+        EXPECT_EQ(key(world.end_touch_events()[0]), part_ends.back());
+      }
+      // The sensor world: the same moves, one event when the count leaves or returns to 0, naming
+      // the parts the collider event above names (the sensor is a, the visitor b).
+      ASSERT_EQ(sensing.sensor_begin_events().size(), began ? 1u : 0u);
+      ASSERT_EQ(sensing.sensor_end_events().size(), ended ? 1u : 0u);
+      if (began) {
+        const SensorEvent& s = sensing.sensor_begin_events()[0];
+        EXPECT_EQ(s.sensor, sa);
+        EXPECT_EQ(s.visitor, sb);
+        EXPECT_EQ(s.sensor_part, world.begin_touch_events()[0].part_a);
+        EXPECT_EQ(s.visitor_part, world.begin_touch_events()[0].part_b);
+        EXPECT_TRUE(overlap(*sensing.part(sa, s.sensor_part), *sensing.transform(sa), *sensing.part(sb, s.visitor_part), *sensing.transform(sb)));
+      }
+      if (ended) {
+        const SensorEvent& s = sensing.sensor_end_events()[0];
+        EXPECT_EQ(s.sensor_part, world.end_touch_events()[0].part_a);
+        EXPECT_EQ(s.visitor_part, world.end_touch_events()[0].part_b);
+      }
+      EXPECT_TRUE(sensing.contacts().empty());
+    }
+    EXPECT_EQ(begins, 1);
+    EXPECT_EQ(ends, 1);
+    // Level: four part pairs at once each way; staggered, part pairs swap at the deepest update.
+    EXPECT_EQ(several_at_once, 2);
+  }
+}
