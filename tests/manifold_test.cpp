@@ -1214,3 +1214,156 @@ TEST(Collide, HugeButValidCoordinatesStayFinite) {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ids of hand-made pairs (issue 37: a change of the id encoding was caught only by reuse_test's
+// pile tolerance). docs/contacts.md: an id packs a core vertex of A in the low 16 bits and one of
+// B in the high 16; between polygon cores each point is named by the incident edge's vertex at the
+// point's end and the reference edge's vertex that end faces (the edges run opposite ways), the
+// same pair whichever core is the reference; a circle or point has id 0. So for a box resting on a
+// wider one, the point at the left end names A's top-left and B's bottom-left vertex, and the
+// right one the two right vertices; a corner resting on a face names that corner and the face's
+// vertex on the corner's side of the incident edge; a corner beyond a corner takes the name of an
+// end of the face contact it becomes. The vertices are found by position (the makers may rotate
+// the list); the points of a face contact must lie by the incident vertices their ids name.
+
+namespace {
+
+// The index of the core vertex of `s` at `local` (exactly; -1 if none).
+int vertex_at(const Shape& s, Vec2 local) {
+  for (int i = 0; i < s.vertex_count(); ++i)
+    if (s.vertices()[std::size_t(i)] == local) return i;
+  return -1;
+}
+
+std::uint32_t vertex_pair(int a, int b) { return std::uint32_t(a) | (std::uint32_t(b) << 16); }
+
+// The ids of m, sorted.
+std::vector<std::uint32_t> ids_of(const Manifold& m) {
+  std::vector<std::uint32_t> out;
+  for (int i = 0; i < m.count; ++i) out.push_back(m.points[i].id);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST(Collide, HandMadePairsHaveTheIdsTheirFeaturesGive) {
+  const float margin = 0.02f;
+  const Shape ground = Shape::box(2, 0.5f);  // A: top face from (2, 0.5) to (-2, 0.5)
+  const Shape box = Shape::box(0.5f, 0.5f);
+  const int top_left = vertex_at(ground, {-2, 0.5f}), top_right = vertex_at(ground, {2, 0.5f});
+  const int bottom_left = vertex_at(box, {-0.5f, -0.5f}), bottom_right = vertex_at(box, {0.5f, -0.5f});
+  ASSERT_GE(std::min({top_left, top_right, bottom_left, bottom_right}), 0);
+  // Face on face, level and tilted by +-1e-3 rad (B's face or A's is the reference: the same ids),
+  // and with the shapes swapped (the halves swapped).
+  for (const float tilt : {0.0f, 1e-3f, -1e-3f, 2e-4f}) {
+    SCOPED_TRACE("tilt " + std::to_string(tilt));
+    const Transform xb{{0.3f, 1.004f}, Rot::from_angle(tilt)};
+    const Manifold m = pebble::collide(ground, kId, box, xb, margin);
+    ASSERT_EQ(m.count, 2) << show(m);
+    const std::vector<std::uint32_t> want{vertex_pair(top_left, bottom_left), vertex_pair(top_right, bottom_right)};
+    std::vector<std::uint32_t> sorted_want = want;
+    std::sort(sorted_want.begin(), sorted_want.end());
+    EXPECT_EQ(ids_of(m), sorted_want) << show(m);
+    for (int i = 0; i < m.count; ++i) {
+      const int b_vertex = int(m.points[i].id >> 16);
+      ASSERT_LT(b_vertex, box.vertex_count());
+      const Vec2 at = pebble::transform_point(xb, box.vertices()[std::size_t(b_vertex)]);
+      EXPECT_LT(pebble::length(m.points[i].point - at), 0.01f) << "point " << i << " is not by the vertex its id names; " << show(m);
+    }
+    const Manifold swapped = pebble::collide(box, xb, ground, kId, margin);
+    std::vector<std::uint32_t> want_swapped{vertex_pair(bottom_left, top_left), vertex_pair(bottom_right, top_right)};
+    std::sort(want_swapped.begin(), want_swapped.end());
+    EXPECT_EQ(ids_of(swapped), want_swapped) << show(swapped);
+  }
+  // A corner on the face: turned 40 degrees counter-clockwise, the bottom-left corner is lowest and
+  // the start of the incident (bottom) edge, facing the reference edge's end, the top-left vertex;
+  // turned clockwise, the bottom-right corner is lowest, the edge's end, facing the top-right one.
+  for (const float angle : {0.698f, -0.698f}) {
+    SCOPED_TRACE("angle " + std::to_string(angle));
+    const Rot q = Rot::from_angle(angle);
+    const int corner = angle > 0 ? bottom_left : bottom_right;
+    const float low = pebble::rotate(q, box.vertices()[std::size_t(corner)]).y;
+    const Transform xb{{0.3f, 0.5f + 0.005f - low}, q};
+    for (const bool swap : {false, true}) {
+      const Manifold m = swap ? pebble::collide(box, xb, ground, kId, margin) : pebble::collide(ground, kId, box, xb, margin);
+      ASSERT_EQ(m.count, 1) << show(m);
+      const int face_vertex = angle > 0 ? top_left : top_right;
+      EXPECT_EQ(m.points[0].id, swap ? vertex_pair(corner, face_vertex) : vertex_pair(face_vertex, corner)) << show(m);
+    }
+  }
+  // Corner beyond corner, apart (0.06 across and 0.02 up, then 0.02 across and 0.06 up, margin
+  // 0.1): one point, named as its end would be in the face contact it becomes when it slides over
+  // the edge. Across: B's left face on A's right one; B's bottom-left corner ends B's left edge (it
+  // runs down), facing the start of A's right edge (it runs up): A's bottom-right vertex. Up: B's
+  // bottom face on A's top one; the corner starts B's bottom edge, facing the end of A's top edge
+  // (it runs left): A's top-left vertex.
+  for (const bool across : {true, false}) {
+    SCOPED_TRACE(across ? "corner beyond corner, across" : "corner beyond corner, up");
+    const Shape a = Shape::box(0.5f, 0.5f);
+    const Transform xb{across ? Vec2{1.06f, 1.02f} : Vec2{1.02f, 1.06f}, Rot::identity()};
+    const int a_vertex = across ? vertex_at(a, {0.5f, -0.5f}) : vertex_at(a, {-0.5f, 0.5f});
+    const Manifold m = pebble::collide(a, kId, box, xb, 0.1f);
+    ASSERT_EQ(m.count, 1) << show(m);
+    EXPECT_EQ(m.points[0].id, vertex_pair(a_vertex, bottom_left)) << show(m);
+    // Swapped, B's face is the reference and A's corner the incident end: the name of the face
+    // contact's other end, B's far vertex with A's corner (the two ends coincide in a corner pair;
+    // docs/contacts.md: so collide(b, a) is not collide(a, b).flipped() in ids here).
+    const int a_corner = vertex_at(a, {0.5f, 0.5f});
+    const int b_far = across ? vertex_at(box, {-0.5f, 0.5f}) : vertex_at(box, {0.5f, -0.5f});
+    const Manifold back = pebble::collide(box, xb, a, kId, 0.1f);
+    ASSERT_EQ(back.count, 1) << show(back);
+    EXPECT_EQ(back.points[0].id, vertex_pair(b_far, a_corner)) << show(back);
+  }
+  // A capsule lying on the face: its two ends, each with the face's vertex on its side.
+  {
+    const Shape capsule = Shape::capsule({-1, 0}, {1, 0}, 0.25f);
+    const int left = vertex_at(capsule, {-1, 0}), right = vertex_at(capsule, {1, 0});
+    ASSERT_GE(std::min(left, right), 0);
+    const Manifold m = pebble::collide(ground, kId, capsule, Transform{{0.2f, 0.755f}, Rot::identity()}, margin);
+    ASSERT_EQ(m.count, 2) << show(m);
+    std::vector<std::uint32_t> want{vertex_pair(top_left, left), vertex_pair(top_right, right)};
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(ids_of(m), want) << show(m);
+  }
+  // Two capsules (2-vertex cores, the dedicated path; the upper one's points given right to left,
+  // so that no id reads the same with its halves swapped): lying one on the other, each end names the
+  // two ends on its side; the upper one tilted, its lower end alone, with the lower capsule's end on
+  // that side (the same rule: the end of the incident edge and the reference end it faces).
+  {
+    const Shape under = Shape::capsule({-1, 0}, {1, 0}, 0.25f), over = Shape::capsule({0.5f, 0}, {-0.5f, 0}, 0.25f);
+    const int ul = vertex_at(under, {-1, 0}), ur = vertex_at(under, {1, 0});
+    const int ol = vertex_at(over, {-0.5f, 0}), orr = vertex_at(over, {0.5f, 0});
+    ASSERT_GE(std::min({ul, ur, ol, orr}), 0);
+    const Manifold flat = pebble::collide(under, kId, over, Transform{{0.1f, 0.505f}, Rot::identity()}, margin);
+    ASSERT_EQ(flat.count, 2) << show(flat);
+    std::vector<std::uint32_t> want{vertex_pair(ul, ol), vertex_pair(ur, orr)};
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(ids_of(flat), want) << show(flat);
+    for (const float angle : {0.3f, -0.3f}) {
+      SCOPED_TRACE("capsule angle " + std::to_string(angle));
+      const Rot q = Rot::from_angle(angle);
+      const int end = angle > 0 ? ol : orr;
+      const float low = pebble::rotate(q, over.vertices()[std::size_t(end)]).y;
+      const Transform xo{{0.1f, 0.5f + 0.005f - low}, q};
+      const Manifold m = pebble::collide(under, kId, over, xo, margin);
+      ASSERT_EQ(m.count, 1) << show(m);
+      EXPECT_EQ(m.points[0].id, vertex_pair(angle > 0 ? ul : ur, end)) << show(m);
+      const Manifold back = pebble::collide(over, xo, under, kId, margin);
+      ASSERT_EQ(back.count, 1) << show(back);
+      EXPECT_EQ(back.points[0].id, vertex_pair(end, angle > 0 ? ul : ur)) << show(back);
+    }
+  }
+  // Circles: id 0 against anything, either way round.
+  const Shape ball = Shape::circle(0.3f);
+  const Transform on_top{{0.7f, 0.805f}, Rot::identity()};
+  for (const Shape& other : {ground, box, Shape::capsule({-1, 0}, {1, 0}, 0.25f), Shape::circle(0.5f)}) {
+    const Manifold m = pebble::collide(other, kId, ball, on_top, 1.0f);
+    ASSERT_EQ(m.count, 1) << show(m);
+    EXPECT_EQ(m.points[0].id, 0u) << show(m);
+    const Manifold back = pebble::collide(ball, on_top, other, kId, 1.0f);
+    ASSERT_EQ(back.count, 1) << show(back);
+    EXPECT_EQ(back.points[0].id, 0u) << show(back);
+  }
+}
