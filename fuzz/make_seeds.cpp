@@ -373,6 +373,37 @@ void world_seeds() {
     w.u8(14).vec2({-1, 0}).vec2({1, 0.5f}).u8(16);                    // box and point queries
     save("world", "compound-regrow", w);
   }
+  {  // A compound on two feet, and a compound table top on two of its own feet, landing on a fixed
+     // ground in one update (both part pairs begin at once: the collider event names the first in
+     // contacts()), lifted off in one (the end names the last in end_part_touch_events()), and a
+     // sensor compound entered by both at once.
+    FuzzWriter w;
+    w.u8(1);
+    w.u8(0).box(10, 0.5f).transform({0, -0.5f}, 0.0f);
+    solid(w, true);
+    w.u8(kCompound).u8(2).box(0.25f, 0.25f, {-1, 0}, 0.0f).box(0.25f, 0.25f, {1, 0}, 0.0f).box(1.25f, 0.1f, {0, 0.35f}, 0.0f)
+        .transform({0, 0.5f}, 0.0f);
+    solid(w, false);
+    w.u8(kCompound).u8(1).capsule({-1, 0}, {-1, 1}, 0.25f).capsule({1, 0}, {1, 1}, 0.25f).transform({4, 0.5f}, 0.0f);
+    solid(w, false);
+    w.u8(kUpdate);
+    const auto move = [&](int index, int dy) {  // collider `index` moved by dy / 64 (op 3, a small move)
+      w.u8(3).u8(0).u8(std::uint8_t(index)).flag(true).u8(0).u8(std::uint8_t(std::int8_t(dy))).flag(true);
+    };
+    move(1, -16);  // both down by 0.25: both feet land
+    move(2, -16);
+    w.u8(kUpdate);
+    w.u8(kCompound).u8(1).box(2, 0.5f).box(2, 0.5f, {5, 0}, 0.0f).transform({0, 2}, 0.0f);
+    w.flag(false).u8(0).flag(true).u8(0);  // a sensor over both
+    w.u8(kUpdate);
+    move(1, 64);  // both up by 1: off the ground, into the sensor
+    move(2, 64);
+    w.u8(kUpdate);
+    move(1, -64);  // and back down
+    move(2, -64);
+    w.u8(kUpdate);
+    save("world", "compound-events", w);
+  }
   {  // A chain floor (right to left: its front faces up) with a step, a ball and a compound on it;
      // rays and casts from above (hit) and from below (pass through); a moving loop; a sensor
      // compound crossed by the ball; collide_shape on the joint.
