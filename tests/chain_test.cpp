@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "oracle/distance.hpp"
@@ -26,6 +28,7 @@ constexpr float kPi = 3.14159265358979f;
 constexpr int kScale = test_random::kSanitizerScale;
 
 using test_oracle::to_oracle;
+using oracle::V;
 
 Shape random_body(test_random::Rng& rng, float size) {
   switch (rng.integer(0, 4)) {
@@ -330,4 +333,309 @@ TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   if (in->id == loop_id) {
     EXPECT_EQ(in->part, 1);  // the right side, (3,-3) -> (3,3)
   }
+}
+
+namespace {
+
+// A chain with one steep kink: J at the origin of the chain's frame, the floor coming in along -x
+// (face normal +y) as two segments (3 then 1 long), turning by `turn` radians at J (> 0: a convex
+// corner, the chain turning towards its solid side; < 0: a concave joint) and going on as two
+// segments (1 then 3 long). The other joints are flat and the free ends 4 from J, beyond the
+// bodies' reach. Segment 1 ends at J, segment 2 starts there.
+Chain kink_chain(float turn) {
+  const Vec2 in{-1, 0}, out{-std::cos(turn), -std::sin(turn)};
+  const std::vector<Vec2> points{-4.0f * in, -1.0f * in, {0, 0}, out, 4.0f * out};
+  return Chain::open(points);
+}
+
+// A body of kind k (0 circle, 1 capsule, 2 box, 3 rounded polygon, 4 sharp polygon) about `size`
+// across.
+Shape body_of_kind(test_random::Rng& rng, int k, float size) {
+  switch (k) {
+    case 0: return Shape::circle(size * float(rng.uniform(0.3, 1)));
+    case 1: return Shape::capsule({-size * float(rng.uniform(0.3, 0.9)), 0}, {size * float(rng.uniform(0.3, 0.9)), 0}, size * float(rng.uniform(0.1, 0.4)));
+    case 2: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
+    default: {
+      std::vector<Vec2> points;
+      const int n = rng.integer(3, 7);
+      for (int i = 0; i < n; ++i) points.push_back(rng.in_disc(size));
+      return Shape::polygon(points, k == 3 ? size * float(rng.uniform(0.05, 0.3)) : 0.0f);
+    }
+  }
+}
+
+// A kink of 60 to 120 degrees, convex or concave, placed anywhere, with a body of every kind in
+// turn at the kink or along one of its two faces (up to past the flat joints 1 from J), at any
+// angle, from resting on it to sunk up to its centroid.
+struct KinkCase {
+  Chain chain;
+  bool convex;
+  float degrees;
+  Transform xs, local, xb;  // local: the body in the chain's frame
+  Shape b;
+  int kind;
+  float size;
+};
+KinkCase kink_case(test_random::Rng& rng, int trial) {
+  const float degrees = float(rng.uniform(60, 120));
+  const bool convex = rng.chance(0.5);
+  Chain chain = kink_chain((convex ? 1 : -1) * degrees * kPi / 180);
+  const Transform xs{{float(rng.uniform(-20, 20)), float(rng.uniform(-20, 20))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+  const int kind = trial % 5;
+  const float size = float(rng.log_uniform(0.05, 0.6));
+  Shape b = body_of_kind(rng, kind, size);
+  Vec2 at;
+  const int where = rng.integer(0, 2);
+  if (where == 0) {
+    at = rng.in_disc(1.2 * size);
+  } else {
+    const ChainSegment& s = chain.segment(where);  // 1: the incoming face (J = its b), 2: the outgoing (J = its a)
+    const Vec2 away = where == 1 ? s.a : s.b;         // unit, from J
+    at = float(rng.uniform(0, 1.6)) * away + float(rng.uniform(-0.5, 1.3)) * size * s.normal;
+  }
+  const Transform local{at, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+  return {std::move(chain), convex, degrees, xs, local, mul(xs, local), std::move(b), kind, size};
+}
+
+bool in_fan(Vec2 from, Vec2 to, Vec2 n) { return cross(from, n) >= -1e-3f && cross(n, to) >= -1e-3f; }
+
+}  // namespace
+
+// Steep kinks against the oracle's geometry of the whole chain (each segment's long-double
+// distance to the body; near a concave joint the chain's surface is the union of its segments).
+// Each contact: a face normal of its segment, or a normal of the convex corner's fan from the
+// segment that starts there (from the one that ends there only when the body's centroid lies
+// behind the other's line, which then sees nothing); its point midway between a point of the
+// segment and a point of the body's surface (within the contract's 1e-3 of the body's size); no
+// deeper than the segment's own distance when apart from it. Together: no contact beyond the
+// margin, some contact within it, the least separation the chain's distance when apart, and a body
+// sunk into a face with its centroid out of the solid gets a contact pushing it out of that face
+// (that face's normal, or the corner's fan).
+TEST(Chain, SteepKinksAgreeWithTheOracle) {
+  test_random::Rng rng(21);
+  const float margin = 0.02f;
+  std::map<std::string, int> failures;
+  std::map<std::string, std::string> first;
+  int cases = 0, sunk = 0, unowned_corner = 0;
+  for (int trial = 0; trial < 30000 / kScale; ++trial) {
+    const KinkCase k = kink_case(rng, trial);
+    const Chain& chain = k.chain;
+    const ChainSegment& s1 = chain.segment(1);
+    const ChainSegment& s2 = chain.segment(2);
+    const oracle::RShape body = to_oracle(k.b, k.xb);
+    const long double tol = 1e-3L * oracle::half_diameter(body) + 8e-7L * 40;
+    const Vec2 c = transform_point(k.local, k.b.core_centroid());
+    long double d[4], whole = 1e30L;
+    V own[4];  // each segment's least-translation direction, from it to the body (chain frame)
+    bool front[4];
+    for (int i = 0; i < 4; ++i) {
+      const ChainSegment& s = chain.segment(i);
+      const oracle::DistanceAnswer o = oracle::distance(to_oracle(s.shape, Transform::identity()), to_oracle(k.b, k.local));
+      d[i] = o.distance;
+      own[i] = o.normal;
+      whole = std::min(whole, d[i]);
+      front[i] = dot(s.normal, c - s.a) > 0;
+    }
+    // Out of the solid: in front of either face at a convex corner, of both in a concave joint.
+    const bool outside = k.convex ? (front[1] || front[2]) : (front[1] && front[2]);
+    ++cases;
+    if (whole < -tol && outside) ++sunk;
+    std::vector<std::string> bad;
+    Manifold m[4];
+    long double least = 1e30L;
+    int total = 0;
+    for (int i = 0; i < 4; ++i) {
+      const ChainSegment& s = chain.segment(i);
+      m[i] = collide(s, k.xs, k.b, k.xb, margin);
+      total += m[i].count;
+      if (m[i].count == 0) continue;
+      const Vec2 n = inv_rotate(k.xs.q, m[i].normal);
+      const bool face = length(n - s.normal) < 1e-3f;
+      const bool fan = k.convex && (i == 2 || (i == 1 && !front[2])) && in_fan(s1.normal, s2.normal, n);
+      if (!face && !fan) bad.push_back("normal of segment " + std::to_string(i) + " neither its face's nor in the corner's fan");
+      long double own_least = 1e30L;
+      for (int j = 0; j < m[i].count; ++j) {
+        const ContactPoint& p = m[i].points[j];
+        own_least = std::min<long double>(own_least, p.separation);
+        const Vec2 on_body = p.point + 0.5f * p.separation * m[i].normal;
+        const Vec2 on_chain = inv_transform_point(k.xs, p.point - 0.5f * p.separation * m[i].normal);
+        if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol) bad.push_back("point not on the body's surface");
+        if (oracle::closest_segments({on_chain.x, on_chain.y}, {on_chain.x, on_chain.y}, {s.a.x, s.a.y}, {s.b.x, s.b.y}).distance > tol) {
+          bad.push_back("point not on its segment");
+        }
+        if (p.separation > margin) bad.push_back("separation above the margin");
+      }
+      least = std::min(least, own_least);
+      if (d[i] > tol && own_least < d[i] - tol) bad.push_back("a point deeper than its segment's distance, apart from it");
+    }
+    if (whole > margin + tol && total > 0) bad.push_back("a contact beyond the margin");
+    if (outside && whole <= margin - tol && total == 0) {
+      // Open (docs/terrain.md): at a convex corner, the segment ending there finds the body's least
+      // translation inside the corner's fan and leaves it to the other, whose own least translation
+      // lies beyond the fan on the first face's side and whose face clip is empty.
+      const bool unowned = k.convex && in_fan(s1.normal, s2.normal, {float(own[1].x), float(own[1].y)}) &&
+                           cross(s1.normal, Vec2{float(own[2].x), float(own[2].y)}) < 0;
+      if (unowned) ++unowned_corner;
+      else bad.push_back("no contact at all");
+    }
+    if (outside && whole >= 0 && whole <= margin - tol && total > 0 && std::fabs(least - whole) > tol) bad.push_back("least separation not the distance");
+    for (int i = 0; i < 4; ++i) {
+      if (!(d[i] < -tol && front[i] && outside) || total == 0) continue;
+      bool pushed = false;
+      for (int j = 0; j < 4; ++j) {
+        const Vec2 n = inv_rotate(k.xs.q, m[j].normal);
+        pushed = pushed || (m[j].count > 0 && (length(n - chain.segment(i).normal) < 1e-3f || (k.convex && in_fan(s1.normal, s2.normal, n))));
+      }
+      if (!pushed) bad.push_back("sunk into segment " + std::to_string(i) + " and nothing pushes it out");
+    }
+    for (const std::string& what : bad) {
+      if (failures[what]++ > 0) continue;
+      std::ostringstream out;
+      out << "trial " << trial << ": " << (k.convex ? "convex " : "concave ") << k.degrees << " degrees, body kind " << k.kind << " at ("
+          << k.local.p.x << ", " << k.local.p.y << "), distances to the segments " << double(d[0]) << " " << double(d[1]) << " "
+          << double(d[2]) << " " << double(d[3]) << "; contacts";
+      for (int i = 0; i < 4; ++i) out << " " << m[i].count;
+      first[what] = out.str();
+    }
+  }
+  for (const auto& [what, count] : failures) ADD_FAILURE() << count << " x " << what << "; the first: " << first[what];
+  EXPECT_GT(sunk, cases / 5);  // the cases do sink bodies into the kinks
+  // The open corner case stays rare (about 1 in 10,000 of these cases).
+  EXPECT_LE(unowned_corner, cases / 2000) << unowned_corner << " bodies at a convex corner with no contact";
+}
+
+// Where collide() of a segment's own shape gives the face normal (and the body's centroid is in
+// front), the chain keeps that manifold or builds the same one from the face clip: the same count,
+// the same ids (warm starting goes on through the switch), the same normal. Sharp bodies: for a
+// rounded one collide() may place a clipped point on the corner's arc where the face clip has it
+// on the outer edge (both on the surface).
+TEST(Chain, SteepKinkFaceContactsHaveCollidesIds) {
+  test_random::Rng rng(22);
+  const float margin = 0.02f;
+  int compared = 0;
+  for (int trial = 0; trial < 30000 / kScale; ++trial) {
+    const KinkCase k = kink_case(rng, trial);
+    if (k.b.radius() > 0) continue;
+    const Vec2 c = transform_point(k.local, k.b.core_centroid());
+    for (int i = 0; i < 4; ++i) {
+      const ChainSegment& s = k.chain.segment(i);
+      const Manifold plain = collide(s.shape, k.xs, k.b, k.xb, margin);
+      if (plain.count == 0 || length(inv_rotate(k.xs.q, plain.normal) - s.normal) >= 1e-3f || dot(s.normal, c - s.a) <= 0) continue;
+      ++compared;
+      const Manifold m = collide(s, k.xs, k.b, k.xb, margin);
+      ASSERT_EQ(m.count, plain.count) << "trial " << trial << " segment " << i;
+      EXPECT_LT(length(m.normal - plain.normal), 1e-3f) << "trial " << trial << " segment " << i;
+      for (int j = 0; j < plain.count; ++j) {
+        // (In either order: a body face parallel to the segment may be collide()'s reference.)
+        EXPECT_TRUE(plain.points[j].id == m.points[0].id || plain.points[j].id == m.points[m.count - 1].id)
+            << "trial " << trial << " segment " << i << ": collide() names a point " << plain.points[j].id << ", the chain "
+            << m.points[0].id << (m.count > 1 ? " and " + std::to_string(m.points[1].id) : std::string());
+      }
+    }
+  }
+  EXPECT_GT(compared, 3000 / kScale);
+}
+
+// Casts on chain segments that start in contact (chain.hpp: as shape_cast() otherwise, so a body
+// that starts overlapping a segment, or within the cast's target separation, with its centroid in
+// front hits at fraction 0; the normal is chosen as collide() chooses, so a normal inside the fan
+// of the convex corner a segment ends at is the next segment's). Against the oracle's distance of
+// the body to each segment at the start, over the steep kinks: some segment's cast hits at
+// fraction 0 with a normal (from the body to the segment) opposite to that segment's face normal,
+// to a normal of the corner's fan, or to the oracle's least-translation direction; and each hit
+// at fraction 0 is on a segment the body starts overlapping or within the target of. A disc cast
+// along a ray whose origin lies within the radius of the segment, in front, hits at fraction 0.
+TEST(Chain, CastsStartingInContactHitAtTheStart) {
+  test_random::Rng rng(23);
+  ShapeCastOptions skin;
+  skin.target_separation = 0.01f;
+  int starts = 0, missed = 0, wrong = 0, sunk_backwards = 0;
+  for (int trial = 0; trial < 20000 / kScale; ++trial) {
+    const KinkCase k = kink_case(rng, trial);
+    const Chain& chain = k.chain;
+    const oracle::RShape body = to_oracle(k.b, k.local);
+    const long double tol = 1e-3L * oracle::half_diameter(body) + 8e-7L * 40;
+    const Vec2 c = transform_point(k.local, k.b.core_centroid());
+    const Vec2 move = rotate(k.xs.q, float(rng.uniform(0.1, 1)) * Vec2{float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))});
+    const ShapeCastOptions options = rng.chance(0.5) ? skin : ShapeCastOptions{};
+    bool starts_in_contact = false, hit_at_start = false;
+    for (int i = 0; i < 4; ++i) {
+      const ChainSegment& s = chain.segment(i);
+      const oracle::DistanceAnswer o = oracle::distance(to_oracle(s.shape, Transform::identity()), body);
+      const bool front = dot(s.normal, c - s.a) > 0;
+      const bool in_contact = front && o.distance <= options.target_separation - tol;
+      starts_in_contact = starts_in_contact || in_contact;
+      const CastHit h = shape_cast(k.b, k.xb, move, s, k.xs, {0, 0}, options);
+      if (!h.hit || h.fraction != 0) continue;
+      hit_at_start = true;
+      // Only where the body starts within the target of this segment (its centroid in front).
+      if (!(front && o.distance <= options.target_separation + tol)) {
+        ++wrong;
+        ADD_FAILURE() << "trial " << trial << " segment " << i << ": a hit at the start " << double(o.distance) << " away";
+        continue;
+      }
+      const Vec2 n = -inv_rotate(k.xs.q, h.normal);  // from the segment to the body
+      const bool face = length(n - s.normal) < 1e-3f;
+      const bool fan = k.convex && (i == 2 || i == 1) && in_fan(chain.segment(1).normal, chain.segment(2).normal, n);
+      const bool least = o.distance < 0 && length(Vec2{float(o.normal.x), float(o.normal.y)} - n) < 1e-3f;
+      const bool touching = o.distance >= -tol && length(Vec2{float(o.normal.x), float(o.normal.y)} - n) < 2e-3f;
+      EXPECT_TRUE(face || fan || least || touching) << "trial " << trial << " segment " << i << ": normal " << n.x << " " << n.y;
+      if (o.distance < 0 && dot(n, s.normal) < 0) ++sunk_backwards;
+    }
+    if (starts_in_contact) {
+      ++starts;
+      if (!hit_at_start) {
+        ++missed;
+        if (missed < 4) ADD_FAILURE() << "trial " << trial << ": starts in contact (kind " << k.kind << ", " << (k.convex ? "convex " : "concave ") << k.degrees << " degrees) and no cast hits at the start";
+      }
+    }
+  }
+  EXPECT_EQ(missed, 0);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(starts, 20000 / kScale / 4);
+  EXPECT_GT(sunk_backwards, 0);  // some start sunk so that the least translation faces backwards
+  // A disc of radius 0.3 moving along a ray from 0.2 in front of a segment: inside at the start.
+  const Chain floor = flat_floor(4, 1.0f);
+  const Transform xs{{3, -2}, Rot::from_angle(0.7f)};
+  for (const float x : {0.5f, 1.5f, 2.0f, 3.9f}) {
+    const int i = 3 - int(x);
+    const Ray ray{transform_point(xs, {x, 0.2f}), rotate(xs.q, Vec2{0.3f, -1})};
+    const CastHit h = raycast(floor.segment(i), xs, ray, 0.3f);
+    ASSERT_TRUE(h.hit) << x;
+    EXPECT_EQ(h.fraction, 0.0f);
+    EXPECT_EQ(h.normal, (Vec2{0, 0}));
+    EXPECT_FALSE(raycast(floor.segment(i), xs, {transform_point(xs, {x, -0.2f}), rotate(xs.q, Vec2{0.3f, 1})}, 0.3f).hit);  // from behind
+  }
+}
+
+// The query fuzzer's finding at the end of issue 33 (fuzz/known/query-chain-segment-contact-below-
+// distance): a segment 7e-15 long lying inside a box 1.9e-14 across, against which collide() of the
+// chain segment reports a separation far below distance()'s. The chain's contact is right: the
+// oracle puts the segment inside the box (overlap 9.3e-15) and the box 1.18e-14 deep along the
+// segment's face normal. distance() of the segment's shape reports +7.1e-15 instead: overlaps below
+// kOverlapFraction x kMinPairScale (1e-12) are measured as touching by the closest points of the
+// two edges, which do not meet, and collide() of the segment's shape itself gives the same
+// -1.18e-14 (docs/robustness.md). Sizes 1e-12 of those the contract covers; held here against the
+// oracle so that the chain's answer stays the geometry's.
+TEST(Chain, TinyBoxAroundATinySegmentAgreesWithTheOracle) {
+  const ChainSegment s = ChainSegment::make({0, 7.10542736e-15f}, {0, 0});
+  const Transform xs{{0, 5.60519386e-44f}, Rot{1, 0}};
+  const float h = 9.33458091e-15f;
+  const Shape box = Shape::polygon(std::vector<Vec2>{{-h, -h}, {h, -h}, {h, h}, {-h, h}}, 9.40457362e-38f);
+  const Transform xb{{0, 9.40395481e-38f}, Rot{0.950871348f, -0.309586316f}};
+  const oracle::RShape seg = to_oracle(s.shape, xs), body = to_oracle(box, xb);
+  ASSERT_LT(oracle::distance(seg, body).distance, -9e-15L);  // the segment lies inside the box
+  const Manifold m = collide(s, xs, box, xb, 2.0f);
+  ASSERT_GT(m.count, 0);
+  EXPECT_EQ(m.normal, rotate(xs.q, s.normal));  // the face normal: the least translation is not unique here
+  const long double along = oracle::separation_along(seg, body, {m.normal.x, m.normal.y});  // -1.1766e-14
+  const long double tol = 1e-3L * 2 * h;
+  for (int k = 0; k < m.count; ++k) {
+    EXPECT_GE(m.points[k].separation, along - tol) << k;  // no deeper than the box lies along the normal
+    const Vec2 on_box = m.points[k].point + 0.5f * m.points[k].separation * m.normal;
+    EXPECT_NEAR(double(oracle::signed_distance_to_surface(body, {on_box.x, on_box.y})), 0, double(tol)) << k;
+  }
+  long double least = 1;
+  for (int k = 0; k < m.count; ++k) least = std::min<long double>(least, m.points[k].separation);
+  EXPECT_NEAR(double(least), double(along), double(tol));
 }

@@ -5,6 +5,7 @@
 // corner, and none but the faces' at a flat or concave joint. A manifold normal outside that set is a
 // ghost (a box's corner caught on the joint between two flat tiles); this file replaces it by the
 // face normal, which is the idea of Box2D v3's smooth segments (b2ChainSegment, "ghost vertices").
+#include <algorithm>
 #include <cmath>
 
 #include "pebble/chain.hpp"
@@ -14,6 +15,103 @@ namespace pebble {
 namespace {
 
 constexpr CastHit kMiss{false, 1.0f, {0, 0}, {0, 0}};
+
+// A contact whose point on the segment lies within this fraction of the segment's length of an
+// end is at that end (normal_owner()).
+constexpr float kChainEndFraction = 1e-4f;
+
+// Whether the chain turns from edge e to edge f (consecutive) towards `side` (1: convex, towards
+// its solid side; -1: concave) by more than kChainFaceSine (the sine of the turn): a joint turning
+// by less is flat (its fan holds no normal beyond the face's tolerance; a joint flat but for the
+// rounding of its points is flat).
+bool turns_by_more(Vec2 e, Vec2 f, float side) {
+  const float turn = side * cross(e, f);
+  return turn > 0 && turn * turn > kChainFaceSine * kChainFaceSine * dot(e, e) * dot(f, f);
+}
+
+// face_manifold() for a rounded b: the points stand for the ends of b's incident edge w[0] -> w[1]
+// (core, chain frame) on b's surface, as collide() places them: the deeper end by its corner's
+// lowest point, the other by the end of the outer edge (the core edge moved out by the radius
+// along its outward normal; that end's own corner's lowest point lies inside b when the edge is
+// tilted), each while it lies over the segment, else b's surface where it crosses the line through
+// the segment's end (on the deeper corner's arc or on the outer edge; none when neither reaches
+// it). A point is midway between the line and that surface point, its separation their distance.
+Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const Shape& b, const Vec2 (&w)[2], Vec2 outward,
+                               const Vec2 (&far)[2], const Vec2 (&far_outward)[2], bool most_opposed, bool concave_at_a, bool concave_at_b,
+                               const std::uint32_t (&ids)[2], float margin, bool apart) {
+  const Vec2 n = s.normal;
+  const float len = length(s.b - s.a);
+  const Vec2 t = (s.b - s.a) / len;
+  const float r = b.radius();
+  float u[2], h[2];
+  for (int k = 0; k < 2; ++k) {
+    u[k] = dot(w[k] - s.a, t);
+    h[k] = dot(w[k] - s.a, n);
+  }
+  const int deeper = h[0] <= h[1] ? 0 : 1, other = 1 - deeper;
+  const float shift_u = r * dot(outward, t), shift_h = r * dot(outward, n);
+  // b's surface on the line u = plane through an end of the segment.
+  const auto on_plane = [&](float plane, float& height) {
+    const float outer_w = u[deeper] + shift_u, outer_o = u[other] + shift_u;
+    if ((plane - u[deeper]) * (plane - outer_w) <= 0) {
+      const float along = plane - u[deeper];
+      height = h[deeper] - std::sqrt(std::max(r * r - along * along, 0.0f));
+      return true;
+    }
+    if ((plane - outer_w) * (plane - outer_o) <= 0) {
+      const float lambda = outer_o != outer_w ? (plane - outer_w) / (outer_o - outer_w) : 0.0f;
+      height = h[deeper] + shift_h + lambda * (h[other] - h[deeper]);
+      return true;
+    }
+    // Beyond a concave joint, on the deeper corner's far side (away from the edge): its arc while
+    // the arc is b's surface there (inside the corner's cone of normals), else the outer edge of
+    // the corner's other edge when that one faces down.
+    if (!(plane == 0 ? concave_at_a : concave_at_b)) return false;
+    const float along = plane - u[deeper];
+    if (std::fabs(along) <= r) {
+      const float down = std::sqrt(std::max(r * r - along * along, 0.0f));
+      const Vec2 c = along * t - down * n;  // the arc's point, from the corner
+      if (dot(c, w[deeper] - far[deeper]) >= 0 && dot(c, w[deeper] - w[other]) >= 0) {
+        height = h[deeper] - down;
+        return true;
+      }
+    }
+    const Vec2 m = far_outward[deeper];
+    if (!(dot(m, n) < 0)) return false;
+    const float from_u = u[deeper] + r * dot(m, t), to_u = dot(far[deeper] - s.a, t) + r * dot(m, t);
+    if ((plane - from_u) * (plane - to_u) > 0) return false;
+    const float lambda = to_u != from_u ? (plane - from_u) / (to_u - from_u) : 0.0f;
+    height = h[deeper] + r * dot(m, n) + lambda * (dot(far[deeper] - s.a, n) - h[deeper]);
+    return true;
+  };
+  bool valid[2];
+  float at[2], height[2];
+  for (int k = 0; k < 2; ++k) {
+    // (The deeper corner's lowest point is on b's surface when the edge is the most opposed to the
+    // face, which holds b's lowest vertex; an edge stepped to in a concave joint has its outer end.)
+    const bool lowest = k == deeper && most_opposed;
+    at[k] = lowest ? u[k] : u[k] + shift_u;
+    height[k] = lowest ? h[k] - r : h[k] + shift_h;
+    valid[k] = true;
+    if (!(at[k] >= 0 && at[k] <= len)) {
+      at[k] = at[k] < 0 ? 0.0f : len;
+      valid[k] = on_plane(at[k], height[k]);
+    }
+  }
+  // Both at one place (a corner on the line through an end): the deeper end's only.
+  if (valid[0] && valid[1] && std::fabs(at[0] - at[1]) <= kClipFraction * std::max(std::min(len, b.extent()), kMinPairScale)) valid[other] = false;
+  Manifold m{};
+  m.normal = rotate(xs.q, n);
+  for (int k = 0; k < 2; ++k) {
+    const float separation = height[k];
+    if (!valid[k] || !(separation <= margin) || (apart && separation < 0)) continue;
+    ContactPoint& c = m.points[m.count++];
+    c.point = transform_point(xs, s.a + at[k] * t + (0.5f * separation) * n);
+    c.separation = separation;
+    c.id = ids[k];
+  }
+  return m;
+}
 
 // The manifold of b against the segment's face with the face normal imposed: b's incident edge (the
 // one whose normal is most opposite to the face's) clipped to the segment's extent, its points kept
@@ -28,6 +126,12 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
   Vec2 w[2];
   std::uint32_t ids[2] = {0, 0};
   int points = 1;
+  // Concave joints at the ends.
+  const bool concave_at_b = s.has_next && turns_by_more(edge, s.ghost_next - s.b, -1);
+  const bool concave_at_a = s.has_prev && turns_by_more(s.a - s.ghost_prev, edge, -1);
+  Vec2 outward{};  // the incident edge's outward normal (chain frame)
+  Vec2 far[2] = {}, far_outward[2] = {};  // each end's other neighbour and that edge's outward normal
+  bool most_opposed = true;
   w[0] = transform_point(rel, v[0]);
   if (count > 1) {
     int best = 0;
@@ -39,7 +143,29 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
         best = i;
       }
     }
+    // In a concave joint that edge may lie wholly beyond the segment's end, over the neighbour,
+    // while b, sunk into both faces, is under this one along an edge next to it: step along b's
+    // lower side toward the segment while the edges face down. (At a flat joint the neighbour's
+    // contact has this face's normal already.)
+    for (int step = 1; step < count && (concave_at_a || concave_at_b); ++step) {
+      const int after = best + 1 == count ? 0 : best + 1;
+      const float from = dot(transform_point(rel, v[std::size_t(best)]) - s.a, edge);
+      const float to = dot(transform_point(rel, v[std::size_t(after)]) - s.a, edge);
+      int toward;  // the edge on the segment's side of this one
+      if (concave_at_b && from > length_sq && to > length_sq) toward = after;
+      else if (concave_at_a && from < 0 && to < 0) toward = best == 0 ? count - 1 : best - 1;
+      else break;
+      if (!(dot(rotate(rel.q, b.normal(toward)), n) < 0)) break;
+      best = toward;
+      most_opposed = false;
+    }
     const int next = best + 1 == count ? 0 : best + 1;
+    outward = rotate(rel.q, b.normal(best));
+    const int before = best == 0 ? count - 1 : best - 1, beyond = next + 1 == count ? 0 : next + 1;
+    far[0] = transform_point(rel, v[std::size_t(before)]);
+    far[1] = transform_point(rel, v[std::size_t(beyond)]);
+    far_outward[0] = rotate(rel.q, b.normal(before));
+    far_outward[1] = rotate(rel.q, b.normal(next));
     w[0] = transform_point(rel, v[std::size_t(best)]);
     w[1] = transform_point(rel, v[std::size_t(next)]);
     // The incident edge runs against the face: its first end faces the segment's b, its second a.
@@ -48,11 +174,27 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
     ids[1] = index_of_a | std::uint32_t(next) << 16;
     points = 2;
   }
+  if (points == 2 && b.radius() > 0) return rounded_face_manifold(s, xs, b, w, outward, far, far_outward, most_opposed, concave_at_a, concave_at_b, ids, margin, apart);
   // Clip to the extent 0 <= dot(p - a, edge) <= |edge|^2 (the neighbours own what lies beyond).
   float lo = 0, hi = 1;
   const float s0 = dot(w[0] - s.a, edge);
   if (points == 1) {
-    if (!(s0 >= 0 && s0 <= length_sq)) return Manifold{};
+    if (!(s0 >= 0 && s0 <= length_sq)) {
+      // A disc centred beyond a concave joint reaches over this segment with its arc: its lowest
+      // point on the line through the segment's end.
+      const float r = b.radius();
+      const float len = std::sqrt(length_sq);
+      const float beyond = s0 < 0 ? -s0 / len : s0 / len - len;  // the centre's distance past the end
+      if (!(s0 < 0 ? concave_at_a : concave_at_b) || !(beyond <= r)) return Manifold{};
+      const Vec2 end = s0 < 0 ? s.a : s.b;
+      const float separation = dot(n, w[0] - s.a) - std::sqrt(std::max(r * r - beyond * beyond, 0.0f));
+      if (!(separation <= margin) || (apart && separation < 0)) return Manifold{};
+      Manifold m{};
+      m.normal = rotate(xs.q, n);
+      m.count = 1;
+      m.points[0] = {transform_point(xs, end + (0.5f * separation) * n), separation, 0u};
+      return m;
+    }
   } else {
     const float s1 = dot(w[1] - s.a, edge);
     const float ds = s1 - s0;
@@ -91,6 +233,13 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
 }
 
 bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - s.a) >= 0; }
+
+// Whether the next segment (b -> ghost_next) sees a body whose core centroid is at `local`: its own
+// one-sided test, computed as that segment computes it. A normal inside the fan of the convex
+// corner at b is that segment's only when it sees the body: a body sunk into this segment at a
+// steep convex corner with its centroid behind the next one's line (over this segment) would
+// otherwise get no contact from either, and this segment keeps the normal.
+bool next_sees(const ChainSegment& s, Vec2 local) { return s.has_next && dot(normalize(right_perp(s.ghost_next - s.b)), local - s.b) >= 0; }
 
 // The common cases of a body on terrain, answered without the general search, when the segment's
 // face is an axis of greatest separation of the two cores (seed 000, "The separating axis test":
@@ -156,21 +305,31 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
 // its start), the next segment's (strictly inside the fan of a convex corner at its end, which
 // that segment owns), or a ghost (a flat or concave joint, beyond a corner's fan, facing backwards).
 enum class Owner { self, next, ghost };
-Owner normal_owner(const ChainSegment& s, Vec2 normal) {
+// `along`, when given: where the contact lies along the segment, as dot(point - a, b - a) of its
+// point on the segment. A normal facing backwards is a free end's only when the contact is at that
+// end: a body sunk past its middle elsewhere along the segment, its centroid still in front, has a
+// least translation out through the back (along a face of its own nearly parallel to the segment),
+// which would push it through the chain.
+Owner normal_owner(const ChainSegment& s, Vec2 normal, const float* along = nullptr) {
   const Vec2 n = s.normal;
   const float turn = cross(n, normal);  // > 0: turned toward the end b; < 0: toward the start a
   const float facing = dot(n, normal);
   if (facing > 0 && std::fabs(turn) <= kChainFaceSine) return Owner::self;  // the face normal
+  const float length_sq = dot(s.b - s.a, s.b - s.a);
+  const auto at_end = [&](bool end_b) {
+    return facing >= 0 || along == nullptr || (end_b ? *along >= (1 - kChainEndFraction) * length_sq : *along <= kChainEndFraction * length_sq);
+  };
   if (turn > 0) {
-    if (!s.has_next) return Owner::self;  // around a free end, every normal leaning out of it (a capsule's end)
+    if (!s.has_next) return at_end(true) ? Owner::self : Owner::ghost;  // around a free end, every normal leaning out of it (a capsule's end)
     const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
     // Strictly inside the fan of a convex corner at b (less than a half turn): the next segment's.
-    if (cross(e, e_next) > 0 && cross(normal, right_perp(e_next)) > 0) return Owner::next;
+    // (At a joint flat but for rounding, a normal facing backwards is no fan's.)
+    if (turns_by_more(e, e_next, 1) && cross(normal, right_perp(e_next)) > 0) return Owner::next;
   } else if (turn < 0) {
-    if (!s.has_prev) return Owner::self;
+    if (!s.has_prev) return at_end(false) ? Owner::self : Owner::ghost;
     const Vec2 e_prev = s.a - s.ghost_prev, e = s.b - s.a;
     // Inside the fan of a convex corner at a, its first face's normal included: this segment's.
-    if (cross(e_prev, e) > 0 && cross(right_perp(e_prev), normal) >= 0) return Owner::self;
+    if (turns_by_more(e_prev, e, 1) && cross(right_perp(e_prev), normal) >= 0) return Owner::self;
   }
   return Owner::ghost;
 }
@@ -180,15 +339,19 @@ Owner normal_owner(const ChainSegment& s, Vec2 normal) {
 Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin) noexcept {
   if (!is_valid(xs) || !is_valid(xb)) return Manifold{};
   const Transform rel = inv_mul(xs, xb);
-  if (!in_front(s, transform_point(rel, b.core_centroid()))) return Manifold{};  // one-sided
+  const Vec2 centroid = transform_point(rel, b.core_centroid());
+  if (!in_front(s, centroid)) return Manifold{};  // one-sided
   const Shortcut quick = shortcut(s, rel, b, margin);
   if (quick == Shortcut::apart) return Manifold{};
   if (quick == Shortcut::face) return face_manifold(s, xs, rel, b, margin, false);
   const Manifold m = collide(s.shape, xs, b, xb, margin);
   if (m.count == 0) return m;
-  switch (normal_owner(s, inv_rotate(xs.q, m.normal))) {
+  // The deepest point's place on the segment (the segment has radius 0: its surface is its core).
+  const int deepest = m.count == 2 && m.points[1].separation < m.points[0].separation ? 1 : 0;
+  const float along = dot(inv_transform_point(xs, m.points[deepest].point - 0.5f * m.points[deepest].separation * m.normal) - s.a, s.b - s.a);
+  switch (normal_owner(s, inv_rotate(xs.q, m.normal), &along)) {
     case Owner::self: return m;
-    case Owner::next: return Manifold{};
+    case Owner::next: return next_sees(s, centroid) ? Manifold{} : m;  // unseen by the next segment: this one reports it
     case Owner::ghost: break;
   }
   const float least = m.count == 2 ? std::min(m.points[0].separation, m.points[1].separation) : m.points[0].separation;
@@ -206,7 +369,8 @@ CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, floa
 CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s, const Transform& xs,
                    Vec2 translation_s, const ShapeCastOptions& options) noexcept {
   if (!is_valid(xa) || !is_valid(xs)) return kMiss;
-  if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) return kMiss;
+  const Vec2 centroid = inv_transform_point(xs, transform_point(xa, a.core_centroid()));
+  if (!in_front(s, centroid)) return kMiss;
   CastHit h = shape_cast(a, xa, translation_a, s.shape, xs, translation_s, options);
   // The normal points from a to the segment: the segment's outward normal there is its opposite.
   if (!h.hit || (h.fraction > 0 && dot(inv_rotate(xs.q, h.normal), s.normal) > 0)) return kMiss;
@@ -215,7 +379,9 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   // crest as if at a wall; the smooth surface there has the face's normal.
   switch (normal_owner(s, -inv_rotate(xs.q, h.normal))) {
     case Owner::self: break;
-    case Owner::next: return kMiss;  // inside the fan of the convex corner at b: the next segment reports it
+    case Owner::next:  // inside the fan of the convex corner at b: the next segment reports it, if it sees a
+      if (next_sees(s, centroid)) return kMiss;
+      break;
     case Owner::ghost: h.normal = -rotate(xs.q, s.normal); break;
   }
   return h;
