@@ -524,17 +524,23 @@ TEST(Mover, RisersOfExactlyTheStepHeightAreClimbedAndSnapsAreOnlyWhereTheGroundD
       EXPECT_GT(mover.transform().p.x, 12);
       EXPECT_NEAR(mover.transform().p.y - body.bottom, 4 * h, 3 * skin);
       EXPECT_TRUE(mover.ground().grounded);
-      // Down: snaps only at the risers, each one a drop.
+      // Down: grounded every step (the drops are within the snap distance), snapped at every
+      // riser and only there, each snap a drop.
       const Vec2 top = mover.transform().p;
       const auto down = run(level, mover, 240, walk(-4));
+      int snapped[4] = {0, 0, 0, 0};
       for (std::size_t k = 0; k < down.size(); ++k) {
         const MoverStep& s = down[k];
         const Vec2 before = k == 0 ? top : down[k - 1].transform.p;
         EXPECT_FALSE(s.stepped) << "step " << k << ": a step going down stairs";
+        EXPECT_TRUE(s.ground.grounded) << "step " << k << " at x = " << s.transform.p.x << ": off the ground going down stairs";
         if (!s.snapped) continue;
-        EXPECT_NE(riser_near(s.transform.p.x, body, false), 0) << "step " << k << ": snapped at x = " << s.transform.p.x << ", at no riser";
+        const float r = riser_near(s.transform.p.x, body, false);
+        EXPECT_NE(r, 0) << "step " << k << ": snapped at x = " << s.transform.p.x << ", at no riser";
         EXPECT_LT(s.transform.p.y, before.y - 2 * skin) << "step " << k << ": snapped but not down";
+        if (r != 0) ++snapped[int(r / 2) - 1];
       }
+      for (int i = 0; i < 4; ++i) EXPECT_GE(snapped[i], 1) << "no snap at the riser at x = " << risers[i];
       EXPECT_LT(mover.transform().p.x, -2);
       EXPECT_NEAR(mover.transform().p.y - body.bottom, 0, 3 * skin);
       EXPECT_TRUE(mover.ground().grounded);
