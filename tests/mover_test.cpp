@@ -480,8 +480,9 @@ std::vector<Vec2> stairs(float h) {
 // (the step's bound, and the edge's, allow step_height plus the skin): going up, every riser
 // is climbed by a step taken at it (the mover's front at the riser; a rounded mover that reaches
 // only the edge lands there, the ray just past the contact finding the top, and steps again), and
-// nothing is a snap, since the ground never drops; going down, no step, and every snap is where
-// the ground drops (at a riser, the mover going down). Risers of step_height + 3 skins stop every
+// nothing is a snap, since the ground never drops; going down, grounded every step, no step, a
+// snap at every riser, and every snap where the ground drops (at a riser, the mover going down;
+// the rounded box used to fall off them, docs/mover.md). Risers of step_height + 3 skins stop every
 // body at the first. (Between step_height and step_height + 2 skins the result depends on the gap
 // the mover stands at, within the skin: the step's bound adds the skin to step_height.)
 TEST(Mover, RisersOfExactlyTheStepHeightAreClimbedAndSnapsAreOnlyWhereTheGroundDrops) {
