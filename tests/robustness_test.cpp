@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -532,6 +533,43 @@ TEST(Robustness, CollideAgreesWithDistanceForATouchingLongSegment) {
   EXPECT_GT(collide(triangle, kId, segment, kId).count, 0);
 }
 
+TEST(Robustness, CollideAgreesWithDistanceAtMarginsLargeAgainstTheShapes) {
+  // The query fuzzer's kEarlyStopIssue, whose slack above only knew the shapes' sizes: with a
+  // margin of 3e5 between shapes 1e3 across, or cores 1e6 from their local origins, the axis
+  // test's separation is computed from coordinates that large and rounds by more than that slack,
+  // and collide() at a margin equal to distance() (or one float above) stopped early with no
+  // point (222 of 1.6M such pairs before the fix). Shapes of every kind, cores up to 1e6 from
+  // their origins, positions up to 1e6 apart.
+  std::mt19937 rng(37);
+  std::uniform_real_distribution<float> u(-1, 1);
+  const float mags[] = {1e-3f, 1, 100, 1e4f, 1e6f};
+  const auto mag = [&] { return mags[rng() % 5]; };
+  const auto make = [&]() -> Shape {
+    const Vec2 c{u(rng) * mag(), u(rng) * mag()};
+    const float size = 1e-2f * mag(), radius = rng() % 2 ? 0.0f : std::fabs(u(rng)) * size;
+    switch (rng() % 4) {
+      case 0: return Shape::circle(radius, c);
+      case 1: return Shape::capsule(c, c + Vec2{size, 0.5f * size}, radius);
+      case 2: return Shape::polygon(std::vector<Vec2>{c, c + Vec2{size, 0}, c + Vec2{0, size}}, radius);
+      default: return Shape::box(size, 0.5f * size, c, 0.3f);
+    }
+  };
+  int pairs = 0, missed = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const Shape a = make(), b = make();
+    const Transform xa{{u(rng) * mag(), u(rng) * mag()}, Rot::from_angle(3 * u(rng))};
+    const Transform xb{{u(rng) * mag(), u(rng) * mag()}, Rot::from_angle(3 * u(rng))};
+    const float d = distance(a, xa, b, xb).distance;
+    if (!(d > 0 && d < 1e6f)) continue;
+    ++pairs;
+    for (const float margin : {d, std::nextafter(d, 2 * d)}) {
+      if (collide(a, xa, b, xb, margin).count == 0 && ++missed <= 5) ADD_FAILURE() << "pair " << i << " margin " << margin;
+    }
+  }
+  EXPECT_EQ(missed, 0) << "of " << pairs << " pairs";
+  EXPECT_GT(pairs, 100000);
+}
+
 TEST(Robustness, UnitNormalForCirclesADenormalApart) {
   // The contact kernels normalize the line of centres as d / length(d): for centres 1e-40 apart
   // length(d) is a denormal with a few bits, and the quotient is not unit (normalize() is).
@@ -543,6 +581,56 @@ TEST(Robustness, UnitNormalForCirclesADenormalApart) {
   const Manifold m = collide(point, xa, tiny, xb, 1);
   ASSERT_EQ(m.count, 1);
   EXPECT_NEAR(norm(m.normal), 1, 1e-5);
+}
+
+TEST(Robustness, UnitNormalsForFeaturesADenormalApart) {
+  // The query fuzzer's kTinyGapIssue: every contact kernel that turned the line between two
+  // features into a normal as d / |d| gave a vector off unit length once |d| was below about
+  // 1e-18 (its square a denormal with few bits): two points (collide_generic), a point core and a
+  // vertex (point_to_core), a vertex and a vertex (closest_features) and the capsule pair's ends.
+  // Corpus input: a circle 2.8e-45 from a point, through collide_generic. Here every kind of core
+  // meets another vertex to vertex, with gaps from the smallest denormal to 1e-18 along a
+  // diagonal (so no face normal answers), through every entry point and SIMD copy.
+  const Shape shapes[] = {Shape::circle(0), Shape::circle(0.25f), Shape::segment({-1, -1}, {0, 0}),
+                          Shape::capsule({-1, -1}, {0, 0}, 0.125f), Shape::polygon(std::vector<Vec2>{{0, 0}, {-1, 0.2f}, {-0.8f, -1.3f}}),
+                          Shape::polygon(std::vector<Vec2>{{0, 0}, {-2, 0.5f}, {-2.5f, -1}, {-0.5f, -2}}, 0.0625f)};
+  // B is A's mirror image through the origin: the vertex at A's origin meets B's at the gap.
+  const auto mirrored = [](const Shape& s) {
+    std::vector<Vec2> v;
+    for (const Vec2 p : s.vertices()) v.push_back(-p);
+    if (v.size() == 1) return Shape::circle(s.radius(), v[0]);
+    if (v.size() == 2) return Shape::capsule(v[0], v[1], s.radius());
+    return Shape::polygon(v, s.radius());
+  };
+  const SimdPath start = simd_path();
+  int checked = 0;
+  for (const SimdPath path : {SimdPath::scalar, SimdPath::sse2, SimdPath::avx2, SimdPath::neon}) {
+    if (!detail::use_simd_path(path)) continue;
+    for (const Shape& a : shapes) {
+      for (const Shape& b0 : shapes) {
+        const Shape b = mirrored(b0);
+        for (const float gap : {1.4e-45f, 2.8e-45f, 1e-42f, 3e-40f, 1e-38f, 1e-30f, 1e-20f, 1e-18f}) {
+          for (const Vec2 dir : {Vec2{0.6f, 0.8f}, Vec2{1, 0}, Vec2{0.8f, 0.6f}}) {
+            const Transform xa = kId, xb{gap * dir, Rot::identity()};
+            const std::string what = std::string(simd_path_name(path)) + " a " + std::to_string(a.vertex_count()) + " b " +
+                                     std::to_string(b.vertex_count()) + " gap " + std::to_string(gap);
+            for (const Manifold& m : {collide(a, xa, b, xb, 0.5f), detail::collide_generic(a, xa, b, xb, 0.5f),
+                                      collide(b, xb, a, xa, 0.5f), detail::collide_generic(b, xb, a, xa, 0.5f)}) {
+              ASSERT_GT(m.count, 0) << what;
+              EXPECT_NEAR(norm(m.normal), 1, 1e-5) << what;
+            }
+            for (const DistanceResult& d : {distance(a, xa, b, xb), detail::distance_generic(a, xa, b, xb), distance(b, xb, a, xa),
+                                            detail::distance_generic(b, xb, a, xa)}) {
+              EXPECT_NEAR(norm(d.normal), 1, 1e-5) << what;
+            }
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  detail::use_simd_path(start);
+  EXPECT_GT(checked, 0);
 }
 
 TEST(Robustness, FixedTreeRebuildWithCentresADenormalApart) {

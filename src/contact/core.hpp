@@ -174,6 +174,11 @@ struct SegmentClosest {
   float dist2;   // squared distance
 };
 
+/// d / len, where len is |d| as length() gives it: unit even when |d| is below about 1e-18, where
+/// len keeps few bits (a denormal square) and the plain quotient is not unit; normalize() rescales
+/// first. The common case is the plain quotient, bit for bit.
+inline Vec2 direction(Vec2 d, float len) { return len >= kTinyLength ? d / len : normalize(d); }
+
 inline float clamp01(float x) { return x < 0 ? 0.0f : (x > 1 ? 1.0f : x); }
 
 PEBBLE_HOT_INLINE SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
@@ -349,9 +354,31 @@ inline int edge_end_index(const FramedCore& c, int e, int end) {
 /// A separation of the cores above this proves distance > margin, so a query may stop there.
 /// The slack (kStopSlackFraction, tolerances.hpp) keeps float rounding from ever stopping a pair
 /// that distance() puts within the margin (distance() runs to the end and must agree with every
-/// early stop; cases found by the query fuzzer are in tests/robustness_test.cpp).
+/// early stop; cases found by the query fuzzer are in tests/robustness_test.cpp)...
 inline float stop_bound(float margin, const Shape& a, const Shape& b) {
   return margin + a.radius() + b.radius() + kStopSlackFraction * std::max(a.extent(), b.extent());
+}
+
+/// ...as long as the coordinates the separations are computed from are not much larger than the
+/// shapes. This bound adds the same fraction of those coordinates (B's core in A's frame lies
+/// within |xb.p - xa.p| + |B's centroid| + B's extent of A's origin, A's core within |A's
+/// centroid| + A's extent): with a margin of 3e5 between shapes 1e3 across, or cores far from
+/// their local origins, the separation rounds by more than stop_bound()'s slack, and collide()
+/// at a margin equal to distance() stopped with no point (the query fuzzer's early-stop issue).
+/// A query stops at stop_bound() and asks this one only then (stopped_short()): its sums would
+/// cost every call a few percent.
+inline float far_stop_bound(float margin, const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+  const Vec2 d = xb.p - xa.p, ca = a.core_centroid(), cb = b.core_centroid();
+  const float reach = (std::fabs(d.x) + std::fabs(d.y)) + (std::fabs(ca.x) + std::fabs(ca.y)) + (std::fabs(cb.x) + std::fabs(cb.y)) +
+                      (a.extent() + b.extent());
+  return stop_bound(margin, a, b) + kStopSlackFraction * reach;
+}
+
+/// A query stopped at stop_bound() with this separation, which does not clear far_stop_bound():
+/// it must run again with that bound.
+inline bool stopped_short(float separation, float margin, const Shape& a, const Transform& xa, const Shape& b,
+                                            const Transform& xb) {
+  return !(separation > far_stop_bound(margin, a, xa, b, xb));
 }
 
 /// The scale of a pair: the smaller shape's size, never 0.
@@ -522,7 +549,7 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   bool inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
   if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] inside_inc = clearly_inside(inc, q, c, r1, r2, i1, i2, scale);
   if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
-  if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) n = (c.c2 - c.c1) / dist;
+  if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) n = direction(c.c2 - c.c1, dist);
   out.distance = dist;
   out.normal = q.flip ? -n : n;
   out.point_a = q.flip ? c.c2 : c.c1;
@@ -579,7 +606,7 @@ PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCo
     const Vec2 d = b.v[0] - a.v[0];
     const float len = length(d);
     out.distance = len;
-    out.normal = len > 0 ? d / len : Vec2{0, 1};
+    out.normal = len > 0 ? direction(d, len) : Vec2{0, 1};
     out.point_a = a.v[0];
     out.point_b = b.v[0];
     out.query = {0, -1, 0, false, false, out.normal};
@@ -615,14 +642,14 @@ struct PointToCore {
   Vec2 normal;     // world, unit, from the core towards p; the core's closest (or, inside,
                    // deepest-direction) point is always p - distance * normal
   bool stopped;    // an edge plane separates p by more than stop_above (distance then holds
-                   // stop_above, a lower bound), or the input is not finite
+                   // the greatest separation, a lower bound), or the input is not finite
 };
 
 /// The best edge's values in world axes, for point_to_core.
 struct PointAxis {
   float separation;  // of p from the edge's plane; -huge when the core has no edges
   int edge;          // -1 when the core has no edges; -2 when an edge plane separates p by
-                     // more than stop_above (then nothing else is set)
+                     // more than stop_above (then only separation is set: the greatest)
   Vec2 normal;       // the edge's outward normal, turned by q
   float along;       // dot(turned edge direction, d); the edge's own dot(direction, v) subtracted
                      // gives p's position along it from that vertex
@@ -646,7 +673,7 @@ PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Ve
   store(nx_lanes, nx);
   store(ny_lanes, ny);
   store(along, nx * y - ny * x);
-  if (any(sep > F::splat(stop_above))) return {0, -2, {0, 1}, 0};
+  if (any(sep > F::splat(stop_above))) return {first_max_lane(sep).separation, -2, {0, 1}, 0};
   const AxisSeparation best = first_max_lane(sep);
   const int e = best.edge;
   if (e < 0) return {-kHugeDistance, -1, {0, 1}, 0};  // no edges
@@ -660,14 +687,14 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   if (edges == 0) {
     const Vec2 r = d - rotate(q, v[0]);
     const float len = length(r);
-    return {len, len > 0 ? r / len : Vec2{-q.s, q.c}, false};
+    return {len, len > 0 ? direction(r, len) : Vec2{-q.s, q.c}, false};
   }
   const PointAxis axis = edges <= 4 ? point_axis_lanes<4>(core, q, d, stop_above)
                                     : point_axis_lanes<kMaxPolygonVertices>(core, q, d, stop_above);
   const float sep = axis.separation;
   const int e = axis.edge;
   const Vec2 ne = axis.normal;
-  if (e == -2) return {stop_above, {0, 1}, true};
+  if (e == -2) return {axis.separation, {0, 1}, true};
   if (e < 0) return {kHugeDistance, {0, 1}, true};  // non-finite input only (see core_distance)
   // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
   // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
@@ -689,7 +716,15 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const float u = at_start ? u_start : u_end;
   const float dist = std::sqrt(sep * sep + u * u);
   // At a vertex the direction to p; when p (nearly) sits on the vertex, the edge's normal.
-  const Vec2 normal = dist > kWitnessNormalFraction * scale ? (sep * ne + u * left_perp(ne)) / dist : ne;
+  Vec2 normal = ne;
+  if (dist > kWitnessNormalFraction * scale) {
+    if (dist >= kTinyLength) [[likely]] {
+      normal = (sep * ne + u * left_perp(ne)) / dist;
+    } else {
+      const Vec2 w = normalize(Vec2{sep, u});  // sep and u rescaled together: unit
+      normal = w.x * ne + w.y * left_perp(ne);
+    }
+  }
   return {dist, normal, false};
 }
 

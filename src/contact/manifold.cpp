@@ -272,13 +272,29 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   return m;
 }
 
-PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+
+// far: stop_above is already far_stop_bound() (else stop_bound(), and a stop short of the far
+// bound runs again with it).
+PEBBLE_HOT_INLINE Manifold collide_generic_at(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin,
+                                              float stop_above, bool far) noexcept {
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
   const float scale = pair_scale(a, b);
-  const CoreDistance d = core_distance(ca, cb, scale, stop_bound(margin, a, b));
+  const CoreDistance d = core_distance(ca, cb, scale, stop_above);
+  if (!far && d.query.ref_edge == -2 && stopped_short(d.query.separation, margin, a, xa, b, xb)) [[unlikely]] {
+    return collide_generic_far(a, xa, b, xb, margin);
+  }
   return manifold_from_cores(ca, cb, d, scale, xa, xb, margin);
+}
+
+[[gnu::noinline]] Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  return collide_generic_at(a, xa, b, xb, margin, far_stop_bound(margin, a, xa, b, xb), true);
+}
+
+PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  return collide_generic_at(a, xa, b, xb, margin, stop_bound(margin, a, b), false);
 }
 
 // Two capsules or segments (2-vertex cores). The general rule is the generic algorithm with its
@@ -290,7 +306,10 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_segment(b, inv_mul(xa, xb), sb);
   const float scale = pair_scale(a, b);
-  const CoreQuery q = query_segments(ca, cb, scale, stop_bound(margin, a, b));
+  CoreQuery q = query_segments(ca, cb, scale, stop_bound(margin, a, b));
+  if (q.ref_edge == -2 && stopped_short(q.separation, margin, a, xa, b, xb)) [[unlikely]] {
+    q = query_segments(ca, cb, scale, far_stop_bound(margin, a, xa, b, xb));
+  }
   if (q.ref_edge == -2) return empty_manifold();
   return manifold_from_cores(ca, cb, closest_features(ca, cb, q, scale), scale, xa, xb, margin);
 }
@@ -340,7 +359,7 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
   const float b0 = lane(bnx[0], bny[0], boff[0], av[0], av[1]), b1 = lane(bnx[1], bny[1], boff[1], av[0], av[1]);
   const float sa = a0 > a1 ? a0 : a1, sb = b0 > b1 ? b0 : b1;
   const float stop_above = stop_bound(margin, a, b);
-  if (sa > stop_above || sb > stop_above) return m;
+  if ((sa > stop_above || sb > stop_above) && !stopped_short(std::max(sa, sb), margin, a, xa, b, xb)) return m;
   const float scale = pair_scale(a, b);
   const float separation = std::max(sa, sb);
   // Apart by at least 0 on the greatest axis, and numbers (NaN fails the comparison): else the
@@ -394,7 +413,7 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
     }
     Vec2 cn = n;
     if (!inside_ref && inside_inc) cn = -Vec2{inx[inc_edge], iny[inc_edge]};
-    if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) cn = (cs.c2 - cs.c1) / dist;
+    if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) cn = direction(cs.c2 - cs.c1, dist);
     dn = flip ? -cn : cn;
     cp_a = flip ? cs.c2 : cs.c1;
     cp_b = flip ? cs.c1 : cs.c2;
@@ -474,11 +493,18 @@ PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform&
   return m;
 }
 
-PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+Manifold collide_point_core_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+
+// far: as collide_generic_at().
+PEBBLE_HOT_INLINE Manifold collide_point_core_at(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin,
+                                                 float stop_above, bool far) noexcept {
   const PointPair pp = point_pair(a, xa, b, xb);
   const float scale = pair_scale(a, b);
-  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, stop_bound(margin, a, b));
-  if (r.stopped) return empty_manifold();
+  const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, stop_above);
+  if (r.stopped) {
+    if (!far && stopped_short(r.distance, margin, a, xa, b, xb)) [[unlikely]] return collide_point_core_far(a, xa, b, xb, margin);
+    return empty_manifold();
+  }
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
   if (!(signed_distance <= margin)) return empty_manifold();
   if (!valid_input(xa, xb, margin)) return empty_manifold();
@@ -490,6 +516,15 @@ PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transfo
   m.points[0] = {pp.world - 0.5f * (r.distance - pp.core_radius + pp.point_radius) * n, signed_distance,
                  0u};  // one point per pair: id 0 (manifold_from_cores)
   return m;
+}
+
+[[gnu::noinline]] Manifold collide_point_core_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                                                  float margin) noexcept {
+  return collide_point_core_at(a, xa, b, xb, margin, far_stop_bound(margin, a, xa, b, xb), true);
+}
+
+PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+  return collide_point_core_at(a, xa, b, xb, margin, stop_bound(margin, a, b), false);
 }
 
 #define PEBBLE_COLLIDE_ENTRY(name)                                                                              \
