@@ -319,6 +319,31 @@ TEST(ShapeCast, NearlyParallelSharpSegmentsMissBeyondTheirSliverDifference) {
   EXPECT_EQ(pebble::time_to_collision(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1), pebble::kNoCollision);
 }
 
+TEST(ShapeCast, ParallelSharpSegmentsWhoseDifferenceHasAnEdgeOfLengthZero) {
+  // The world fuzzer's world-sharp-segment-graze-2: a sharp segment 120 long moving diagonally onto
+  // the line of a sharp segment 6e-13 long, turned by 6e-13 rad. Their difference's short edges
+  // round to length 0 (two coincident vertices) with a normal along the line; the ray entered
+  // such an edge's plane 24 units from it, and the sliver check, which measures the entry along
+  // the edge, saw every point of an edge of length 0 "on" it: a touch at fraction 1 where the
+  // oracle keeps them 24 apart. Around it: short segments of 0 to 1e-6, motions ending 24, 1 and
+  // 1e-3 short of the short segment's end, on it, and 1e-3 and 24 across it, each against the oracle.
+  const Transform xm{{0, 0}, Rot{1, 6.08112627e-13f}};
+  const Transform xc{{43.1679688f, 43.1679688f}, Rot{0, 1}};
+  for (const float length : {0.0f, 6.07519406e-13f, 1e-12f, 1e-9f, 1e-6f}) {
+    for (const float end : {-24.0976562f, -1.0f, -1e-3f, 0.0f, 1e-3f, 24.0f}) {
+      // The mover's near end reaches x = 43.168 + end at fraction 1.
+      const CastCase c{make_capsule({end, 1.21977439e-12f}, {end - 120.46875f, 1.21977439e-12f}, 0),
+                       make_capsule({0, 0}, {0, length}, 0), xm, xc, {43.1679688f, 43.1679688f}, {0, 0}};
+      SCOPED_TRACE("length " + std::to_string(length) + " end " + std::to_string(end));
+      EXPECT_EQ(check_cast(c), "");
+      if (end < -1e-4f) {
+        EXPECT_FALSE(run(c).hit);
+        EXPECT_FALSE(pebble::closest_approach(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1).hit);
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exact cases worked by hand.
 

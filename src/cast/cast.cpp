@@ -73,10 +73,27 @@ struct PairInA {
     int k = hit.feature;
     float s = 0;
     if (hit.kind == LocalHit::Kind::edge) {
-      const Vec2 start = diff.v[k], e = diff.v[k + 1] - start;
       const Vec2 core{hit.t * d.x - r * hit.nx, hit.t * d.y - r * hit.ny};
-      const float len2 = dot(e, e);
-      s = len2 > 0 ? std::clamp(dot(core - start, e) / len2, 0.0f, 1.0f) : 0;
+      const auto along = [&](int j) {
+        const Vec2 start = diff.v[j], e = diff.v[j + 1] - start;
+        const float len2 = dot(e, e);
+        return len2 > 0 ? std::clamp(dot(core - start, e) / len2, 0.0f, 1.0f) : 0.0f;
+      };
+      s = along(k);
+      // An edge of length 0 (two vertices of a degenerate difference that coincide, such as two
+      // parallel sharp segments' when one is 6e-13 long) pairs the same two core points all along
+      // it: the contact is on a neighbouring edge, the one passing nearer the hit's core point.
+      if (diff.v[k + 1] == diff.v[k]) [[unlikely]] {
+        float best = kHugeDistance;
+        for (const int j : {k == 0 ? diff.count - 1 : k - 1, k + 1 == diff.count ? 0 : k + 1}) {
+          const float sj = along(j), gap = distance_squared(lerp(diff.v[j], diff.v[j + 1], sj), core);
+          if (gap < best) {
+            best = gap;
+            k = j;
+            s = sj;
+          }
+        }
+      }
     }
     diff.witnesses(k, s, a.padded_vertices(), b, on_a, on_b);
   }

@@ -366,7 +366,10 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, float ox, float oy, float dx, float dy) {
   const Vec2 a = p.v[i], e = p.v[i + 1] - a, q{ox + t * dx, oy + t * dy};
   const float s = (q.x - a.x) * e.x + (q.y - a.y) * e.y, len2 = e.x * e.x + e.y * e.y;
-  if (s >= 0 && s <= len2) [[likely]] return true;
+  // (An edge of length 0, two vertices of a difference that coincide, has every point at s = 0:
+  // whether the ray passes its vertex is the slow path's question. A shape cast of two parallel
+  // sharp segments, one 6e-13 long, entered such an edge's plane 24 units from it.)
+  if (s >= 0 && s <= len2 && len2 > 0) [[likely]] return true;
   return sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
 }
 
