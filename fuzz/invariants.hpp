@@ -130,24 +130,17 @@ inline bool is_unit(Vec2 v) {
 inline bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 inline bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
 
-/// The contact kernels (src/contact/core.hpp) normalize the line between two features as d / |d|;
-/// for features closer than float's smallest normal number (about 1.2e-38) |d| is a denormal
-/// with few bits and the quotient is not unit (normalize() in math.hpp measures such vectors
-/// scaled). Reported with tests/robustness_test.cpp DISABLED_UnitNormalForCirclesADenormalApart.
-inline constexpr const char* kTinyGapIssue = "contact kernels divide by a denormal length";
-
-/// A manifold from valid input: 0..2 points, a unit normal when it has points, every field
-/// finite (unused ones too), no point's separation beyond the margin. `tiny_gap`: the cores are
-/// closer than 1e-30, where a non-unit normal is the known kTinyGapIssue.
-inline void check_manifold(const Manifold& m, float margin, bool tiny_gap = false) {
+/// A manifold from valid input: 0..2 points, a unit normal when it has points (features a
+/// denormal apart too: tests/robustness_test.cpp UnitNormalsForFeaturesADenormalApart), every
+/// field finite (unused ones too), no point's separation beyond the margin.
+inline void check_manifold(const Manifold& m, float margin) {
   FUZZ_REQUIRE(m.count >= 0 && m.count <= 2);
   FUZZ_REQUIRE(finite(m.normal));
   for (const pebble::ContactPoint& p : m.points) {
     FUZZ_REQUIRE(finite(p.point));
     FUZZ_REQUIRE(finite(p.separation));
   }
-  if (m.count > 0 && tiny_gap) FUZZ_KNOWN_ISSUE(is_unit(m.normal), kTinyGapIssue);
-  if (m.count > 0 && !tiny_gap) FUZZ_REQUIRE(is_unit(m.normal));
+  if (m.count > 0) FUZZ_REQUIRE(is_unit(m.normal));
   for (int i = 0; i < m.count; ++i) FUZZ_REQUIRE(m.points[i].separation <= margin);
 }
 
@@ -174,12 +167,10 @@ inline bool same_bits(const DistanceResult& a, const DistanceResult& b) {
          same_bits(a.point_b, b.point_b);
 }
 
-/// distance() from valid input: finite fields and a unit normal (see check_manifold for
-/// tiny_gap).
-inline void check_distance(const DistanceResult& d, bool tiny_gap = false) {
+/// distance() from valid input: finite fields and a unit normal.
+inline void check_distance(const DistanceResult& d) {
   FUZZ_REQUIRE(finite(d.distance));
-  if (tiny_gap) FUZZ_KNOWN_ISSUE(is_unit(d.normal), kTinyGapIssue);
-  else FUZZ_REQUIRE(is_unit(d.normal));
+  FUZZ_REQUIRE(is_unit(d.normal));
   FUZZ_REQUIRE(finite(d.point_a) && finite(d.point_b));
 }
 
@@ -203,7 +194,7 @@ inline void check_empty_projection(const PointProjection& p) {
 /// A cast's answer: no hit is exactly {false, 1, 0, 0}; a hit has a fraction in [0, 1], a finite
 /// point and a unit normal, or the zero normal at fraction 0 when `zero_normal_at_start` (rays and
 /// circle casts starting inside).
-inline void check_cast(const CastHit& h, bool zero_normal_at_start, bool tiny_gap = false) {
+inline void check_cast(const CastHit& h, bool zero_normal_at_start) {
   if (!h.hit) {
     FUZZ_REQUIRE(h.fraction == 1 && is_zero(h.point) && is_zero(h.normal));
     return;
@@ -212,8 +203,6 @@ inline void check_cast(const CastHit& h, bool zero_normal_at_start, bool tiny_ga
   FUZZ_REQUIRE(finite(h.point));
   if (zero_normal_at_start && is_zero(h.normal)) {
     FUZZ_REQUIRE(h.fraction == 0);
-  } else if (tiny_gap) {
-    FUZZ_KNOWN_ISSUE(is_unit(h.normal), kTinyGapIssue);
   } else {
     FUZZ_REQUIRE(is_unit(h.normal));
   }
@@ -221,15 +210,14 @@ inline void check_cast(const CastHit& h, bool zero_normal_at_start, bool tiny_ga
 
 /// time_of_impact() from valid input: fraction in [0, t_max]; a point and unit normal for hit and overlapped, zero
 /// ones otherwise; separated at t_max; overlapped at 0.
-inline void check_toi(const ToiResult& r, float t_max, bool tiny_gap = false) {
+inline void check_toi(const ToiResult& r, float t_max) {
   using State = ToiResult::State;
   FUZZ_REQUIRE(r.state == State::hit || r.state == State::separated || r.state == State::overlapped || r.state == State::failed);
   FUZZ_REQUIRE(finite(r.fraction) && r.fraction >= 0);
   FUZZ_REQUIRE(finite(r.point) && finite(r.normal));
   if (r.state == State::hit || r.state == State::overlapped) {
     FUZZ_REQUIRE(r.fraction <= t_max);
-    if (tiny_gap) FUZZ_KNOWN_ISSUE(is_unit(r.normal), kTinyGapIssue);
-    else FUZZ_REQUIRE(is_unit(r.normal));
+    FUZZ_REQUIRE(is_unit(r.normal));
   } else {
     FUZZ_REQUIRE(is_zero(r.point) && is_zero(r.normal));
   }
@@ -239,12 +227,11 @@ inline void check_toi(const ToiResult& r, float t_max, bool tiny_gap = false) {
 }
 
 /// closest_approach() from valid input: time in [0, horizon], finite, unit normal.
-inline void check_approach(const Approach& a, float horizon, bool tiny_gap = false) {
+inline void check_approach(const Approach& a, float horizon) {
   FUZZ_REQUIRE(finite(a.time) && a.time >= 0 && a.time <= horizon);
   FUZZ_REQUIRE(finite(a.distance));
   FUZZ_REQUIRE(finite(a.point_a) && finite(a.point_b));
-  if (tiny_gap) FUZZ_KNOWN_ISSUE(is_unit(a.normal), kTinyGapIssue);
-  else FUZZ_REQUIRE(is_unit(a.normal));
+  FUZZ_REQUIRE(is_unit(a.normal));
 }
 
 inline void check_empty_approach(const Approach& a) {
