@@ -699,4 +699,76 @@ TEST(Robustness, CapsuleCornerCheckReadsOnlyWrittenLanes) {
   detail::use_simd_path(start);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Hostile input on the newer API (issue 37).
+
+TEST(Robustness, RotationsOffUnitLengthAreRefusedOrGiveUnitNormals) {
+  // Issue 37's hostile-input run: Rot{0.9995, 0} passed is_valid() (the tolerance on |q|^2 was
+  // 1e-3) and distance(), shape_cast(), closest_approach() and the world's cast_shape() gave
+  // normals of length 0.9985. The tolerance is now 1e-5: that rotation is refused with each
+  // query's empty answer, and one just inside the tolerance gives normals within 1e-5 of unit.
+  const Shape box = Shape::box(0.5f, 0.25f), capsule = Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f);
+  const Transform bad{{0.3f, 0.2f}, Rot{0.9995f, 0}};
+  EXPECT_FALSE(is_valid(bad));
+  const Transform other{{2, 0.5f}, Rot::from_angle(0.3f)};
+  EXPECT_EQ(distance(box, bad, capsule, other).distance, kHugeDistance);
+  EXPECT_FALSE(shape_cast(box, bad, {3, 0}, capsule, other, {0, 0}).hit);
+  EXPECT_FALSE(closest_approach(box, bad, {3, 0}, capsule, other, {0, 0}, 1).hit);
+  CollisionWorld world;
+  world.add(capsule, other);
+  EXPECT_FALSE(world.cast_shape(box, bad, {3, 0}).has_value());
+  // Just inside: |q|^2 = 1 - 0.9 kRotationTolerance.
+  const float c = float(std::sqrt(1 - 0.9 * double(kRotationTolerance)));
+  const Transform edge{{0.3f, 0.2f}, Rot{c, 0}};
+  ASSERT_TRUE(is_valid(edge));
+  EXPECT_NEAR(norm(distance(box, edge, capsule, other).normal), 1, 1e-5);
+  const CastHit h = shape_cast(box, edge, {3, 0}, capsule, other, {0, 0});
+  ASSERT_TRUE(h.hit);
+  EXPECT_NEAR(norm(h.normal), 1, 1e-5);
+  const Approach a = closest_approach(box, edge, {3, 0}, capsule, other, {0, 0}, 1);
+  ASSERT_TRUE(a.hit);
+  EXPECT_NEAR(norm(a.normal), 1, 1e-5);
+  const auto w = world.cast_shape(box, edge, {3, 0});
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NEAR(norm(w->hit.normal), 1, 1e-5);
+}
+
+TEST(Robustness, PartTableStaysBoundedOver100kCompoundsComingAndGoing) {
+  // Issue 37 item 3 at a game's length: 100,000 rounds of removing a compound and adding it back
+  // one part larger (2 to 40 parts, then from 2 again), beside singles and small compounds that
+  // come and go. The part table reuses what removed colliders free, so its length stays within
+  // a small multiple of the live parts; a table that never reused would hold about 2.2 million.
+  CollisionWorld world;
+  std::vector<Shape> parts;
+  for (int k = 0; k < 40; ++k) parts.push_back(Shape::circle(0.1f, {0.25f * float(k), 0}));
+  ColliderId compound{}, small{};
+  std::vector<ColliderId> singles;
+  const Shape two[] = {Shape::circle(0.1f), Shape::circle(0.1f, {0.3f, 0})};
+  int most_live = 0;
+  for (int round = 0; round < 100000; ++round) {
+    const int n = 2 + round % 39;
+    if (world.contains(compound)) world.remove(compound);
+    compound = world.add(std::span<const Shape>(parts.data(), std::size_t(n)), Transform{{0, float(round % 7)}, Rot::identity()},
+                         ColliderOptions{});
+    if (round % 3 == 0) {
+      if (world.contains(small)) world.remove(small);
+      small = world.add(two, Transform{{float(round % 50), 5}, Rot::identity()}, ColliderOptions{});
+    }
+    if (round % 5 == 0) singles.push_back(world.add(Shape::box(0.2f, 0.2f), Transform{{float(round % 50), 3}, Rot::identity()}));
+    if (singles.size() > 20) {
+      world.remove(singles.front());
+      singles.erase(singles.begin());
+    }
+    if (round % 1000 == 0) {
+      world.update();
+      ASSERT_TRUE(world.validate()) << round;
+    }
+    most_live = std::max(most_live, n + 2 + int(singles.size()));
+  }
+  EXPECT_LT(world.stats().part_slots, 3 * most_live) << "live parts at most " << most_live;
+  world.update();
+  EXPECT_TRUE(world.validate());
+  EXPECT_EQ(world.stats().colliders, 2 + int(singles.size()));
+}
+
 }  // namespace
