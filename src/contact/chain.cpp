@@ -29,6 +29,11 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   return turn > 0 && turn * turn > kChainFaceSine * kChainFaceSine * dot(e, e) * dot(f, f);
 }
 
+// Whether the chain turns concave at the segment's end b (else a) by more than kChainFaceSine.
+[[gnu::noinline]] bool concave_at(const ChainSegment& s, bool end_b) {
+  return end_b ? s.has_next && turns_by_more(s.b - s.a, s.ghost_next - s.b, -1) : s.has_prev && turns_by_more(s.a - s.ghost_prev, s.b - s.a, -1);
+}
+
 // face_manifold() for a rounded b: the points stand for the ends of b's incident edge w[0] -> w[1]
 // (core, chain frame) on b's surface, as collide() places them: the deeper end by its corner's
 // lowest point, the other by the end of the outer edge (the core edge moved out by the radius
@@ -36,9 +41,18 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
 // tilted), each while it lies over the segment, else b's surface where it crosses the line through
 // the segment's end (on the deeper corner's arc or on the outer edge; none when neither reaches
 // it). A point is midway between the line and that surface point, its separation their distance.
-Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const Shape& b, const Vec2 (&w)[2], Vec2 outward,
-                               const Vec2 (&far)[2], const Vec2 (&far_outward)[2], bool most_opposed, bool concave_at_a, bool concave_at_b,
-                               const std::uint32_t (&ids)[2], float margin, bool apart) {
+[[gnu::noinline]] Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, int best,
+                                                 bool most_opposed, std::uint32_t id0, std::uint32_t id1, float margin, bool apart) {
+  const std::span<const Vec2> v = b.vertices();
+  const int count = b.vertex_count();
+  const int next = best + 1 == count ? 0 : best + 1;
+  const int before = best == 0 ? count - 1 : best - 1, beyond = next + 1 == count ? 0 : next + 1;
+  const Vec2 w[2] = {transform_point(rel, v[std::size_t(best)]), transform_point(rel, v[std::size_t(next)])};
+  const Vec2 outward = rotate(rel.q, b.normal(best));
+  // Each end's other neighbour and that edge's outward normal (chain frame).
+  const Vec2 far[2] = {transform_point(rel, v[std::size_t(before)]), transform_point(rel, v[std::size_t(beyond)])};
+  const Vec2 far_outward[2] = {rotate(rel.q, b.normal(before)), rotate(rel.q, b.normal(next))};
+  const std::uint32_t ids[2] = {id0, id1};
   const Vec2 n = s.normal;
   const float len = length(s.b - s.a);
   const Vec2 t = (s.b - s.a) / len;
@@ -66,7 +80,7 @@ Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const
     // Beyond a concave joint, on the deeper corner's far side (away from the edge): its arc while
     // the arc is b's surface there (inside the corner's cone of normals), else the outer edge of
     // the corner's other edge when that one faces down.
-    if (!(plane == 0 ? concave_at_a : concave_at_b)) return false;
+    if (!concave_at(s, plane != 0)) return false;
     const float along = plane - u[deeper];
     if (std::fabs(along) <= r) {
       const float down = std::sqrt(std::max(r * r - along * along, 0.0f));
@@ -113,6 +127,48 @@ Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const
   return m;
 }
 
+// In a concave joint the edge of b most opposed to the face (`best`) may lie wholly beyond the
+// segment's end, over the neighbour, while b, sunk into both faces, is under this segment along
+// an edge next to it: the edge reached by stepping along b's lower side toward the segment while
+// the edges face down (`best` itself when the end is not concave: at a flat joint the neighbour's
+// contact has this face's normal already).
+[[gnu::noinline]] int toward_segment(const ChainSegment& s, const Transform& rel, const Shape& b, int best) {
+  const std::span<const Vec2> v = b.vertices();
+  const int count = b.vertex_count();
+  const Vec2 edge = s.b - s.a;
+  const float length_sq = dot(edge, edge);
+  for (int step = 1; step < count; ++step) {
+    const int after = best + 1 == count ? 0 : best + 1;
+    const float from = dot(transform_point(rel, v[std::size_t(best)]) - s.a, edge);
+    const float to = dot(transform_point(rel, v[std::size_t(after)]) - s.a, edge);
+    int toward;  // the edge on the segment's side of this one
+    if (from > length_sq && to > length_sq && concave_at(s, true)) toward = after;
+    else if (from < 0 && to < 0 && concave_at(s, false)) toward = best == 0 ? count - 1 : best - 1;
+    else break;
+    if (!(dot(rotate(rel.q, b.normal(toward)), s.normal) < 0)) break;
+    best = toward;
+  }
+  return best;
+}
+
+// face_manifold() for a disc (centre w, chain frame) centred beyond an end of the segment: beyond a
+// concave joint it reaches over the segment with its arc, its lowest point on the line through the
+// segment's end; else nothing (the neighbour owns it).
+[[gnu::noinline]] Manifold disc_beyond_end(const ChainSegment& s, const Transform& xs, Vec2 w, float r, float margin, bool apart) {
+  const Vec2 n = s.normal;
+  const float len = length(s.b - s.a);
+  const float s0 = dot(w - s.a, s.b - s.a) / len;
+  const float beyond = s0 < 0 ? -s0 : s0 - len;  // the centre's distance past the end
+  if (!(beyond <= r) || !concave_at(s, s0 > 0)) return Manifold{};
+  const float separation = dot(n, w - s.a) - std::sqrt(std::max(r * r - beyond * beyond, 0.0f));
+  if (!(separation <= margin) || (apart && separation < 0)) return Manifold{};
+  Manifold m{};
+  m.normal = rotate(xs.q, n);
+  m.count = 1;
+  m.points[0] = {transform_point(xs, (s0 < 0 ? s.a : s.b) + (0.5f * separation) * n), separation, 0u};
+  return m;
+}
+
 // The manifold of b against the segment's face with the face normal imposed: b's incident edge (the
 // one whose normal is most opposite to the face's) clipped to the segment's extent, its points kept
 // where their separation is within the margin; ids as collide() names them (the incident vertex at
@@ -126,12 +182,8 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
   Vec2 w[2];
   std::uint32_t ids[2] = {0, 0};
   int points = 1;
-  // Concave joints at the ends.
-  const bool concave_at_b = s.has_next && turns_by_more(edge, s.ghost_next - s.b, -1);
-  const bool concave_at_a = s.has_prev && turns_by_more(s.a - s.ghost_prev, edge, -1);
-  Vec2 outward{};  // the incident edge's outward normal (chain frame)
-  Vec2 far[2] = {}, far_outward[2] = {};  // each end's other neighbour and that edge's outward normal
   bool most_opposed = true;
+  float s0 = 0, s1 = 0;  // the incident edge's ends along the segment, as dot(p - a, b - a)
   w[0] = transform_point(rel, v[0]);
   if (count > 1) {
     int best = 0;
@@ -143,60 +195,36 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
         best = i;
       }
     }
-    // In a concave joint that edge may lie wholly beyond the segment's end, over the neighbour,
-    // while b, sunk into both faces, is under this one along an edge next to it: step along b's
-    // lower side toward the segment while the edges face down. (At a flat joint the neighbour's
-    // contact has this face's normal already.)
-    for (int step = 1; step < count && (concave_at_a || concave_at_b); ++step) {
-      const int after = best + 1 == count ? 0 : best + 1;
-      const float from = dot(transform_point(rel, v[std::size_t(best)]) - s.a, edge);
-      const float to = dot(transform_point(rel, v[std::size_t(after)]) - s.a, edge);
-      int toward;  // the edge on the segment's side of this one
-      if (concave_at_b && from > length_sq && to > length_sq) toward = after;
-      else if (concave_at_a && from < 0 && to < 0) toward = best == 0 ? count - 1 : best - 1;
-      else break;
-      if (!(dot(rotate(rel.q, b.normal(toward)), n) < 0)) break;
-      best = toward;
-      most_opposed = false;
+    // Wholly beyond an end: in a concave joint, the edge under this segment (toward_segment()).
+    w[0] = transform_point(rel, v[std::size_t(best)]);
+    w[1] = transform_point(rel, v[std::size_t(best + 1 == count ? 0 : best + 1)]);
+    s0 = dot(w[0] - s.a, edge);
+    s1 = dot(w[1] - s.a, edge);
+    if ((s0 > length_sq && s1 > length_sq) || (s0 < 0 && s1 < 0)) {
+      const int stepped = toward_segment(s, rel, b, best);
+      if (stepped != best) {
+        best = stepped;
+        most_opposed = false;
+        w[0] = transform_point(rel, v[std::size_t(best)]);
+        w[1] = transform_point(rel, v[std::size_t(best + 1 == count ? 0 : best + 1)]);
+        s0 = dot(w[0] - s.a, edge);
+        s1 = dot(w[1] - s.a, edge);
+      }
     }
     const int next = best + 1 == count ? 0 : best + 1;
-    outward = rotate(rel.q, b.normal(best));
-    const int before = best == 0 ? count - 1 : best - 1, beyond = next + 1 == count ? 0 : next + 1;
-    far[0] = transform_point(rel, v[std::size_t(before)]);
-    far[1] = transform_point(rel, v[std::size_t(beyond)]);
-    far_outward[0] = rotate(rel.q, b.normal(before));
-    far_outward[1] = rotate(rel.q, b.normal(next));
-    w[0] = transform_point(rel, v[std::size_t(best)]);
-    w[1] = transform_point(rel, v[std::size_t(next)]);
     // The incident edge runs against the face: its first end faces the segment's b, its second a.
     const std::uint32_t index_of_a = s.shape.vertices()[0] == s.a ? 0u : 1u;
     ids[0] = (1u - index_of_a) | std::uint32_t(best) << 16;
     ids[1] = index_of_a | std::uint32_t(next) << 16;
     points = 2;
+    if (b.radius() > 0) return rounded_face_manifold(s, xs, rel, b, best, most_opposed, ids[0], ids[1], margin, apart);
   }
-  if (points == 2 && b.radius() > 0) return rounded_face_manifold(s, xs, b, w, outward, far, far_outward, most_opposed, concave_at_a, concave_at_b, ids, margin, apart);
   // Clip to the extent 0 <= dot(p - a, edge) <= |edge|^2 (the neighbours own what lies beyond).
   float lo = 0, hi = 1;
-  const float s0 = dot(w[0] - s.a, edge);
   if (points == 1) {
-    if (!(s0 >= 0 && s0 <= length_sq)) {
-      // A disc centred beyond a concave joint reaches over this segment with its arc: its lowest
-      // point on the line through the segment's end.
-      const float r = b.radius();
-      const float len = std::sqrt(length_sq);
-      const float beyond = s0 < 0 ? -s0 / len : s0 / len - len;  // the centre's distance past the end
-      if (!(s0 < 0 ? concave_at_a : concave_at_b) || !(beyond <= r)) return Manifold{};
-      const Vec2 end = s0 < 0 ? s.a : s.b;
-      const float separation = dot(n, w[0] - s.a) - std::sqrt(std::max(r * r - beyond * beyond, 0.0f));
-      if (!(separation <= margin) || (apart && separation < 0)) return Manifold{};
-      Manifold m{};
-      m.normal = rotate(xs.q, n);
-      m.count = 1;
-      m.points[0] = {transform_point(xs, end + (0.5f * separation) * n), separation, 0u};
-      return m;
-    }
+    s0 = dot(w[0] - s.a, edge);
+    if (!(s0 >= 0 && s0 <= length_sq)) return disc_beyond_end(s, xs, w[0], b.radius(), margin, apart);
   } else {
-    const float s1 = dot(w[1] - s.a, edge);
     const float ds = s1 - s0;
     for (const float bound : {0.0f, length_sq}) {
       const bool lower = bound == 0;
