@@ -568,7 +568,20 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
       if (!(after <= settings.skin + slack)) {
         std::fprintf(stderr, "mover %s part %d of %s: depth %g after the step, %g before, skin %g\n", e.options.fixed ? "fixed" : "moving",
                      k, lit(e.id).c_str(), double(after), double(before[i][std::size_t(k)]), double(settings.skin));
-        FUZZ_REQUIRE(!"the mover ended a step deeper than the skin into a part");
+        // Open (docs/robustness.md; input in fuzz/known/world-mover-fixed-overlap-crowded-out):
+        // step 6 looks for fixed overlaps among at most 16 contact planes, the deepest; more than
+        // 16 deeper points of moving colliders (a compound of 16 parts) crowd the fixed one out,
+        // and the step ends 10077 deep into a fixed collider, neither pushed out nor undone.
+        int points = 0;
+        for (const Entry& other : model.entries) {
+          if (!query_passes(other, settings.filter)) continue;
+          for (int j = 0; j < other.count(); ++j) points += contact_with(other, j, shape, xf, 0).count;
+        }
+        if (e.options.fixed && points > 16) {
+          FUZZ_KNOWN_ISSUE(!"the mover ended a step deeper than the skin into a part", "more than 16 contacts hide a fixed overlap from the mover's guarantee");
+        } else {
+          FUZZ_REQUIRE(!"the mover ended a step deeper than the skin into a part");
+        }
       }
     }
   }
