@@ -600,11 +600,14 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   const float d = pebble::distance(e->parts[std::size_t(g.part)], e->xf, shape, xf).distance;
   if (!(d <= 2 * settings.skin + depth_slack(shape, xf, *e, g.part))) {
     std::fprintf(stderr, "mover ground %s part %d: distance %g, skin %g\n", lit(e->id).c_str(), g.part, double(d), double(settings.skin));
-    // Open (docs/robustness.md; input in fuzz/known/world-mover-ground-after-push): step 6's
+    // Open (docs/robustness.md; inputs in fuzz/known/world-mover-ground-after-push*): step 6's
     // unlimited push out of a fixed collider (src/mover/mover.cpp) moves the mover after 5a chose
     // its ground, and the ground is not looked for again: it can name a part the push left far
-    // behind (0.21 away with a skin of 0.05).
-    if (s.pushed) FUZZ_KNOWN_ISSUE(!"the mover's ground is farther than twice the skin", "a mover pushed out of a fixed collider keeps the ground it had before the push");
+    // behind (0.21 away with a skin of 0.05). 5a's own push out of an overlap (limited by
+    // push_speed x dt, 480 with dt = 48) does the same: its ground test moves each plane by the
+    // push along the plane's normal only, so a floor segment left 43 units sideways stays the
+    // ground. Both start overlapping a part.
+    if (s.pushed || !clear_start) FUZZ_KNOWN_ISSUE(!"the mover's ground is farther than twice the skin", "a mover pushed out of a fixed collider keeps the ground it had before the push");
     else FUZZ_REQUIRE(!"the mover's ground is farther than twice the skin");
   }
   return s.velocity;
