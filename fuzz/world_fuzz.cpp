@@ -544,7 +544,9 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   FUZZ_REQUIRE(xf == s.transform);
   FUZZ_REQUIRE(finite(xf.p) && same_bits(xf.q.c, m.q.c) && same_bits(xf.q.s, m.q.s));  // finite, never turned
   FUZZ_REQUIRE(finite(s.velocity));
-  if (!(dt > 0) || !std::isfinite(dt) || !finite(velocity)) {  // does nothing: the same pose and ground (perhaps removed since)
+  // Does nothing (mover.cpp: also a velocity or a motion beyond kMaxWorldCoordinate, which
+  // docs/mover.md calls beyond float's range): the same pose and ground (perhaps removed since).
+  if (!(dt > 0) || !std::isfinite(dt) || !pebble::is_valid_point(velocity) || !pebble::is_valid_point(velocity * dt)) {
     FUZZ_REQUIRE(xf == start && s.ground.grounded == ground_before.grounded && s.ground.collider == ground_before.collider &&
                  s.ground.part == ground_before.part);
     return s.velocity;
