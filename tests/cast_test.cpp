@@ -344,6 +344,40 @@ TEST(ShapeCast, ParallelSharpSegmentsWhoseDifferenceHasAnEdgeOfLengthZero) {
   }
 }
 
+TEST(ShapeCast, RoundedPairsWhoseDifferenceHasAnEdgeOfLengthZero) {
+  // The world fuzzer (issue 37, world-sharp-sliver-cast-capsule): a sharp segment 1.2e-12 long
+  // cast past a capsule of radius 35 parallel to it. Their difference's short edges round to
+  // length 0 with normals along the long ones; the clip entered such an edge's grown plane, and
+  // with every entry point at parameter 0 of an edge of length 0 the contact was taken as on the
+  // edge: a touch at fraction 0.19 where distance() is 27. Now such an edge's contact is on its
+  // vertex's circle. Around it: short segments of 0 to 1e-6, radii 0.5 and 35, motions ending 27,
+  // 5 and 1e-3 clear of the capsule's side, touching it and 1e-3 and 5 into it, against the oracle.
+  {
+    const CastCase c{make_capsule({-9.99999968e-21f, -6.08113115e-13f}, {9.99999968e-21f, 6.08113115e-13f}, 0),
+                     make_capsule({43.1679688f, 0}, {43.1679688f, 43.1679688f}, 35),
+                     Transform{{43.1679688f, 43.1679688f}, Rot{0, 1}},
+                     Transform{{6.07625061e-13f, 43.1679688f}, Rot{0, 1}},
+                     {43.1679688f, 43.1679688f},
+                     {0, 0}};
+    EXPECT_FALSE(run(c).hit);
+    EXPECT_EQ(check_cast(c), "");
+    EXPECT_FALSE(pebble::closest_approach(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1).hit);
+  }
+  for (const float radius : {0.5f, 35.0f}) {
+    for (const float length : {0.0f, 1.21622623e-12f, 1e-9f, 1e-6f}) {
+      for (const float clear : {27.0f, 5.0f, 1e-3f, 0.0f, -1e-3f, -5.0f}) {
+        const Vec2 start{radius + 40, -10};
+        const CastCase c{make_capsule({0, -0.5f * length}, {0, 0.5f * length}, 0), make_capsule({0, 0}, {0, 40}, radius),
+                         Transform{start, Rot::identity()}, kId, Vec2{radius + clear - start.x, 30}, {0, 0}};
+        SCOPED_TRACE("radius " + std::to_string(radius) + " length " + std::to_string(length) + " clear " + std::to_string(clear));
+        EXPECT_EQ(check_cast(c), "");
+        if (clear > 1e-4f) EXPECT_FALSE(run(c).hit);
+        if (clear < -1e-4f) EXPECT_TRUE(run(c).hit);
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exact cases worked by hand.
 

@@ -156,7 +156,9 @@ struct Corner {
 PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale, const Corner& start,
                                     const Corner& end) {
   const float s = (in.q.x - in.a.x) * in.e.x + (in.q.y - in.a.y) * in.e.y, len2 = in.e.x * in.e.x + in.e.y * in.e.y;
-  if (s >= 0 && s <= len2) return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
+  // An edge of length 0 (two coincident vertices of a degenerate difference) has every entry
+  // point at s = 0: the contact is on its vertex's circle, as beyond any edge's end.
+  if (s >= 0 && s <= len2 && len2 > 0) return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
   const Corner& k = s < 0 ? start : end;
   LocalHit hit = cast_circle(k.c.x, k.c.y, r, in.q.x, in.q.y, in.t, dx, dy, k.index);
   if (hit.kind == LocalHit::Kind::inside) {
@@ -168,7 +170,9 @@ PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float d
     hit.ny = radial == Vec2{} ? in.n.y : radial.y;
   } else if (hit.kind == LocalHit::Kind::miss) {
     const float len = std::sqrt(len2);
-    const float beyond = (s < 0 ? -s : s - len2) / len;
+    // How far the entry point lies past the edge's end, along the edge (for an edge of length 0,
+    // across its normal).
+    const float beyond = len2 > 0 ? (s < 0 ? -s : s - len2) / len : std::fabs(cross(in.n, in.q - in.a));
     if (beyond > kEntryRoundingFraction * (scale + len)) return hit;
     return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
   }
