@@ -763,3 +763,63 @@ TEST(Mover, WalksOverRollingTerrainWithoutCatchingOnCrests) {
     }
   }
 }
+
+// The world fuzzer (issue 37, fuzz/known/world-mover-ground-after-push): step 6's push out of a
+// fixed collider moved the mover after 5a had chosen its ground, and the ground was not looked for
+// again: a circle deep in a fixed wall, standing on a moving platform, was pushed out of the wall
+// and off the platform and still reported the platform 0.62 away as its ground. The ground is now
+// looked for where the push left the mover, and lies within two skins of it.
+TEST(Mover, GroundAfterAPushOutOfAFixedColliderIsWhereTheMoverEnds) {
+  Level level;
+  level.solid(Shape::box(5, 10), {{5, 0}, Rot::identity()});                 // a wall over x in [0, 10]
+  const ColliderId platform = level.solid(Shape::box(0.5f, 0.5f), {{1, -0.5f}, Rot::identity()}, false);  // top at y = 0
+  CharacterMover mover(Shape::circle(0.5f), {{1.0f, 0.5f}, Rot::identity()});  // 1.5 deep in the wall, on the platform
+  level.world.update();
+  const MoverStep s = mover.step(level.world, {0, 0}, kDt);
+  EXPECT_TRUE(s.pushed);
+  EXPECT_LE(s.transform.p.x, -0.5f + mover.settings().skin);
+  if (s.ground.grounded) {
+    const float gap = distance(mover.shape(), s.transform, *level.world.part(s.ground.collider, s.ground.part),
+                               *level.world.transform(s.ground.collider)).distance;
+    EXPECT_LE(gap, 2 * mover.settings().skin) << "ground " << (s.ground.collider == platform ? "platform" : "other");
+  }
+}
+
+// The same after step 5a's push (fuzz/known/world-mover-ground-after-push-2): a capsule walking a
+// floor that ends at x = -10, inside a fixed capsule of radius 62 (a fuzzer's step of 48 s), was
+// pushed 50 units sideways and kept the floor segment as its ground, 43 units away.
+TEST(Mover, GroundAfterALongSettleIsWhereTheMoverEnds) {
+  Level level;
+  level.chain({{3, 0.2f}, {-10, 0.2f}});
+  level.solid(Shape::capsule({0, -51}, {0, 3}, 62.296875f), {{9, 0}, Rot::identity()});
+  CharacterMover mover(Shape::capsule({0, -0.4f}, {0, 0.4f}, 0.3f), {{-4, 0.92f}, Rot::identity()});
+  level.world.update();
+  const MoverStep s = mover.step(level.world, {0, -65}, 48);
+  EXPECT_TRUE(is_valid(s.transform));
+  if (s.ground.grounded) {
+    const float gap = distance(mover.shape(), s.transform, *level.world.part(s.ground.collider, s.ground.part),
+                               *level.world.transform(s.ground.collider)).distance;
+    EXPECT_LE(gap, 2 * mover.settings().skin);
+  }
+}
+
+// The world fuzzer (issue 37, fuzz/known/world-mover-fixed-overlap-crowded-out): step 6 looked for
+// the fixed overlap among the 16 deepest contact planes, and a compound of moving parts deeper
+// than it filled them all: the mover ended its step deep in a fixed collider. Step 6 now asks the
+// fixed colliders only.
+TEST(Mover, ManyMovingContactsDoNotHideAFixedOverlap) {
+  Level level;
+  level.solid(Shape::box(5, 10), {{5, 0}, Rot::identity()});  // a fixed wall over x in [0, 10]
+  // A moving compound of 24 discs round the mover, each overlapping it more deeply than the wall.
+  std::vector<Shape> parts;
+  for (int k = 0; k < 24; ++k) {
+    const float a = 6.2831853f * float(k) / 24;
+    parts.push_back(Shape::circle(0.5f, {-0.6f + 0.9f * std::cos(a), 0.9f * std::sin(a)}));
+  }
+  ColliderOptions moving;
+  level.world.add(parts, Transform::identity(), moving);
+  CharacterMover mover(Shape::circle(1.2f), {{-0.6f, 0}, Rot::identity()});  // 0.6 into the wall
+  level.world.update();
+  const MoverStep s = mover.step(level.world, {0, 0}, kDt);
+  EXPECT_GE(level.least_fixed_distance(mover.shape(), s.transform), -mover.settings().skin);
+}

@@ -191,12 +191,18 @@ MoverCast cast_mover_near(const CollisionWorld& world, const MoverNearby* near, 
   return cast_mover_preferring(world, near, shape, xf, translation, skin, filter, ignore, {}, 0);
 }
 
+/// fixed_only: only fixed colliders' planes (step 6's question), so that the deeper planes of
+/// many moving parts cannot crowd a fixed overlap out of `out`.
 int mover_planes_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, float margin,
-                      std::span<MoverPlane> out, const QueryFilter& filter, ColliderId ignore) noexcept {
+                      std::span<MoverPlane> out, const QueryFilter& filter, ColliderId ignore, bool fixed_only = false) noexcept {
   int count = 0;
   if (out.empty()) return 0;
   collide_shape_near(world, near, shape, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
     if (id == ignore) return true;
+    if (fixed_only) {
+      const ColliderOptions* o = world.options(id);
+      if (o == nullptr || !o->fixed) return true;
+    }
     for (int k = 0; k < m.count; ++k) {
       MoverPlane plane;
       plane.normal = m.normal;
@@ -531,9 +537,17 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   Vec2 settle{};
   const bool settled = !push_out(world, nearby, std::max(s.push_speed * dt, s.skin),
                                  std::span<MoverPlane>(near.data(), std::size_t(near_count)), settle);
+  int ground_count = near_count;
+  if (dot(settle, settle) > s.skin * s.skin) {
+    // Pushed further than the skin: a plane met before may no longer lie under the mover (pushed
+    // 50 units sideways out of a huge fixed capsule, it kept a floor segment ending 43 units
+    // away: the world fuzzer, issue 37). Look again where the push left it.
+    ground_count = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
+    settle = {};
+  }
   if (!rising) {
     const MoverPlane* best = nullptr;
-    for (int i = 0; i < near_count; ++i) {
+    for (int i = 0; i < ground_count; ++i) {
       const MoverPlane& p = near[std::size_t(i)];
       if (!walkable(p.normal) || p.separation + dot(p.normal, settle) > 2 * s.skin) continue;
       if (best == nullptr || dot(p.normal, up) > dot(best->normal, up)) best = &p;
@@ -586,26 +600,38 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   // 6. Never end overlapping a fixed collider beyond the skin: if 5a found an overlap, look again
   //    after its push; push out once more without limits, and if that fails (wedged), stay where
   //    the step began.
+  //    Only fixed colliders' planes are asked (a mover among more than 16 contacts of moving
+  //    parts had its fixed overlap crowded out of the planes: the world fuzzer, issue 37).
   if (!settled) {
     std::array<MoverPlane, 16> planes{};
-    const int n = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_);
+    const int n = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_, true);
     bool deep = false;
-    for (int i = 0; i < n; ++i) {
-      const ColliderOptions* o = world.options(planes[std::size_t(i)].collider);
-      deep = deep || (o != nullptr && o->fixed && planes[std::size_t(i)].separation < -s.skin);
-    }
+    for (int i = 0; i < n; ++i) deep = deep || planes[std::size_t(i)].separation < -s.skin;
     if (deep) {
       const PlaneSolution push = solve_planes({}, std::span<const MoverPlane>(planes.data(), std::size_t(n)));
       xf_.p += push.translation;
-      const int again = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_);
+      const int again = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_, true);
       for (int i = 0; i < again; ++i) {
-        const ColliderOptions* o = world.options(planes[std::size_t(i)].collider);
-        if (o != nullptr && o->fixed && planes[std::size_t(i)].separation < -s.skin) {
+        if (planes[std::size_t(i)].separation < -s.skin) {
           xf_ = begin;
           break;
         }
       }
       out.pushed = true;
+      // The ground 5a or 5b chose was measured before this move: look for it again where the
+      // mover now is (a circle pushed out of a fixed floor kept a ground 0.21 away, skin 0.05).
+      ground = MoverGround{};
+      ground.normal = up;
+      if (!rising) {
+        const int m = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
+        const MoverPlane* best = nullptr;
+        for (int i = 0; i < m; ++i) {
+          const MoverPlane& p = near[std::size_t(i)];
+          if (!walkable(p.normal) || p.separation > 2 * s.skin) continue;
+          if (best == nullptr || dot(p.normal, up) > dot(best->normal, up)) best = &p;
+        }
+        if (best != nullptr) ground = {true, best->normal, best->point, best->collider, best->part};
+      }
     }
   }
 
