@@ -37,7 +37,7 @@ inline constexpr int kFixedRebuildFraction = 4;
 // in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
 // (A collider whose own coordinates are that large and that round the cast lies near the cast.)
 inline float coordinate_slack(Vec2 a, Vec2 b) {
-  return kBoxCoordinateSlack * std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)});
+  return kCastCoordinateSlack * std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)});
 }
 
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate.
