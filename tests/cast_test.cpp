@@ -378,6 +378,27 @@ TEST(ShapeCast, RoundedPairsWhoseDifferenceHasAnEdgeOfLengthZero) {
   }
 }
 
+TEST(ShapeCast, StartAtTheTargetWithinRoundingOfALongShapesEndHits) {
+  // The world fuzzer's mover (issue 37, fuzz/corpus/world/mover-deep-after-step): a box 428 long, its end
+  // 0.100006 from a disc, cast into it with a target of 0.1. The planes of the difference grown by
+  // r = 0.6 put the start inside (no entry: it lies within their rounding at 214 from the box's
+  // origin), the end edge's foot put it 6e-6 beyond r, and the cast fell back to the corner's
+  // circle 0.8 away and missed: the mover walked 1.29 into the disc. A foot within r to the
+  // rounding of the coordinates is now a start inside. Boxes 4 to 800 long, starts at the target
+  // and a float or two each side of it, against the oracle.
+  const Transform disc_at{{262.671875f, 0.671875f}, Rot::identity()};
+  for (const float half : {2.0f, 20.0f, 100.0f, 214.0f, 400.0f}) {
+    const ShapeSpec box = make_polygon({{-1, -half}, {1, -half}, {1, half}, {-1, half}}, 0);
+    for (const float gap : {0.0999f, 0.1f, 0.100006f, 0.10001f, 0.1001f, 0.2f}) {
+      const CastCase c{box, make_circle(0.5f), Transform{{262.171875f - gap - half, 0.46484375f}, Rot{0, -1}}, disc_at, {2.1166f, 0}, {0, 0},
+                       0.1f};
+      SCOPED_TRACE("half " + std::to_string(half) + " gap " + std::to_string(gap));
+      EXPECT_TRUE(run(c).hit);
+      EXPECT_EQ(check_cast(c), "");
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Exact cases worked by hand.
 
