@@ -368,30 +368,20 @@ void check_update(const CollisionWorld& world, Model& model) {
 }
 
 /// A closest-hit query against the brute force: `cast(e, k)` is the answer of part k of e alone.
-/// `sharp_sliver`: the cast shape is a segment of radius 0 shorter than 1e-6 (see below).
 template <class Cast>
-void check_closest(const std::optional<RayResult>& got, const Model& model, const QueryFilter& filter, bool valid, Cast cast,
-                   bool sharp_sliver = false) {
+void check_closest(const std::optional<RayResult>& got, const Model& model, const QueryFilter& filter, bool valid, Cast cast) {
   float best = 2;
-  bool sharp_segment_hit = sharp_sliver;  // a part hit is a segment of radius 0 (see below)
   for (const Entry& e : model.entries) {
     if (!query_passes(e, filter) || !valid) continue;
     for (int k = 0; k < e.count(); ++k) {
       const CastHit h = cast(e, k);
       if (h.hit) best = std::min(best, h.fraction);
-      const Shape& s = e.parts[std::size_t(k)];
-      if (h.hit && s.vertex_count() == 2 && s.radius() == 0) sharp_segment_hit = true;
     }
   }
   if (!got) {
-    // Open (docs/robustness.md; inputs in fuzz/known/): the single shape_cast() of two sharp,
-    // nearly parallel segments can report a touch the world's cast (rightly) does not, 24-43
-    // units from the collider. One sliver case is fixed (sharp_entry_holds(); its input is in the
-    // corpus); fuzz/known/world-sharp-segment-graze-2, a segment 6e-13 long, is not yet. The same
-    // with the sliver cast (1.2e-12 long) and a capsule of radius 35 hit: a touch reported where
-    // distance() is 27 (fuzz/known/world-sharp-sliver-cast-capsule).
-    if (sharp_segment_hit) FUZZ_KNOWN_ISSUE(best == 2, "shape_cast can report a false touch of a sharp segment (nearly parallel ones, a sliver)");
-    else FUZZ_REQUIRE(best == 2);  // no part is hit
+    // (Two sharp, nearly parallel segments, or a sliver cast past a capsule, once gave the single
+    // shape_cast() touches 24-43 units from the collider: fuzz/corpus/world/sharp-*, fixed.)
+    FUZZ_REQUIRE(best == 2);  // no part is hit
     return;
   }
   FUZZ_REQUIRE(valid);
@@ -570,20 +560,9 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
       if (!(after <= settings.skin + slack)) {
         std::fprintf(stderr, "mover %s part %d of %s: depth %g after the step, %g before, skin %g\n", e.options.fixed ? "fixed" : "moving",
                      k, lit(e.id).c_str(), double(after), double(before[i][std::size_t(k)]), double(settings.skin));
-        // Open (docs/robustness.md; input in fuzz/known/world-mover-fixed-overlap-crowded-out):
-        // step 6 looks for fixed overlaps among at most 16 contact planes, the deepest; more than
-        // 16 deeper points of moving colliders (a compound of 16 parts) crowd the fixed one out,
-        // and the step ends 10077 deep into a fixed collider, neither pushed out nor undone.
-        int points = 0;
-        for (const Entry& other : model.entries) {
-          if (!query_passes(other, settings.filter)) continue;
-          for (int j = 0; j < other.count(); ++j) points += contact_with(other, j, shape, xf, 0).count;
-        }
-        if (e.options.fixed && points > 16) {
-          FUZZ_KNOWN_ISSUE(!"the mover ended a step deeper than the skin into a part", "more than 16 contacts hide a fixed overlap from the mover's guarantee");
-        } else {
-          FUZZ_REQUIRE(!"the mover ended a step deeper than the skin into a part");
-        }
+        // (Step 6 once looked for fixed overlaps among the 16 deepest contact planes, which a
+        // moving compound could fill: fuzz/corpus/world/mover-fixed-overlap-crowded-out, fixed.)
+        FUZZ_REQUIRE(!"the mover ended a step deeper than the skin into a part");
       }
     }
   }
@@ -602,15 +581,9 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   const float d = pebble::distance(e->parts[std::size_t(g.part)], e->xf, shape, xf).distance;
   if (!(d <= 2 * settings.skin + depth_slack(shape, xf, *e, g.part))) {
     std::fprintf(stderr, "mover ground %s part %d: distance %g, skin %g\n", lit(e->id).c_str(), g.part, double(d), double(settings.skin));
-    // Open (docs/robustness.md; inputs in fuzz/known/world-mover-ground-after-push*): step 6's
-    // unlimited push out of a fixed collider (src/mover/mover.cpp) moves the mover after 5a chose
-    // its ground, and the ground is not looked for again: it can name a part the push left far
-    // behind (0.21 away with a skin of 0.05). 5a's own push out of an overlap (limited by
-    // push_speed x dt, 480 with dt = 48) does the same: its ground test moves each plane by the
-    // push along the plane's normal only, so a floor segment left 43 units sideways stays the
-    // ground. Both start overlapping a part.
-    if (s.pushed || !clear_start) FUZZ_KNOWN_ISSUE(!"the mover's ground is farther than twice the skin", "a mover pushed out of a fixed collider keeps the ground it had before the push");
-    else FUZZ_REQUIRE(!"the mover's ground is farther than twice the skin");
+    // (A push out of an overlap once left the ground chosen before it: fuzz/corpus/world/
+    // mover-ground-after-push*, fixed.)
+    FUZZ_REQUIRE(!"the mover's ground is farther than twice the skin");
   }
   return s.velocity;
 }
@@ -790,7 +763,7 @@ int run(const std::uint8_t* data, std::size_t size) {
                                 : pebble::shape_cast(shape, xf, translation, e.parts[std::size_t(k)], e.xf, Vec2{}, options);
           h.normal = -h.normal;
           return h;
-        }, shape.vertex_count() == 2 && shape.radius() == 0 && pebble::length(shape.vertices()[1] - shape.vertices()[0]) < 1e-6f);
+        });
         break;
       }
       case 13: {  // overlap_shape and within_distance (a chain's segments both-sided)

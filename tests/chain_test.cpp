@@ -608,8 +608,8 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
   }
 }
 
-// The query fuzzer's finding at the end of issue 33 (fuzz/known/query-chain-segment-contact-below-
-// distance): a segment 7e-15 long lying inside a box 1.9e-14 across, against which collide() of the
+// The query fuzzer's finding at the end of issue 33 (fuzz/corpus/query/chain-segment-inside-a-2e-14-
+// box): a segment 7e-15 long lying inside a box 1.9e-14 across, against which collide() of the
 // chain segment reports a separation far below distance()'s. The chain's contact is right: the
 // oracle puts the segment inside the box (overlap 9.3e-15) and the box 1.18e-14 deep along the
 // segment's face normal. distance() of the segment's shape reports +7.1e-15 instead: overlaps below

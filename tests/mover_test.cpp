@@ -764,7 +764,7 @@ TEST(Mover, WalksOverRollingTerrainWithoutCatchingOnCrests) {
   }
 }
 
-// The world fuzzer (issue 37, fuzz/known/world-mover-ground-after-push): step 6's push out of a
+// The world fuzzer (issue 37, fuzz/corpus/world/mover-ground-after-push): step 6's push out of a
 // fixed collider moved the mover after 5a had chosen its ground, and the ground was not looked for
 // again: a circle deep in a fixed wall, standing on a moving platform, was pushed out of the wall
 // and off the platform and still reported the platform 0.62 away as its ground. The ground is now
@@ -785,7 +785,7 @@ TEST(Mover, GroundAfterAPushOutOfAFixedColliderIsWhereTheMoverEnds) {
   }
 }
 
-// The same after step 5a's push (fuzz/known/world-mover-ground-after-push-2): a capsule walking a
+// The same after step 5a's push (fuzz/corpus/world/mover-ground-after-push-2): a capsule walking a
 // floor that ends at x = -10, inside a fixed capsule of radius 62 (a fuzzer's step of 48 s), was
 // pushed 50 units sideways and kept the floor segment as its ground, 43 units away.
 TEST(Mover, GroundAfterALongSettleIsWhereTheMoverEnds) {
@@ -803,7 +803,7 @@ TEST(Mover, GroundAfterALongSettleIsWhereTheMoverEnds) {
   }
 }
 
-// The world fuzzer (issue 37, fuzz/known/world-mover-fixed-overlap-crowded-out): step 6 looked for
+// The world fuzzer (issue 37, fuzz/corpus/world/mover-fixed-overlap-crowded-out): step 6 looked for
 // the fixed overlap among the 16 deepest contact planes, and a compound of moving parts deeper
 // than it filled them all: the mover ended its step deep in a fixed collider. Step 6 now asks the
 // fixed colliders only.
