@@ -6,7 +6,8 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
 # the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), the same digest from
 # ARM64 under qemu (scripts/arm64.sh digest; scripts/arm64.sh tests runs the whole suite there), then a bounded run of
-# each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60). Installs
+# each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60; PEBBLE_FUZZ_STRICT=1,
+# so that a check still marked as a known issue fails the run too). Installs
 # missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,6 @@ tests/determinism/check.sh
 echo "== ARM64: the digest cross-compiled with g++-aarch64-linux-gnu (-O2, -O0), on NEON and scalar under qemu (scripts/arm64.sh digest)"
 scripts/arm64.sh digest
 
-echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1} (scripts/fuzz.sh)"
-scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}" --seed "${PEBBLE_FUZZ_SEED:-1}"
+echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1}, known issues fatal (scripts/fuzz.sh)"
+PEBBLE_FUZZ_STRICT=1 scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}" --seed "${PEBBLE_FUZZ_SEED:-1}"
 echo "pebble: all tests passed (release, pip, API reference, web, asan+ubsan, determinism, ARM64 digest, fuzz)"
