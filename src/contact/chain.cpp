@@ -195,20 +195,21 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
         best = i;
       }
     }
+    // Edge e's ends in the segment's frame and where they lie along it.
+    const auto place_edge = [&](int e) {
+      w[0] = transform_point(rel, v[std::size_t(e)]);
+      w[1] = transform_point(rel, v[std::size_t(e + 1 == count ? 0 : e + 1)]);
+      s0 = dot(w[0] - s.a, edge);
+      s1 = dot(w[1] - s.a, edge);
+    };
     // Wholly beyond an end: in a concave joint, the edge under this segment (toward_segment()).
-    w[0] = transform_point(rel, v[std::size_t(best)]);
-    w[1] = transform_point(rel, v[std::size_t(best + 1 == count ? 0 : best + 1)]);
-    s0 = dot(w[0] - s.a, edge);
-    s1 = dot(w[1] - s.a, edge);
+    place_edge(best);
     if ((s0 > length_sq && s1 > length_sq) || (s0 < 0 && s1 < 0)) {
       const int stepped = toward_segment(s, rel, b, best);
       if (stepped != best) {
         best = stepped;
         most_opposed = false;
-        w[0] = transform_point(rel, v[std::size_t(best)]);
-        w[1] = transform_point(rel, v[std::size_t(best + 1 == count ? 0 : best + 1)]);
-        s0 = dot(w[0] - s.a, edge);
-        s1 = dot(w[1] - s.a, edge);
+        place_edge(best);
       }
     }
     const int next = best + 1 == count ? 0 : best + 1;

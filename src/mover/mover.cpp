@@ -545,13 +545,19 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     ground_count = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
     settle = {};
   }
-  if (!rising) {
+  // The walkable plane of the first `count` in `near` that is within two skins once the mover has
+  // moved by `moved` and faces most nearly up, or nullptr.
+  const auto ground_plane = [&](int count, Vec2 moved) -> const MoverPlane* {
     const MoverPlane* best = nullptr;
-    for (int i = 0; i < ground_count; ++i) {
+    for (int i = 0; i < count; ++i) {
       const MoverPlane& p = near[std::size_t(i)];
-      if (!walkable(p.normal) || p.separation + dot(p.normal, settle) > 2 * s.skin) continue;
+      if (!walkable(p.normal) || p.separation + dot(p.normal, moved) > 2 * s.skin) continue;
       if (best == nullptr || dot(p.normal, up) > dot(best->normal, up)) best = &p;
     }
+    return best;
+  };
+  if (!rising) {
+    const MoverPlane* best = ground_plane(ground_count, settle);
     if (best != nullptr) {
       ground = {true, best->normal, best->point, best->collider, best->part};
       velocity -= dot(velocity, up) * up;  // level: no hop over a crest, no slide on a walkable slope
@@ -624,12 +630,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       ground.normal = up;
       if (!rising) {
         const int m = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
-        const MoverPlane* best = nullptr;
-        for (int i = 0; i < m; ++i) {
-          const MoverPlane& p = near[std::size_t(i)];
-          if (!walkable(p.normal) || p.separation > 2 * s.skin) continue;
-          if (best == nullptr || dot(p.normal, up) > dot(best->normal, up)) best = &p;
-        }
+        const MoverPlane* best = ground_plane(m, {});
         if (best != nullptr) ground = {true, best->normal, best->point, best->collider, best->part};
       }
     }
