@@ -449,6 +449,53 @@ TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
   EXPECT_GT(hits, int(pairs.size() / 3)) << pairs.size() << " pairs";
 }
 
+TEST(Batch, CapsuleTimeToCollisionLanesMatchTheSingleQueryOnDifferencesWithAnEdgeOfLengthZero) {
+  // A capsule far shorter than the rounding of its coordinates: in the two capsules' difference
+  // (a parallelogram) its edges round to length 0. The single query takes an entry there to the
+  // vertex's circle (cast/ray_core.hpp, contact_after_entry); the lanes must leave such lanes to
+  // it. The first pair is the query fuzzer's finding (fuzz/corpus/query/
+  // query-batch-ttc-degenerate-difference): the batch kept a hit at 0x1.e1e3c4p-11 where the single
+  // query has none.
+  std::vector<Shape> shapes;
+  std::vector<BatchPair> pairs;
+  shapes.reserve(256);
+  const Shape finding_a = Shape::capsule({0.01f, 0}, {1e-40f, 1e-40f}, 0);
+  const Shape finding_b = Shape::capsule({394758.031f, 394758.062f}, {394758.031f, 394800.031f}, 394758.031f);
+  pairs.push_back({{&finding_a, {{394758.188f, 394758.031f}, Rot::identity()}, {1.73e-18f, 34.13f}},
+                   {&finding_b, {{394758.031f, 394758.031f}, Rot::identity()}, {34.13f, 0.1333f}}});
+  for (const float far : {1e4f, 3.9e5f, 1e6f}) {
+    for (const float shortness : {0.01f, 1e-3f, 1e-6f}) {
+      for (const float radius : {0.0f, 0.5f, 30.0f, far}) {
+        shapes.push_back(Shape::capsule({shortness, 0}, {0, 0}, radius == far ? 0.0f : 0.1f));
+        const Shape* a = &shapes.back();
+        shapes.push_back(Shape::capsule({far, far}, {far, far + 40}, radius));
+        const Shape* b = &shapes.back();
+        for (const Vec2 off : {Vec2{0.15f, 0}, Vec2{radius + 1, 0}, Vec2{-radius - 2, 20}, Vec2{0, -radius - 3}}) {
+          for (const Vec2 v : {Vec2{34, 0.13f}, Vec2{-40, 0}, Vec2{1e-18f, 34}, Vec2{0, -50}, Vec2{radius, radius}}) {
+            pairs.push_back({{a, {{far + off.x, far + off.y}, Rot::identity()}, {0, 0}}, {b, {{far, far}, Rot::identity()}, v}});
+            pairs.push_back({{a, {{far + off.x, far + off.y}, Rot::identity()}, -1.0f * v}, {b, {{far, far}, Rot::from_angle(1.5f)}, {}}});
+          }
+        }
+      }
+    }
+  }
+  const Paths paths;
+  for (const SimdPath path : paths.list) {
+    pebble::detail::use_simd_path(path);
+    std::vector<float> out(pairs.size());
+    pebble::batch::time_to_collision(pairs, 1, out);
+    int bad = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const float expected = one_ttc(pairs[i].a, pairs[i].b, 1);
+      if (!same(out[i], expected) && ++bad <= 5) {
+        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i] << " against " << expected << " "
+                      << text(pairs[i].a) << " " << text(pairs[i].b);
+      }
+    }
+    EXPECT_EQ(bad, 0) << pairs.size() << " pairs on " << pebble::simd_path_name(path);
+  }
+}
+
 TEST(Batch, CapsuleDistanceLanesMatchTheSingleQueryAtAlignments) {
   // distance()'s lanes for two capsules and for a disc (or point) and a capsule, where
   // query_segments() and closest_features_on(), or point_to_core(), decide:

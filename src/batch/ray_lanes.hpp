@@ -66,7 +66,10 @@ PEBBLE_HOT_INLINE RayLanes<F> after_entry_lanes(F ax, F ay, F ex, F ey, F qx, F 
   const F beyond = select(before, zero - s, s - len2) / len;
   const unsigned far = bits(beyond > F::splat(kEntryRoundingFraction) * (scale + len));
   const unsigned on = bits(on_edge);
-  return {select(on_edge, t, select(c.corner, c.t, t)), on | bits(c.inside) | bits(c.corner) | ~far, c.tiny & ~on};
+  // An edge of length 0 (a degenerate difference): the scalar takes the entry to its vertex's
+  // circle and measures a miss across the edge's normal; such lanes are left to it (unsure).
+  const unsigned point_edge = bits(len2 == zero);
+  return {select(on_edge, t, select(c.corner, c.t, t)), on | bits(c.inside) | bits(c.corner) | ~far, (c.tiny & ~on) | point_edge};
 }
 
 /// cast_capsule() (cast/ray_core.hpp): the ray o + t d against the segment a-b (edge normal n)
