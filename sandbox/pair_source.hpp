@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <pebble/chain.hpp>
@@ -72,6 +73,10 @@ public:
   void move(int body, const Transform& xf) override;
   /// Runs the world's update(); keeps the points within `margin` (<= the world's margin).
   void find_contacts(float margin, std::vector<BodyContact>& out) override;
+  /// Records the world's calls into the file (CollisionWorld::start_recording); before any add.
+  void start_recording(const std::string& path);
+  /// update_digest() of the world's last update.
+  std::uint64_t digest() const;
 
 private:
   struct Impl;  // the world and the body -> collider map: world.hpp stays out of this header

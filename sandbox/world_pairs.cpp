@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <pebble/recording.hpp>
 #include <pebble/world.hpp>
 
 #include "sandbox/pair_source.hpp"
@@ -32,6 +33,10 @@ void WorldPairs::add_chain(int body, const Chain& chain, const Transform& xf) {
   options.user_data = static_cast<uint64_t>(body);
   impl_->ids.push_back(impl_->world.add(chain, xf, options));
 }
+
+void WorldPairs::start_recording(const std::string& path) { impl_->world.start_recording(path); }
+
+std::uint64_t WorldPairs::digest() const { return update_digest(impl_->world); }
 
 void WorldPairs::move(int body, const Transform& xf) { impl_->world.set_transform(impl_->ids[static_cast<size_t>(body)], xf); }
 

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <numbers>
 #include <set>
 #include <sstream>
@@ -207,7 +208,7 @@ TEST_F(ToolsTest, VersionAndHelpOnEverySubcommand) {
   EXPECT_EQ(r.out, std::string("pebble ") + PEBBLE_VERSION + "\n");
   r = run("--help");
   EXPECT_EQ(r.code, 0);
-  for (const char* word : {"demo", "query", "render", "mover", "crowd", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* word : {"demo", "query", "render", "mover", "crowd", "replay", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
   r = run("demo --help");
   EXPECT_EQ(r.code, 0);
   for (const char* word : {"--shapes", "--seed", "--steps", "--output", "--no-progress"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
@@ -624,6 +625,44 @@ TEST_F(ToolsTest, DemoWritesThePileAndTheFall) {
   for (int i = 0; i < first.ImageDesc.Width * first.ImageDesc.Height; ++i) frame_ink += first.RasterBits[i] != first.RasterBits[0];
   EXPECT_GT(frame_ink, 200L);
   DGifCloseFile(gif, &error);
+}
+
+// `pebble demo --record` and `pebble replay`: the pile's world calls replayed on a new world give
+// every update's digest again, and the last one is the one the demo printed; a changed recording
+// is reported (exit 1), a file that is no recording refused (exit 2).
+TEST_F(ToolsTest, DemoRecordingReplaysToTheSameDigest) {
+  const std::string out = path("demo-record"), rec = out + "/pile.rec";
+  const Outcome r = run("demo --shapes 30 --steps 150 --gif-every 50 --width 200 --gif-width 100 --seed 3 -o '" + out + "' --record '" + rec + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t at = r.out.find("last update's digest ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string digest = r.out.substr(at + 21, 16);
+  const Outcome replayed = run("replay '" + rec + "'");
+  EXPECT_EQ(replayed.code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("digest " + digest), std::string::npos) << digest << " in\n" << replayed.out;
+  EXPECT_NE(replayed.out.find("every call and update agrees"), std::string::npos) << replayed.out;
+  // 150 steps of the stepper's sub-steps, each one update.
+  EXPECT_NE(replayed.out.find(" updates"), std::string::npos);
+
+  // The last record is the last update: its digest's first byte changed is a mismatch.
+  std::string bytes;
+  {
+    std::ifstream in(rec, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_GT(bytes.size(), 13u);
+  bytes[bytes.size() - 12] ^= 0x40;
+  {
+    std::ofstream changed(out + "/changed.rec", std::ios::binary);
+    changed << bytes;
+  }
+  const Outcome mismatch = run("replay '" + out + "/changed.rec'");
+  EXPECT_EQ(mismatch.code, 1) << mismatch.out << mismatch.err;
+  EXPECT_NE(mismatch.out.find("1 mismatches"), std::string::npos) << mismatch.out;
+  const Outcome refused = run("replay '" + out + "/pile.png'");
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_NE(refused.err.find("not a pebble recording"), std::string::npos) << refused.err;
+  EXPECT_EQ(run("replay '" + out + "/missing.rec'").code, 2);
 }
 
 // `pebble mover`: every shape walks the whole level (hills, stairs, tile map, lift) to the wall,

@@ -129,7 +129,16 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
 
   sandbox::DemoScene scene(sandbox::DemoSceneSettings{options.shapes, options.seed});
   const sandbox::StepSettings settings;
-  sandbox::Stepper stepper(settings, sandbox::make_pair_source(settings.margin));
+  auto source = std::make_unique<sandbox::WorldPairs>(settings.margin);
+  sandbox::WorldPairs& world = *source;
+  if (!options.record.empty()) {
+    try {
+      world.start_recording(options.record);
+    } catch (const std::runtime_error& e) {
+      throw InputError(options.record + ": cannot record into it (" + e.what() + ")");
+    }
+  }
+  sandbox::Stepper stepper(settings, std::move(source));
   scene.add_container(stepper);
 
   // The GIF shows everything from the release height down; frames are drawn at full quality and
@@ -178,6 +187,7 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
   summary.kinetic_energy = stepper.kinetic_energy();
   summary.max_speed = stepper.max_point_speed();
   summary.gif_frames = gif.frame_count();
+  summary.digest = world.digest();
 
   const std::string png_bytes = picture_of_pile(stepper, scene, options.width);
   const std::vector<uint8_t> gif_bytes = gif.finish();
@@ -203,6 +213,11 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
   out << line;
   out << "  wrote " << summary.png << " (the pile) and " << summary.gif << " (the fall, " << summary.gif_frames
       << " frames)\n";
+  if (!options.record.empty()) {
+    std::snprintf(line, sizeof line, "  recorded the world's calls into %s (last update's digest %016llx; check with pebble replay)\n",
+                  options.record.c_str(), static_cast<unsigned long long>(summary.digest));
+    out << line;
+  }
   return summary;
 }
 

@@ -19,6 +19,7 @@ struct DemoOptions {
   int gif_width = 480;           ///< of the GIF, pixels
   int gif_every = 3;             ///< one GIF frame every this many steps (3: 20 frames per second)
   bool progress = true;          ///< a progress bar on the terminal (only when stderr is one)
+  std::string record;            ///< when set, the world's calls are recorded into this file (`pebble replay`)
 };
 
 /// The figures the summary prints.
@@ -31,6 +32,7 @@ struct DemoSummary {
   float kinetic_energy = 0;      ///< at the end, joules
   float max_speed = 0;           ///< fastest point of any body at the end, m/s
   std::string png, gif;          ///< the files written
+  std::uint64_t digest = 0;      ///< update_digest() of the world's last update (pebble/recording.hpp)
   int gif_frames = 0;
 };
 

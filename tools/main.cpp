@@ -15,6 +15,7 @@
 #include "tools/output_file.hpp"
 #include "tools/query.hpp"
 #include "tools/render.hpp"
+#include "tools/replay.hpp"
 
 namespace {
 
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
                "  pebble render scene.json -o x.png  the scene and its answers as a picture (.png or .svg)\n"
                "  pebble mover                     a character walks a level: walk.gif\n"
                "  pebble crowd                     10,000 agents cross a plaza, avoiding each other: crowd.gif\n"
+               "  pebble replay FILE               replay a world's recorded calls, check every update\n"
                "Scene files: docs/scene-format.md",
                "pebble"};
   app.set_version_flag("-V,--version", std::string("pebble ") + pebble::version());
@@ -65,6 +67,12 @@ int main(int argc, char** argv) {
   demo_cmd->add_option("--gif-every", demo.gif_every, "One GIF frame every this many steps")->capture_default_str()->check(CLI::Range(1, 1000));
   bool no_progress = false;
   demo_cmd->add_flag("--no-progress", no_progress, "No progress bar on the terminal");
+  demo_cmd->add_option("--record", demo.record, "Record the world's calls into this file (check it with pebble replay FILE)");
+
+  std::string replay_path;
+  CLI::App* replay_cmd = app.add_subcommand("replay", "Replay a recording of a world's calls (CollisionWorld::start_recording, "
+                                                      "pebble demo --record) and check every update's digest");
+  replay_cmd->add_option("recording", replay_path, "The recording file")->required();
 
   std::string query_scene, query_output;
   CLI::App* query_cmd = app.add_subcommand("query", "Answer the queries of a scene file as JSON (standard output, or -o FILE)");
@@ -144,6 +152,8 @@ int main(int argc, char** argv) {
                     : crowd_split == "ordered"  ? CrowdSplit::ordered
                                                 : CrowdSplit::clamped;
       run_crowd_demo(crowd, std::cout);
+    } else if (*replay_cmd) {
+      return run_replay(replay_path, std::cout);
     } else if (*mover_cmd) {
       run_mover_demo(mover, std::cout);
     } else if (*render_cmd) {

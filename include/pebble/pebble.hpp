@@ -32,6 +32,7 @@
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
 #include "pebble/ray.hpp"
+#include "pebble/recording.hpp"
 #include "pebble/cast.hpp"
 #include "pebble/primitives.hpp"
 #include "pebble/simd.hpp"

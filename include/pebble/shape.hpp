@@ -49,6 +49,12 @@ public:
   static Shape rounded_box(float half_width, float half_height, float corner_radius);
   /// The convex hull of points (welded, collinear points removed), grown outward by radius.
   static Shape polygon(std::span<const Vec2> points, float radius = 0);
+  /// The shape whose core is exactly these vertices in this order, grown by radius: the shape a
+  /// stored vertices() and radius() came from, bit for bit (recordings and snapshots keep shapes
+  /// so). Throws InvalidShape unless polygon(core, radius) keeps every vertex (the same vertices,
+  /// perhaps starting at another one): the core is already a welded, strictly convex,
+  /// counter-clockwise hull.
+  static Shape from_vertices(std::span<const Vec2> core, float radius);
 
   /// Number of core vertices: 1, 2, or 3..kMaxPolygonVertices.
   int vertex_count() const { return count_; }

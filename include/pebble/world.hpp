@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -235,6 +237,7 @@ private:
   R (*call_)(void*, Args...);
 };
 class ThreadPool;
+class Recorder;
 }  // namespace detail
 
 /// A scene of colliders: pairs, contacts, events and scene queries.
@@ -357,6 +360,22 @@ public:
   /// The settings given at construction (a negative or non-finite margin became 0).
   const WorldSettings& settings() const noexcept { return settings_; }
 
+  /// Starts recording: from now on every call that changes the world (each add, remove,
+  /// set_transform(s), set_shape, set_filter, set_user_data and optimize_fixed, with what it
+  /// returned, and each update() with its update_digest()) is written to `out`, after the
+  /// settings, in a binary format that replay() (pebble/recording.hpp) and `pebble replay FILE`
+  /// read back. `out` must outlive the recording; the records reach it at each update() (and
+  /// every 64 KB, and when the recording stops), whole. Throws std::logic_error unless the world is new (no
+  /// call made on it yet), since a replay starts from a new world.
+  void start_recording(std::ostream& out);
+  /// The same into a file the world opens (truncating it) and closes when the recording stops.
+  /// Throws std::runtime_error when the file cannot be opened.
+  void start_recording(const std::string& path);
+  /// Stops recording (flushes and, for a path, closes the file). Nothing when not recording.
+  void stop_recording() noexcept;
+  /// True while a recording is on.
+  bool recording() const noexcept { return recorder_ != nullptr; }
+
   // --- Scene queries. Each sees every add, remove and set_* made so far.
 
   /// The closest hit of the ray on a collider the filter passes (raycast() on each candidate).
@@ -467,6 +486,7 @@ private:
   template <class Fill>
   ColliderId add_parts(std::size_t count, const Transform& xf, const ColliderOptions& options, Fill fill);
   void release_parts(std::uint32_t first, std::uint32_t count);
+  bool remove_collider(ColliderId id);  // remove() without its record
   void refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes = nullptr);
   void unlink_pair(std::uint32_t pair, int side);
   void free_pair(std::uint32_t pair);
@@ -527,6 +547,7 @@ private:
   std::unordered_map<std::uint64_t, std::uint32_t> touching_parts_;
   std::vector<SensorEvent> sensor_begin_events_, sensor_end_events_, pending_sensor_end_events_;
   WorldStats last_stats_;
+  std::unique_ptr<detail::Recorder> recorder_;  // while recording (start_recording)
 };
 
 }  // namespace pebble

@@ -242,6 +242,10 @@ class ColliderOptions:
 
 class CollisionWorld:
     """A scene of colliders: pairs, contacts, events and scene queries (pebble/world.hpp). Changes apply at once to the scene queries; update() brings contacts() and the events up to date. Stale or foreign ids are refused: setters return False, getters None."""
+    @property
+    def recording(self) -> Any:
+        """True while a recording is on."""
+        ...
     def __init__(self, settings: WorldSettings = ...) -> None:
         ...
     @overload
@@ -319,6 +323,12 @@ class CollisionWorld:
     def validate(self) -> bool:
         ...
     def optimize_fixed(self) -> None:
+        ...
+    def start_recording(self, path: str) -> None:
+        """Records every call that changes the world (and each update's digest) into the file, for pebble.replay() or `pebble replay FILE`. Raises RuntimeError unless the world is new, or when the file cannot be opened."""
+        ...
+    def stop_recording(self) -> None:
+        """Stops recording and closes the file."""
         ...
     def settings(self) -> WorldSettings:
         ...
@@ -489,6 +499,9 @@ class Filter:
         ...
     def __repr__(self) -> str:
         ...
+
+class InvalidRecording(ValueError):
+    ...
 
 class InvalidShape(ValueError):
     ...
@@ -805,6 +818,29 @@ class RayResult:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 
+class ReplayReport:
+    """What pebble.replay() found (pebble/recording.hpp)."""
+    @property
+    def calls(self) -> int:
+        ...
+    @property
+    def updates(self) -> int:
+        ...
+    @property
+    def mismatches(self) -> int:
+        ...
+    @property
+    def first_mismatch(self) -> int:
+        ...
+    @property
+    def digest(self) -> int:
+        ...
+    @property
+    def first_problem(self) -> str:
+        ...
+    def __repr__(self) -> str:
+        ...
+
 class ReuseBounds:
     """How far a touching pair may move before collide() runs again (0: the contract's bounds). ReuseBounds.box2d_v3() gives Box2D v3's looser bounds (docs/world.md)."""
     distance: float
@@ -909,6 +945,10 @@ class Shape:
     @staticmethod
     def polygon(points: PointsLike, radius: float = ...) -> Shape:
         """The convex hull of the points (near-equal points welded, collinear ones removed), grown outward by radius."""
+        ...
+    @staticmethod
+    def from_vertices(core: PointsLike, radius: float) -> Shape:
+        """The shape whose core is exactly these vertices in this order (a stored vertices() and radius, bit for bit). Raises InvalidShape unless polygon() would keep every vertex."""
         ...
     def vertex_count(self) -> int:
         """Number of core vertices: 1, 2, or 3..8."""
@@ -1338,6 +1378,10 @@ def raycast(segment: ChainSegment, xs: TransformLike, ray: Ray, radius: float = 
     """A ray (or disc) against the chain segment's front side only."""
     ...
 
+def replay(path: str) -> ReplayReport:
+    """Replays a recording (CollisionWorld.start_recording) on a new world and checks every call and update's digest. Raises InvalidRecording (a ValueError) for a file that is not a recording pebble can replay."""
+    ...
+
 @overload
 def shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape, xb: TransformLike, translation_b: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
     """First fraction in [0, 1] of both motions (world) at which a and b touch (or come within options.target_separation). point: the contact point at that time; normal: unit, from A to B. Already touching: fraction 0 with the minimum-translation normal."""
@@ -1378,5 +1422,9 @@ def time_to_collision(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shap
 
 def transform_point(xf: TransformLike, v: Vec2Like) -> Vec2:
     """Local point to world: q * v + p."""
+    ...
+
+def update_digest(world: pebble::python::(anonymous namespace)::PyWorld) -> int:
+    """A 64-bit digest of the world's last update: contacts and events, every bit."""
     ...
 __version__: str

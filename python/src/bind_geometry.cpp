@@ -214,6 +214,10 @@ void bind_geometry(py::module_& m) {
       .def_static("polygon", [](const PointList& points, float radius) { return Shape::polygon(points.points, radius); },
                   "points"_a, "radius"_a = 0.0f,
                   "The convex hull of the points (near-equal points welded, collinear ones removed), grown outward by radius.")
+      .def_static("from_vertices", [](const PointList& core, float radius) { return Shape::from_vertices(core.points, radius); },
+                  "core"_a, "radius"_a,
+                  "The shape whose core is exactly these vertices in this order (a stored vertices() and radius, bit for bit). "
+                  "Raises InvalidShape unless polygon() would keep every vertex.")
       .def("vertex_count", &Shape::vertex_count, "Number of core vertices: 1, 2, or 3..8.")
       .def("vertices", [](const Shape& s) { return std::vector<Vec2>(s.vertices().begin(), s.vertices().end()); },
            "Core vertices in the local frame, counter-clockwise.")

@@ -1,6 +1,7 @@
 // CollisionWorld (pebble/world.hpp) and its value types: ids, filters, options, contacts, events,
 // scene queries; plus its batch forms (set_transforms, contacts_array, cast_rays).
 #include <atomic>
+#include <fstream>
 #include <limits>
 #include <optional>
 
@@ -261,6 +262,27 @@ ColliderId unpickled_id(const py::handle& h) {
 }  // namespace
 
 void bind_world(py::module_& m) {
+
+  py::register_exception<InvalidRecording>(m, "InvalidRecording", PyExc_ValueError);
+  py::class_<ReplayReport>(m, "ReplayReport", "What pebble.replay() found (pebble/recording.hpp).")
+      .def_readonly("calls", &ReplayReport::calls)
+      .def_readonly("updates", &ReplayReport::updates)
+      .def_readonly("mismatches", &ReplayReport::mismatches)
+      .def_readonly("first_mismatch", &ReplayReport::first_mismatch)
+      .def_readonly("digest", &ReplayReport::digest)
+      .def_readonly("first_problem", &ReplayReport::first_problem)
+      .def("__repr__", [](const ReplayReport& r) {
+        return "ReplayReport(calls=" + std::to_string(r.calls) + ", updates=" + std::to_string(r.updates) +
+               ", mismatches=" + std::to_string(r.mismatches) + ")";
+      });
+  m.def("replay", [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open the recording '" + path + "'");
+    return replay(in);
+  }, "path"_a, "Replays a recording (CollisionWorld.start_recording) on a new world and checks every call and update's digest. "
+     "Raises InvalidRecording (a ValueError) for a file that is not a recording pebble can replay.");
+  m.def("update_digest", [](PyWorld& w) { return update_digest(use(w)); }, "world"_a,
+        "A 64-bit digest of the world's last update: contacts and events, every bit.");
   py::class_<ColliderId>(m, "ColliderId", "Names one collider of one CollisionWorld (slot, generation, world serial). The default names nothing.")
       .def(py::init([](std::uint32_t index, std::uint32_t generation, std::uint32_t world) { return ColliderId{index, generation, world}; }),
            "index"_a = 0xffffffffu, "generation"_a = 0u, "world"_a = 0u)
@@ -585,6 +607,11 @@ void bind_world(py::module_& m) {
       .def("stats", [](W& w) { return use(w).stats(); })
       .def("validate", [](W& w) { return use(w).validate(); })
       .def("optimize_fixed", [](W& w) { use(w).optimize_fixed(); })
+      .def("start_recording", [](W& w, const std::string& path) { use(w).start_recording(path); }, "path"_a,
+           "Records every call that changes the world (and each update's digest) into the file, for pebble.replay() or "
+           "`pebble replay FILE`. Raises RuntimeError unless the world is new, or when the file cannot be opened.")
+      .def("stop_recording", [](W& w) { use(w).stop_recording(); }, "Stops recording and closes the file.")
+      .def_property_readonly("recording", [](W& w) { return use(w).recording(); }, "True while a recording is on.")
       .def("settings", [](W& w) { return use(w).settings(); })
       .def("cast_ray", [](W& w, const Ray& ray, const QueryFilter& f) { return use(w).cast_ray(ray, f); }, "ray"_a, "filter"_a = QueryFilter{},
            "The closest hit of the ray (normal: the collider's outward normal, world), or None.")

@@ -328,3 +328,56 @@ def test_world_parts_in_box_are_the_tree_candidates_of_the_box():
     # Copies: a view outlives the collider it came from.
     v = everything[0]
     assert w.remove(v.id) and v.shape == known[v.id.index][1][v.part]
+
+
+def test_recording_replays_and_reports_changes(tmp_path):
+    import pebble
+    rec = tmp_path / "world.rec"
+    world = pebble.CollisionWorld()
+    world.start_recording(str(rec))
+    assert world.recording
+    ids = [world.add(pebble.Shape.circle(0.5), ((0.8 * i, 0.0), 0.3 * i)) for i in range(6)]
+    world.add(pebble.Shape.box(3, 0.2), ((0, -0.6), 0.0))
+    digests = []
+    for step in range(10):
+        for k, i in enumerate(ids):
+            world.set_transform(i, ((0.8 * k + 0.01 * step, -0.02 * step), 0.05 * step))
+        world.update()
+        digests.append(pebble.update_digest(world))
+    world.remove(ids[2])
+    world.remove(ids[2])  # stale: refused, and so in the replay
+    world.update()
+    digests.append(pebble.update_digest(world))
+    world.stop_recording()
+    assert not world.recording
+    assert len(world.contacts()) > 0
+
+    report = pebble.replay(str(rec))
+    assert report.mismatches == 0, report.first_problem
+    assert report.updates == 11
+    assert report.digest == digests[-1]
+
+    data = bytearray(rec.read_bytes())
+    data[-12] ^= 1  # the last update's digest
+    changed = tmp_path / "changed.rec"
+    changed.write_bytes(bytes(data))
+    assert pebble.replay(str(changed)).mismatches == 1
+
+    junk = tmp_path / "junk.rec"
+    junk.write_bytes(b"not a recording")
+    with pytest.raises(pebble.InvalidRecording, match="not a pebble recording"):
+        pebble.replay(str(junk))
+    assert issubclass(pebble.InvalidRecording, ValueError)
+    used = pebble.CollisionWorld()
+    used.add(pebble.Shape.circle(1), ((0, 0), 0))
+    with pytest.raises(RuntimeError, match="new world"):
+        used.start_recording(str(tmp_path / "x.rec"))
+
+
+def test_shape_from_vertices_gives_the_shape_back():
+    import pebble
+    s = pebble.Shape.box(1, 0.5, (0.1, 0.2), 0.7)
+    back = pebble.Shape.from_vertices(s.vertices(), s.radius())
+    assert back.vertices() == s.vertices() and back.radius() == s.radius()
+    with pytest.raises(pebble.InvalidShape):
+        pebble.Shape.from_vertices([(0, 0), (0, 1), (1, 1), (1, 0)], 0)  # clockwise

@@ -312,6 +312,26 @@ Shape Shape::polygon(std::span<const Vec2> points, float radius) {
   return from_core(core, n, radius);
 }
 
+Shape Shape::from_vertices(std::span<const Vec2> core, float radius) {
+  check_radius(radius, "radius");
+  if (core.empty() || core.size() > std::size_t(kMaxPolygonVertices)) {
+    std::ostringstream out;
+    out << "a core has 1 to " << kMaxPolygonVertices << " vertices, got " << core.size();
+    fail(out.str());
+  }
+  Vec2 hull[kMaxPolygonVertices];
+  const int n = compute_hull(core, hull);
+  // The hull may start at another vertex; it must hold the same vertices in the same cyclic order.
+  const int count = int(core.size());
+  bool same = n == count;
+  int start = 0;
+  while (same && start < n && !(hull[start] == core[0])) ++start;
+  same = same && start < n;
+  for (int i = 0; same && i < n; ++i) same = hull[(start + i) % n] == core[std::size_t(i)];
+  if (!same) fail("the vertices are not a welded, strictly convex, counter-clockwise core (polygon() would change them)");
+  return from_core(core.data(), count, radius);
+}
+
 namespace {
 void check_half_extent(float h, const char* what) {
   if (!std::isfinite(h) || h <= 0 || h > kMaxShapeExtent) {

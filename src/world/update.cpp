@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "world/internal.hpp"
+#include "world/recorder.hpp"
 #include "world/thread_pool.hpp"
 
 namespace pebble {
@@ -371,6 +372,7 @@ void CollisionWorld::update() {
   last_stats_.collided = total.collided;
   last_stats_.new_pairs = new_pairs;
   ++step_;
+  if (recorder_) [[unlikely]] recorder_->update(*this);
 }
 
 // The collider events of colliders of several parts, from step 4's changes: a collider pair begins

@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "world/internal.hpp"
+#include "world/recorder.hpp"
 #include "world/thread_pool.hpp"
 
 namespace pebble {
@@ -184,10 +185,12 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
 }
 
 ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options) {
-  return add_parts(parts.size(), xf, options, [&](std::size_t k, Part& part) {
+  const ColliderId id = add_parts(parts.size(), xf, options, [&](std::size_t k, Part& part) {
     part.piece.shape = parts[k];
     part.chain = false;
   });
+  if (recorder_) [[unlikely]] recorder_->add_parts(parts, xf, options, id);
+  return id;
 }
 
 ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, std::uint64_t user_data) {
@@ -198,10 +201,12 @@ ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, std::uin
 }
 
 ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, const ColliderOptions& options) {
-  return add_parts(std::size_t(chain.segment_count()), xf, options, [&](std::size_t k, Part& part) {
+  const ColliderId id = add_parts(std::size_t(chain.segment_count()), xf, options, [&](std::size_t k, Part& part) {
     part.piece = chain.segment(int(k));
     part.chain = true;
   });
+  if (recorder_) [[unlikely]] recorder_->add_chain(chain, xf, options, id);
+  return id;
 }
 
 template <class Fill>
@@ -271,6 +276,12 @@ ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf
 }
 
 bool CollisionWorld::remove(ColliderId id) {
+  const bool done = remove_collider(id);
+  if (recorder_) [[unlikely]] recorder_->remove(id, done);
+  return done;
+}
+
+bool CollisionWorld::remove_collider(ColliderId id) {
   const std::uint32_t index = slot_of(id);
   if (index == kNoSlot) return false;
   Collider& c = colliders_[index];
@@ -392,7 +403,9 @@ void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement, const A
 
 bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
   const std::uint32_t index = slot_of(id);
-  if (index == kNoSlot || !is_valid(xf)) return false;
+  const bool done = index != kNoSlot && is_valid(xf);
+  if (recorder_) [[unlikely]] recorder_->set_transform(id, xf, done);
+  if (!done) return false;
   Collider& c = colliders_[index];
   const Vec2 displacement = xf.p - c.xf.p;
   c.xf = xf;
@@ -462,12 +475,15 @@ int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<co
     c.xf = m.xf;
     refresh_box(m.index, displacement, k.boxes.data() + m.first_box);
   }
+  if (recorder_) [[unlikely]] recorder_->set_transforms(ids, transforms, int(k.moves.size()));
   return int(k.moves.size());
 }
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
-  if (index == kNoSlot || colliders_[index].part_count != 1 || parts_[colliders_[index].first_part].chain) return false;
+  const bool done = index != kNoSlot && colliders_[index].part_count == 1 && !parts_[colliders_[index].first_part].chain;
+  if (recorder_) [[unlikely]] recorder_->set_shape(id, shape, done);
+  if (!done) return false;
   parts_[colliders_[index].first_part].piece.shape = shape;
   parts_[colliders_[index].first_part].shape_changed();
   hot_[colliders_[index].first_part].reshaped_at = step_;  // its manifolds are not carried over
@@ -477,6 +493,7 @@ bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
 
 bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
   const std::uint32_t index = slot_of(id);
+  if (recorder_) [[unlikely]] recorder_->set_filter(id, filter, index != kNoSlot);
   if (index == kNoSlot) return false;
   Collider& c = colliders_[index];
   c.options.filter = filter;
@@ -493,12 +510,14 @@ bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
 
 bool CollisionWorld::set_user_data(ColliderId id, std::uint64_t user_data) {
   const std::uint32_t index = slot_of(id);
+  if (recorder_) [[unlikely]] recorder_->set_user_data(id, user_data, index != kNoSlot);
   if (index == kNoSlot) return false;
   colliders_[index].options.user_data = user_data;
   return true;
 }
 
 void CollisionWorld::optimize_fixed() {
+  if (recorder_) [[unlikely]] recorder_->optimize_fixed();
   fixed_tree_.rebuild();
   fixed_changes_ = 0;
 }
