@@ -206,6 +206,13 @@ export interface CollisionWorld extends WasmObject {
   set_transforms(poses: Float32Array | ArrayLike<number>): number;
   /** Broadphase and narrowphase: brings contacts() and the events up to date. */
   update(): void;
+  /** Records every call that changes the world, in memory (C++ start_recording). Only on a new world. */
+  start_recording(): void;
+  /** Stops recording and returns the recording's bytes (what `pebble replay FILE` and replay() read). */
+  stop_recording(): Uint8Array;
+  recording(): boolean;
+  /** The last update's digest (contacts and events, every bit) as 16 hex digits. */
+  update_digest(): string;
   contact_count(): number;
   contacts(): ContactPair[];
   begin_touch_events(): ContactEvent[];
@@ -269,6 +276,17 @@ export interface CharacterMover extends WasmObject {
   set_self(id: ColliderId): void;
 }
 
+/** What replay() found. */
+export interface ReplayReport {
+  calls: number;
+  updates: number;
+  mismatches: number;
+  first_mismatch: number;
+  /** The last update's digest, 16 hex digits. */
+  digest: string;
+  first_problem: string;
+}
+
 export interface Pebble {
   readonly version: string;
   readonly kMaxPolygonVertices: number;
@@ -285,6 +303,8 @@ export interface Pebble {
   readonly module: unknown;
   /** A feature id as "0x%08x", as `pebble query` prints it. */
   hex_id(id: number): string;
+  /** Replays a recording on a new world, checking every call's result and update's digest. Throws InvalidArgument for bytes that are not a recording. */
+  replay(bytes: Uint8Array): ReplayReport;
   transform_point(xf: TransformLike, v: Vec2Like): Vec2;
   inv_transform_point(xf: TransformLike, v: Vec2Like): Vec2;
 

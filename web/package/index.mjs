@@ -275,6 +275,11 @@ function wrap(m) {
     Rot,
     Transform,
     hex_id: (id) => m.hex_id(num(id, 'hex_id: id')),
+    /** Replays a recording (CollisionWorld.stop_recording()'s bytes) on a new world; checks every call and update. */
+    replay: (bytes) => {
+      if (!(bytes instanceof Uint8Array)) throw new TypeError(`replay: bytes: expected a Uint8Array, got ${describe(bytes)}`);
+      return m.replay(bytes);
+    },
     transform_point: (t, v) => m.transform_point(xf(t, 'transform_point: xf'), vec(v, 'transform_point: v')),
     inv_transform_point: (t, v) => m.inv_transform_point(xf(t, 'inv_transform_point: xf'), vec(v, 'inv_transform_point: v')),
 

@@ -11,6 +11,7 @@
 #include <emscripten/val.h>
 
 #include <cstdio>
+#include <sstream>
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -91,6 +92,29 @@ val points_val(std::span<const Vec2> points) {
   val a = val::array();
   for (size_t i = 0; i < points.size(); ++i) a.set(i, vec2(points[i]));
   return a;
+}
+
+/// A 64-bit digest as 16 hex digits (a JavaScript number holds only 53 bits).
+std::string hex64(std::uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+/// pebble::replay() of a recording's bytes: {calls, updates, mismatches, first_mismatch, digest
+/// (16 hex digits), first_problem}. InvalidRecording becomes an InvalidArgument error.
+val replay_bytes(const val& bytes) {
+  const std::vector<std::uint8_t> data = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+  std::istringstream in(std::string(data.begin(), data.end()), std::ios::binary);
+  const ReplayReport r = guarded([&] { return replay(in); });
+  val o = val::object();
+  o.set("calls", r.calls);
+  o.set("updates", r.updates);
+  o.set("mismatches", r.mismatches);
+  o.set("first_mismatch", r.first_mismatch);
+  o.set("digest", hex64(r.digest));
+  o.set("first_problem", r.first_problem);
+  return o;
 }
 
 std::string hex_id(uint32_t id) {
@@ -663,6 +687,25 @@ private:
     if (!s["tree_margin"].isUndefined()) settings.tree.margin = s["tree_margin"].as<float>();
     return settings;
   }
+public:
+  // Recording (CollisionWorld::start_recording) into memory; stop_recording() hands the bytes over.
+  void start_recording() {
+    auto out = std::make_unique<std::ostringstream>(std::ios::binary);
+    guarded([&] { world_.start_recording(*out); });
+    recording_ = std::move(out);
+  }
+  val stop_recording() {
+    world_.stop_recording();
+    const std::string bytes = recording_ ? recording_->str() : std::string();
+    recording_.reset();
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data())))
+        .call<val>("slice");
+  }
+  bool recording() const { return world_.recording(); }
+  std::string update_digest_hex() const { return hex64(update_digest(world_)); }
+
+private:
+  std::unique_ptr<std::ostringstream> recording_;  // before world_: it outlives the world's recorder
   CollisionWorld world_;
   std::vector<ColliderId> tracked_;
   std::vector<Transform> poses_;  // set_transforms()'s, kept to spare the allocation
@@ -805,6 +848,7 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("kMaxPolygonVertices", optional_override([] { return kMaxPolygonVertices; }));
   function("version", &version_string);
   function("hex_id", &hex_id);
+  function("replay", &replay_bytes);
   function("rot_from_angle", optional_override([](float a) { return Rot::from_angle(a); }));
   function("rot_angle", optional_override([](const Rot& q) { return q.angle(); }));
   function("rot_normalize", optional_override([](const Rot& q) { return normalize(q); }));
@@ -866,6 +910,10 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("track", &World::track)
       .function("set_transforms", &World::set_transforms)
       .function("update", &World::update)
+      .function("start_recording", &World::start_recording)
+      .function("stop_recording", &World::stop_recording)
+      .function("recording", &World::recording)
+      .function("update_digest", &World::update_digest_hex)
       .function("contact_count", &World::contact_count)
       .function("contacts", &World::contacts)
       .function("begin_touch_events", &World::begin_touch_events)
