@@ -2,75 +2,33 @@
 // (simd/config.hpp: base, scalar beside SSE2, AVX2), like the contact kernels; each copy's table
 // of entry points ends the file, and the public functions are compiled with the base copy only.
 //
-// Two discs are a point moving relative to a disc of radius R = ra + rb (seed 003's closest point
-// of approach, "Circles"): B's centre relative to A's is p + t w, with p the centres' offset at
-// time 0 and w = vb - va. The distance |p + t w| - R is least at tc = -(p.w)/(w.w); the path's
-// nearest point to A's centre, m = p + tc w, is h = |m| away, and when h <= R the path enters the
-// disc sqrt(R^2 - h^2) / |w| before tc. (The miss distance from the vector m, not from the
-// discriminant (p.w)^2 - (w.w)(p.p - R^2): that one loses R against |p|^2 when the discs are far
-// apart.) Every field at the chosen time is then circle_pair()'s (contact/core.hpp) arithmetic on
-// the moved centres.
-//
-// One template computes a lane of any width: Float1 for a single pair (what the one-at-a-time
-// closest_approach() and time_to_collision() of two discs call), Float4 or Float8 for the batch.
-// The operations are the same lane by lane (no fused multiply-add; sqrt and division correctly
-// rounded), so a batch lane equals the single query bit for bit. A lane whose input is invalid, or
-// whose centres end up nearly coincident (circle_pair()'s rescaled branch), is answered again by
-// the single query, which handles both.
-//
-// Capsules and 4-vertex cores (docs/crowds.md) go the other way: their lanes repeat the single
-// query's own scalar path, operation for operation (time_to_collision()'s ray cast in
-// batch/ray_lanes.hpp; distance()'s point_to_core() and segment pair below), and hand the lanes
-// where that path branches off its common case back to the single query.
+// This file loads the bodies into lanes, groups the pairs by kind and answers each group; the
+// lane forms of the queries live beside the scalar queries they mirror. Two discs: the closed
+// forms of cast/disc_lanes.hpp, one template for one lane (the one-at-a-time queries of two
+// discs) and for a register, so a batch lane equals the single query bit for bit; a lane whose
+// input is invalid, or whose centres end up nearly coincident (circle_pair()'s rescaled branch),
+// is answered again by the single query. Capsules and 4-vertex cores (docs/crowds.md) go the
+// other way: their lanes repeat the single query's own scalar path, operation for operation
+// (time_to_collision()'s ray cast in cast/ray_lanes.hpp; distance()'s point_to_core() and segment
+// pair below), and hand the lanes where that path branches off its common case back to the single
+// query.
 #include "simd/config.hpp"
 
 #if PEBBLE_KERNEL_ENABLED
 #include <cstddef>
 #include <type_traits>
 
-#include "batch/kernels.hpp"
+#include "simd/batch_kernels.hpp"
 
 PEBBLE_KERNEL_TARGET_BEGIN
 #include "simd/wide.hpp"
 #include "tolerances.hpp"
-#include "batch/ray_lanes.hpp"
+#include "cast/disc_lanes.hpp"
+#include "cast/ray_lanes.hpp"
 #include "empty_results.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
-
-/// One float lane with the operations of Float4 (simd/wide.hpp): the single query's type.
-struct Float1 {
-  float v;
-  static PEBBLE_HOT_INLINE Float1 splat(float x) { return {x}; }
-};
-struct Mask1 {
-  bool v;
-};
-PEBBLE_HOT_INLINE Float1 operator+(Float1 a, Float1 b) { return {a.v + b.v}; }
-PEBBLE_HOT_INLINE Float1 operator-(Float1 a, Float1 b) { return {a.v - b.v}; }
-PEBBLE_HOT_INLINE Float1 operator*(Float1 a, Float1 b) { return {a.v * b.v}; }
-PEBBLE_HOT_INLINE Float1 operator/(Float1 a, Float1 b) { return {a.v / b.v}; }
-PEBBLE_HOT_INLINE Float1 min(Float1 a, Float1 b) { return {a.v < b.v ? a.v : b.v}; }
-PEBBLE_HOT_INLINE Float1 max(Float1 a, Float1 b) { return {a.v > b.v ? a.v : b.v}; }
-PEBBLE_HOT_INLINE Float1 abs(Float1 a) { return {std::fabs(a.v)}; }
-PEBBLE_HOT_INLINE Float1 sqrt_lanes(Float1 a) { return {std::sqrt(a.v)}; }
-PEBBLE_HOT_INLINE Mask1 operator<(Float1 a, Float1 b) { return {a.v < b.v}; }
-PEBBLE_HOT_INLINE Mask1 operator<=(Float1 a, Float1 b) { return {a.v <= b.v}; }
-PEBBLE_HOT_INLINE Mask1 operator>(Float1 a, Float1 b) { return {a.v > b.v}; }
-PEBBLE_HOT_INLINE Mask1 operator==(Float1 a, Float1 b) { return {a.v == b.v}; }
-PEBBLE_HOT_INLINE Mask1 operator&(Mask1 a, Mask1 b) { return {a.v && b.v}; }
-PEBBLE_HOT_INLINE Mask1 operator|(Mask1 a, Mask1 b) { return {a.v || b.v}; }
-PEBBLE_HOT_INLINE Float1 select(Mask1 m, Float1 a, Float1 b) { return m.v ? a : b; }
-PEBBLE_HOT_INLINE unsigned bits(Mask1 m) { return m.v ? 1u : 0u; }
-
-/// -x, exactly (the sign bit flipped, as unary minus does; 0 - x differs at x = 0).
-PEBBLE_HOT_INLINE Float1 neg(Float1 a) { return {-a.v}; }
-#if PEBBLE_KERNEL_AVX2
-PEBBLE_HOT_INLINE Float8 neg(Float8 a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
-#else
-PEBBLE_HOT_INLINE Float4 neg(Float4 a) { return flip_signs(a, Float4::splat(-0.0f)); }
-#endif
 
 /// The batch's lane width in this copy: a whole register.
 #if PEBBLE_KERNEL_AVX2
@@ -79,13 +37,6 @@ constexpr int kWidth = 8;
 constexpr int kWidth = 4;
 #endif
 using Wide = FloatLanes<kWidth>;
-
-/// One side of a disc pair, lane by lane: position, rotation, the core's vertex in the shape's
-/// frame, radius, velocity.
-template <class F>
-struct Disc {
-  F px, py, qc, qs, lx, ly, r, vx, vy;
-};
 
 /// The lanes of a field of the bodies.
 template <class F, class Get>
@@ -178,111 +129,6 @@ PEBBLE_HOT_INLINE Disc<Wide> side_a(const BatchBody* fixed, const BatchBody* con
           Wide::splat(d.ly.v), Wide::splat(d.r.v), Wide::splat(d.vx.v), Wide::splat(d.vy.v)};
 }
 
-/// is_valid(transform) (math.hpp), the same comparisons.
-template <class D>
-PEBBLE_HOT_INLINE auto valid_transform(const D& d) {
-  using F = decltype(d.px);
-  const F big = F::splat(kMaxWorldCoordinate);
-  return (abs(d.px) <= big) & (abs(d.py) <= big) & (abs((d.qc * d.qc + d.qs * d.qs) - F::splat(1.0f)) <= F::splat(kRotationTolerance));
-}
-
-/// is_valid_point(v) (math.hpp).
-template <class F>
-PEBBLE_HOT_INLINE auto valid_point(F x, F y) {
-  const F big = F::splat(kMaxWorldCoordinate);
-  return (abs(x) <= big) & (abs(y) <= big);
-}
-
-/// closest_approach()'s and time_to_collision()'s checks of their input (cast/cast.cpp
-/// valid_approach()), the same comparisons.
-template <class D, class F>
-PEBBLE_HOT_INLINE auto valid_approach(const D& a, const D& b, F h) {
-  return (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) & valid_point(a.vx, a.vy) &
-         valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) & valid_point(b.px + h * b.vx, b.py + h * b.vy);
-}
-
-/// The two centres (world) and B's centre relative to A's, as circle_pair() forms them: the
-/// offset from the positions' difference, not from the rounded world centres.
-template <class F>
-struct Centres {
-  F cax, cay, cbx, cby, px, py;
-};
-
-template <class F>
-PEBBLE_HOT_INLINE Centres<F> centres(const Disc<F>& a, const Disc<F>& b) {
-  const F vax = a.qc * a.lx - a.qs * a.ly, vay = a.qs * a.lx + a.qc * a.ly;
-  const F vbx = b.qc * b.lx - b.qs * b.ly, vby = b.qs * b.lx + b.qc * b.ly;
-  return {vax + a.px, vay + a.py, vbx + b.px, vby + b.py, (b.px - a.px) + (vbx - vax), (b.py - a.py) + (vby - vay)};
-}
-
-/// circle_pair()'s answer for centres cax, cay and cbx, cby with B's relative to A's (dx, dy),
-/// and whether it holds: false where |d|^2 < kTinySquare, which circle_pair() answers by
-/// rescaling (the single query does that).
-template <class F>
-struct DiscDistance {
-  F distance, nx, ny, pax, pay, pbx, pby;
-  decltype(F{} < F{}) ok;
-};
-
-template <class F>
-PEBBLE_HOT_INLINE DiscDistance<F> disc_distance(F ra, F rb, F cax, F cay, F cbx, F cby, F dx, F dy) {
-  const F len2 = dx * dx + dy * dy;
-  const F len = sqrt_lanes(len2);
-  const F nx = dx / len, ny = dy / len;
-  return {(len - ra) - rb, nx, ny, cax + ra * nx, cay + ra * ny, cbx - rb * nx, cby - rb * ny, F::splat(kTinySquare) <= len2};
-}
-
-/// When two discs first touch in [0, horizon], and the time of least distance when they do not.
-template <class F>
-struct DiscMotion {
-  decltype(F{} < F{}) hit, valid;
-  F touch;  // the first touch (kNoCollision where none)
-  F time;   // the touch, else the time of least distance
-  F wx, wy;
-  Centres<F> c;
-};
-
-template <class F>
-PEBBLE_HOT_INLINE DiscMotion<F> disc_motion(const Disc<F>& a, const Disc<F>& b, F h) {
-  const auto valid = valid_approach(a, b, h);
-  const Centres<F> c = centres(a, b);
-  const F zero = F::splat(0);
-  const F wx = b.vx - a.vx, wy = b.vy - a.vy;
-  const F r = a.r + b.r;
-  // Touching or overlapping at the start, by distance()'s own test.
-  const auto start = ((sqrt_lanes(c.px * c.px + c.py * c.py) - a.r) - b.r) <= zero;
-  const F ww = wx * wx + wy * wy;
-  const auto moving = zero < ww;
-  const F tc = (zero - (c.px * wx + c.py * wy)) / ww;  // NaN or infinite where not moving
-  const F mx = c.px + tc * wx, my = c.py + tc * wy;
-  const F rr = r * r, hh = mx * mx + my * my;
-  // The path enters the grown disc before tc (and after 0, or the discs would start touching).
-  const F enter = max(tc - sqrt_lanes((rr - hh) / ww), zero);
-  const auto touch_in = moving & (zero < tc) & (hh <= rr) & (enter <= h);
-  const auto hit = start | touch_in;
-  const F touch = select(start, zero, select(touch_in, enter, F::splat(kNoCollision)));
-  const F least = min(max(tc, zero), h);  // NaN tc gives 0
-  const F time = select(hit, touch, select(moving, least, zero));
-  return {hit, valid, touch, time, wx, wy, c};
-}
-
-/// closest_approach() of two discs: the fields at the motion's time, and whether they hold.
-template <class F>
-struct DiscApproach {
-  DiscMotion<F> m;
-  DiscDistance<F> d;
-};
-
-template <class F>
-PEBBLE_HOT_INLINE DiscApproach<F> disc_approach(const Disc<F>& a, const Disc<F>& b, F h) {
-  const DiscMotion<F> m = disc_motion(a, b, h);
-  const F t = m.time;
-  const DiscDistance<F> d = disc_distance(a.r, b.r, m.c.cax + t * a.vx, m.c.cay + t * a.vy, m.c.cbx + t * b.vx, m.c.cby + t * b.vy,
-                                          m.c.px + t * m.wx, m.c.py + t * m.wy);
-  return {m, d};
-}
-
-
 Approach approach_discs(const BatchBody& a, const BatchBody& b, float horizon) noexcept {
   const BatchBody* pa = &a;
   const BatchBody* pb = &b;
@@ -311,7 +157,7 @@ float time_to_collision_discs(const BatchBody& a, const BatchBody& b, float hori
 }
 
 // time_to_collision() of a disc against a capsule or a 4-vertex core, and of two capsules: the
-// scalar path's ray cast in lanes (batch/ray_lanes.hpp), with its set-up repeated here operation
+// scalar path's ray cast in lanes (cast/ray_lanes.hpp), with its set-up repeated here operation
 // for operation. Each returns the time (the touch's fraction times the horizon), which lanes
 // touch, and which lanes these functions cannot answer.
 
@@ -933,44 +779,7 @@ PEBBLE_HOT_INLINE void store_results(DistanceResult* out, const DiscDistance<Wid
   const Unpacked dist(d.distance), nx(d.nx), ny(d.ny), pax(d.pax), pay(d.pay), pbx(d.pbx), pby(d.pby);
   for (int j = 0; j < kWidth; ++j) out[j] = {dist[j], {nx[j], ny[j]}, {pax[j], pay[j]}, {pbx[j], pby[j]}};
 #else
-  float* o = reinterpret_cast<float*>(out);
-#if PEBBLE_KERNEL_AVX2
-  const __m256 t0 = _mm256_unpacklo_ps(d.distance.v, d.nx.v), t1 = _mm256_unpackhi_ps(d.distance.v, d.nx.v);
-  const __m256 t2 = _mm256_unpacklo_ps(d.ny.v, d.pax.v), t3 = _mm256_unpackhi_ps(d.ny.v, d.pax.v);
-  const __m256 t4 = _mm256_unpacklo_ps(d.pay.v, d.pbx.v), t5 = _mm256_unpackhi_ps(d.pay.v, d.pbx.v);
-  const __m256 t6 = _mm256_unpacklo_ps(d.pby.v, d.pby.v), t7 = _mm256_unpackhi_ps(d.pby.v, d.pby.v);
-  // u[j]: fields 0-3 of lane j (low half) and lane j + 4 (high half); w[j]: fields 4-6 (and 6 again).
-  const __m256 u[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
-                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
-  const __m256 w[4] = {_mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
-                       _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2))};
-  for (int j = 0; j < 4; ++j) {
-    _mm_storeu_ps(o + 7 * j, _mm256_castps256_ps128(u[j]));
-    _mm_storeu_ps(o + 7 * j + 4, _mm256_castps256_ps128(w[j]));
-  }
-  for (int j = 0; j < 3; ++j) {
-    _mm_storeu_ps(o + 7 * (j + 4), _mm256_extractf128_ps(u[j], 1));
-    _mm_storeu_ps(o + 7 * (j + 4) + 4, _mm256_extractf128_ps(w[j], 1));
-  }
-  _mm_storeu_ps(o + 49, _mm256_extractf128_ps(u[3], 1));
-  const __m128 last = _mm256_extractf128_ps(w[3], 1);
-  _mm_storel_pi(reinterpret_cast<__m64*>(o + 53), last);
-  _mm_store_ss(o + 55, _mm_movehl_ps(last, last));
-#else
-  const __m128 t0 = _mm_unpacklo_ps(d.distance.v, d.nx.v), t1 = _mm_unpackhi_ps(d.distance.v, d.nx.v);
-  const __m128 t2 = _mm_unpacklo_ps(d.ny.v, d.pax.v), t3 = _mm_unpackhi_ps(d.ny.v, d.pax.v);
-  const __m128 t4 = _mm_unpacklo_ps(d.pay.v, d.pbx.v), t5 = _mm_unpackhi_ps(d.pay.v, d.pbx.v);
-  const __m128 t6 = _mm_unpacklo_ps(d.pby.v, d.pby.v), t7 = _mm_unpackhi_ps(d.pby.v, d.pby.v);
-  const __m128 u[4] = {_mm_movelh_ps(t0, t2), _mm_movehl_ps(t2, t0), _mm_movelh_ps(t1, t3), _mm_movehl_ps(t3, t1)};
-  const __m128 w[4] = {_mm_movelh_ps(t4, t6), _mm_movehl_ps(t6, t4), _mm_movelh_ps(t5, t7), _mm_movehl_ps(t7, t5)};
-  for (int j = 0; j < 3; ++j) {
-    _mm_storeu_ps(o + 7 * j, u[j]);
-    _mm_storeu_ps(o + 7 * j + 4, w[j]);
-  }
-  _mm_storeu_ps(o + 21, u[3]);
-  _mm_storel_pi(reinterpret_cast<__m64*>(o + 25), w[3]);
-  _mm_store_ss(o + 27, _mm_movehl_ps(w[3], w[3]));
-#endif
+  store_records7(reinterpret_cast<float*>(out), d.distance, d.nx, d.ny, d.pax, d.pay, d.pbx, d.pby);
 #endif
 }
 

@@ -20,7 +20,7 @@
 #include <optional>
 
 #include "cast/cast_sweep.hpp"
-#include "batch/kernels.hpp"
+#include "simd/batch_kernels.hpp"
 #include "cast/minkowski.hpp"
 #include "pebble/distance.hpp"
 #include "tolerances.hpp"

@@ -152,7 +152,8 @@ struct Corner {
 /// The contact after the clip entered through `in`: on the outer edge itself, or beyond one of
 /// its ends on that end's corner circle (the circle cannot be met before the entry point, as it
 /// lies inside the extended polygon). `start` and `end` are the corners at a and a + e; `scale`
-/// the size of the numbers the entry point came from.
+/// the size of the numbers the entry point came from. Its lane twin: after_entry_lanes()
+/// (cast/ray_lanes.hpp).
 PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale, const Corner& start,
                                     const Corner& end) {
   const float s = (in.q.x - in.a.x) * in.e.x + (in.q.y - in.a.y) * in.e.y, len2 = in.e.x * in.e.x + in.e.y * in.e.y;
@@ -182,7 +183,8 @@ PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float d
 
 /// The ray o + t d (0 <= t <= 1) against the segment a-b grown by r (a capsule; r = 0 a sharp
 /// segment). n is the unit normal of the edge a -> b (edge 0; edge 1 is b -> a, normal -n).
-/// The outer edges are the lines at +-r from the segment's line: a slab.
+/// The outer edges are the lines at +-r from the segment's line: a slab. Its lane twin:
+/// capsule_lanes() (cast/ray_lanes.hpp).
 PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float ox, float oy, float dx, float dy) {
   const Vec2 e = b - a;
   // Ends rounded into one point (a short difference far from the origin): a disc. The slab below
@@ -377,7 +379,8 @@ PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, 
   return sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
 }
 
-/// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame.
+/// The ray o + t d (0 <= t <= 1) against the polygon grown by r >= 0, all in its frame. Its lane
+/// twin for 4-vertex cores with r > 0: quad_lanes() (cast/ray_lanes.hpp).
 PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
   const Clip clip = clip_planes(p, r, ox, oy, dx, dy);
   if (clip.empty) return {};

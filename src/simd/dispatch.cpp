@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "batch/kernels.hpp"
+#include "simd/batch_kernels.hpp"
 #include "simd/config.hpp"
 
 namespace pebble {

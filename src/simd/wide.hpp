@@ -484,6 +484,89 @@ inline constexpr SimdPath kLanePath = SimdPath::neon;
 inline constexpr SimdPath kLanePath = SimdPath::scalar;
 #endif
 
+// ---------------------------------------------------------------------------------------------
+// 1 lane, and what the batch queries' lanes across queries add (src/batch/batch.cpp: one template
+// per query for Float1, the single query, and for a register of queries).
+
+/// One float lane with the operations of Float4: the single query's type.
+struct Float1 {
+  float v;
+  static PEBBLE_HOT_INLINE Float1 splat(float x) { return {x}; }
+};
+struct Mask1 {
+  bool v;
+};
+PEBBLE_HOT_INLINE Float1 operator+(Float1 a, Float1 b) { return {a.v + b.v}; }
+PEBBLE_HOT_INLINE Float1 operator-(Float1 a, Float1 b) { return {a.v - b.v}; }
+PEBBLE_HOT_INLINE Float1 operator*(Float1 a, Float1 b) { return {a.v * b.v}; }
+PEBBLE_HOT_INLINE Float1 operator/(Float1 a, Float1 b) { return {a.v / b.v}; }
+PEBBLE_HOT_INLINE Float1 min(Float1 a, Float1 b) { return {a.v < b.v ? a.v : b.v}; }
+PEBBLE_HOT_INLINE Float1 max(Float1 a, Float1 b) { return {a.v > b.v ? a.v : b.v}; }
+PEBBLE_HOT_INLINE Float1 abs(Float1 a) { return {std::fabs(a.v)}; }
+PEBBLE_HOT_INLINE Float1 sqrt_lanes(Float1 a) { return {std::sqrt(a.v)}; }
+PEBBLE_HOT_INLINE Mask1 operator<(Float1 a, Float1 b) { return {a.v < b.v}; }
+PEBBLE_HOT_INLINE Mask1 operator<=(Float1 a, Float1 b) { return {a.v <= b.v}; }
+PEBBLE_HOT_INLINE Mask1 operator>(Float1 a, Float1 b) { return {a.v > b.v}; }
+PEBBLE_HOT_INLINE Mask1 operator==(Float1 a, Float1 b) { return {a.v == b.v}; }
+PEBBLE_HOT_INLINE Mask1 operator&(Mask1 a, Mask1 b) { return {a.v && b.v}; }
+PEBBLE_HOT_INLINE Mask1 operator|(Mask1 a, Mask1 b) { return {a.v || b.v}; }
+PEBBLE_HOT_INLINE Float1 select(Mask1 m, Float1 a, Float1 b) { return m.v ? a : b; }
+PEBBLE_HOT_INLINE unsigned bits(Mask1 m) { return m.v ? 1u : 0u; }
+
+/// -x, exactly (the sign bit flipped, as unary minus does; 0 - x differs at x = 0).
+PEBBLE_HOT_INLINE Float1 neg(Float1 a) { return {-a.v}; }
+#if PEBBLE_KERNEL_AVX2
+PEBBLE_HOT_INLINE Float8 neg(Float8 a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
+#else
+PEBBLE_HOT_INLINE Float4 neg(Float4 a) { return flip_signs(a, Float4::splat(-0.0f)); }
+#endif
+
+/// Lanes 0..n-1 of seven fields f0..f6 as n consecutive records of seven floats at o (lane j's
+/// record at o + 7 j): the lanes transposed into rows, each record written as two 16-byte stores
+/// whose last float spills into the next record's first (written after it), the last record's 12
+/// bytes exactly.
+#if PEBBLE_KERNEL_AVX2
+PEBBLE_HOT_INLINE void store_records7(float* o, Float8 f0, Float8 f1, Float8 f2, Float8 f3, Float8 f4, Float8 f5, Float8 f6) {
+  const __m256 t0 = _mm256_unpacklo_ps(f0.v, f1.v), t1 = _mm256_unpackhi_ps(f0.v, f1.v);
+  const __m256 t2 = _mm256_unpacklo_ps(f2.v, f3.v), t3 = _mm256_unpackhi_ps(f2.v, f3.v);
+  const __m256 t4 = _mm256_unpacklo_ps(f4.v, f5.v), t5 = _mm256_unpackhi_ps(f4.v, f5.v);
+  const __m256 t6 = _mm256_unpacklo_ps(f6.v, f6.v), t7 = _mm256_unpackhi_ps(f6.v, f6.v);
+  // u[j]: fields 0-3 of lane j (low half) and lane j + 4 (high half); w[j]: fields 4-6 (and 6 again).
+  const __m256 u[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  const __m256 w[4] = {_mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
+                       _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2))};
+  for (int j = 0; j < 4; ++j) {
+    _mm_storeu_ps(o + 7 * j, _mm256_castps256_ps128(u[j]));
+    _mm_storeu_ps(o + 7 * j + 4, _mm256_castps256_ps128(w[j]));
+  }
+  for (int j = 0; j < 3; ++j) {
+    _mm_storeu_ps(o + 7 * (j + 4), _mm256_extractf128_ps(u[j], 1));
+    _mm_storeu_ps(o + 7 * (j + 4) + 4, _mm256_extractf128_ps(w[j], 1));
+  }
+  _mm_storeu_ps(o + 49, _mm256_extractf128_ps(u[3], 1));
+  const __m128 last = _mm256_extractf128_ps(w[3], 1);
+  _mm_storel_pi(reinterpret_cast<__m64*>(o + 53), last);
+  _mm_store_ss(o + 55, _mm_movehl_ps(last, last));
+}
+#elif PEBBLE_SSE
+PEBBLE_HOT_INLINE void store_records7(float* o, Float4 f0, Float4 f1, Float4 f2, Float4 f3, Float4 f4, Float4 f5, Float4 f6) {
+  const __m128 t0 = _mm_unpacklo_ps(f0.v, f1.v), t1 = _mm_unpackhi_ps(f0.v, f1.v);
+  const __m128 t2 = _mm_unpacklo_ps(f2.v, f3.v), t3 = _mm_unpackhi_ps(f2.v, f3.v);
+  const __m128 t4 = _mm_unpacklo_ps(f4.v, f5.v), t5 = _mm_unpackhi_ps(f4.v, f5.v);
+  const __m128 t6 = _mm_unpacklo_ps(f6.v, f6.v), t7 = _mm_unpackhi_ps(f6.v, f6.v);
+  const __m128 u[4] = {_mm_movelh_ps(t0, t2), _mm_movehl_ps(t2, t0), _mm_movelh_ps(t1, t3), _mm_movehl_ps(t3, t1)};
+  const __m128 w[4] = {_mm_movelh_ps(t4, t6), _mm_movehl_ps(t6, t4), _mm_movelh_ps(t5, t7), _mm_movehl_ps(t7, t5)};
+  for (int j = 0; j < 3; ++j) {
+    _mm_storeu_ps(o + 7 * j, u[j]);
+    _mm_storeu_ps(o + 7 * j + 4, w[j]);
+  }
+  _mm_storeu_ps(o + 21, u[3]);
+  _mm_storel_pi(reinterpret_cast<__m64*>(o + 25), w[3]);
+  _mm_store_ss(o + 27, _mm_movehl_ps(w[3], w[3]));
+}
+#endif
+
 /// Every entry point calls this before it returns. In the AVX2 copy it clears the upper halves
 /// of the ymm registers: GCC 12 can leave a function compiled for AVX2 with them in use (seen:
 /// collide_generic after a 256-bit transform check, on a path its vzeroupper pass missed), and

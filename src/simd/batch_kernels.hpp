@@ -1,7 +1,9 @@
 // Internal: the entry points of one copy of the batch kernels (src/batch/batch.cpp, compiled once
 // per instruction set like the contact kernels, simd/config.hpp) and the copy in use. The public
 // one-at-a-time closest_approach() and time_to_collision() of two discs call the single-pair
-// entries, so that a batch lane and a single query are one computation. Not installed.
+// entries, so that a batch lane and a single query are one computation. The table lives here, with
+// the dispatch (simd/dispatch.cpp picks the copy), so that cast/cast.cpp reaches the batch's
+// single-pair entries through a lower layer, as collide() reaches the contact kernels. Not installed.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-// Internal: the ray cast of cast/ray_core.hpp in lanes across queries, for the batch
+// Internal: the ray cast of cast/ray_core.hpp in lanes across queries (kept beside it: a change to
+// one is a change to the other; the lanes' tests in tests/batch_test.cpp compare them bit for bit), for the batch
 // time_to_collision() of a disc against a capsule or a 4-vertex core (shape_cast()'s circle cast)
 // and of two capsules (the ray against their Minkowski difference, a parallelogram). Included by
 // src/batch/batch.cpp inside its kernel namespace, after its lane types.

@@ -1,0 +1,136 @@
+// Internal: closest_approach() and time_to_collision() of two discs in closed form, one template
+// for a lane of any width: Float1 (simd/wide.hpp) for the one-at-a-time queries of two discs
+// (cast/cast.cpp calls them through the batch table, simd/batch_kernels.hpp), Float4 or Float8
+// for the batch (src/batch/batch.cpp, which includes this inside its kernel copy). The operations
+// are the same lane by lane, so a batch lane is the single query bit for bit.
+//
+// Two discs are a point moving relative to a disc of radius R = ra + rb ([seed-cpa §3],
+// "Circles"): B's centre relative to A's is p + t w, with p the centres' offset at time 0 and
+// w = vb - va. The distance |p + t w| - R is least at tc = -(p.w)/(w.w); the path's nearest point
+// to A's centre, m = p + tc w, is h = |m| away, and when h <= R the path enters the disc
+// sqrt(R^2 - h^2) / |w| before tc. (The miss distance from the vector m, not from the
+// discriminant (p.w)^2 - (w.w)(p.p - R^2): that one loses R against |p|^2 when the discs are far
+// apart.) Every field at the chosen time is then circle_pair()'s (contact/core.hpp) arithmetic on
+// the moved centres.
+#pragma once
+
+#include "pebble/cast.hpp"
+#include "pebble/constants.hpp"
+#include "tolerances.hpp"
+
+namespace pebble::detail::PEBBLE_KERNEL_NS {
+namespace {
+
+/// One side of a disc pair, lane by lane: position, rotation, the core's vertex in the shape's
+/// frame, radius, velocity.
+template <class F>
+struct Disc {
+  F px, py, qc, qs, lx, ly, r, vx, vy;
+};
+
+/// is_valid(transform) (math.hpp), the same comparisons.
+template <class D>
+PEBBLE_HOT_INLINE auto valid_transform(const D& d) {
+  using F = decltype(d.px);
+  const F big = F::splat(kMaxWorldCoordinate);
+  return (abs(d.px) <= big) & (abs(d.py) <= big) & (abs((d.qc * d.qc + d.qs * d.qs) - F::splat(1.0f)) <= F::splat(kRotationTolerance));
+}
+
+/// is_valid_point(v) (math.hpp).
+template <class F>
+PEBBLE_HOT_INLINE auto valid_point(F x, F y) {
+  const F big = F::splat(kMaxWorldCoordinate);
+  return (abs(x) <= big) & (abs(y) <= big);
+}
+
+/// closest_approach()'s and time_to_collision()'s checks of their input (cast/cast.cpp
+/// valid_approach()), the same comparisons.
+template <class D, class F>
+PEBBLE_HOT_INLINE auto valid_approach(const D& a, const D& b, F h) {
+  return (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) & valid_point(a.vx, a.vy) &
+         valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) & valid_point(b.px + h * b.vx, b.py + h * b.vy);
+}
+
+/// The two centres (world) and B's centre relative to A's, as circle_pair() forms them: the
+/// offset from the positions' difference, not from the rounded world centres.
+template <class F>
+struct Centres {
+  F cax, cay, cbx, cby, px, py;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE Centres<F> centres(const Disc<F>& a, const Disc<F>& b) {
+  const F vax = a.qc * a.lx - a.qs * a.ly, vay = a.qs * a.lx + a.qc * a.ly;
+  const F vbx = b.qc * b.lx - b.qs * b.ly, vby = b.qs * b.lx + b.qc * b.ly;
+  return {vax + a.px, vay + a.py, vbx + b.px, vby + b.py, (b.px - a.px) + (vbx - vax), (b.py - a.py) + (vby - vay)};
+}
+
+/// circle_pair()'s answer for centres cax, cay and cbx, cby with B's relative to A's (dx, dy),
+/// and whether it holds: false where |d|^2 < kTinySquare, which circle_pair() answers by
+/// rescaling (the single query does that).
+template <class F>
+struct DiscDistance {
+  F distance, nx, ny, pax, pay, pbx, pby;
+  decltype(F{} < F{}) ok;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE DiscDistance<F> disc_distance(F ra, F rb, F cax, F cay, F cbx, F cby, F dx, F dy) {
+  const F len2 = dx * dx + dy * dy;
+  const F len = sqrt_lanes(len2);
+  const F nx = dx / len, ny = dy / len;
+  return {(len - ra) - rb, nx, ny, cax + ra * nx, cay + ra * ny, cbx - rb * nx, cby - rb * ny, F::splat(kTinySquare) <= len2};
+}
+
+/// When two discs first touch in [0, horizon], and the time of least distance when they do not.
+template <class F>
+struct DiscMotion {
+  decltype(F{} < F{}) hit, valid;
+  F touch;  // the first touch (kNoCollision where none)
+  F time;   // the touch, else the time of least distance
+  F wx, wy;
+  Centres<F> c;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE DiscMotion<F> disc_motion(const Disc<F>& a, const Disc<F>& b, F h) {
+  const auto valid = valid_approach(a, b, h);
+  const Centres<F> c = centres(a, b);
+  const F zero = F::splat(0);
+  const F wx = b.vx - a.vx, wy = b.vy - a.vy;
+  const F r = a.r + b.r;
+  // Touching or overlapping at the start, by distance()'s own test.
+  const auto start = ((sqrt_lanes(c.px * c.px + c.py * c.py) - a.r) - b.r) <= zero;
+  const F ww = wx * wx + wy * wy;
+  const auto moving = zero < ww;
+  const F tc = (zero - (c.px * wx + c.py * wy)) / ww;  // NaN or infinite where not moving
+  const F mx = c.px + tc * wx, my = c.py + tc * wy;
+  const F rr = r * r, hh = mx * mx + my * my;
+  // The path enters the grown disc before tc (and after 0, or the discs would start touching).
+  const F enter = max(tc - sqrt_lanes((rr - hh) / ww), zero);
+  const auto touch_in = moving & (zero < tc) & (hh <= rr) & (enter <= h);
+  const auto hit = start | touch_in;
+  const F touch = select(start, zero, select(touch_in, enter, F::splat(kNoCollision)));
+  const F least = min(max(tc, zero), h);  // NaN tc gives 0
+  const F time = select(hit, touch, select(moving, least, zero));
+  return {hit, valid, touch, time, wx, wy, c};
+}
+
+/// closest_approach() of two discs: the fields at the motion's time, and whether they hold.
+template <class F>
+struct DiscApproach {
+  DiscMotion<F> m;
+  DiscDistance<F> d;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE DiscApproach<F> disc_approach(const Disc<F>& a, const Disc<F>& b, F h) {
+  const DiscMotion<F> m = disc_motion(a, b, h);
+  const F t = m.time;
+  const DiscDistance<F> d = disc_distance(a.r, b.r, m.c.cax + t * a.vx, m.c.cay + t * a.vy, m.c.cbx + t * b.vx, m.c.cby + t * b.vy,
+                                          m.c.px + t * m.wx, m.c.py + t * m.wy);
+  return {m, d};
+}
+
+}  // namespace
+}  // namespace pebble::detail::PEBBLE_KERNEL_NS
