@@ -16,40 +16,11 @@
 
 #include "pebble/cast.hpp"
 #include "pebble/constants.hpp"
+#include "simd/body_lanes.hpp"
 #include "tolerances.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
-
-/// One side of a disc pair, lane by lane: position, rotation, the core's vertex in the shape's
-/// frame, radius, velocity.
-template <class F>
-struct Disc {
-  F px, py, qc, qs, lx, ly, r, vx, vy;
-};
-
-/// is_valid(transform) (math.hpp), the same comparisons.
-template <class D>
-PEBBLE_HOT_INLINE auto valid_transform(const D& d) {
-  using F = decltype(d.px);
-  const F big = F::splat(kMaxWorldCoordinate);
-  return (abs(d.px) <= big) & (abs(d.py) <= big) & (abs((d.qc * d.qc + d.qs * d.qs) - F::splat(1.0f)) <= F::splat(kRotationTolerance));
-}
-
-/// is_valid_point(v) (math.hpp).
-template <class F>
-PEBBLE_HOT_INLINE auto valid_point(F x, F y) {
-  const F big = F::splat(kMaxWorldCoordinate);
-  return (abs(x) <= big) & (abs(y) <= big);
-}
-
-/// closest_approach()'s and time_to_collision()'s checks of their input (cast/cast.cpp
-/// valid_approach()), the same comparisons.
-template <class D, class F>
-PEBBLE_HOT_INLINE auto valid_approach(const D& a, const D& b, F h) {
-  return (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) & valid_point(a.vx, a.vy) &
-         valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) & valid_point(b.px + h * b.vx, b.py + h * b.vy);
-}
 
 /// The two centres (world) and B's centre relative to A's, as circle_pair() forms them: the
 /// offset from the positions' difference, not from the rounded world centres.

@@ -11,6 +11,8 @@
 // are reported `unsure`, and the caller answers them with the one-at-a-time query.
 #pragma once
 
+#include "simd/body_lanes.hpp"
+
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
 
@@ -106,13 +108,6 @@ PEBBLE_HOT_INLINE F pick4(F k, const F* v) {
   return select(k == F::splat(0), v[0], select(k == F::splat(1), v[1], select(k == F::splat(2), v[2], v[3])));
 }
 
-/// A convex quadrilateral core in a ray's frame: vertices, unit outward edge normals, offsets
-/// (PolygonLanes' layout), edge k from vertex k to vertex k + 1 (mod 4).
-template <class F>
-struct QuadLanes {
-  F x[4], y[4], nx[4], ny[4], off[4];
-};
-
 /// cast_polygon() (cast/ray_core.hpp) of a 4-vertex core grown by r > 0, for a ray that enters
 /// the extended polygon after its start (clip_planes() with an entry); a ray starting inside it,
 /// and r = 0, are unsure.
@@ -143,6 +138,119 @@ PEBBLE_HOT_INLINE RayLanes<F> quad_lanes(const QuadLanes<F>& p, F r, F ox, F oy,
   const F scale = abs(ox) + abs(oy) + lower * (abs(dx) + abs(dy)) + abs(ax) + abs(ay);
   const RayLanes<F> out = after_entry_lanes(ax, ay, bx - ax, by - ay, qx, qy, lower, r, dx, dy, scale, ax, ay, bx, by);
   return {out.t, out.hit & ~empty, (unsure | out.unsure) & ~empty};
+}
+
+// time_to_collision() of a disc against a capsule or a 4-vertex core, and of two capsules: the
+// scalar path's ray cast in lanes (cast/ray_lanes.hpp), with its set-up repeated here operation
+// for operation. Each returns the time (the touch's fraction times the horizon), which lanes
+// touch, and which lanes these functions cannot answer.
+
+/// B's motion relative to A over the horizon, in A's frame (cast/cast.cpp relative_motion()), and
+/// whether it is not zero (else the scalar query asks distance(): unsure here).
+template <class F>
+struct Relative {
+  F wx, wy;  // move_b - move_a, world
+  F dx, dy;  // in A's frame
+  unsigned moving;
+};
+
+template <class F>
+PEBBLE_HOT_INLINE Relative<F> relative_lanes(const Moving<F>& a, const Moving<F>& b, F h) {
+  const F wx = h * b.vx - h * a.vx, wy = h * b.vy - h * a.vy;
+  const F dx = a.qc * wx + a.qs * wy, dy = neg(a.qs) * wx + a.qc * wy;
+  return {wx, wy, dx, dy, bits(F::splat(0) < dx * dx + dy * dy)};
+}
+
+/// A disc against a shape with a 2-vertex (Core = 2) or 4-vertex core: time_to_collision()'s
+/// checks, then disc_cast() (cast/cast.cpp): the disc's centre relative to the other shape's
+/// position, cast against it grown by the disc's radius in its frame (raycast()'s
+/// cast_against_core(), report()).
+template <int Core, class F>
+PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const BatchBody* const* other, bool disc_is_a, F h) {
+  // (Not gather(): inlined into time_to_collision_batch() with it, the disc group's lanes there
+  // lost a third of their speed with AVX2, the code generator's doing, measured.)
+  const Moving<F> md = moving_lanes<F>(disc), mo = moving_lanes<F>(other);
+  const Moving<F>& ma = disc_is_a ? md : mo;
+  const Moving<F>& mb = disc_is_a ? mo : md;
+  const unsigned valid = bits(valid_approach(ma, mb, h));
+  const Relative<F> rel = relative_lanes(ma, mb, h);
+  const F lx = shape_lanes<F>(disc, [](const Shape& s) { return s.padded_vertices()[0].x; });
+  const F ly = shape_lanes<F>(disc, [](const Shape& s) { return s.padded_vertices()[0].y; });
+  const F rd = shape_lanes<F>(disc, [](const Shape& s) { return s.radius(); });
+  const F cx = (md.px - mo.px) + (md.qc * lx - md.qs * ly), cy = (md.py - mo.py) + (md.qs * lx + md.qc * ly);
+  const unsigned local = bits(valid_point(cx, cy));
+  const F tx = h * md.vx - h * mo.vx, ty = h * md.vy - h * mo.vy;  // the ray: move_disc - move_other
+  const F c = mo.qc, s = mo.qs;
+  const F ox = c * cx + s * cy, oy = c * cy - s * cx;
+  const F dx = c * tx + s * ty, dy = c * ty - s * tx;
+  RayLanes<F> hit;
+  if constexpr (Core == 2) {
+    const SegmentLanes<F> g = segment_lanes<F>(other);
+    hit = capsule_lanes(g.x0, g.y0, g.x1, g.y1, g.nx0, g.ny0, g.r + rd, ox, oy, dx, dy);
+  } else {
+    F ro;
+    const QuadLanes<F> q = quad_core_lanes<F>(other, ro);
+    hit = quad_lanes(q, ro + rd, ox, oy, dx, dy);
+  }
+  // report(): a hit only for a ray within the world's bounds, at a fraction >= 0.
+  hit.hit &= bits(valid_point(tx, ty)) & bits(F::splat(0) <= hit.t);
+  hit.unsure |= ~(valid & rel.moving & bits(valid_point(rel.wx, rel.wy)) & local);
+  hit.t = hit.t * h;
+  return hit;
+}
+
+/// Two capsules: time_to_collision()'s checks, then the pair in A's frame (PairInA) and the ray
+/// from the origin along B's relative motion against their Minkowski difference
+/// (cast/minkowski.hpp build_difference(): for two segments, the edges alternate between A and
+/// -B, A's or -B's first by the sign of one cross product) grown by both radii.
+template <class F>
+PEBBLE_HOT_INLINE RayLanes<F> capsules_ttc(const BatchBody* const* ba, const BatchBody* const* bb, F h) {
+  const F zero = F::splat(0);
+  const Moving<F> ma = moving_lanes<F>(ba), mb = moving_lanes<F>(bb);
+  const unsigned valid = bits(valid_approach(ma, mb, h));
+  const Relative<F> rel = relative_lanes(ma, mb, h);
+  const SegmentLanes<F> a = segment_lanes<F>(ba), b = segment_lanes<F>(bb);
+  // B in A's frame.
+  const F qc = ma.qc * mb.qc + ma.qs * mb.qs, qs = ma.qc * mb.qs - ma.qs * mb.qc;
+  const F ex = mb.px - ma.px, ey = mb.py - ma.py;
+  const F px = ma.qc * ex + ma.qs * ey, py = neg(ma.qs) * ex + ma.qc * ey;
+  const F b0x = (qc * b.x0 - qs * b.y0) + px, b0y = (qs * b.x0 + qc * b.y0) + py;
+  const F b1x = (qc * b.x1 - qs * b.y1) + px, b1y = (qs * b.x1 + qc * b.y1) + py;
+  const F m0x = qc * b.nx0 - qs * b.ny0, m0y = qs * b.nx0 + qc * b.ny0;
+  const F m1x = qc * b.nx1 - qs * b.ny1, m1y = qs * b.nx1 + qc * b.ny1;
+  // first_vertex(): the edge whose direction (-ny, nx) lies in the upper half plane [0, pi), for
+  // A; for -B the direction (ny, -nx). i_1, j_1: the first edge is edge 1. Each core's two
+  // halves must differ, as they do for a segment's opposite normals (else unsure).
+  const auto i_1 = (a.nx0 < zero) | ((a.nx0 == zero) & (zero < a.ny0));
+  const auto j_1 = (zero < m0x) | ((m0x == zero) & (m0y < zero));
+  const unsigned halves = (bits(i_1) ^ bits((a.nx1 < zero) | ((a.nx1 == zero) & (zero < a.ny1)))) &
+                          (bits(j_1) ^ bits((zero < m1x) | ((m1x == zero) & (m1y < zero))));
+  // A's edge i and the next (i2), -B's edge j and the next (j2).
+  const F aix = select(i_1, a.x1, a.x0), aiy = select(i_1, a.y1, a.y0), ai2x = select(i_1, a.x0, a.x1), ai2y = select(i_1, a.y0, a.y1);
+  const F nix = select(i_1, a.nx1, a.nx0), niy = select(i_1, a.ny1, a.ny0), ni2x = select(i_1, a.nx0, a.nx1),
+          ni2y = select(i_1, a.ny0, a.ny1);
+  const F bjx = select(j_1, b1x, b0x), bjy = select(j_1, b1y, b0y), bj2x = select(j_1, b0x, b1x), bj2y = select(j_1, b0y, b1y);
+  const F mjx = select(j_1, m1x, m0x), mjy = select(j_1, m1y, m0y), mj2x = select(j_1, m0x, m1x), mj2y = select(j_1, m0y, m1y);
+  // The merge's first step compares A's edge i with -B's edge j; its third, edges i2 and j2, must
+  // agree (the directions are the first ones reversed), and neither may tie (parallel cores merge
+  // edges: a difference of 2 or 3 vertices, unsure).
+  const F cr = neg(niy) * neg(mjx) - nix * mjy, cr3 = neg(ni2y) * neg(mj2x) - ni2x * mj2y;
+  const auto a_first = zero < cr;
+  const unsigned order = bits(a_first & (zero < cr3)) | bits((cr < zero) & (cr3 < zero));
+  QuadLanes<F> d;
+  d.x[0] = aix - bjx, d.y[0] = aiy - bjy;
+  d.x[1] = select(a_first, ai2x - bjx, aix - bj2x), d.y[1] = select(a_first, ai2y - bjy, aiy - bj2y);
+  d.x[2] = ai2x - bj2x, d.y[2] = ai2y - bj2y;
+  d.x[3] = select(a_first, aix - bj2x, ai2x - bjx), d.y[3] = select(a_first, aiy - bj2y, ai2y - bjy);
+  d.nx[0] = select(a_first, nix, neg(mjx)), d.ny[0] = select(a_first, niy, neg(mjy));
+  d.nx[1] = select(a_first, neg(mjx), nix), d.ny[1] = select(a_first, neg(mjy), niy);
+  d.nx[2] = select(a_first, ni2x, neg(mj2x)), d.ny[2] = select(a_first, ni2y, neg(mj2y));
+  d.nx[3] = select(a_first, neg(mj2x), ni2x), d.ny[3] = select(a_first, neg(mj2y), ni2y);
+  for (int k = 0; k < 4; ++k) d.off[k] = d.nx[k] * d.x[k] + d.ny[k] * d.y[k];
+  RayLanes<F> hit = quad_lanes(d, a.r + b.r, zero, zero, rel.dx, rel.dy);
+  hit.unsure |= ~(valid & rel.moving & halves & order);
+  hit.t = hit.t * h;
+  return hit;
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Tra
 }
 
 /// The fast path of distance(): a circle or point against anything (bench/contacts_bench.cpp
-/// measures it).
+/// measures it). Its lane twin for a 2- or 4-vertex core: disc_core_distance()
+/// (contact/distance_lanes.hpp).
 PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
   if (!valid_pair(xa, xb)) return kNoDistance;
   if (a.vertex_count() == 1 && b.vertex_count() == 1) {
@@ -81,6 +82,7 @@ bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transfor
 
 namespace detail {
 
+// (Its lane twin for two capsules: capsules_distance(), contact/distance_lanes.hpp.)
 DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
   return contact_kernels().distance_generic(a, xa, b, xb);
 }
