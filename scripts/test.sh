@@ -11,6 +11,8 @@
 # missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== maps: docs/architecture.md, the README's layout and the comments' citations against the tree"
+/usr/bin/python3 scripts/check_architecture.py
 scripts/install-deps.sh
 jobs=$(nproc)
 

@@ -49,7 +49,7 @@ inline constexpr float kAxisPreference = 2e-5f;
 /// opposite within kParallelFaceSine): the resting contact of a stack. There the two separations
 /// differ by about the tilt times the sideways offset of the faces, and they cross as the tilt
 /// changes sign, so a small preference lets the reference (and with it every feature id) flip
-/// back and forth under jitter (issue 11). At 4e-4 of the smaller shape's size (a unit box
+/// back and forth under jitter [issue-contacts]. At 4e-4 of the smaller shape's size (a unit box
 /// pyramid keeps A's face for tilts up to about 5e-4 rad) the separation stays within the
 /// contract's 1e-3 of the size (Shape::extent() is at most twice the half diameter the contract
 /// measures size by), and the normal within the faces' tilt.

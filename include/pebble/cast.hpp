@@ -19,7 +19,7 @@ struct ShapeCastOptions {
 };
 
 /// First fraction in [0, 1] of both motions at which shape a (at xa, moved by translation_a) and
-/// shape b (at xb, moved by translation_b) touch, all in world space (seeds 002 and 003: a ray
+/// shape b (at xb, moved by translation_b) touch, all in world space ([seed-detection §4] [seed-cpa §2]: a ray
 /// along the relative motion against the Minkowski difference of the cores, grown by both
 /// radii). point: the contact point at that time (both shapes moved), on both surfaces; normal:
 /// unit, from A to B. Already touching or overlapping: hit at fraction 0 with the
@@ -82,7 +82,7 @@ struct ToiOptions {
 };
 
 /// First time in [0, t_max] at which shape a moving by sweep sa and shape b moving by sweep sb
-/// touch (seed 002, conservative advancement: from the distance d and normal n at time t, no
+/// touch ([seed-detection §5], conservative advancement: from the distance d and normal n at time t, no
 /// point can close the gap along n faster than the relative speed along n plus each body's
 /// angular speed times its reach from its rotation centre, so the time can advance by d over
 /// that bound without passing the contact). Never later than the true first touch: fast
@@ -108,7 +108,7 @@ struct Approach {
 };
 
 /// How close shape a (at xa, moving at velocity_a) and shape b (at xb, velocity_b) come over
-/// the times [0, horizon], world space (seed 003's closest point of approach, for any pair of
+/// the times [0, horizon], world space ([seed-cpa §3], the closest point of approach, for any pair of
 /// shapes): the first time they touch, or the time of least distance when they never do, with
 /// the distance and witness points at that time. Shapes moving apart have their closest
 /// approach at time 0; the earliest time is given when the distance stays least for a while.

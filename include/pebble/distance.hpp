@@ -1,6 +1,6 @@
 // pebble/distance.hpp — signed distance, closest points and overlap between any two shapes.
 // Exact for rounded convex shapes: the core distance (separating axes of both cores, then the
-// closest features, after seed 002's Minkowski difference with supporting vertices) minus both
+// closest features, after the Minkowski difference with supporting vertices, [seed-detection §3]) minus both
 // radii. docs/contacts.md explains the algorithm.
 #pragma once
 

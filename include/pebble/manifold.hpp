@@ -1,5 +1,4 @@
-// pebble/manifold.hpp — contact manifolds between any two shapes (seed 000, "The rounded
-// polygon algorithm"): one generic path for every pair of core sizes, with speculative points
+// pebble/manifold.hpp — contact manifolds between any two shapes [seed-rounded §6]: one generic path for every pair of core sizes, with speculative points
 // up to a margin and feature ids for warm starting. docs/contacts.md explains the algorithm.
 #pragma once
 
@@ -49,7 +48,7 @@ inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, con
 /// impulses while a body lands and settles at any tilt. A pair with a circle or point (a 1-vertex
 /// core) has one point, whose id is 0.
 ///
-/// kEdgeFeature is no longer produced by collide() (issue 19); kept so that code written against
+/// kEdgeFeature is no longer produced by collide() [issue-ids]; kept so that code written against
 /// the earlier ids compiles.
 inline constexpr uint32_t kEdgeFeature = 0x100;
 

@@ -1,4 +1,4 @@
-// pebble/point.hpp — point queries (seed 000, "Point queries"): the closest point on a
+// pebble/point.hpp — point queries [seed-rounded §7]: the closest point on a
 // shape's boundary, the outward normal there, the signed distance and containment.
 #pragma once
 

@@ -43,7 +43,7 @@ struct Triangle {
   ///@}
 };
 
-/// An axis-aligned rectangle by its center and half width / half height (seed 004's "box").
+/// An axis-aligned rectangle by its center and half width / half height ([seed-toolbox §1]'s "box").
 /// Negative half extents count as 0.
 struct Box {
   Vec2 center{};        ///< the box's centre
@@ -51,14 +51,14 @@ struct Box {
 };
 
 /// An axis-aligned rectangle by its corner with the smallest coordinates and its width / height
-/// (seed 004's "rect"). pebble is y up, so origin is the lower-left corner; in the seed's y-down
+/// ([seed-toolbox §1]'s "rect"). pebble is y up, so origin is the lower-left corner; in the seed's y-down
 /// screen coordinates the same corner is the top-left one. Negative sizes count as 0.
 struct Rect {
   Vec2 origin{};  ///< the lower-left corner (y up)
   Vec2 size{};    ///< width and height; negative counts as 0
 };
 
-/// The lower/upper form (seed 004's "aabb" l, t, r, b) is pebble::Aabb from math.hpp. An
+/// The lower/upper form ([seed-toolbox §1]'s "aabb" l, t, r, b) is pebble::Aabb from math.hpp. An
 /// inverted Aabb (lower > upper on an axis) is not repaired: every function applies its formula
 /// to the numbers as given. contains() is false (no p has lower <= p <= upper); overlaps() and
 /// penetration() against another box are true when that box spans [upper, lower] on the axis;
@@ -217,10 +217,10 @@ constexpr bool intervals_meet(const Interval& a, const Interval& b) noexcept {
   return ends_le(a.lo, a.lo_a, a.lo_b, b.hi, b.hi_a, b.hi_b) && ends_le(b.lo, b.lo_a, b.lo_b, a.hi, a.hi_a, a.hi_b);
 }
 
-// Seed 004 "nearest point on a rectangle": clamp each coordinate into the rectangle.
+// [seed-toolbox §2] "nearest point on a rectangle": clamp each coordinate into the rectangle.
 constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)}; }
 
-// The disc meets the rectangle when the clamped centre is within the radius (seed 004). The
+// The disc meets the rectangle when the clamped centre is within the radius [seed-toolbox §4]. The
 // clamp into the rounded ends is exact unless the centre equals one of them (ends_le). The offset
 // q - p from a rounded end q = fl(a + b) errs by 2 units of |q| + |p| (two roundings), its square
 // by about 4 units of that squared; with the square, the sum, r^2 and the difference: 7 units.
@@ -245,7 +245,7 @@ constexpr bool circle_meets_rectangle(const Circle& c, const Interval& x, const 
   return value <= 0;
 }
 
-// Seed 004 "rectangle vs rectangle": on each axis b can leave a by moving up by a.hi - b.lo or
+// [seed-toolbox §4] "rectangle vs rectangle": on each axis b can leave a by moving up by a.hi - b.lo or
 // down by b.hi - a.lo; the smaller of the two is the axis's overlap, and the axis with the least
 // overlap gives the minimum translation. On each axis a tie of the two ways out goes to the
 // positive one (right <= left), then a tie of the two axes to x (depth_x <= depth_y); both
@@ -261,7 +261,7 @@ constexpr Penetration penetration(const Interval& ax, const Interval& ay, const 
   return {true, {0.0f, narrow(up <= down ? up : 0.0 - down)}};
 }
 
-// Nearest edge of a rectangle (seed 004 "box_normal"): the side with the least distance to p,
+// Nearest edge of a rectangle ([seed-toolbox §5] "box_normal"): the side with the least distance to p,
 // measured inward, so for a point outside it is the side p is furthest beyond. On each axis a
 // tie goes to the positive side (right <= left), then a tie of the axes to x (dist_x <= dist_y),
 // comparing the distances as computed in double; so the exact centre gets the normal of the
@@ -280,7 +280,7 @@ constexpr NearestEdge nearest_edge(const Interval& x, const Interval& y, Vec2 p)
   return {narrow(q), {0.0f, pos_y ? 1.0f : -1.0f}};
 }
 
-// Seed 004 "nearest point on a segment": project and clamp; a zero-length segment is its point.
+// [seed-toolbox §2] "nearest point on a segment": project and clamp; a zero-length segment is its point.
 constexpr D2 nearest_on_segment(Vec2 a, Vec2 b, Vec2 p) noexcept {
   const D2 da = d2(a), ab = d2(b) - da;
   const double len2 = dot(ab, ab);
@@ -292,7 +292,7 @@ constexpr D2 nearest_on_segment(Vec2 a, Vec2 b, Vec2 p) noexcept {
 }
 
 constexpr bool triangle_contains(const Triangle& t, Vec2 p) noexcept {
-  // Seed 004 "point in triangle" (Ericson, Real-Time Collision Detection 5.4.2): p is inside when
+  // [seed-toolbox §3] "point in triangle" (Ericson, Real-Time Collision Detection 5.4.2): p is inside when
   // it is on no edge's outer side. Testing "not on both sides" instead of "all the same sign"
   // makes it independent of winding and lets zeros (p on an edge or vertex) count as inside.
   const double e0 = orient(t.a, t.b, p), e1 = orient(t.b, t.c, p), e2 = orient(t.c, t.a, p);
@@ -323,7 +323,7 @@ constexpr D2 nearest_on_triangle(const Triangle& t, Vec2 p) noexcept {
     }
     return best;
   }
-  // Seed 004 "nearest point on a triangle", i.e. Ericson 5.1.5: find the Voronoi region of p.
+  // [seed-toolbox §2] "nearest point on a triangle", i.e. Ericson 5.1.5: find the Voronoi region of p.
   // Vertex regions first (both adjacent edges point away from p), then edge regions (p beyond
   // the edge's line and between its end normals), else p is inside. The edge test uses the
   // cross product directly rather than Ericson's products of dot products, which cancel badly
@@ -366,7 +366,7 @@ PEBBLE_EXACT_COLD constexpr bool exact_segment_meets_disc(Vec2 a, Vec2 b, Vec2 o
   return exact_interior_meets_disc(a, b, o, double(r) * r);
 }
 
-// Seed 004 "segment vs circle" (nearest point on the segment within the radius), with the
+// [seed-toolbox §4] "segment vs circle" (nearest point on the segment within the radius), with the
 // projection's division cleared: between the ends' perpendiculars the squared distance is
 // cross(ab, ao)^2 / |ab|^2, so compare cross^2 with r^2 |ab|^2. The three regions (nearest to
 // a, to b, or between) are all evaluated and one is selected without a branch (random inputs
@@ -417,7 +417,7 @@ constexpr SegmentHit collinear_overlap(const Segment& s, const Segment& t) noexc
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
-// Conversions and bounding boxes (seed 002: the AABB of a point set, the union of two boxes).
+// Conversions and bounding boxes ([seed-detection §2]: the AABB of a point set, the union of two boxes).
 
 /// The lower/upper form of a box: center -/+ half extents.
 constexpr Aabb to_aabb(const Box& b) noexcept {
@@ -465,7 +465,7 @@ constexpr Aabb bounds(const Rect& r) noexcept { return to_aabb(r); }
 
 // ---------------------------------------------------------------------------------------------
 // Nearest points: the point of the (filled) shape closest to p; p itself when p is inside or
-// on the boundary, as in seed 004.
+// on the boundary, as in [seed-toolbox §4].
 
 /// Closest point of the closed segment to p; a zero-length segment gives s.a.
 constexpr Vec2 nearest_point(const Segment& s, Vec2 p) noexcept { return detail::narrow(detail::nearest_on_segment(s.a, s.b, p)); }
@@ -516,7 +516,7 @@ constexpr bool contains(const Triangle& t, Vec2 p) noexcept { return detail::tri
 // ---------------------------------------------------------------------------------------------
 // Intersection tests: true when the closed shapes share at least one point (touching counts).
 
-/// Where two closed segments meet. Unlike seed 004 (which gives up when the determinant is 0),
+/// Where two closed segments meet. Unlike [seed-toolbox §4] (which gives up when the determinant is 0),
 /// collinear overlapping segments hit, at the shared point nearest s.a; zero-length segments
 /// work as points.
 constexpr SegmentHit intersect(const Segment& s, const Segment& t) noexcept {
@@ -568,7 +568,7 @@ constexpr bool overlaps(const Circle& c, const Rect& r) noexcept {
 constexpr bool overlaps(const Rect& r, const Circle& c) noexcept { return overlaps(c, r); }
 /// True when the disc touches or overlaps the triangle.
 constexpr bool overlaps(const Circle& c, const Triangle& t) noexcept {
-  // Seed 004 projects the centre onto the triangle; the same test without the division: the
+  // [seed-toolbox §4] projects the centre onto the triangle; the same test without the division: the
   // centre inside, or an edge within reach (which also covers a zero-area triangle).
   return contains(t, c.center) || detail::segment_meets_disc(t.a, t.b, c) || detail::segment_meets_disc(t.b, t.c, c) ||
          detail::segment_meets_disc(t.c, t.a, c);
@@ -577,7 +577,7 @@ constexpr bool overlaps(const Circle& c, const Triangle& t) noexcept {
 constexpr bool overlaps(const Triangle& t, const Circle& c) noexcept { return overlaps(c, t); }
 /// True when the triangles share a point (any winding, zero-area triangles included).
 constexpr bool overlaps(const Triangle& s, const Triangle& t) noexcept {
-  // Seed 004: two convex sets meet exactly when an edge of one crosses an edge of the other or
+  // [seed-toolbox §4]: two convex sets meet exactly when an edge of one crosses an edge of the other or
   // one holds a vertex of the other. The box test only rejects early.
   if (!pebble::overlaps(bounds(s), bounds(t))) return false;
   if (contains(t, s.a) || contains(s, t.a)) return true;
@@ -615,7 +615,7 @@ constexpr Penetration penetration(const Rect& a, const Rect& b) noexcept {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Nearest edge (seed 004): for a point inside, the nearest boundary point and the outward normal
+// Nearest edge [seed-toolbox §5]: for a point inside, the nearest boundary point and the outward normal
 // there. Defined everywhere: the seed asserts at the centre, these pick a fixed answer instead.
 
 /// Nearest point of the circle to p and the outward normal (p - center, normalized); at the

@@ -1,5 +1,4 @@
-// pebble/ray.hpp — ray casts and circle casts against one shape (seed 000, "Raycasts and
-// spherecasts"): where a ray segment first meets a shape's rounded surface, and the surface
+// pebble/ray.hpp — ray casts and circle casts against one shape [seed-rounded §8]: where a ray segment first meets a shape's rounded surface, and the surface
 // normal there. A circle cast is the same ray against the shape grown by the circle's radius.
 // docs/casts.md explains the algorithm.
 #pragma once
@@ -30,7 +29,7 @@ struct CastHit {
 CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcept;
 
 /// Circle cast: the first position (fraction of the translation) at which a disc of the given
-/// radius (>= 0) whose centre moves along the ray touches shape placed at xf (seed 000: a ray
+/// radius (>= 0) whose centre moves along the ray touches shape placed at xf ([seed-rounded §8]: a ray
 /// against the shape grown by radius). point: where the disc touches the shape, on the shape's
 /// surface; normal: the shape's outward normal there. A disc that overlaps or touches the
 /// shape at the start hits at fraction 0 with point = ray.origin and normal {0,0}. A negative or

@@ -1,6 +1,5 @@
 // pebble/shape.hpp — the one collider representation: a convex core (1 to kMaxPolygonVertices
-// points, counter-clockwise) grown by a disc of radius r (seed 000, "Combining circles and
-// polygons"). A circle is a 1-vertex core, a capsule or segment a 2-vertex core, a box or any
+// points, counter-clockwise) grown by a disc of radius r [seed-rounded §4]. A circle is a 1-vertex core, a capsule or segment a 2-vertex core, a box or any
 // convex polygon a 3..8-vertex core; any of them may be rounded.
 #pragma once
 

@@ -1,7 +1,7 @@
 // pebble/tree.hpp — a dynamic AABB tree (bounding volume hierarchy) for the broadphase: proxies
 // with fat boxes that absorb small moves, insertion by surface-area cost with rotations, a binned
 // SAH rebuild for sets that stop changing, and queries by box, point, ray, and swept box or circle
-// (seed 000: a circle cast is a ray cast against the nodes grown by the circle's radius).
+// ([seed-rounded §8]: a circle cast is a ray cast against the nodes grown by the circle's radius).
 #pragma once
 
 #include <algorithm>
@@ -174,7 +174,7 @@ public:
   /// fraction where the swept box first touches it, the nearer child first). f returns the new
   /// max_fraction: the same value to go on, a smaller one to shorten the sweep (what a closest-hit
   /// search does), 0 or less to stop. Half extents {0, 0} cast a ray; {r, r} bound a circle of
-  /// radius r (seed 000: the nodes are grown by the cast radius). Returns the final max_fraction.
+  /// radius r ([seed-rounded §8]: the nodes are grown by the cast radius). Returns the final max_fraction.
   /// `mask`: only proxies whose category has a bit in it (subtrees without one are not entered).
   template <class F>
   float cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {

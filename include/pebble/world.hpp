@@ -389,7 +389,7 @@ public:
   void cast_ray(const Ray& ray, F&& on_hit, const QueryFilter& filter = {}) const {
     ray_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
-  /// The closest hit of a disc of the given radius whose centre moves along the ray (seed 000:
+  /// The closest hit of a disc of the given radius whose centre moves along the ray ([seed-rounded §8]:
   /// the ray against the colliders grown by radius, the tree's boxes grown too).
   std::optional<RayResult> cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
   /// Every hit of the circle cast, as cast_ray(ray, on_hit, filter) does for rays.

@@ -1,13 +1,13 @@
-// shape_cast(): seeds 002 ("Continuous linear") and 003 (time of impact): when B moves by
+// shape_cast() [seed-detection §4] [seed-cpa §2]: when B moves by
 // translation_b and A by translation_a, they first touch where the point moving from 0 along the
 // relative motion meets the Minkowski difference A - B grown by both radii (and by the target
 // separation). The difference is built in A's frame (src/cast/minkowski.hpp), the ray cast is the one
 // of raycast() (src/cast/ray_core.hpp), and the feature the ray meets names the witness points.
 //
-// time_of_impact(): seed 002's conservative advancement ("Continuous Angular/Linear", after
+// time_of_impact(): conservative advancement [seed-detection §5] (after
 // Mirtich and Coumans), driven by distance(); without rotation it is shape_cast().
 //
-// closest_approach(): seed 003's closest point of approach for any pair: the same ray against
+// closest_approach(): the closest point of approach [seed-cpa §3] for any pair: the same ray against
 // the difference finds a touch; without one, the least distance of the moving point from the
 // difference is the least distance between a segment (its path) and a convex polygon, found
 // among the polygon's vertices projected on the path and the path's ends projected on the

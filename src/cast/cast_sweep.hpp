@@ -159,7 +159,7 @@ struct SweepBounds {
 /// fast any height can bend (angular rate squared times radius), the gap stays above the level
 /// until the first root of g + rate s - K s^2 / 2, as long as no other vertex overtakes the
 /// lowest (highest) one, which each vertex's own height and rate bound. Near a touch the steps
-/// shrink the excess quadratically, like Newton's, where conservative advancement (seed 002)
+/// shrink the excess quadratically, like Newton's, where conservative advancement [seed-detection §5]
 /// shrinks it by a constant factor per step. A Lipschitz step (the excess over the fastest the
 /// gap can fall) is always safe and is taken when larger.
 ///

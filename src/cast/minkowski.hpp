@@ -1,8 +1,8 @@
 // The Minkowski difference A - B of two cores, in A's frame, as the ray cast of src/cast/ray_core.hpp
-// reads it (seeds 002 and 003: a shape cast is a ray cast against the difference of the shapes,
+// reads it ([seed-detection §4] [seed-cpa §2]: a shape cast is a ray cast against the difference of the shapes,
 // grown by both radii). Not part of the API.
 //
-// The difference of two convex polygons is their edges merged by angle (seed 003's "classic
+// The difference of two convex polygons is their edges merged by angle ([seed-cpa §1]'s "classic
 // method", here with the whole boundary rather than the chain facing the motion): both edge
 // lists start at the vertex where their edge directions enter the upper half plane, so both run
 // through the angles [0, 2 pi) in order, and the merge takes the edge of smaller angle at each

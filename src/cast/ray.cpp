@@ -1,4 +1,4 @@
-// raycast() and the circle cast: seed 000's ray against a rounded polygon (src/cast/ray_core.hpp) on
+// raycast() and the circle cast: the ray against a rounded polygon [seed-rounded §8] (src/cast/ray_core.hpp) on
 // the shape's own core, in the shape's frame; the answer goes back to world space. A circle cast
 // is the same ray against the core grown by the shape's radius plus the circle's.
 #include "pebble/ray.hpp"

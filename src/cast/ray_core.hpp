@@ -1,9 +1,9 @@
 // The one ray cast every cast query ends in: a ray segment against a convex polygon core grown by
-// a radius, in the polygon's own frame (seed 000, "Raycasts and spherecasts"). raycast() runs it
+// a radius, in the polygon's own frame [seed-rounded §8]. raycast() runs it
 // on a shape's core; shape_cast() and closest_approach() on the Minkowski difference of two cores
-// (seeds 002 and 003). Not part of the API.
+// [seed-detection §4] [seed-cpa §2]. Not part of the API.
 //
-// Method (seed 000): clip the ray against the polygon formed by the outer edges (each core edge
+// Method [seed-rounded §8]: clip the ray against the polygon formed by the outer edges (each core edge
 // pushed out by the radius) extended until they meet (Cyrus-Beck: the latest entering plane and
 // the earliest leaving one). The entry point lies on the outer edge of the latest entering
 // plane, or beyond one of its ends, in the wedge between that edge's extension and its
@@ -435,7 +435,7 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
       // way than its normal (a short edge of a difference rounded far from the origin).
       // (Within r to the rounding of the coordinates: the clip found no entry, so the planes put
       // the origin inside; a foot 6e-6 beyond r = 0.6 from an edge 214 from the origin, moving
-      // in, fell to a vertex 0.8 away and missed: the world fuzzer's mover, issue 37.)
+      // in, fell to a vertex 0.8 away and missed: the world fuzzer's mover [issue-robustness].)
       if (beyond > 0) {
         const float rounding = kEntryRoundingFraction * (std::fabs(ox) + std::fabs(oy) + std::fabs(a.x) + std::fabs(a.y));
         if (foot2 <= (r + rounding) * (r + rounding)) return kInside;

@@ -271,7 +271,7 @@ bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - 
 bool next_sees(const ChainSegment& s, Vec2 local) { return s.has_next && dot(normalize(right_perp(s.ghost_next - s.b)), local - s.b) >= 0; }
 
 // The common cases of a body on terrain, answered without the general search, when the segment's
-// face is an axis of greatest separation of the two cores (seed 000, "The separating axis test":
+// face is an axis of greatest separation of the two cores ([seed-rounded §2]:
 // no axis of b's edges and not the segment's back separates more):
 //  - b's deepest core vertex along the face lies over the segment: the cores' distance (or depth)
 //    is that vertex's height over the face and the face normal is the contact normal;

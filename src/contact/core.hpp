@@ -5,7 +5,7 @@
 // Why the reference and incident edges are enough (docs/contacts.md has pictures): B ⊖ A is a
 // convex polygon whose edges are the edges of A and of B. Its edge of greatest separation from
 // the origin is reference edge i of one core combined with the supporting vertex w of the other
-// (seed 002, "Minkowski difference with supporting vertices"). For an origin outside, the closest
+// [seed-detection §3]. For an origin outside, the closest
 // point of B ⊖ A lies on that edge (the separation over directions is unimodal around the closest
 // direction), so the closest features are the reference edge and w, or a reference vertex and an
 // edge of the other core parallel to the reference edge. The incident edge (the edge of the other
@@ -413,7 +413,7 @@ inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
   return (u1 < 0 && u2 < 0) || (u1 > len && u2 > len);
 }
 
-// The rare corner cases of closest_features_on() (issue 19), out of line.
+// The rare corner cases of closest_features_on() [issue-ids], out of line.
 
 /// Whether the axes prove overlap (a difference with area) and the incident edge lies wholly
 /// beside the reference edge.
@@ -441,7 +441,7 @@ inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
   return leads_closer(q.flip ? b : a, q.ref_edge, c.s, c.c2) || leads_closer(q.flip ? a : b, q.inc_edge, c.t, c.c1);
 }
 
-/// What closest_features_on() found doubtful about its features (issue 19): corner against
+/// What closest_features_on() found doubtful about its features [issue-ids]: corner against
 /// corner, the preferred axis's edges need not be the touching ones.
 enum class Doubt : int {
   none,
@@ -529,7 +529,7 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   const SegmentClosest c = closest_segments(r1, r2, i1, i2);
   out.closest = c;
   // The axes say overlap, yet the edges do not meet: at a corner the preferred axis's incident
-  // edge can lie beside the reference edge (issue 19).
+  // edge can lie beside the reference edge [issue-ids].
   if (q.separation < 0 && c.dist2 > 0 && overlap_beside(a, b, q.normal, r1, r2, i1, i2)) [[unlikely]] {
     // The axes' answer, unless the other core's axis does better (closest_features()).
     const Vec2 w = dot(q.normal, i1) <= dot(q.normal, i2) ? i1 : i2;
@@ -554,7 +554,7 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   out.normal = q.flip ? -n : n;
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
-  // Off the greatest axis (the preference's) the pair may not be the closest (a corner, issue 19).
+  // Off the greatest axis (the preference's) the pair may not be the closest (a corner, [issue-ids]).
   if (q.preferred && dist > 0 && vertex_leads_closer(a, b, q, c)) [[unlikely]] return Doubt::cone;
   return Doubt::none;
 }

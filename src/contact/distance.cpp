@@ -1,6 +1,6 @@
 // distance(): the signed distance of the cores minus both radii (the Minkowski difference of two
-// rounded shapes is the cores' difference grown by ra + rb, seed 002 "Minkowski difference"; seed
-// 003 "Nearest distances and Minkowski sum"), from contact/core.hpp's core distance, which
+// rounded shapes is the cores' difference grown by ra + rb, [seed-detection §3]
+// [seed-cpa §1]), from contact/core.hpp's core distance, which
 // collide() shares. Compiled once per kernel copy (simd/config.hpp), and each copy's table of
 // entry points ends this file; overlap() and the public detail::distance_generic() are compiled
 // with the base copy only.

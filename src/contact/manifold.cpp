@@ -1,5 +1,5 @@
-// collide(): contact manifolds for any pair of rounded convex shapes, one generic path (seed 000,
-// "The rounded polygon algorithm"), and the circle and point fast paths. The axis search and the
+// collide(): contact manifolds for any pair of rounded convex shapes, one generic path [seed-rounded §6],
+// and the circle and point fast paths. The axis search and the
 // closest features it starts from are contact/core.hpp's, shared with distance() so that the two
 // never disagree. Departures from the seed (docs/contacts.md):
 //  - The seed's step 5 tests one vertex pair (deepest incident vertex against one reference
@@ -232,7 +232,7 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   };
 
   // Separated cores whose closest points are two vertices, the incident one clearly beyond the
-  // reference edge's end: a rounded corner against a rounded corner (seed 000, step 5), one point
+  // reference edge's end: a rounded corner against a rounded corner ([seed-rounded §6], step 5), one point
   // on the line between the two vertices, along that line's direction. When the incident edge's
   // other end still lies over the reference edge (rounded boxes stacked with a corner just past
   // the corner below), that end is a second point, measured along the same direction: a stack
@@ -256,7 +256,7 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   }
 
   // Otherwise clip the incident shape's OUTER edge (its core edge moved out by r_inc along its own
-  // normal) to the reference edge's side planes (seed 000, "Clipping edges", on "the outer edges
+  // normal) to the reference edge's side planes ([seed-rounded §5], on "the outer edges
   // of each shape"): every point lies on the incident surface (end_point) and its separation is
   // its height above the reference shape's outer edge (docs/contacts.md, "The manifold").
   m.normal = q.flip ? -n : n;

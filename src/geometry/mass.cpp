@@ -4,8 +4,8 @@
 // the picture and the derivation): the core polygon (a fan of triangles), one rectangle of
 // width r on the outer side of every core edge, and one circular sector of radius r at every
 // core vertex whose angle is the exterior angle there (the sectors add up to one full disc).
-// Each piece has a closed-form area, first moment and polar second moment. Seed 000 models
-// the shapes this way but leaves the integrals out; Box2D 2.4.1 ignores the radius of
+// Each piece has a closed-form area, first moment and polar second moment. The seed [seed-rounded §9]
+// models the shapes this way but leaves the integrals out; Box2D 2.4.1 ignores the radius of
 // polygons altogether, so the formulas here are our own.
 //
 // Everything is summed in double about a reference point inside the core (the vertex

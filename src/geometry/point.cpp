@@ -1,4 +1,4 @@
-// Point queries: seed 000, "Point queries", with the corrections listed in docs/point.md.
+// Point queries [seed-rounded §7], with the corrections listed in docs/point.md.
 //
 // The work happens in the shape's local frame and in double: the float inputs convert to double
 // exactly, so the inverse transform of a point at 1e9 keeps its low bits, and the orientation

@@ -541,7 +541,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   if (dot(settle, settle) > s.skin * s.skin) {
     // Pushed further than the skin: a plane met before may no longer lie under the mover (pushed
     // 50 units sideways out of a huge fixed capsule, it kept a floor segment ending 43 units
-    // away: the world fuzzer, issue 37). Look again where the push left it.
+    // away: the world fuzzer [issue-robustness]). Look again where the push left it.
     ground_count = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
     settle = {};
   }
@@ -599,7 +599,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     }
     // A snap is a pull onto ground lower than the walk began: not the pull back onto the ground
     // left of a walk that slid up a rounded edge as a slope and past its top (a rounded box
-    // onto a stair, issue 37's stairs test), where the ground did not drop.
+    // onto a stair, the stairs test of [issue-robustness]), where the ground did not drop.
     out.snapped = pulled && dot(walk_start - xf_.p, up) > 2 * s.skin;
   }
 
@@ -607,7 +607,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   //    after its push; push out once more without limits, and if that fails (wedged), stay where
   //    the step began.
   //    Only fixed colliders' planes are asked (a mover among more than 16 contacts of moving
-  //    parts had its fixed overlap crowded out of the planes: the world fuzzer, issue 37).
+  //    parts had its fixed overlap crowded out of the planes: the world fuzzer [issue-robustness]).
   if (!settled) {
     std::array<MoverPlane, 16> planes{};
     const int n = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_, true);

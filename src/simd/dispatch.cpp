@@ -1,4 +1,5 @@
-// Picks the copy of the contact-query kernels the library runs on (simd/config.hpp).
+// Picks the copy of the kernels the library runs on (simd/config.hpp): the contact kernels
+// (pebble/detail/kernels.hpp's table) and the batch kernels (simd/batch_kernels.hpp) switch together.
 #include "pebble/simd.hpp"
 #include "pebble/detail/kernels.hpp"
 

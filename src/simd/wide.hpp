@@ -1,5 +1,6 @@
-// Internal: the lane types the contact kernels are written in — 4 and 8 floats with the few
-// operations the edge scans need — defined once per instruction set: SSE2, AVX2, NEON and plain C++.
+// Internal: the lane types pebble's lanes are written in (the contact kernels, the batch queries,
+// the casts' sine and swept gap, bounds()) — 4 and 8 floats with the few operations they need —
+// defined once per instruction set: SSE2, AVX2, NEON and plain C++.
 // contact/core.hpp uses only these, so the geometry is written once and every instruction set is
 // a short section below (as Box2D v3 writes its contact solver against b2FloatW). Not installed.
 //
@@ -354,7 +355,7 @@ PEBBLE_HOT_INLINE Mask8 operator>(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.
 PEBBLE_HOT_INLINE Mask8 operator==(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_EQ_OQ)}; }
 PEBBLE_HOT_INLINE unsigned bits(Mask8 m) { return unsigned(_mm256_movemask_ps(m.v)); }
 PEBBLE_HOT_INLINE bool any(Mask8 m) { return bits(m) != 0; }
-// (The batch queries', src/batch/discs.hpp, lanes across queries.)
+// (The batch queries', src/batch/batch.cpp, lanes across queries.)
 PEBBLE_HOT_INLINE Float8 operator/(Float8 a, Float8 b) { return {_mm256_div_ps(a.v, b.v)}; }
 PEBBLE_HOT_INLINE Float8 sqrt_lanes(Float8 a) { return {_mm256_sqrt_ps(a.v)}; }
 PEBBLE_HOT_INLINE Float8 abs(Float8 a) { return {_mm256_and_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))}; }

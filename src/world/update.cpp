@@ -9,6 +9,13 @@
 //   4. the lists joined in task order: events, removals (serial), contacts() (copied in parallel).
 // Tasks are cut by fixed sizes and merged in a fixed order, so the result is the same bit for bit
 // for any number of threads and any task hook (the tasks run the same code on the same data).
+//
+// The pair set holds every pair of parts whose tree boxes overlap (fat boxes for moving colliders,
+// tight ones for fixed colliders) and that may touch (filters, not two fixed colliders, not two
+// sensors). A tree box changes only when its proxy is reinserted, and then the proxy is in its
+// tree's moved() list; so step 1 finds every new pair by querying the trees with the moved proxies
+// only, and a pair can only end when one of its colliders changed. Every box holds its shape grown
+// by half the contact margin, so the pair set holds every pair within the margin.
 #include <algorithm>
 #include <unordered_map>
 

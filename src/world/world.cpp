@@ -1,14 +1,11 @@
-// CollisionWorld: colliders in two AABB trees, persistent pairs, the update and the scene queries.
+// CollisionWorld's storage and changes: ids and their generations, part slots (a free list for
+// single parts, free runs for several), add, remove, set_transform(s), set_shape, set_filter, the
+// end events a removal produces, validate() and stats(). The storage itself is world/internal.hpp;
+// update() and what it keeps (the pair set) are in update.cpp, the scene queries in queries.cpp.
 //
-// The pair set holds every pair of colliders whose tree boxes overlap (fat boxes for moving
-// colliders, tight ones for fixed colliders) and that may touch (filters, not two fixed colliders,
-// not two sensors). A tree box changes only when its proxy is reinserted, and then the proxy is in
-// its tree's moved() list; so update() finds every new pair by querying the trees with the moved
-// proxies only, and a pair can only end when one of its colliders changed. Every collider box holds
-// its shape grown by half the contact margin, so the pair set holds every pair within the margin.
-//
-// This file: storage, changes (add, remove, set_transform(s), ...) and checks; update() is in
-// update.cpp, the scene queries in queries.cpp.
+// A change keeps the two trees true at once: set_transform() recomputes the collider's box (its
+// shape grown by half the contact margin) and moves its proxies; a proxy that leaves its fat box
+// is reinserted and lands in its tree's moved() list, which is all update() needs to find new pairs.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
