@@ -10,6 +10,10 @@
 
 namespace pebble {
 
+/// Not a tolerance, but said once here: the float infinity, where a search for a least value starts
+/// (the tree's costs, an empty box's lower corner) and where a value means "none" (a pair's lever).
+inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
 // ---- Shapes: the hull and bounds() (geometry/)
 
 /// The hull's weld tolerance is never below this fraction of the largest coordinate (4 float

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "random_cases.hpp"
+#include <pebble/chain.hpp>
+#include <pebble/decompose.hpp>
 #include <pebble/shape.hpp>
 
 #include "oracle/hull.hpp"
@@ -390,6 +392,25 @@ TEST(ShapeMakers, NonFiniteCoordinateNamesThePointAndValue) {
   EXPECT_TRUE(has(m, "non-finite") && has(m, "inf")) << m;
   m = message_of([&] { return Shape::circle(1, {nan, 0}); });
   EXPECT_TRUE(has(m, "non-finite") && has(m, "nan")) << m;
+}
+
+// Every maker that takes points refuses a bad one in the same words (src/geometry/invalid.hpp):
+// "pebble: <maker>: point <i> has a non-finite coordinate (x, y)" and "... lies beyond the largest
+// supported extent", so a user who has met one message can read them all.
+TEST(ShapeMakers, EveryMakerRefusesABadPointInTheSameWords) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<Vec2> bad = {{0, 0}, {1, 0}, {nan, 1}};
+  const std::vector<Vec2> far = {{0, 0}, {1, 0}, {2e9f, 1}};
+  const std::pair<const char*, std::string> refusals[] = {
+      {"pebble: point 2 has a non-finite coordinate (nan, 1)", message_of([&] { return Shape::polygon(bad); })},
+      {"pebble: Chain: point 2 has a non-finite coordinate (nan, 1)", message_of([&] { return Chain::open(bad); })},
+      {"pebble: decompose: point 2 has a non-finite coordinate (nan, 1)", message_of([&] { return decompose(bad); })},
+      {"pebble: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07", message_of([&] { return Shape::polygon(far); })},
+      {"pebble: Chain: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07", message_of([&] { return Chain::open(far); })},
+      {"pebble: decompose: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07",
+       message_of([&] { return decompose(far); })},
+  };
+  for (const auto& [expected, got] : refusals) EXPECT_TRUE(has(got, expected)) << "expected: " << expected << "\n     got: " << got;
 }
 
 TEST(ShapeMakers, BadRadiusNamesTheProblemAndValue) {

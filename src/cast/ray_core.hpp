@@ -331,6 +331,9 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 
 /// The distance between segments p1-q1 and p2-q2: 0 when they cross, else the least of the four
 /// endpoint-to-segment distances. (Out of line: only the rare sharp entry past an edge's end asks.)
+/// The same question as closest_segments() (contact/core.hpp) with other float operations: this
+/// divides by each squared length where that multiplies by its reciprocal, so one function for
+/// both would change the bits of this decision or of every contact (docs/architecture.md).
 [[gnu::noinline]] inline float segment_distance(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
   const Vec2 d1 = q1 - p1, d2 = q2 - p2;
   const float o1 = cross(d1, p2 - p1), o2 = cross(d1, q2 - p1), o3 = cross(d2, p1 - p2), o4 = cross(d2, q1 - p2);

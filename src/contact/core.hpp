@@ -167,7 +167,8 @@ inline int incident_edge(const FramedCore& core, Vec2 n) {
 /// four endpoint-to-segment projections; crossing segments meet at distance 0. Unlike the
 /// line-parameter solution (Ericson, "Real-Time Collision Detection", 5.1.9) this has no
 /// a*e - b*b cancellation for nearly parallel segments. Fractions of exactly 0 or 1 mean the
-/// closest point is that endpoint.
+/// closest point is that endpoint. (cast/ray_core.hpp's segment_distance() asks the same with a
+/// division per endpoint; they stay two so that each keeps its bits: docs/architecture.md.)
 struct SegmentClosest {
   float s, t;    // fractions along segment 1 and 2
   Vec2 c1, c2;   // the closest points

@@ -5,20 +5,15 @@
 #include <cmath>
 #include <sstream>
 
+#include "geometry/invalid.hpp"
 #include "pebble/constants.hpp"
 
 namespace pebble {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw InvalidShape("pebble: Chain: " + what); }
+[[noreturn]] void fail(const std::string& what) { detail::fail("Chain", what); }
 
-void check_point(Vec2 p, std::size_t i) {
-  if (!(std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent)) {
-    std::ostringstream out;
-    out << "point " << i << " (" << p.x << ", " << p.y << ") is not finite or beyond kMaxShapeExtent (place the chain with its transform)";
-    fail(out.str());
-  }
-}
+void check_point(Vec2 p, std::size_t i) { detail::check_point("Chain", p, i, 6, " (place the chain with its transform)"); }
 
 }  // namespace
 

@@ -23,6 +23,7 @@
 #include <tuple>
 #include <vector>
 
+#include "geometry/invalid.hpp"
 #include "pebble/detail/exact.hpp"
 
 namespace pebble {
@@ -42,14 +43,10 @@ inline double orient(Vec2 a, Vec2 b, Vec2 p) noexcept {
   return detail::exact_orient(a, b, p).leading();
 }
 
-[[noreturn]] void fail(const std::string& message) { throw InvalidShape("pebble: decompose: " + message); }
+[[noreturn]] void fail(const std::string& message) { detail::fail("decompose", message); }
 
-std::string describe(Vec2 v) {
-  std::ostringstream out;
-  out.precision(9);
-  out << '(' << v.x << ", " << v.y << ')';
-  return out.str();
-}
+// Nine digits: the points a message names may differ only past the sixth.
+std::string describe(Vec2 v) { return detail::describe(v, 9); }
 
 int sign_of(double v) { return (v > 0) - (v < 0); }
 
@@ -74,14 +71,8 @@ void validate(std::span<const Vec2> polygon, float radius) {
     fail("a polygon may have at most " + std::to_string(kMaxPoints) + " points, got " + std::to_string(polygon.size()));
   }
   for (std::size_t i = 0; i < polygon.size(); ++i) {
-    const Vec2 p = polygon[i];
-    if (!is_finite(p)) fail("point " + std::to_string(i) + " has a non-finite coordinate " + describe(p));
     // The pieces are Shapes, whose makers accept coordinates up to kMaxShapeExtent.
-    if (std::fabs(p.x) > kMaxShapeExtent || std::fabs(p.y) > kMaxShapeExtent) {
-      std::ostringstream out;
-      out << "point " << i << ' ' << describe(p) << " lies beyond the largest supported extent " << kMaxShapeExtent;
-      fail(out.str());
-    }
+    detail::check_point("decompose", polygon[i], i, 9);
   }
   if (!std::isfinite(radius) || radius < 0 || radius > kMaxShapeExtent) {
     std::ostringstream out;

@@ -24,6 +24,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "geometry/invalid.hpp"
 #include "pebble/detail/exact.hpp"
 #include "geometry/trig.hpp"
 #include "simd/config.hpp"
@@ -186,8 +187,8 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
 
 [[noreturn]] void fail_density(float density, const char* problem) {
   std::ostringstream out;
-  out << "pebble: density " << problem << " (got " << density << ")";
-  throw InvalidShape(out.str());
+  out << "density " << problem << " (got " << density << ")";
+  detail::fail({}, out.str());
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/invalid.hpp"
 #include "pebble/detail/exact.hpp"
 #include "tolerances.hpp"
 
@@ -27,13 +28,8 @@ static_assert(sizeof(Shape) == 5 * sizeof(float) + (kMaxPolygonVertices + 1) * s
 
 namespace {
 
-std::string describe(Vec2 v) {
-  std::ostringstream out;
-  out << '(' << v.x << ", " << v.y << ')';
-  return out.str();
-}
-
-[[noreturn]] void fail(const std::string& message) { throw InvalidShape("pebble: " + message); }
+using detail::describe;
+[[noreturn]] void fail(const std::string& message) { detail::fail({}, message); }
 
 void check_radius(float radius, const char* what) {
   if (!std::isfinite(radius)) {
@@ -53,25 +49,7 @@ void check_radius(float radius, const char* what) {
   }
 }
 
-[[noreturn, gnu::noinline, gnu::cold]] void fail_point(Vec2 p, size_t index) {
-  if (!is_finite(p)) {
-    std::ostringstream out;
-    out << "point " << index << " has a non-finite coordinate " << describe(p);
-    fail(out.str());
-  }
-  if (std::fabs(p.x) > kMaxShapeExtent || std::fabs(p.y) > kMaxShapeExtent) {
-    std::ostringstream out;
-    out << "point " << index << ' ' << describe(p) << " lies beyond the largest supported extent "
-        << kMaxShapeExtent;
-    fail(out.str());
-  }
-  fail("point " + std::to_string(index) + " is invalid");  // not reached: one of the above holds
-}
-
-/// Throws unless p is finite and within kMaxShapeExtent (NaN fails the comparisons).
-inline void check_point(Vec2 p, size_t index) {
-  if (!(std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent)) fail_point(p, index);
-}
+inline void check_point(Vec2 p, size_t index) { detail::check_point({}, p, index); }
 
 using detail::D2;  // double vector and the exact orient(): pebble/detail/exact.hpp
 using detail::d2;

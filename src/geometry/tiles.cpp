@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "geometry/invalid.hpp"
 #include "pebble/constants.hpp"
 #include "pebble/shape.hpp"
 #include "tolerances.hpp"
@@ -18,9 +19,7 @@
 namespace pebble {
 namespace {
 
-[[noreturn]] void fail(const char* who, const std::string& what) {
-  throw InvalidShape(std::string("pebble: ") + who + ": " + what);
-}
+using detail::fail;  // fail(who, what): who is the function refusing its input
 
 // Directions along the lattice, counter-clockwise, so that +1 turns left and +3 turns right.
 enum : std::uint8_t { kEast = 0, kNorth = 1, kWest = 2, kSouth = 3 };

@@ -19,7 +19,6 @@ namespace pebble {
 namespace world_internal {
 
 inline constexpr std::uint32_t kNone = 0xffffffffu;
-inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
 // Moved proxies per pair-finding task, pairs per narrowphase task: fixed sizes, so that the tasks'
 // outputs, merged in task order, do not depend on the number of threads.

@@ -14,10 +14,10 @@
 #include <cassert>
 #include <cmath>
 
+#include "tolerances.hpp"
+
 namespace pebble {
 namespace {
-
-constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
 // A rebuild splits by median instead of by surface area below this depth, so that its height stays
 // at most kBuildDepthLimit + log2(n) (< kMaxTreeHeight for any int count), whatever the boxes.
