@@ -17,7 +17,7 @@
 
 #include "bench_common.hpp"
 #include "pebble/batch.hpp"
-#include "pebble/detail/kernels.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks: use_simd_path()
 
 namespace bench {
 namespace {

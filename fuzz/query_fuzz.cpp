@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "fuzz_input.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "invariants.hpp"
 
 namespace pebble_fuzz::query_target {

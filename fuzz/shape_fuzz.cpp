@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fuzz_input.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "invariants.hpp"
 
 namespace pebble_fuzz::shape_target {

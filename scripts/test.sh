@@ -26,6 +26,9 @@ PEBBLE_JOBS=$jobs python/tools/check_pip_install.sh
 echo "== install, then consume with find_package (g++) and with add_subdirectory (clang++)"
 rm -rf build/install build/consumer-find build/consumer-sub
 cmake --install build/release --prefix build/install >/dev/null
+if grep -rlE 'Manifold collide_generic\(|DistanceResult distance_generic\(|bounds_portable|use_simd_path' build/install/include; then
+  echo "the installed headers above declare a test hook (src/test_hooks.hpp holds them)"; exit 1
+fi
 cmake -S tests/consumer -B build/consumer-find -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" >/dev/null
 cmake --build build/consumer-find >/dev/null
 ./build/consumer-find/consumer

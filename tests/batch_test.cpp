@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "pebble/batch.hpp"
-#include "pebble/detail/kernels.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks: use_simd_path()
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include <pebble/manifold.hpp>
 
 #include "cast_cases.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "oracle/cast.hpp"
 #include "contact_cases.hpp"
 

@@ -17,6 +17,7 @@
 #include <pebble/manifold.hpp>
 
 #include "cast_cases.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "contact_cases.hpp"
 
 using namespace contact_cases;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "random_cases.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include <vector>
 
 #include "oracle/mass.hpp"

@@ -13,6 +13,7 @@
 #include <pebble/pebble.hpp>
 
 #include "oracle/distance.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "random_cases.hpp"
 
 namespace {

@@ -11,6 +11,7 @@
 #include <pebble/simd.hpp>
 
 #include "contact_cases.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 namespace {
 

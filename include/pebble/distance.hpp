@@ -30,10 +30,4 @@ inline DistanceResult distance(const Shape& a, const Transform& xa, const Shape&
 /// collide() at margin 0. False for invalid transforms.
 bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
 
-namespace detail {
-/// distance() without its fast paths (a circle or point against anything): the one generic
-/// algorithm. Exposed so that tests can check that every fast path agrees with it.
-DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
-}  // namespace detail
-
 }  // namespace pebble

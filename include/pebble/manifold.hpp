@@ -52,10 +52,4 @@ inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, con
 /// the earlier ids compiles.
 inline constexpr uint32_t kEdgeFeature = 0x100;
 
-namespace detail {
-/// collide() without its fast paths (a circle or point against anything): the one generic
-/// algorithm. Exposed so that tests can check that every fast path agrees with it.
-Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin = 0) noexcept;
-}  // namespace detail
-
 }  // namespace pebble

@@ -40,10 +40,4 @@ float area(const Shape& shape) noexcept;
 /// at the origin.
 Aabb bounds(const Shape& shape, const Transform& xf) noexcept;
 
-namespace detail {
-/// bounds() in plain C++, the code every CPU without SSE2 runs: the same float operations, so the
-/// same box bit for bit. Exposed so that tests can check that.
-Aabb bounds_portable(const Shape& shape, const Transform& xf) noexcept;
-}  // namespace detail
-
 }  // namespace pebble

@@ -72,6 +72,8 @@ PEBBLE_KERNEL_TARGET_END
 #endif  // PEBBLE_KERNEL_ENABLED
 
 #if PEBBLE_KERNEL_COPY == 0
+#include "test_hooks.hpp"
+
 namespace pebble {
 
 bool overlap(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {

@@ -544,6 +544,8 @@ PEBBLE_KERNEL_TARGET_END
 #endif  // PEBBLE_KERNEL_ENABLED
 
 #if PEBBLE_KERNEL_COPY == 0
+#include "test_hooks.hpp"
+
 namespace pebble {
 
 Manifold Manifold::flipped() const {

@@ -29,6 +29,7 @@
 #include "geometry/trig.hpp"
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
+#include "test_hooks.hpp"
 #include "tolerances.hpp"
 
 namespace pebble {

@@ -8,6 +8,7 @@
 
 #include "simd/batch_kernels.hpp"
 #include "simd/config.hpp"
+#include "test_hooks.hpp"
 
 namespace pebble {
 namespace detail {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <pebble/pebble.hpp>
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 namespace {
 

@@ -1,6 +1,7 @@
 // pebble/detail/kernels.hpp — not API: how the inline collide() and distance() reach the copy of
 // the contact kernels in use (src/simd/dispatch.cpp picks it at load time; pebble/simd.hpp is the
-// public side). Kept out of simd.hpp so that its public surface is only the SimdPath query.
+// public side). Installed only because collide() and distance() are inline: out of line they cost
+// 6 to 7 instructions more per call (docs/architecture.md). The test hooks are in src/test_hooks.hpp.
 #pragma once
 
 #include <atomic>
@@ -40,11 +41,6 @@ extern std::atomic<const ContactKernels*> active_contact_kernels;
 inline const ContactKernels& contact_kernels() noexcept {
   return *active_contact_kernels.load(std::memory_order_relaxed);
 }
-
-/// Switches the contact queries to `path` if this build and CPU have it and returns whether it
-/// did. For tests and benchmarks that compare the paths; queries already running finish on the
-/// path they started on.
-bool use_simd_path(SimdPath path) noexcept;
 }  // namespace detail
 
 }  // namespace pebble
