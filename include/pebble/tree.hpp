@@ -72,6 +72,10 @@ struct TreeStats {
   std::size_t memory_bytes = 0;  ///< heap memory held by the tree (capacity, not just use)
 };
 
+namespace detail {
+struct TreeSnapshot;
+}
+
 /// A dynamic AABB tree of proxies, each an axis-aligned box with a 64-bit user value.
 ///
 /// Layout (after Box2D v3's dynamic_tree and parry's BVH): internal nodes live in one growable
@@ -231,6 +235,8 @@ public:
   const TreeSettings& settings() const { return settings_; }
 
 private:
+  friend struct detail::TreeSnapshot;  // CollisionWorld's snapshot keeps the layout (src/world/snapshot.cpp)
+
   // A child slot holds an internal node index (>= 0) or a proxy as ~id (< 0).
   static constexpr std::int32_t kNullNode = -1;
   static constexpr std::int32_t kEmptySlot = std::numeric_limits<std::int32_t>::min();

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -176,6 +177,14 @@ struct ReuseBounds {
   /// Box2D v3's contact recycling bounds (its linear slop times 10 and about 11 degrees): what
   /// a Box2D v3 solver already tolerates.
   static constexpr ReuseBounds box2d_v3() noexcept { return {0.05f, 0.2f}; }
+};
+
+/// Thrown by CollisionWorld::restore() for bytes that are not a snapshot it can read: truncated,
+/// corrupt (checksum, an index beyond its table, a broken tree or list, a shape its maker refuses),
+/// or written by another snapshot format version. The message names the problem.
+class InvalidSnapshot : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
 };
 
 /// Settings of a CollisionWorld, fixed at construction.
@@ -376,6 +385,19 @@ public:
   /// True while a recording is on.
   bool recording() const noexcept { return recorder_ != nullptr; }
 
+  // --- Snapshot and restore (docs/world.md, "Snapshot and restore").
+
+  /// The whole state as bytes: colliders, parts, transforms, filters, options, settings, both
+  /// trees node for node, the part table, pairs with their kept manifolds, contacts(), events and
+  /// id generations. restore() of them gives a world that answers every later call bit for bit
+  /// as this one does. Not saved: the thread pool and the task hook (the restored world has the
+  /// same `threads` and no hook) and scratch buffers. O(n); allocates the buffer.
+  std::vector<std::byte> save() const;
+  /// The world save() wrote, with the saved world's ids (the same serial: they stay valid, for
+  /// rollback). Throws InvalidSnapshot naming the problem for truncated, corrupt or foreign bytes;
+  /// never reads out of bounds or allocates more than the bytes can describe.
+  static CollisionWorld restore(std::span<const std::byte> bytes);
+
   // --- Scene queries. Each sees every add, remove and set_* made so far.
 
   /// The closest hit of the ray on a collider the filter passes (raycast() on each candidate).
@@ -470,6 +492,7 @@ public:
 private:
   struct Hot;
   struct Part;
+  struct Snapshot;  // snapshot.cpp
   struct Collider;
   struct Pair;
   struct PairSet;
