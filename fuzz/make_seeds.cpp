@@ -3,13 +3,17 @@
 // case the random search would take long to build: exact touching, a corner on a side plane,
 // parallel edges, duplicate and collinear points, zero-length rays and motions, size 0.01 at
 // coordinates 1e4, NaN / infinite / 1e30 / denormal values, non-unit rotations, stale ids.
-// The bytes follow FuzzInput's format (fuzz_input.hpp), written by its mirror FuzzWriter.
+// The bytes follow FuzzInput's format (fuzz_input.hpp), written by its mirror FuzzWriter; the
+// snapshot target's seeds are CollisionWorld::save() of small worlds.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <pebble/chain.hpp>
+#include <pebble/world.hpp>
 
 #include "fuzz_input.hpp"
 
@@ -576,6 +580,55 @@ void decompose_seeds() {
   }
 }
 
+// ------------------------------------------------------------------------------------------
+// snapshot: CollisionWorld::save() of small worlds of every kind (each under fuzz.sh's 2048 bytes).
+
+void save_world(const std::string& name, const pebble::CollisionWorld& world) {
+  const std::vector<std::byte> bytes = world.save();
+  FuzzWriter w;
+  for (const std::byte b : bytes) w.u8(std::uint8_t(b));
+  save("snapshot", name, w);
+}
+
+void snapshot_seeds() {
+  using pebble::CollisionWorld;
+  using pebble::Shape;
+  using pebble::Transform;
+  save_world("empty", CollisionWorld());
+  {
+    // Three touching shapes after an update: pairs, kept manifolds, contacts, begin events.
+    CollisionWorld w;
+    w.add(Shape::box(1, 1), Transform::identity());
+    w.add(Shape::circle(0.5f), {{1.4f, 0}, Rot::identity()});
+    w.add(Shape::capsule({-1, 0}, {1, 0}, 0.25f), {{0, 1.2f}, Rot::from_angle(0.1f)});
+    w.update();
+    w.update();
+    save_world("touching-three", w);
+  }
+  {
+    // A compound on a chain beside a sensor; then one removed, its end events pending.
+    pebble::WorldSettings settings;
+    settings.reuse_bounds = pebble::ReuseBounds::box2d_v3();
+    CollisionWorld w(settings);
+    const Vec2 ground[] = {{-4, 0}, {-1, 0.2f}, {2, 0}, {4, 0.5f}};
+    w.add(pebble::Chain::open(ground), Transform::identity());
+    const Shape parts[] = {Shape::box(0.5f, 0.25f), Shape::circle(0.3f, {0.6f, 0.2f})};
+    const pebble::ColliderId body = w.add(std::span<const Shape>(parts), {{0, 0.4f}, Rot::identity()});
+    pebble::ColliderOptions sensor;
+    sensor.sensor = true;
+    w.add(Shape::circle(1.5f), {{0.5f, 0.5f}, Rot::identity()}, sensor);
+    pebble::ColliderOptions filtered;
+    filtered.filter.category = 2;
+    filtered.filter.group = -1;
+    const pebble::ColliderId box = w.add(Shape::rounded_box(0.4f, 0.3f, 0.1f), {{-2, 0.5f}, Rot::from_angle(0.3f)}, filtered);
+    w.update();
+    w.set_transform(body, {{0.01f, 0.41f}, Rot::identity()});
+    w.update();
+    w.remove(box);
+    save_world("compound-chain-sensor-removed", w);
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: make_seeds <corpus dir>\n");
@@ -587,6 +640,7 @@ int main(int argc, char** argv) {
   world_seeds();
   primitive_seeds();
   decompose_seeds();
+  snapshot_seeds();
   std::printf("wrote %d seeds under %s\n", g_written, argv[1]);
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "../fuzz/primitives_fuzz.cpp"
 #include "../fuzz/query_fuzz.cpp"
 #include "../fuzz/shape_fuzz.cpp"
+#include "../fuzz/snapshot_fuzz.cpp"
 #include "../fuzz/world_fuzz.cpp"
 
 namespace {
@@ -53,5 +54,6 @@ TEST(FuzzCorpus, Query) { replay("query", pebble_fuzz::query_target::run); }
 TEST(FuzzCorpus, World) { replay("world", pebble_fuzz::world_target::run); }
 TEST(FuzzCorpus, Primitives) { replay("primitives", pebble_fuzz::primitives_target::run); }
 TEST(FuzzCorpus, Decompose) { replay("decompose", pebble_fuzz::decompose_target::run); }
+TEST(FuzzCorpus, Snapshot) { replay("snapshot", pebble_fuzz::snapshot_target::run); }
 
 }  // namespace

@@ -397,24 +397,38 @@ TEST(Snapshot, KeepsSettingsIdsAndSerial) {
   EXPECT_FALSE(r.contains(other.add(Shape::circle(1), Transform::identity())));
 }
 
-// FNV-1a 64 and the header layout as docs/world.md gives them, so that a test can make a
-// corruption whose checksum passes.
-// (every byte but the checksum's own eight at 28..35).
-std::uint64_t fnv1a(const Bytes& b) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (i >= 28 && i < 36) continue;
-    h ^= std::uint64_t(b[i]);
-    h *= 0x100000001b3ull;
+// The header layout and checksum as docs/world.md gives them, so that a test can make a
+// corruption whose checksum passes: FNV-1a's step on 64-bit little-endian words in four lanes
+// (word i to lane i mod 4, the last word zero-padded), the lanes folded by the same step; over
+// header bytes 0..31, then the payload.
+constexpr std::size_t kHeader = 40;
+std::uint64_t checksum(const Bytes& b) {
+  constexpr std::uint64_t kBasis = 0xcbf29ce484222325ull, kPrime = 0x100000001b3ull;
+  Bytes words(b.begin(), b.begin() + 32);
+  words.insert(words.end(), b.begin() + kHeader, b.end());
+  while (words.size() % 8 != 0) words.push_back(std::byte{0});
+  std::uint64_t lane[4] = {kBasis, kBasis, kBasis, kBasis};
+  for (std::size_t i = 0; i < words.size(); i += 8) {
+    std::uint64_t w = 0;
+    for (int k = 0; k < 8; ++k) w |= std::uint64_t(words[i + std::size_t(k)]) << (8 * k);
+    lane[i / 8 % 4] = (lane[i / 8 % 4] ^ w) * kPrime;
   }
+  std::uint64_t h = kBasis;
+  for (const std::uint64_t l : lane) h = (h ^ l) * kPrime;
   return h;
 }
-constexpr std::size_t kHeader = 36;
 void fix_header(Bytes& b) {
   const std::uint64_t length = b.size() - kHeader;
-  for (int k = 0; k < 8; ++k) b[20 + std::size_t(k)] = std::byte(std::uint8_t(length >> (8 * k)));
-  const std::uint64_t sum = fnv1a(b);
-  for (int k = 0; k < 8; ++k) b[28 + std::size_t(k)] = std::byte(std::uint8_t(sum >> (8 * k)));
+  for (int k = 0; k < 8; ++k) b[24 + std::size_t(k)] = std::byte(std::uint8_t(length >> (8 * k)));
+  const std::uint64_t sum = checksum(b);
+  for (int k = 0; k < 8; ++k) b[32 + std::size_t(k)] = std::byte(std::uint8_t(sum >> (8 * k)));
+}
+
+TEST(Snapshot, HeaderChecksumIsTheDocumentedOne) {
+  Bytes b = CollisionWorld().save();
+  const Bytes before = b;
+  fix_header(b);
+  EXPECT_EQ(b, before);
 }
 
 // A small world of every kind, with pairs, contacts, pending events and free slots.
@@ -475,7 +489,7 @@ TEST(Snapshot, CorruptBytesAreRefusedOrGiveAWorkingWorld) {
     } catch (const InvalidSnapshot&) {
       ++refused_by_checksum;
     }
-    if (at >= 20 && at < kHeader) continue;  // length and checksum: fix_header() would undo the change
+    if (at >= 24 && at < kHeader) continue;  // length and checksum: fix_header() would undo the change
     fix_header(b);  // past the checksum: the reader's own checks
     try {
       CollisionWorld w = CollisionWorld::restore(b);

@@ -184,7 +184,8 @@ struct ReuseBounds {
 /// or written by another snapshot format version. The message names the problem.
 class InvalidSnapshot : public std::invalid_argument {
 public:
-  using std::invalid_argument::invalid_argument;
+  /// what: the message, naming the problem and where in the bytes it was found.
+  explicit InvalidSnapshot(const std::string& what) : std::invalid_argument(what) {}
 };
 
 /// Settings of a CollisionWorld, fixed at construction.

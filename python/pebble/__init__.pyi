@@ -330,6 +330,13 @@ class CollisionWorld:
     def stop_recording(self) -> None:
         """Stops recording and closes the file."""
         ...
+    def save(self) -> bytes:
+        """The whole state as bytes (docs/world.md, "Snapshot and restore"): restore() gives a world that answers every later call bit for bit as this one, with the same ids."""
+        ...
+    @staticmethod
+    def restore(data: bytes) -> CollisionWorld:
+        """The world save() wrote. Raises InvalidSnapshot (a ValueError) naming the problem for truncated, corrupt or foreign bytes."""
+        ...
     def settings(self) -> WorldSettings:
         ...
     @overload
@@ -504,6 +511,9 @@ class InvalidRecording(ValueError):
     ...
 
 class InvalidShape(ValueError):
+    ...
+
+class InvalidSnapshot(ValueError):
     ...
 
 class Manifold:

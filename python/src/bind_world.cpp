@@ -4,6 +4,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <string_view>
 
 #include "batch.hpp"
 
@@ -20,6 +21,7 @@ struct PyWorld {
   CollisionWorld world;
   int busy = 0;
   explicit PyWorld(const WorldSettings& s) : world(s) {}
+  explicit PyWorld(CollisionWorld&& w) : world(std::move(w)) {}
 };
 
 CollisionWorld& use(PyWorld& w) {
@@ -519,6 +521,10 @@ void bind_world(py::module_& m) {
                ", contacts=" + std::to_string(s.contacts) + ", collided=" + std::to_string(s.collided) + ")";
       });
 
+  // restore() refuses bytes with pebble::InvalidSnapshot (a std::invalid_argument): in Python a
+  // ValueError subclass, so `except ValueError` catches it too.
+  py::register_exception<InvalidSnapshot>(m, "InvalidSnapshot", PyExc_ValueError);
+
   using W = PyWorld;
   py::class_<W>(m, "CollisionWorld",
                 "A scene of colliders: pairs, contacts, events and scene queries (pebble/world.hpp). Changes apply at once "
@@ -612,6 +618,16 @@ void bind_world(py::module_& m) {
            "`pebble replay FILE`. Raises RuntimeError unless the world is new, or when the file cannot be opened.")
       .def("stop_recording", [](W& w) { use(w).stop_recording(); }, "Stops recording and closes the file.")
       .def_property_readonly("recording", [](W& w) { return use(w).recording(); }, "True while a recording is on.")
+      .def("save", [](W& w) {
+        const std::vector<std::byte> b = use(w).save();
+        return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+      }, "The whole state as bytes (docs/world.md, \"Snapshot and restore\"): restore() gives a world that answers every "
+         "later call bit for bit as this one, with the same ids.")
+      .def_static("restore", [](const py::bytes& data) {
+        const std::string_view v = data;
+        return std::make_unique<W>(CollisionWorld::restore(std::span<const std::byte>(reinterpret_cast<const std::byte*>(v.data()), v.size())));
+      }, "data"_a, "The world save() wrote. Raises InvalidSnapshot (a ValueError) naming the problem for truncated, corrupt or "
+         "foreign bytes.")
       .def("settings", [](W& w) { return use(w).settings(); })
       .def("cast_ray", [](W& w, const Ray& ray, const QueryFilter& f) { return use(w).cast_ray(ray, f); }, "ray"_a, "filter"_a = QueryFilter{},
            "The closest hit of the ray (normal: the collider's outward normal, world), or None.")
