@@ -681,7 +681,9 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   if (world.serial_ == 0) fail("world serial 0");
   world.step_ = r.u32("step");
   world.fixed_changes_ = r.i32("fixed changes");
-  if (world.fixed_changes_ < 0) fail("a negative count of fixed changes");
+  // update() multiplies it by kFixedRebuildFraction: a world could not have reached more.
+  if (world.fixed_changes_ < 0 || world.fixed_changes_ > std::numeric_limits<int>::max() / kFixedRebuildFraction)
+    fail("a count of fixed changes (" + std::to_string(world.fixed_changes_) + ") outside [0, INT_MAX / 4]");
   WorldStats& st = world.last_stats_;
   for (int* v : {&st.pairs, &st.contacts, &st.collided, &st.reused, &st.separated, &st.new_pairs}) {
     *v = r.i32("statistics");
