@@ -26,12 +26,13 @@ constexpr float kPi = 3.14159265358979f;
 using Bytes = std::vector<std::byte>;
 
 Shape random_shape(test_random::Rng& rng, float size) {
-  switch (rng.integer(0, 5)) {
+  switch (rng.integer(0, 6)) {
     case 0: return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
     case 1: return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size}, size * float(rng.uniform(0.1, 0.5)));
     case 2: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
     case 3: return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
     case 4: return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
+    case 5: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)), rng.in_disc(size), float(rng.uniform(-kPi, kPi)));
     default: {
       std::vector<Vec2> points;
       for (int i = 0; i < 8; ++i) points.push_back(rng.in_disc(size));

@@ -788,14 +788,14 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
             if (std::bit_cast<std::uint64_t>(shape.vertices()[std::size_t(k)]) != std::bit_cast<std::uint64_t>(v[k])) return false;
           return true;
         };
-        // The shape maker again: a saved core is its own hull, so the maker gives it back bit for
-        // bit; anything else (not convex, not counter-clockwise, welded or refused) is corruption.
-        // Worlds repeat a few shapes: the last few made are kept.
+        // Shape::from_vertices gives a saved core back bit for bit and refuses anything the
+        // makers could not have made (not convex, not counter-clockwise, to be welded). Worlds
+        // repeat a few shapes: the last few made are kept.
         const Shape* known = nullptr;
         for (std::size_t k = 0; k < std::min(next_recent, recent.size()); ++k)
           if (same_core(recent[k])) known = &recent[k];
         if (known == nullptr) {
-          const Shape shape = Shape::polygon(std::span<const Vec2>(v, n), radius);
+          const Shape shape = Shape::from_vertices(std::span<const Vec2>(v, n), radius);
           if (!same_core(shape)) r.bad("shape", "is not a core the shape maker gives back unchanged");
           recent[next_recent++ % recent.size()] = shape;
           known = &recent[(next_recent - 1) % recent.size()];
