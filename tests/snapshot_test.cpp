@@ -457,6 +457,7 @@ void exercise(CollisionWorld& w) {
 TEST(Snapshot, EveryTruncationIsRefused) {
   const Bytes bytes = small_world().save();
   ASSERT_GT(bytes.size(), 2000u);
+  RecordProperty("bytes", int(bytes.size()));
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     Bytes cut(bytes.begin(), bytes.begin() + std::ptrdiff_t(n));
     EXPECT_THROW(CollisionWorld::restore(cut), InvalidSnapshot) << n;

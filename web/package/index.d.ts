@@ -29,6 +29,8 @@ export type Points = ReadonlyArray<Vec2Like>;
 export class InvalidShape extends Error {}
 /** Thrown by CollisionWorld.add for an invalid transform (C++: std::invalid_argument). */
 export class InvalidArgument extends Error {}
+/** Thrown by CollisionWorld.restore for truncated, corrupt or foreign bytes (C++: InvalidSnapshot). */
+export class InvalidSnapshot extends Error {}
 
 /** An object living in the WebAssembly heap: call delete() when done with it. */
 export interface WasmObject {
@@ -190,6 +192,8 @@ export interface CollisionWorld extends WasmObject {
   add_parts(parts: Shape[], xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   add_chain(chain: Chain, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   remove(id: ColliderId): boolean;
+  /** The whole state (docs/world.md, "Snapshot and restore"); CollisionWorld.restore(bytes) gives it back. */
+  save(): Uint8Array;
   set_transform(id: ColliderId, xf: TransformLike): boolean;
   set_shape(id: ColliderId, shape: Shape): boolean;
   set_user_data(id: ColliderId, user_data: number): boolean;
@@ -292,9 +296,14 @@ export interface Pebble {
   readonly kMaxPolygonVertices: number;
   readonly InvalidShape: typeof InvalidShape;
   readonly InvalidArgument: typeof InvalidArgument;
+  readonly InvalidSnapshot: typeof InvalidSnapshot;
   readonly Shape: ShapeMakers;
   readonly Chain: ChainMakers;
-  readonly CollisionWorld: { new (settings?: WorldSettings): CollisionWorld };
+  readonly CollisionWorld: {
+    new (settings?: WorldSettings): CollisionWorld;
+    /** The world save() wrote, with the same ids; throws InvalidSnapshot naming the problem otherwise. */
+    restore(bytes: Uint8Array): CollisionWorld;
+  };
   readonly CharacterMover: { new (shape: Shape, xf: TransformLike, settings?: MoverSettings): CharacterMover };
   readonly ChainSegment: Function;
   readonly Rot: { from_angle(radians: number): Rot; identity(): Rot; angle(q: Rot): number; normalize(q: Rot): Rot };

@@ -20,6 +20,15 @@ export class InvalidArgument extends Error {
   }
 }
 
+/** Thrown by CollisionWorld.restore for bytes that are not a snapshot it can read (truncated,
+ * corrupt, another format version); the message is the C++ InvalidSnapshot's. */
+export class InvalidSnapshot extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'InvalidSnapshot';
+  }
+}
+
 const isNode = typeof process === 'object' && process.versions != null && process.versions.node != null &&
   typeof window === 'undefined';
 
@@ -28,7 +37,7 @@ const isNode = typeof process === 'object' && process.versions != null && proces
  * when you load them yourself) or `locateFile(name)` (where the .wasm is served from).
  */
 export async function load(options = {}) {
-  const moduleArgs = { InvalidShape, InvalidArgument, ...options };
+  const moduleArgs = { InvalidShape, InvalidArgument, InvalidSnapshot, ...options };
   if (isNode && !moduleArgs.wasmBinary && !moduleArgs.locateFile) {
     const { readFile } = await import('node:fs/promises');
     moduleArgs.wasmBinary = await readFile(new URL('./pebble_wasm.wasm', import.meta.url));
@@ -267,6 +276,7 @@ function wrap(m) {
     kMaxPolygonVertices: m.kMaxPolygonVertices(),
     InvalidShape,
     InvalidArgument,
+    InvalidSnapshot,
     Shape: m.Shape,
     Chain: m.Chain,
     ChainSegment: m.ChainSegment,

@@ -467,6 +467,25 @@ class World {
 public:
   World() = default;
   explicit World(const val& settings) : world_(settings_of(settings)) {}
+  explicit World(CollisionWorld&& world) : world_(std::move(world)) {}
+
+  /// The whole state (CollisionWorld::save) as a Uint8Array. Ids registered with track() are not
+  /// part of it.
+  val save() const {
+    const std::vector<std::byte> b = world_.save();
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(b.size(), reinterpret_cast<const std::uint8_t*>(b.data()))).call<val>("slice");
+  }
+  /// The world save() wrote; InvalidSnapshot (a JavaScript error) naming the problem otherwise.
+  static World restore(const val& bytes) {
+    const std::vector<std::uint8_t> v = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+    std::string message;
+    try {
+      return World(CollisionWorld::restore(std::span<const std::byte>(reinterpret_cast<const std::byte*>(v.data()), v.size())));
+    } catch (const InvalidSnapshot& e) {
+      message = e.what();
+    }
+    rethrow_as_js("InvalidSnapshot", message);
+  }
 
   ColliderId add_shape(const Shape& s, const Transform& xf, const val& options) {
     const ColliderOptions o = options_of(options);
@@ -914,6 +933,8 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("stop_recording", &World::stop_recording)
       .function("recording", &World::recording)
       .function("update_digest", &World::update_digest_hex)
+      .function("save", &World::save)
+      .class_function("restore", &World::restore)
       .function("contact_count", &World::contact_count)
       .function("contacts", &World::contacts)
       .function("begin_touch_events", &World::begin_touch_events)

@@ -66,6 +66,16 @@ for (const v of views) { v.shape.delete(); v.segment?.delete(); }
 mover.delete();
 world.remove(ids[3]);
 const kept: number | null = world.user_data(ids[1]);
+// A snapshot: bytes out, a world back (InvalidSnapshot for bytes that are not one).
+const snapshot: Uint8Array = world.save();
+const back = pb.CollisionWorld.restore(snapshot);
+if (back.size() !== world.size()) throw new Error('restore');
+back.delete();
+try {
+  pb.CollisionWorld.restore(snapshot.subarray(0, 10));
+} catch (e) {
+  if (!(e instanceof pb.InvalidSnapshot)) throw e;
+}
 try {
   pb.Shape.polygon([]);
 } catch (e) {

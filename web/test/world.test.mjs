@@ -108,3 +108,34 @@ test('parts_in_box finds the parts whose boxes overlap the box, as brute force d
   chain.delete();
   world.delete();
 });
+
+test('save and restore: the restored world gives the same contacts and hits; bad bytes throw InvalidSnapshot', async () => {
+  const pb = await load();
+  const world = new pb.CollisionWorld();
+  const ids = [];
+  for (let i = 0; i < 30; ++i) {
+    const xf = pb.Transform.from(uniform(-4, 4), uniform(-4, 4), uniform(-3, 3));
+    ids.push(world.add(i % 2 ? pb.Shape.box(0.6, 0.4) : pb.Shape.circle(0.5), xf));
+  }
+  world.add(pb.Chain.open([{ x: -6, y: -5 }, { x: 0, y: -4.5 }, { x: 6, y: -5 }]), pb.Transform.identity());
+  world.update();
+  world.remove(ids.pop());
+  const bytes = world.save();
+  assert.ok(bytes instanceof Uint8Array);
+  const restored = pb.CollisionWorld.restore(bytes);
+  assert.deepEqual(restored.save(), bytes);
+  const seen = (w) => JSON.stringify([w.contacts(), w.begin_touch_events(), w.end_touch_events(),
+    [-3, -1, 1, 3].map((y) => w.cast_ray({ origin: { x: -9, y }, translation: { x: 18, y: 0.3 } }))]);
+  for (let step = 0; step < 10; ++step) {
+    for (const w of [world, restored]) {
+      w.set_transform(ids[step], pb.Transform.from(0.1 * step, 0.2, 0.1));
+      w.update();
+    }
+    assert.equal(seen(restored), seen(world));
+  }
+  assert.ok(restored.contains(ids[0]));
+  assert.throws(() => pb.CollisionWorld.restore(bytes.slice(0, bytes.length - 1)), pb.InvalidSnapshot);
+  assert.throws(() => pb.CollisionWorld.restore(new Uint8Array([1, 2, 3])), /snapshot|truncated/);
+  world.delete();
+  restored.delete();
+});
