@@ -585,25 +585,20 @@ std::vector<std::byte> CollisionWorld::Snapshot::save(const CollisionWorld& worl
   }
 
   // contacts(): an entry still equal to its live pair is saved as the pair's slot, one whose pair
-  // has gone since (a removal) in full.
+  // has gone since (a removal) in full. update() lists contacts in pair slot order and only
+  // update() makes pairs, so one forward pass over the pairs finds them all.
   w.u32(std::uint32_t(world.contacts_.size()));
+  std::size_t cursor = 0;
   for (const ContactPair& c : world.contacts_) {
     std::uint32_t slot = kNone;
-    const std::uint32_t ia = world.slot_of(c.a), ib = world.slot_of(c.b);
-    if (ia != kNoSlot && ib != kNoSlot && c.part_a >= 0 && c.part_b >= 0 && std::uint32_t(c.part_a) < world.colliders_[ia].part_count &&
-        std::uint32_t(c.part_b) < world.colliders_[ib].part_count) {
-      const std::uint32_t pa = world.colliders_[ia].first_part + std::uint32_t(c.part_a);
-      const std::uint32_t pb = world.colliders_[ib].first_part + std::uint32_t(c.part_b);
-      const std::uint64_t key = pair_key(pa, pb);
-      const PairSet& set = *world.pair_set_;
-      if (!set.keys.empty()) {
-        for (std::size_t i = PairSet::hash(key) & set.mask();; i = (i + 1) & set.mask()) {
-          if (set.keys[i] == PairSet::kEmpty) break;
-          if (set.keys[i] != key) continue;
-          const Pair& p = world.pairs_[set.values[i]];
-          if (p.a() == pa && p.b() == pb && same(p.manifold, c.manifold)) slot = set.values[i];
-          break;
-        }
+    std::size_t j = cursor;
+    while (j < world.pairs_.size() && (world.pairs_[j].free() || !world.pairs_[j].touching || world.pairs_[j].sensor)) ++j;
+    cursor = j;  // the pairs skipped touch nothing: no later contact names them
+    if (j < world.pairs_.size()) {
+      const Pair& p = world.pairs_[j];
+      if (p.id[0] == c.a && p.id[1] == c.b && p.part_no[0] == c.part_a && p.part_no[1] == c.part_b && same(p.manifold, c.manifold)) {
+        slot = std::uint32_t(j);
+        cursor = j + 1;
       }
     }
     w.u32(slot);
@@ -885,8 +880,7 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   world.pairs_.resize(pair_count);
   std::size_t live_pairs = 0;
   for (std::uint32_t i = 0; i < pair_count; ++i) {
-    Pair& p = world.pairs_[i];
-    p = Pair{};
+    Pair& p = world.pairs_[i];  // value-initialized by resize()
     p.part[0] = r.u32("pair part");
     if (p.free()) {
       p.next[0] = r.u32("free pair link");
