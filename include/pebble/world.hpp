@@ -375,8 +375,8 @@ public:
   /// returned, and each update() with its update_digest()) is written to `out`, after the
   /// settings, in a binary format that replay() (pebble/recording.hpp) and `pebble replay FILE`
   /// read back. `out` must outlive the recording; the records reach it at each update() (and
-  /// every 64 KB, and when the recording stops), whole. Throws std::logic_error unless the world is new (no
-  /// call made on it yet), since a replay starts from a new world.
+  /// every 64 KB, and when the recording stops), whole. A world that is not new (calls were made
+  /// on it) begins the recording with its save(), which the replay restores.
   void start_recording(std::ostream& out);
   /// The same into a file the world opens (truncating it) and closes when the recording stops.
   /// Throws std::runtime_error when the file cannot be opened.

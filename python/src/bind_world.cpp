@@ -615,7 +615,8 @@ void bind_world(py::module_& m) {
       .def("optimize_fixed", [](W& w) { use(w).optimize_fixed(); })
       .def("start_recording", [](W& w, const std::string& path) { use(w).start_recording(path); }, "path"_a,
            "Records every call that changes the world (and each update's digest) into the file, for pebble.replay() or "
-           "`pebble replay FILE`. Raises RuntimeError unless the world is new, or when the file cannot be opened.")
+           "`pebble replay FILE`; a world that is not new begins the recording with its save(). Raises RuntimeError when the "
+           "file cannot be opened.")
       .def("stop_recording", [](W& w) { use(w).stop_recording(); }, "Stops recording and closes the file.")
       .def_property_readonly("recording", [](W& w) { return use(w).recording(); }, "True while a recording is on.")
       .def("save", [](W& w) {

@@ -368,10 +368,18 @@ def test_recording_replays_and_reports_changes(tmp_path):
     with pytest.raises(pebble.InvalidRecording, match="not a pebble recording"):
         pebble.replay(str(junk))
     assert issubclass(pebble.InvalidRecording, ValueError)
+    # A used world's recording starts from its snapshot.
     used = pebble.CollisionWorld()
-    used.add(pebble.Shape.circle(1), ((0, 0), 0))
-    with pytest.raises(RuntimeError, match="new world"):
-        used.start_recording(str(tmp_path / "x.rec"))
+    a = used.add(pebble.Shape.circle(1), ((0, 0), 0))
+    used.update()
+    used.start_recording(str(tmp_path / "used.rec"))
+    used.add(pebble.Shape.circle(1), ((1.5, 0), 0))
+    used.set_transform(a, ((0.2, 0), 0))
+    used.update()
+    used.stop_recording()
+    report = pebble.replay(str(tmp_path / "used.rec"))
+    assert report.mismatches == 0, report.first_problem
+    assert report.digest == pebble.update_digest(used)
 
 
 def test_shape_from_vertices_gives_the_shape_back():

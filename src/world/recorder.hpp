@@ -35,8 +35,9 @@ inline constexpr std::uint32_t kRecordingVersion = 1;
 /// while recording leaves whole records only (unless the stream itself is cut).
 class Recorder {
 public:
-  Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world);
-  Recorder(std::unique_ptr<std::ofstream> file, const WorldSettings& settings, std::uint32_t world);
+  /// `start`: the world's save() when it is not new (the replay restores it), else empty.
+  Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start);
+  Recorder(std::unique_ptr<std::ofstream> file, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start);
   ~Recorder();
 
   void add_parts(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options, ColliderId id);
@@ -64,7 +65,7 @@ private:
   void filter(const Filter& f);
   void options(const ColliderOptions& o);
   void shape(const Shape& s);
-  void header(const WorldSettings& settings);
+  void header(const WorldSettings& settings, std::span<const std::byte> start);
 
   std::unique_ptr<std::ofstream> file_;  // when the world opened the file
   std::ostream& out_;

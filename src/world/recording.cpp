@@ -20,13 +20,15 @@ namespace detail {
 // ---------------------------------------------------------------------------------------------
 // Writing.
 
-Recorder::Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world) : out_(out), world_(world) {
-  header(settings);
+Recorder::Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start)
+    : out_(out), world_(world) {
+  header(settings, start);
 }
 
-Recorder::Recorder(std::unique_ptr<std::ofstream> file, const WorldSettings& settings, std::uint32_t world)
+Recorder::Recorder(std::unique_ptr<std::ofstream> file, const WorldSettings& settings, std::uint32_t world,
+                   std::span<const std::byte> start)
     : file_(std::move(file)), out_(*file_), world_(world) {
-  header(settings);
+  header(settings, start);
 }
 
 Recorder::~Recorder() {
@@ -73,7 +75,7 @@ void Recorder::shape(const Shape& s) {
   for (const Vec2 v : s.vertices()) vec(v);
 }
 
-void Recorder::header(const WorldSettings& settings) {
+void Recorder::header(const WorldSettings& settings, std::span<const std::byte> start) {
   for (const char c : kRecordingMagic) u8(std::uint8_t(c));
   u32(kRecordingVersion);
   const std::string version = pebble::version();
@@ -86,6 +88,14 @@ void Recorder::header(const WorldSettings& settings) {
   u8(settings.reuse_contacts ? 1 : 0);
   f32(settings.reuse_bounds.distance);
   f32(settings.reuse_bounds.angle);
+  // How the replay begins: a new world, or the recorded world's snapshot (whose ids keep this
+  // serial, so the recorded ids name its colliders).
+  u32(world_);
+  u8(start.empty() ? 0 : 1);
+  if (!start.empty()) {
+    u64(start.size());
+    for (const std::byte b : start) u8(std::uint8_t(b));
+  }
   finish(true);
 }
 
@@ -273,11 +283,6 @@ public:
   }
   int record() const { return record_; }
 
-private:
-  void bytes(std::uint8_t* out, std::size_t n) {
-    in_.read(reinterpret_cast<char*>(out), std::streamsize(n));
-    if (std::size_t(in_.gcount()) != n) fail("truncated (the recording ends inside it)");
-  }
   bool has_at_least(std::size_t n) {
     const std::istream::pos_type here = in_.tellg();
     if (here == std::istream::pos_type(-1)) return true;  // not seekable: reading will tell
@@ -285,6 +290,25 @@ private:
     const std::istream::pos_type end = in_.tellg();
     in_.seekg(here);
     return end != std::istream::pos_type(-1) && std::size_t(end - here) >= n;
+  }
+
+  /// n more bytes onto out, read in chunks: a corrupt length in a stream that cannot tell its
+  /// size allocates no more than the bytes that are there.
+  void append(std::vector<std::byte>& out, std::size_t n) {
+    constexpr std::size_t kChunk = std::size_t(1) << 16;
+    for (std::size_t done = 0; done < n;) {
+      const std::size_t take = std::min(kChunk, n - done);
+      const std::size_t at = out.size();
+      out.resize(at + take);
+      bytes(reinterpret_cast<std::uint8_t*>(out.data() + at), take);
+      done += take;
+    }
+  }
+
+private:
+  void bytes(std::uint8_t* out, std::size_t n) {
+    in_.read(reinterpret_cast<char*>(out), std::streamsize(n));
+    if (std::size_t(in_.gcount()) != n) fail("truncated (the recording ends inside it)");
   }
 
   std::istream& in_;
@@ -308,15 +332,17 @@ bool is_new(std::size_t colliders, std::uint32_t step) { return colliders == 0 &
 }  // namespace
 
 void CollisionWorld::start_recording(std::ostream& out) {
-  if (!is_new(colliders_.size(), step_)) throw std::logic_error("pebble: start_recording needs a new world (no call made on it yet)");
-  recorder_ = std::make_unique<detail::Recorder>(out, settings_, serial_);
+  recorder_.reset();
+  const std::vector<std::byte> start = is_new(colliders_.size(), step_) ? std::vector<std::byte>() : save();
+  recorder_ = std::make_unique<detail::Recorder>(out, settings_, serial_, start);
 }
 
 void CollisionWorld::start_recording(const std::string& path) {
-  if (!is_new(colliders_.size(), step_)) throw std::logic_error("pebble: start_recording needs a new world (no call made on it yet)");
   auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
   if (!*file) throw std::runtime_error("pebble: cannot open '" + path + "' to record into");
-  recorder_ = std::make_unique<detail::Recorder>(std::move(file), settings_, serial_);
+  recorder_.reset();
+  const std::vector<std::byte> start = is_new(colliders_.size(), step_) ? std::vector<std::byte>() : save();
+  recorder_ = std::make_unique<detail::Recorder>(std::move(file), settings_, serial_, start);
 }
 
 void CollisionWorld::stop_recording() noexcept { recorder_.reset(); }
@@ -399,9 +425,27 @@ ReplayReport replay(std::istream& in) {
   settings.reuse_bounds.distance = r.f32();
   settings.reuse_bounds.angle = r.f32();
   settings.threads = 1;
-
-  CollisionWorld world(settings);
-  std::uint32_t serial = 0;  // the replayed world's, from its first add
+  const std::uint32_t recorded_serial = r.u32();
+  const std::uint8_t start = r.u8();
+  if (start > 1) r.fail("an unknown start " + std::to_string(start));
+  std::vector<std::byte> snapshot;
+  if (start == 1) {
+    const std::uint64_t n = r.u64();
+    if (n > std::uint64_t(1) << 40) r.fail("a snapshot of " + std::to_string(n) + " bytes");
+    if (!r.has_at_least(std::size_t(n))) r.fail("truncated (inside the snapshot it starts from)");
+    r.append(snapshot, std::size_t(n));
+  }
+  // A new world, or the recorded one's snapshot: its ids keep the recorded serial.
+  const auto begin = [&]() -> CollisionWorld {
+    if (start == 0) return CollisionWorld(settings);
+    try {
+      return CollisionWorld::restore(snapshot);
+    } catch (const InvalidSnapshot& e) {
+      r.fail(std::string("the snapshot it starts from: ") + e.what());
+    }
+  };
+  CollisionWorld world = begin();
+  std::uint32_t serial = start == 1 ? recorded_serial : 0;  // the replayed world's, from its first add otherwise
   ReplayReport report;
   const auto mismatch = [&report](const std::string& what) {
     if (report.mismatches++ == 0) {
