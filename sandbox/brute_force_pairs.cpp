@@ -13,9 +13,13 @@ void BruteForcePairs::add(int body, std::span<const Shape> parts, const Transfor
   entries_.push_back({{parts.begin(), parts.end()}, xf, is_static, {}, {}});
 }
 
-void BruteForcePairs::add_chain(int body, const Chain& chain, const Transform& xf) {
+void BruteForcePairs::add_chain(int body, const Chain& chain, const Transform& xf) { add_segments(body, chain.segments(), xf); }
+
+void BruteForcePairs::add_heightfield(int body, const Heightfield& field, const Transform& xf) { add_segments(body, field.cells(), xf); }
+
+void BruteForcePairs::add_segments(int body, std::span<const ChainSegment> segments, const Transform& xf) {
   if (body != static_cast<int>(entries_.size())) throw std::logic_error("BruteForcePairs: bodies must be added in order");
-  Entry e{{}, xf, true, {chain.segments().begin(), chain.segments().end()}, {}};
+  Entry e{{}, xf, true, {segments.begin(), segments.end()}, {}};
   for (const ChainSegment& s : e.segments) e.parts.push_back(s.shape);
   entries_.push_back(std::move(e));
 }

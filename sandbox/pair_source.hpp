@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <pebble/chain.hpp>
+#include <pebble/heightfield.hpp>
 #include <pebble/manifold.hpp>
 #include <pebble/shape.hpp>
 
@@ -33,6 +34,9 @@ public:
   virtual void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) = 0;
   /// Registers body number `body` (the next number) as a static chain placed at xf.
   virtual void add_chain(int body, const Chain& chain, const Transform& xf) = 0;
+  /// Registers body number `body` (the next number) as a static heightfield placed at xf; its part
+  /// i is cell i.
+  virtual void add_heightfield(int body, const Heightfield& field, const Transform& xf) = 0;
   /// Body `body` (a moving one) is now at xf.
   virtual void move(int body, const Transform& xf) = 0;
   /// Every pair of bodies, not both static, whose manifold at `margin` has count > 0, as of the
@@ -47,15 +51,17 @@ class BruteForcePairs final : public PairSource {
 public:
   void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) override;
   void add_chain(int body, const Chain& chain, const Transform& xf) override;
+  void add_heightfield(int body, const Heightfield& field, const Transform& xf) override;
   void move(int body, const Transform& xf) override;
   void find_contacts(float margin, std::vector<BodyContact>& out) override;
 
 private:
+  void add_segments(int body, std::span<const ChainSegment> segments, const Transform& xf);
   struct Entry {
     std::vector<Shape> parts;
     Transform xf;
     bool is_static;
-    std::vector<ChainSegment> segments;  // a chain's (then parts holds their shapes)
+    std::vector<ChainSegment> segments;  // a chain's or a heightfield's (then parts holds their shapes)
     std::vector<Aabb> boxes;             // scratch: each part's box grown by the margin
   };
   std::vector<Entry> entries_;
@@ -70,6 +76,7 @@ public:
   ~WorldPairs() override;
   void add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) override;
   void add_chain(int body, const Chain& chain, const Transform& xf) override;
+  void add_heightfield(int body, const Heightfield& field, const Transform& xf) override;
   void move(int body, const Transform& xf) override;
   /// Runs the world's update(); keeps the points within `margin` (<= the world's margin).
   void find_contacts(float margin, std::vector<BodyContact>& out) override;

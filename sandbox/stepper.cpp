@@ -72,8 +72,20 @@ int Stepper::add(const BodyDef& def) {
 }
 
 int Stepper::add_chain(const Chain& chain, const Transform& xf, float friction) {
+  const int index = add_terrain(chain.segments(), chain, xf, friction);
+  pairs_->add_chain(index, chain, xf);
+  return index;
+}
+
+int Stepper::add_heightfield(const Heightfield& field, const Transform& xf, float friction) {
+  const int index = add_terrain(field.cells(), field.chain(), xf, friction);
+  pairs_->add_heightfield(index, field, xf);
+  return index;
+}
+
+int Stepper::add_terrain(std::span<const ChainSegment> segments, const Chain& chain, const Transform& xf, float friction) {
   Body body;
-  for (const ChainSegment& s : chain.segments()) body.parts.push_back(s.shape);
+  for (const ChainSegment& s : segments) body.parts.push_back(s.shape);
   body.shape = body.parts[0];
   body.xf = xf;
   body.angle = xf.q.angle();
@@ -86,7 +98,6 @@ int Stepper::add_chain(const Chain& chain, const Transform& xf, float friction) 
   start_center_.push_back(body.center);
   start_angle_.push_back(body.angle);
   turned_.push_back(Rot::identity());
-  pairs_->add_chain(index, chain, xf);
   return index;
 }
 

@@ -49,7 +49,7 @@ struct Body {
   float restitution = 0;
   float rolling_resistance = 0;
   float reach = 0;             ///< farthest distance from the centre of mass to the shape's surface
-  int chain = -1;              ///< a static chain: its index in Stepper::chains() (shape is then its first segment)
+  int chain = -1;              ///< a static chain or heightfield: its index in Stepper::chains() (shape is then its first segment or cell)
 
   bool is_static() const { return inv_mass == 0; }
   /// The fastest any point of the body moves: |v| + |w| x (distance from the centre of mass to
@@ -106,7 +106,10 @@ public:
   int add(const BodyDef& def);
   /// Adds a static chain (terrain) and returns its body index.
   int add_chain(const Chain& chain, const Transform& xf = Transform::identity(), float friction = 0.6f);
-  /// The chains added, by Body::chain.
+  /// Adds a static heightfield (terrain) and returns its body index: a chain whose part i is cell
+  /// i (chains() holds it as field.chain(), for drawing).
+  int add_heightfield(const Heightfield& field, const Transform& xf = Transform::identity(), float friction = 0.6f);
+  /// The chains added (and the heightfields, as chains), by Body::chain.
   const std::vector<Chain>& chains() const { return chains_; }
   /// Advances by dt seconds in settings().substeps sub-steps.
   void step(float dt);
@@ -127,6 +130,8 @@ public:
   float max_point_speed() const;
 
 private:
+  // A static chain or heightfield's body (its parts the segments' shapes); returns its index.
+  int add_terrain(std::span<const ChainSegment> segments, const Chain& chain, const Transform& xf, float friction);
   struct PointConstraint {
     uint32_t id = 0;
     Vec2 ra{}, rb{};            // contact point from each centre of mass, at collision time

@@ -34,6 +34,14 @@ void WorldPairs::add_chain(int body, const Chain& chain, const Transform& xf) {
   impl_->ids.push_back(impl_->world.add(chain, xf, options));
 }
 
+void WorldPairs::add_heightfield(int body, const Heightfield& field, const Transform& xf) {
+  if (body != static_cast<int>(impl_->ids.size())) throw std::logic_error("WorldPairs: bodies must be added in order");
+  ColliderOptions options;
+  options.fixed = true;
+  options.user_data = static_cast<uint64_t>(body);
+  impl_->ids.push_back(impl_->world.add(field, xf, options));
+}
+
 void WorldPairs::start_recording(const std::string& path) { impl_->world.start_recording(path); }
 
 std::uint64_t WorldPairs::digest() const { return update_digest(impl_->world); }

@@ -15,7 +15,7 @@
 /// algorithms, accuracy and speed.
 
 /// \namespace pebble
-/// The library: shapes, pair and point queries, casts, the AABB tree, the collision world, chains,
+/// The library: shapes, pair and point queries, casts, the AABB tree, the collision world, chains, heightfields,
 /// tiles, decomposition and the character mover.
 
 /// \namespace pebble::batch
@@ -39,6 +39,7 @@
 #include "pebble/tree.hpp"
 #include "pebble/world.hpp"
 #include "pebble/chain.hpp"
+#include "pebble/heightfield.hpp"
 #include "pebble/tiles.hpp"
 #include "pebble/decompose.hpp"
 #include "pebble/mover.hpp"

@@ -22,6 +22,7 @@
 
 #include "pebble/cast.hpp"
 #include "pebble/chain.hpp"
+#include "pebble/heightfield.hpp"
 #include "pebble/constants.hpp"
 #include "pebble/distance.hpp"
 #include "pebble/manifold.hpp"
@@ -87,7 +88,7 @@ struct ColliderOptions {
 
 /// Two touching parts of two colliders and their contact manifold (world space, normal from a to
 /// b); a has the lower slot index. A collider made of one shape has the one part 0; a compound's
-/// part is the index of its shape, a chain's the index of its segment.
+/// part is the index of its shape, a chain's the index of its segment, a heightfield's its cell.
 struct ContactPair {
   ///@{
   ColliderId a, b;  ///< the two colliders; a has the lower slot index
@@ -289,6 +290,13 @@ public:
   ColliderId add(const Chain& chain, const Transform& xf, std::uint64_t user_data = 0);
   /// Adds a chain with options (a chain marked not fixed moves). Throws as above.
   ColliderId add(const Chain& chain, const Transform& xf, const ColliderOptions& options);
+  /// Adds a heightfield (terrain): one collider whose part i is cell i, a one-sided chain segment
+  /// with ghost vertices (Heightfield::cell(i)); contacts and hits name the cell. Fixed unless the
+  /// options say otherwise; it is a chain to the world, so it never pairs with chains or other
+  /// heightfields. Throws as above.
+  ColliderId add(const Heightfield& field, const Transform& xf, std::uint64_t user_data = 0);
+  /// Adds a heightfield with options. Throws as above.
+  ColliderId add(const Heightfield& field, const Transform& xf, const ColliderOptions& options);
   /// Removes a collider: its pairs go at once; touching ones are reported as end events by the
   /// next update() (with this id, stale by then). False (nothing done) for a stale or foreign id.
   bool remove(ColliderId id);

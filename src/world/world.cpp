@@ -206,6 +206,20 @@ ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, const Co
   return id;
 }
 
+ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, std::uint64_t user_data) {
+  ColliderOptions options;
+  options.user_data = user_data;
+  options.fixed = true;
+  return add(field, xf, options);
+}
+
+ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, const ColliderOptions& options) {
+  return add_parts(std::size_t(field.cell_count()), xf, options, [&](std::size_t k, Part& part) {
+    part.piece = field.cell(int(k));
+    part.chain = true;
+  });
+}
+
 template <class Fill>
 ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf, const ColliderOptions& options, Fill fill) {
   if (!is_valid(xf)) {
