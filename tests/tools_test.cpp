@@ -422,6 +422,68 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
   EXPECT_GT(ink, 960L * height / 20);
 }
 
+// A heightfield object (tools/scenes/heightfield.json): world_contacts name the cell, as collide()
+// of each cell (Heightfield::cell) with each body says, with no world in between; the rays hit the
+// cells' front sides only (the one from under the ground passes through its back to the box).
+TEST_F(ToolsTest, HeightfieldSceneNamesCells) {
+  using pebble::tools::SceneObject;
+  const std::string file = std::string(PEBBLE_SOURCE_DIR) + "/tools/scenes/heightfield.json";
+  const pebble::tools::Scene scene = pebble::tools::load_scene(file);
+  const SceneObject& ground = scene.objects[0];
+  ASSERT_TRUE(ground.heightfield.has_value());
+  ASSERT_EQ(int(ground.parts.size()), ground.heightfield->cell_count());
+  const Outcome r = run("query '" + file + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json got = json::parse(r.out);
+  const float margin = got["results"][0]["margin"].get<float>();
+  std::map<std::pair<std::string, int>, pebble::Manifold> want;  // (body, cell)
+  for (size_t i = 1; i < scene.objects.size(); ++i)
+    for (int k = 0; k < ground.heightfield->cell_count(); ++k) {
+      const pebble::Manifold m = pebble::collide(ground.heightfield->cell(k), ground.xf, scene.objects[i].shape, scene.objects[i].xf, margin);
+      if (m.count > 0) want[{scene.objects[i].name, k}] = m;
+    }
+  std::size_t with_ground = 0;
+  for (const json& pair : got["results"][0]["result"]["pairs"]) {
+    if (pair["a"] != "ground") continue;
+    ++with_ground;
+    const auto it = want.find({pair["b"].get<std::string>(), pair["part_a"].get<int>()});
+    ASSERT_NE(it, want.end()) << pair.dump();
+    EXPECT_EQ(pair["count"], it->second.count) << pair.dump();
+    EXPECT_NEAR(pair["normal"][0].get<float>(), it->second.normal.x, 1e-5f) << pair.dump();
+    EXPECT_NEAR(pair["normal"][1].get<float>(), it->second.normal.y, 1e-5f) << pair.dump();
+  }
+  EXPECT_EQ(with_ground, want.size());
+  EXPECT_GE(with_ground, 5u);  // every body rests on the ground
+  for (const size_t q : {1u, 2u}) {
+    const json& query = got["results"][q];
+    const pebble::Ray ray{{query["origin"][0].get<float>(), query["origin"][1].get<float>()},
+                          {query["translation"][0].get<float>(), query["translation"][1].get<float>()}};
+    std::vector<std::tuple<float, int, int>> expect;  // fraction, object, part
+    for (size_t o = 0; o < scene.objects.size(); ++o) {
+      const SceneObject& obj = scene.objects[o];
+      for (int k = 0; k < (o == 0 ? ground.heightfield->cell_count() : 1); ++k) {
+        const pebble::CastHit h = o == 0 ? pebble::raycast(ground.heightfield->cell(k), obj.xf, ray) : pebble::raycast(obj.shape, obj.xf, ray);
+        if (h.hit) expect.emplace_back(h.fraction, int(o), k);
+      }
+    }
+    std::sort(expect.begin(), expect.end());
+    if (!query["all"].get<bool>()) expect.resize(std::min<size_t>(expect.size(), 1));
+    const json& hits = query["result"]["hits"];
+    ASSERT_EQ(hits.size(), expect.size()) << hits.dump();
+    for (size_t k = 0; k < hits.size(); ++k) {
+      EXPECT_EQ(hits[k]["object"], scene.objects[size_t(std::get<1>(expect[k]))].name) << hits[k].dump();
+      EXPECT_EQ(hits[k].value("part", 0), std::get<2>(expect[k])) << hits[k].dump();
+      EXPECT_NEAR(hits[k]["fraction"].get<float>(), std::get<0>(expect[k]), 1e-5f) << hits[k].dump();
+    }
+  }
+  EXPECT_EQ(got["results"][2]["result"]["hits"][0]["object"], "box");
+  const std::string png = path("heightfield.png");
+  const Outcome drawn = run("render '" + file + "' -o '" + png + "'");
+  ASSERT_EQ(drawn.code, 0) << drawn.err;
+  int width = 0, height = 0;
+  EXPECT_GT(ink_pixels(png, width, height), 960L * height / 40);
+}
+
 // Every kind of bad input: exit code 2, one message naming the file and the place, nothing written.
 TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
   struct Case {
@@ -446,7 +508,7 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
        ": /objects/0/shape/points/2/1: expected a number within float range, got "},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"hexagon\"}}]}",
        ": /objects/0/shape/type: unknown shape type \"hexagon\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, "
-       "chain, loop, concave, compound)"},
+       "chain, loop, concave, compound, heightfield)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0]]}}]}",
        ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got an array of 1"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [1, 0]]}}]}",
@@ -505,6 +567,13 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}], \"queries\": [{\"type\": "
        "\"mass\", \"object\": \"t\"}]}",
        ": /queries/0/object: \"t\" is a chain, which has no area and no mass"},
+      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1], \"spacing\": 1}}], \"queries\": "
+       "[{\"type\": \"mass\", \"object\": \"h\"}]}",
+       ": /queries/0/object: \"h\" is a heightfield, which has no area and no mass"},
+      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0], \"spacing\": 1}}]}",
+       ": /objects/0/shape/heights: expected an array of at least 2 heights [y0, y1, ...], got an array of 1"},
+      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1], \"spacing\": -0.5}}]}",
+       ": /objects/0/shape: invalid heightfield: pebble: Heightfield: the spacing -0.5 is not finite and > 0"},
       {"{\"objects\": [{\"name\": \"a\", \"angel\": 1, \"shape\": {\"type\": \"circle\", \"radius\": 1}}]}",
        ": /objects/0/angel: unknown field \"angel\" (expected one of: name, shape, position, angle)"},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}, {\"name\": \"a\", \"shape\": "

@@ -49,6 +49,11 @@ CollisionWorld make_world(const Scene& scene, float margin) {
       options.fixed = true;
       options.user_data = static_cast<uint64_t>(i);
       world.add(*o.chain, o.xf, options);
+    } else if (o.heightfield) {
+      ColliderOptions options;
+      options.fixed = true;
+      options.user_data = static_cast<uint64_t>(i);
+      world.add(*o.heightfield, o.xf, options);
     } else if (!o.convex()) {
       world.add(o.parts, o.xf, static_cast<uint64_t>(i));
     } else {

@@ -499,6 +499,10 @@ Vec2 label_point(const SceneObject& o) {
     const ChainSegment& s = o.chain->segment(o.chain->segment_count() / 2);
     return 0.5f * (s.a + s.b);
   }
+  if (o.heightfield) {
+    const ChainSegment& s = o.heightfield->cell(o.heightfield->cell_count() / 2);
+    return 0.5f * (s.a + s.b);
+  }
   if (o.convex()) return o.shape.core_centroid();
   try {
     const MassProperties m = mass_properties(o.parts, 1);
@@ -543,6 +547,10 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
     const SceneObject& o = scene.objects[i];
     if (o.chain) {
       draw_chain(cr, view, *o.chain, o.xf, object_color(i));
+      continue;
+    }
+    if (o.heightfield) {
+      draw_chain(cr, view, o.heightfield->chain(), o.xf, object_color(i));
       continue;
     }
     // A compound or concave object: every part, thin lines between them.

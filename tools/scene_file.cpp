@@ -15,6 +15,7 @@
 
 #include <pebble/chain.hpp>
 #include <pebble/decompose.hpp>
+#include <pebble/heightfield.hpp>
 
 namespace pebble::tools {
 namespace {
@@ -207,10 +208,10 @@ private:
 
   static bool several_parts(const json& type) {
     const std::string t = type.get<std::string>();
-    return t == "chain" || t == "loop" || t == "concave" || t == "compound";
+    return t == "chain" || t == "loop" || t == "concave" || t == "compound" || t == "heightfield";
   }
 
-  // One convex shape, or the kinds of several parts: chain, loop, concave, compound.
+  // One convex shape, or the kinds of several parts: chain, loop, concave, compound, heightfield.
   void read_object_shape(const json& v, const std::string& pointer, SceneObject& o) const {
     r_.expect_object(v, pointer, "a shape");
     const std::string type = r_.string(v, pointer, "type");
@@ -220,6 +221,15 @@ private:
         const std::vector<Vec2> pts = points(v, pointer, type == "chain" ? 2 : 3);
         o.chain = type == "chain" ? Chain::open(pts) : Chain::loop(pts);
         for (const ChainSegment& s : o.chain->segments()) o.parts.push_back(s.shape);
+      } else if (type == "heightfield") {
+        r_.only_keys(v, pointer, {"type", "heights", "spacing"});
+        const json& list = r_.required(v, pointer, "heights");
+        if (!list.is_array() || list.size() < 2)
+          r_.fail(pointer + "/heights", "expected an array of at least 2 heights [y0, y1, ...], got " + describe(list));
+        std::vector<float> heights;
+        for (size_t i = 0; i < list.size(); ++i) heights.push_back(r_.number(list[i], pointer + "/heights/" + std::to_string(i)));
+        o.heightfield = Heightfield::make(heights, r_.number(v, pointer, "spacing"));
+        for (const ChainSegment& s : o.heightfield->cells()) o.parts.push_back(s.shape);
       } else if (type == "concave") {
         r_.only_keys(v, pointer, {"type", "points", "radius"});
         o.parts = decompose(points(v, pointer, 3), r_.number_or(v, pointer, "radius", 0));
@@ -241,7 +251,7 @@ private:
         static const std::vector<std::string_view> convex = {"circle", "capsule", "segment", "box", "rounded_box", "polygon"};
         if (std::find(convex.begin(), convex.end(), type) == convex.end())
           r_.fail(pointer + "/type", "unknown shape type \"" + type +
-                                         "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, chain, loop, concave, compound)");
+                                         "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, chain, loop, concave, compound, heightfield)");
         o.shape = read_shape(r_, v, pointer, o.kind);
         return;
       }
@@ -309,8 +319,9 @@ private:
       r_.only_keys(q, p, {"type", "object", "density"});
       const float density = r_.non_negative_or(q, p, "density", 1, "a density");
       const int index = object(q, p, "object");
-      if (scene_.objects[static_cast<size_t>(index)].chain)
-        r_.fail(p + "/object", "\"" + scene_.objects[static_cast<size_t>(index)].name + "\" is a chain, which has no area and no mass");
+      const SceneObject& o = scene_.objects[static_cast<size_t>(index)];
+      if (o.chain || o.heightfield)
+        r_.fail(p + "/object", "\"" + o.name + "\" is a " + (o.heightfield ? "heightfield" : "chain") + ", which has no area and no mass");
       return MassQuery{index, density};
     }
     if (type == "bounds") {

@@ -22,15 +22,16 @@ public:
 };
 
 /// A named object placed in the world: one convex shape, or a collider of several parts (a
-/// compound, a concave polygon cut by decompose(), or a chain).
+/// compound, a concave polygon cut by decompose(), a chain or a heightfield).
 struct SceneObject {
   std::string name;
   /// the "type" of its shape: circle, capsule, segment, box, rounded_box, polygon; or chain, loop,
-  /// concave, compound
+  /// concave, compound, heightfield
   std::string kind;
   Shape shape = Shape::circle(1);  ///< the one shape; the first part of an object of several
-  std::vector<Shape> parts;        ///< every part (object frame) of a compound, concave or chain object; else empty
+  std::vector<Shape> parts;        ///< every part (object frame) of a compound, concave, chain or heightfield object; else empty
   std::optional<Chain> chain;      ///< a chain or loop object's chain
+  std::optional<Heightfield> heightfield;  ///< a heightfield object's field (parts: its cells in order)
   /// True for an object of one convex shape (what the pair queries take).
   bool convex() const { return parts.empty(); }
   Transform xf{};    ///< the shape's frame, local to world
