@@ -1,5 +1,5 @@
 // The value types (pebble/math.hpp), the shapes and their makers (shape.hpp), mass (mass.hpp),
-// chains (chain.hpp), decompose (decompose.hpp) and tile outlines (tiles.hpp).
+// chains (chain.hpp), heightfields (heightfield.hpp), decompose (decompose.hpp) and tile outlines (tiles.hpp).
 #include <cmath>
 #include <string>
 
@@ -313,6 +313,38 @@ void bind_geometry(py::module_& m) {
       .def("closed", &Chain::closed)
       .def("__repr__", [](const Chain& c) {
         return std::string("Chain(") + (c.closed() ? "loop" : "open") + ", " + std::to_string(c.segment_count()) + " segments)";
+      });
+
+  py::class_<Heightfield>(m, "Heightfield",
+                          "Terrain as heights at x = i * spacing (its frame), solid below, one-sided on top: cell i (x from "
+                          "i * spacing to (i + 1) * spacing) is a chain segment with ghost vertices and, in a world, part i.")
+      .def_static("make", [](const py::object& heights, float spacing) {
+        const py::array a = py::array::ensure(heights);
+        if (!a || (a.size() > 0 && a.dtype().kind() != 'f' && a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
+          throw py::type_error("heights: expected a sequence or 1D array of numbers");
+        if (a.ndim() != 1) throw py::value_error("heights: expected a 1D sequence, got " + std::to_string(a.ndim()) + " dimensions");
+        const auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+        return Heightfield::make(std::span<const float>(f.data(), size_t(f.size())), spacing);
+      }, "heights"_a, "spacing"_a,
+                  "A field of len(heights) - 1 cells. Raises InvalidShape naming the problem: fewer than 2 heights, a "
+                  "height not finite (no holes) or beyond kMaxShapeExtent, a spacing not finite and > 0, a field wider "
+                  "than kMaxShapeExtent.")
+      .def("cell_count", &Heightfield::cell_count)
+      .def("cell", [](const Heightfield& h, int i) {
+        if (i < 0 || i >= h.cell_count()) throw py::index_error("Heightfield.cell: index out of range");
+        return h.cell(i);
+      }, "i"_a, "Cell i as a ChainSegment a -> b (a its right end, b its left), normal up.")
+      .def("cells", [](const Heightfield& h) { return std::vector<ChainSegment>(h.cells().begin(), h.cells().end()); })
+      .def("heights", [](const Heightfield& h) { return py::array_t<float>(py::ssize_t(h.heights().size()), h.heights().data()); },
+           "The heights as given (a copy, float32).")
+      .def("spacing", &Heightfield::spacing)
+      .def("point", [](const Heightfield& h, int i) {
+        if (i < 0 || i > h.cell_count()) throw py::index_error("Heightfield.point: index out of range");
+        return h.point(i);
+      }, "i"_a, "(i * spacing, heights[i]) in the field's frame.")
+      .def("chain", &Heightfield::chain, "The same terrain as an open Chain (its segment k is cell cell_count() - 1 - k).")
+      .def("__repr__", [](const Heightfield& h) {
+        return "Heightfield(" + std::to_string(h.cell_count()) + " cells, spacing=" + fmt(h.spacing()) + ")";
       });
 
   m.def("decompose", [](const PointList& polygon, float radius) { return decompose(polygon.points, radius); }, "polygon"_a,

@@ -545,6 +545,10 @@ void bind_world(py::module_& m) {
            "xf"_a, "user_data"_a = 0u, "Adds a chain (terrain, fixed): its parts are the segments.")
       .def("add", [](W& w, const Chain& c, const Transform& xf, const ColliderOptions& o) { return use(w).add(c, xf, o); }, "chain"_a,
            "xf"_a, "options"_a)
+      .def("add", [](W& w, const Heightfield& h, const Transform& xf, std::uint64_t user_data) { return use(w).add(h, xf, user_data); },
+           "heightfield"_a, "xf"_a, "user_data"_a = 0u, "Adds a heightfield (terrain, fixed): its part i is cell i.")
+      .def("add", [](W& w, const Heightfield& h, const Transform& xf, const ColliderOptions& o) { return use(w).add(h, xf, o); },
+           "heightfield"_a, "xf"_a, "options"_a)
       .def("remove", [](W& w, ColliderId id) { return use(w).remove(id); }, "id"_a)
       .def("set_transform", [](W& w, ColliderId id, const Transform& xf) { return use(w).set_transform(id, xf); }, "id"_a, "xf"_a)
       .def("set_shape", [](W& w, ColliderId id, const Shape& s) { return use(w).set_shape(id, s); }, "id"_a, "shape"_a)

@@ -389,3 +389,33 @@ def test_shape_from_vertices_gives_the_shape_back():
     assert back.vertices() == s.vertices() and back.radius() == s.radius()
     with pytest.raises(pebble.InvalidShape):
         pebble.Shape.from_vertices([(0, 0), (0, 1), (1, 1), (1, 0)], 0)  # clockwise
+
+
+def test_heightfield():
+    heights = np.array([0.0, 0.5, 0.25, 1.0, 1.0])
+    field = pebble.Heightfield.make(heights, 0.5)
+    assert field.cell_count() == 4 and field.spacing() == 0.5 and repr(field) == "Heightfield(4 cells, spacing=0.5)"
+    assert list(field.heights()) == [0.0, 0.5, 0.25, 1.0, 1.0] and field.point(3) == pebble.Vec2(1.5, 1.0)
+    cell = field.cell(1)  # from x = 0.5 to 1.0, run right to left so that it faces up
+    assert cell.a == pebble.Vec2(1.0, 0.25) and cell.b == pebble.Vec2(0.5, 0.5) and cell.normal.y > 0
+    assert len(field.cells()) == 4 and field.chain().segment(0).a == field.cell(3).a
+    assert pebble.Heightfield.make([0, 1], 1).cell_count() == 1  # a list works too
+    # The world: fixed, contacts and hits name the cell.
+    w = pebble.CollisionWorld()
+    ground = w.add(field, pebble.Transform((-1, 0)), 5)
+    assert w.part_count(ground) == 4 and w.options(ground).fixed and w.options(ground).user_data == 5
+    ball = w.add(pebble.Shape.circle(0.2), pebble.Transform((0.75, 1.19)))  # x = 1.75 in the field's frame: over flat cell 3
+    w.update()
+    (pair,) = w.contacts()
+    assert pair.a == ground and pair.b == ball and pair.part_a == 3 and pair.manifold.normal == pebble.Vec2(0, 1)
+    hit = w.cast_ray(pebble.Ray((-0.25, 3), (0, -5)))  # x = 0.75 in the field's frame: cell 1
+    assert hit is not None and hit.id == ground and hit.part == 1
+    assert w.cast_ray(pebble.Ray((-0.25, -1), (0, 1.2))) is None  # from below: through its back
+    opts = pebble.ColliderOptions(fixed=False)
+    assert not w.options(w.add(field, pebble.Transform(), opts)).fixed
+    for bad, message in [(([1.0], 1), "at least 2 heights"), (([0, float("nan")], 1), "height 1 (nan)"),
+                         (([0, 1], 0), "spacing 0"), (([0, 1], 6e6 * 2), "width")]:
+        with pytest.raises(pebble.InvalidShape, match=message.replace("(", r"\(").replace(")", r"\)")):
+            pebble.Heightfield.make(*bad)
+    with pytest.raises(ValueError, match="1D"):
+        pebble.Heightfield.make(np.zeros((2, 2)), 1)

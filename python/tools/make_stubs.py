@@ -54,6 +54,7 @@ OBJECT_ARGS = {
     "ids": "IdsLike",
     "vertices": "Union[numpy.ndarray, Sequence[Shape]]", "counts": "Optional[numpy.ndarray]",
     "radii": "Union[float, numpy.ndarray, None]", "indices": "numpy.ndarray",
+    "heights": "Union[Sequence[float], numpy.ndarray]",
 }
 
 SIGNATURE = re.compile(r"^(?:\d+\. )?(\w+)\((.*)\) -> (.+)$")
