@@ -33,6 +33,7 @@ public:
   std::span<const ChainSegment> cells() const noexcept { return cells_; }
   /// The heights as given.
   std::span<const float> heights() const noexcept { return heights_; }
+  /// The distance between neighbouring heights along x, as given.
   float spacing() const noexcept { return spacing_; }
   /// The point of height i in the heightfield's frame: (float(i) * spacing(), heights()[i]).
   Vec2 point(int i) const noexcept { return {float(i) * spacing_, heights_[std::size_t(i)]}; }
