@@ -99,6 +99,23 @@ export interface ChainMakers {
   loop(points: Points): Chain;
 }
 
+/** Terrain as heights at x = i * spacing, solid below, one-sided on top; cell i is part i in a world. */
+export interface Heightfield extends WasmObject {
+  cell_count(): number;
+  /** Cell i (x from i * spacing to (i + 1) * spacing) as a chain segment a -> b, a its right end. */
+  cell(i: number): ChainSegment;
+  heights(): Float32Array;
+  spacing(): number;
+  /** (i * spacing, heights[i]) in the field's frame. */
+  point(i: number): Vec2;
+  /** The same terrain as an open Chain (its segment k is cell cell_count() - 1 - k). */
+  chain(): Chain;
+}
+export interface HeightfieldMakers {
+  /** A field of heights.length - 1 cells; throws InvalidShape naming the problem. */
+  make(heights: number[] | Float32Array | Float64Array, spacing: number): Heightfield;
+}
+
 export interface MassProperties { mass: number; /** shape frame */ center: Vec2; /** about center */ inertia: number; }
 export interface PointProjection {
   /** Closest point of the boundary. */ point: Vec2;
@@ -186,11 +203,13 @@ export interface WorldStats {
 
 /** A scene of colliders: broadphase (AABB trees), narrowphase, persistent contacts, scene queries. */
 export interface CollisionWorld extends WasmObject {
-  /** A shape, a compound (array of shapes in the collider's frame) or a chain; options or user_data. */
-  add(collider: Shape | Shape[] | Chain, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
+  /** A shape, a compound (array of shapes in the collider's frame), a chain or a heightfield; options or user_data. */
+  add(collider: Shape | Shape[] | Chain | Heightfield, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   add_shape(shape: Shape, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   add_parts(parts: Shape[], xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   add_chain(chain: Chain, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
+  /** A heightfield, fixed unless the options say otherwise; contacts and hits name the cell. */
+  add_heightfield(field: Heightfield, xf: TransformLike, options?: ColliderOptions | number): ColliderId;
   remove(id: ColliderId): boolean;
   /** The whole state (docs/world.md, "Snapshot and restore"); CollisionWorld.restore(bytes) gives it back. */
   save(): Uint8Array;
@@ -304,6 +323,7 @@ export interface Pebble {
     /** The world save() wrote, with the same ids; throws InvalidSnapshot naming the problem otherwise. */
     restore(bytes: Uint8Array): CollisionWorld;
   };
+  readonly Heightfield: HeightfieldMakers;
   readonly CharacterMover: { new (shape: Shape, xf: TransformLike, settings?: MoverSettings): CharacterMover };
   readonly ChainSegment: Function;
   readonly Rot: { from_angle(radians: number): Rot; identity(): Rot; angle(q: Rot): number; normalize(q: Rot): Rot };

@@ -181,12 +181,24 @@ function wrap(m) {
   const rawChain = { open: m.Chain.open, loop: m.Chain.loop };
   m.Chain.open = (list) => rawChain.open(points(list, 'Chain.open: points'));
   m.Chain.loop = (list) => rawChain.loop(points(list, 'Chain.loop: points'));
+  const rawHeightfield = { make: m.Heightfield.make };
+  m.Heightfield.make = (heights, spacing) => {
+    const where = 'Heightfield.make: heights';
+    if (Array.isArray(heights)) heights.forEach((h, i) => num(h, `${where}[${i}]`));
+    else if (!(heights instanceof Float32Array || heights instanceof Float64Array)) {
+      throw new TypeError(`${where}: expected an array of numbers or a Float32Array, got ${describe(heights)}`);
+    }
+    return rawHeightfield.make(heights, num(spacing, 'Heightfield.make: spacing'));
+  };
+  m.Heightfield.prototype.toString = function () {
+    return `Heightfield(${this.cell_count()} cells, spacing=${f32(this.spacing())})`;
+  };
 
   // Embind checks argument counts exactly: give the C++ defaults to calls that leave them out.
   const W = m.CollisionWorld.prototype;
   const raw = {};
   for (const name of ['cast_ray', 'cast_circle', 'cast_shape', 'cast_ray_all', 'overlap_point', 'overlap_aabb',
-    'overlap_shape', 'add_shape', 'add_parts', 'add_chain', 'collide_shape', 'nearest', 'parts_in_box']) {
+    'overlap_shape', 'add_shape', 'add_parts', 'add_chain', 'add_heightfield', 'collide_shape', 'nearest', 'parts_in_box']) {
     raw[name] = W[name];
   }
   raw.set_transform = W.set_transform;
@@ -194,8 +206,9 @@ function wrap(m) {
   W.add = function add(collider, t, options) {
     if (Array.isArray(collider)) return raw.add_parts.call(this, collider, xf(t, where('add', 'xf')), options);
     if (collider instanceof m.Chain) return raw.add_chain.call(this, collider, xf(t, where('add', 'xf')), options);
+    if (collider instanceof m.Heightfield) return raw.add_heightfield.call(this, collider, xf(t, where('add', 'xf')), options);
     if (!(collider instanceof m.Shape)) {
-      throw new TypeError(`${where('add', 'collider')}: expected a Shape, an array of Shapes or a Chain, got ${describe(collider)}`);
+      throw new TypeError(`${where('add', 'collider')}: expected a Shape, an array of Shapes, a Chain or a Heightfield, got ${describe(collider)}`);
     }
     return raw.add_shape.call(this, collider, xf(t, where('add', 'xf')), options);
   };
@@ -204,6 +217,9 @@ function wrap(m) {
   };
   W.add_parts = function (parts, t, options) { return raw.add_parts.call(this, parts, xf(t, where('add_parts', 'xf')), options); };
   W.add_chain = function (chain, t, options) { return raw.add_chain.call(this, chain, xf(t, where('add_chain', 'xf')), options); };
+  W.add_heightfield = function (field, t, options) {
+    return raw.add_heightfield.call(this, field, xf(t, where('add_heightfield', 'xf')), options);
+  };
   W.set_transform = function (id, t) { return raw.set_transform.call(this, id, xf(t, where('set_transform', 'xf'))); };
   const found = (r) => (r.found ? { id: r.id, part: r.part, hit: r.hit } : null);
   W.cast_ray = function (r, filter) { return found(raw.cast_ray.call(this, ray(r, where('cast_ray', 'ray')), filter)); };
@@ -280,6 +296,7 @@ function wrap(m) {
     Shape: m.Shape,
     Chain: m.Chain,
     ChainSegment: m.ChainSegment,
+    Heightfield: m.Heightfield,
     CollisionWorld: m.CollisionWorld,
     CharacterMover,
     Rot,

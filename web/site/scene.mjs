@@ -21,7 +21,7 @@ function make_shape(pb, d) {
 
 /**
  * The scene's objects: {name, kind, shape (the convex shape or the first part), parts, chain,
- * angle, xf, convex}. Call free_scene() when done.
+ * heightfield, angle, xf, convex}. Call free_scene() when done.
  */
 export function build_scene(pb, scene) {
   const objects = scene.objects.map((o) => {
@@ -29,11 +29,17 @@ export function build_scene(pb, scene) {
     const angle = Math.fround(o.angle ?? 0);
     const position = o.position ?? [0, 0];
     const xf = { p: { x: Math.fround(position[0]), y: Math.fround(position[1]) }, q: pb.Rot.from_angle(angle) };
-    const object = { name: o.name, kind: d.type, angle, xf, parts: [], chain: null, convex: true, desc: d };
+    const object = { name: o.name, kind: d.type, angle, xf, parts: [], chain: null, heightfield: null, convex: true, desc: d };
     if (d.type === 'chain' || d.type === 'loop') {
       object.chain = d.type === 'chain' ? pb.Chain.open(d.points) : pb.Chain.loop(d.points);
       object.segments = [];
       for (let i = 0; i < object.chain.segment_count(); ++i) object.segments.push(object.chain.segment(i));
+      object.parts = object.segments.map((s) => s.shape());
+      object.convex = false;
+    } else if (d.type === 'heightfield') {
+      object.heightfield = pb.Heightfield.make(d.heights, d.spacing);
+      object.segments = [];
+      for (let i = 0; i < object.heightfield.cell_count(); ++i) object.segments.push(object.heightfield.cell(i));
       object.parts = object.segments.map((s) => s.shape());
       object.convex = false;
     } else if (d.type === 'concave') {
@@ -56,6 +62,7 @@ export function free_scene(objects) {
     for (const p of o.parts) p.delete();
     for (const s of o.segments ?? []) s.delete();
     if (o.chain) o.chain.delete();
+    if (o.heightfield) o.heightfield.delete();
   }
 }
 
@@ -73,6 +80,7 @@ function make_world(pb, objects, margin) {
     let id;
     try {
       if (o.chain) id = world.add(o.chain, o.xf, { fixed: true, user_data: i });
+      else if (o.heightfield) id = world.add(o.heightfield, o.xf, { fixed: true, user_data: i });
       else if (!o.convex) id = world.add(o.parts, o.xf, i);
       else id = world.add(o.shape, o.xf, i);
     } catch (e) {

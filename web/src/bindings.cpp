@@ -364,6 +364,23 @@ ChainSegment chain_segment(const Chain& c, int i) {
 }
 val chain_points(const Chain& c) { return points_val(c.points()); }
 
+Heightfield heightfield_make(const val& heights, float spacing) {
+  const std::vector<float> h = emscripten::convertJSArrayToNumberVector<float>(heights);
+  return guarded([&] { return Heightfield::make(h, spacing); });
+}
+ChainSegment heightfield_cell(const Heightfield& f, int i) {
+  if (i < 0 || i >= f.cell_count()) rethrow_as_js("RangeError", "pebble: heightfield cell index out of range");
+  return f.cell(i);
+}
+Vec2 heightfield_point(const Heightfield& f, int i) {
+  if (i < 0 || i > f.cell_count()) rethrow_as_js("RangeError", "pebble: heightfield point index out of range");
+  return f.point(i);
+}
+val heightfield_heights(const Heightfield& f) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(f.heights().size(), f.heights().data())).call<val>("slice");
+}
+Chain heightfield_chain(const Heightfield& f) { return guarded([&] { return f.chain(); }); }
+
 val outlines_val(const std::vector<Outline>& outlines) {
   val a = val::array();
   for (size_t i = 0; i < outlines.size(); ++i) {
@@ -500,6 +517,11 @@ public:
     ColliderOptions o = options_of(options);
     if (options.isUndefined() || options.isNull() || options["fixed"].isUndefined()) o.fixed = true;
     return guarded([&] { return world_.add(chain, xf, o); });
+  }
+  ColliderId add_heightfield(const Heightfield& field, const Transform& xf, const val& options) {
+    ColliderOptions o = options_of(options);
+    if (options.isUndefined() || options.isNull() || options["fixed"].isUndefined()) o.fixed = true;
+    return guarded([&] { return world_.add(field, xf, o); });
   }
   bool remove(ColliderId id) { return world_.remove(id); }
   bool set_transform(ColliderId id, const Transform& xf) { return world_.set_transform(id, xf); }
@@ -863,6 +885,14 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("segment", &chain_segment)
       .function("points", &chain_points)
       .function("closed", optional_override([](const Chain& c) { return c.closed(); }));
+  class_<Heightfield>("Heightfield")
+      .class_function("make", &heightfield_make)
+      .function("cell_count", optional_override([](const Heightfield& f) { return f.cell_count(); }))
+      .function("cell", &heightfield_cell)
+      .function("heights", &heightfield_heights)
+      .function("spacing", optional_override([](const Heightfield& f) { return f.spacing(); }))
+      .function("point", &heightfield_point)
+      .function("chain", &heightfield_chain);
 
   function("kMaxPolygonVertices", optional_override([] { return kMaxPolygonVertices; }));
   function("version", &version_string);
@@ -916,6 +946,7 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .function("add_shape", &World::add_shape)
       .function("add_parts", &World::add_parts)
       .function("add_chain", &World::add_chain)
+      .function("add_heightfield", &World::add_heightfield)
       .function("remove", &World::remove)
       .function("set_transform", &World::set_transform)
       .function("set_shape", &World::set_shape)

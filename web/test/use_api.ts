@@ -1,6 +1,6 @@
 // Type-checked by package.test.mjs against the package's index.d.ts (tsc --strict), and run by it
 // too: every call of the JavaScript API once.
-import { load, InvalidShape, type Manifold, type Pebble, type Transform } from 'pebble-collide';
+import { load, InvalidShape, type ChainSegment, type Manifold, type Pebble, type Transform } from 'pebble-collide';
 
 const pb: Pebble = await load();
 const at = (x: number, y: number, angle = 0): Transform => pb.Transform.from(x, y, angle);
@@ -42,8 +42,11 @@ const tops = pb.outline_tile_tops({ columns: 2, rows: 1, solid: new Uint8Array([
 const world = new pb.CollisionWorld({ contact_margin: 0.02, reuse_bounds: 'box2d_v3' });
 const loose = new pb.CollisionWorld({ reuse_bounds: { distance: 0.05, angle: 0.2 } });
 loose.delete();
+const field = pb.Heightfield.make(new Float32Array([0, 0.5, 0.25]), 0.5);
+const cell: ChainSegment = field.cell(field.cell_count() - 1);
+const heights: Float32Array = field.heights();
 const ids = [world.add(a, at(0, 0)), world.add(parts, at(1.2, 0), { user_data: 7 }), world.add(chain, at(0, -0.6)),
-  world.add_shape(b, at(5, 0), 3)];
+  world.add_shape(b, at(5, 0), 3), world.add(field, at(-8, 0)), world.add_heightfield(field, at(-12, 0), { fixed: true })];
 world.track(ids[0]);
 world.set_transforms(new Float32Array([0.1, 0, 1, 0]));
 world.set_transform(ids[3], at(5, 0.1));
@@ -87,6 +90,6 @@ const arrays: boolean = pb.contains(a, { p: [0, 0], q: pb.Rot.identity() }, [0.1
 console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
   outlines: outlines.length + tops.length, count, moved, viewed, first, all, many, near, cast: cast?.id.index, kept, arrays,
   loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),
-  angle: pb.Rot.angle(pb.Rot.from_angle(0.5)), ttc, bd }));
+  angle: pb.Rot.angle(pb.Rot.from_angle(0.5)), ttc, bd, cell: cell.normal.y, heights: heights.length }));
 for (const s of [...shapes, ...parts]) s.delete();
-[seg, chain, loop, world].forEach((x) => x.delete());
+[seg, chain, loop, world, field, cell].forEach((x) => x.delete());

@@ -138,4 +138,71 @@ test('save and restore: the restored world gives the same contacts and hits; bad
   assert.throws(() => pb.CollisionWorld.restore(new Uint8Array([1, 2, 3])), /snapshot|truncated/);
   world.delete();
   restored.delete();
+
+test('a heightfield in the world: contacts and ray hits name the cell, as collide() and raycast() of each cell say', async () => {
+  const pb = await load();
+  const heights = [];
+  for (let i = 0; i <= 60; ++i) heights.push(Math.fround(0.6 * Math.sin(0.35 * i) + 0.2 * Math.sin(1.3 * i)));
+  const field = pb.Heightfield.make(heights, 0.25);
+  assert.equal(field.cell_count(), 60);
+  assert.equal(String(field), 'Heightfield(60 cells, spacing=0.25)');
+  assert.deepEqual(Array.from(field.heights()), heights);
+  const xs = pb.Transform.from(-3, 1, 0.2);
+  const world = new pb.CollisionWorld();
+  const ground = world.add(field, xs, 9);
+  assert.equal(world.part_count(ground), 60);
+  assert.equal(world.user_data(ground), 9);
+  const bodies = [];
+  for (let i = 0; i < 40; ++i) {
+    const shape = i % 2 ? pb.Shape.circle(uniform(0.05, 0.3)) : pb.Shape.box(uniform(0.05, 0.3), uniform(0.05, 0.2));
+    const local = field.point(1 + Math.floor(rand() * 58));
+    const xb = { p: pb.transform_point(xs, { x: local.x + uniform(0, 0.25), y: local.y + uniform(-0.05, 0.35) }), q: pb.Rot.from_angle(uniform(-3, 3)) };
+    bodies.push({ shape, xb, id: world.add(shape, xb) });
+  }
+  world.update();
+  const got = new Map();
+  for (const c of world.contacts()) if (c.a.index === ground.index) got.set(`${c.b.index}/${c.part_a}`, c.manifold);
+  let want = 0;
+  for (const b of bodies) {
+    for (let k = 0; k < field.cell_count(); ++k) {
+      const cell = field.cell(k);
+      const m = pb.collide(cell, xs, b.shape, b.xb, 0.02);
+      cell.delete();
+      if (m.count === 0) continue;
+      ++want;
+      const it = got.get(`${b.id.index}/${k}`);
+      assert.ok(it, `body ${b.id.index} cell ${k}`);
+      assert.equal(it.count, m.count);
+      assert.deepEqual(it.normal, m.normal);
+    }
+  }
+  assert.equal(got.size, want);
+  assert.ok(want > 10);
+  // Rays straight down in the field's frame: the cell under them; from below, none of its cells.
+  for (let i = 0; i < 50; ++i) {
+    const x = uniform(0.01, 14.99);
+    const down = { origin: pb.transform_point(xs, { x, y: 3 }), translation: pb.transform_point({ p: { x: 0, y: 0 }, q: xs.q }, { x: 0, y: -6 }) };
+    let best = null;
+    for (let k = 0; k < field.cell_count(); ++k) {
+      const cell = field.cell(k);
+      const h = pb.raycast(cell, xs, down);
+      cell.delete();
+      if (h.hit && (best === null || h.fraction < best.fraction)) best = { fraction: h.fraction, part: k };
+    }
+    const hits = [];
+    world.cast_ray_all(down).forEach((h) => { if (h.id.index === ground.index) hits.push(h); });
+    hits.sort((p, q) => p.hit.fraction - q.hit.fraction);
+    assert.ok(best !== null && hits.length > 0);
+    assert.equal(hits[0].part, best.part);
+    assert.equal(hits[0].part, Math.min(59, Math.floor(x / 0.25)));
+    const up = { origin: pb.transform_point(xs, { x, y: -3 }), translation: pb.transform_point({ p: { x: 0, y: 0 }, q: xs.q }, { x: 0, y: 2.5 }) };
+    assert.equal(world.cast_ray_all(up).filter((h) => h.id.index === ground.index).length, 0);
+  }
+  assert.throws(() => pb.Heightfield.make([1], 1), (e) => e instanceof pb.InvalidShape && /at least 2 heights/.test(e.message));
+  assert.throws(() => pb.Heightfield.make([0, NaN], 1), (e) => e instanceof pb.InvalidShape && /height 1 \(nan\)/.test(e.message));
+  assert.throws(() => pb.Heightfield.make([0, 1], -2), (e) => e instanceof pb.InvalidShape && /spacing -2/.test(e.message));
+  assert.throws(() => pb.Heightfield.make('0 1', 1), TypeError);
+  for (const b of bodies) b.shape.delete();
+  world.delete();
+  field.delete();
 });
