@@ -5,7 +5,8 @@
 // in a b2DynamicTree, a query with the box's AABB grown by the same margin, and
 // b2CollideEdgeAndPolygon (one-sided edges with ghost vertices, 2.4.1's smooth chain collision) plus
 // b2WorldManifold on each edge found. A compound of 20 parts lying on the chain, and the same
-// compound standing on one end, shows the cost following the touching parts, not all parts.
+// compound standing on one end, shows the cost following the touching parts, not all parts. And a
+// world of 1,000 bodies on a 10k-cell Heightfield beside the same terrain as a Chain.
 #include <cstdint>
 #include <vector>
 
@@ -145,9 +146,52 @@ void compound_pebble(benchmark::State& state, bool lying) {
   state.counters["collided"] = world.stats().collided;
 }
 
+// 1,000 bodies (boxes and discs, 0.3 to 0.5 m) sliding along the same 10k-cell terrain, given as a
+// Heightfield or as the Chain of its points: set_transforms() of every body and update(), per step.
+// The world holds both as the same one-sided segments (a heightfield's part i is its cell i), so
+// the two should cost the same; the benchmark checks that nothing in the heightfield path does more.
+void terrain_world(benchmark::State& state, bool heightfield) {
+  std::vector<float> heights;
+  for (int i = 0; i <= kSegments; ++i) heights.push_back(terrain().height(float(i) * kStep));
+  const pebble::Heightfield field = pebble::Heightfield::make(heights, kStep);
+  pebble::CollisionWorld world;
+  if (heightfield) {
+    world.add(field, pebble::Transform::identity());
+  } else {
+    world.add(field.chain(), pebble::Transform::identity());
+  }
+  constexpr int kBodies = 1000;
+  std::vector<pebble::ColliderId> ids;
+  std::vector<pebble::Transform> poses(kBodies);
+  std::vector<pebble::Shape> shapes;
+  const auto pose = [&](int i, std::int64_t f) {
+    // Spread over the terrain, 5 m apart, each sliding 0.02 m per step back and forth over 2 m.
+    const std::int64_t t = f % 200;
+    const float x = 5.0f + 4.99f * float(i) + 0.02f * float(t < 100 ? t : 200 - t);
+    const float half = i % 2 ? 0.3f : 0.25f;
+    return pebble::Transform{{x, terrain().height(x) + half - 0.001f}, pebble::Rot::identity()};  // 1 mm into the ground
+  };
+  for (int i = 0; i < kBodies; ++i) {
+    shapes.push_back(i % 2 ? pebble::Shape::circle(0.3f) : pebble::Shape::box(0.5f, 0.25f));
+    ids.push_back(world.add(shapes.back(), pose(i, 0)));
+  }
+  world.update();
+  std::int64_t f = 0, contacts = 0;
+  for (auto _ : state) {
+    ++f;
+    for (int i = 0; i < kBodies; ++i) poses[std::size_t(i)] = pose(i, f);
+    world.set_transforms(ids, poses);
+    world.update();
+    contacts += std::int64_t(world.contacts().size());
+  }
+  state.counters["contacts"] = double(contacts) / double(std::max<std::int64_t>(f, 1));
+}
+
 }  // namespace
 
 void register_terrain_benchmarks() {
+  benchmark::RegisterBenchmark("BM_TerrainWorld10kCells1kBodies/heightfield/pebble", [](benchmark::State& s) { terrain_world(s, true); });
+  benchmark::RegisterBenchmark("BM_TerrainWorld10kCells1kBodies/chain/pebble", [](benchmark::State& s) { terrain_world(s, false); });
   add_pair("BM_BoxRestingOnChain10k", "box resting on a 10k-segment chain, per step (world update / tree query + b2CollideEdgeAndPolygon)",
            [](benchmark::State& s) { chain_pebble(s, false); }, [](benchmark::State& s) { chain_box2d(s, false); });
   add_pair("BM_BoxSlidingOnChain10k", "box sliding along a 10k-segment chain, per step",
