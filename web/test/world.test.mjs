@@ -138,6 +138,7 @@ test('save and restore: the restored world gives the same contacts and hits; bad
   assert.throws(() => pb.CollisionWorld.restore(new Uint8Array([1, 2, 3])), /snapshot|truncated/);
   world.delete();
   restored.delete();
+});
 
 test('a heightfield in the world: contacts and ray hits name the cell, as collide() and raycast() of each cell say', async () => {
   const pb = await load();
