@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <pebble/chain.hpp>
+#include <pebble/heightfield.hpp>
 #include <pebble/recording.hpp>
 #include <pebble/world.hpp>
 
@@ -74,6 +75,9 @@ std::vector<std::uint64_t> drive(CollisionWorld& world, unsigned seed, int calls
       } else if (rng() % 20 == 0) {
         const Vec2 loop[] = {{0, 0}, {1, -0.2f}, {1.5f, 1}, {0.2f, 1.3f}};
         ids.push_back(world.add(Chain::loop(loop), random_transform(rng, 5), options));
+      } else if (rng() % 20 == 0) {
+        const float heights[] = {0.3f, -0.1f, 0.2f, 0.5f, 0.1f};
+        ids.push_back(world.add(Heightfield::make(heights, 0.6f), random_transform(rng, 5), options));
       } else {
         ids.push_back(world.add(random_shape(rng), random_transform(rng, 5), options));
       }

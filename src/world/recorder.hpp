@@ -25,6 +25,7 @@ enum class RecordTag : std::uint8_t {
   set_user_data = 8,
   optimize_fixed = 9,
   update = 10,
+  add_heightfield = 11,
 };
 
 inline constexpr char kRecordingMagic[8] = {'P', 'E', 'B', 'B', 'L', 'R', 'E', 'C'};
@@ -42,6 +43,7 @@ public:
 
   void add_parts(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options, ColliderId id);
   void add_chain(const Chain& chain, const Transform& xf, const ColliderOptions& options, ColliderId id);
+  void add_heightfield(const Heightfield& field, const Transform& xf, const ColliderOptions& options, ColliderId id);
   void remove(ColliderId id, bool done);
   void set_transform(ColliderId id, const Transform& xf, bool done);
   void set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms, int moved);

@@ -133,6 +133,17 @@ void Recorder::add_chain(const Chain& chain, const Transform& xf, const Collider
   finish();
 }
 
+void Recorder::add_heightfield(const Heightfield& field, const Transform& xf, const ColliderOptions& o, ColliderId result) {
+  start(RecordTag::add_heightfield);
+  f32(field.spacing());
+  u32(std::uint32_t(field.heights().size()));
+  for (const float h : field.heights()) f32(h);
+  transform(xf);
+  options(o);
+  id(result);
+  finish();
+}
+
 void Recorder::remove(ColliderId which, bool done) {
   start(RecordTag::remove);
   id(which);
@@ -211,7 +222,7 @@ public:
     const int c = in_.get();
     if (c == std::char_traits<char>::eof()) return false;
     ++record_;
-    if (c < int(RecordTag::add_parts) || c > int(RecordTag::update)) fail("an unknown record tag " + std::to_string(c));
+    if (c < int(RecordTag::add_parts) || c > int(RecordTag::add_heightfield)) fail("an unknown record tag " + std::to_string(c));
     tag = RecordTag(c);
     return true;
   }
@@ -506,6 +517,25 @@ ReplayReport replay(std::istream& in) {
             return world.add(chain, xf, options);
           } catch (const InvalidShape& e) {
             r.fail(std::string("a chain no world could hold: ") + e.what());
+          }
+        });
+        serial = got.world;
+        check_add(got, recorded);
+        break;
+      }
+      case RecordTag::add_heightfield: {
+        const float spacing = r.f32();
+        const std::uint32_t n = r.count(4);
+        std::vector<float> heights;
+        for (std::uint32_t i = 0; i < n; ++i) heights.push_back(r.f32());
+        const Transform xf = r.transform();
+        const ColliderOptions options = r.options();
+        const ColliderId recorded = read_id();
+        const ColliderId got = add_or_fail([&] {
+          try {
+            return world.add(Heightfield::make(heights, spacing), xf, options);
+          } catch (const InvalidShape& e) {
+            r.fail(std::string("a heightfield no world could hold: ") + e.what());
           }
         });
         serial = got.world;

@@ -214,10 +214,12 @@ ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, st
 }
 
 ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, const ColliderOptions& options) {
-  return add_parts(std::size_t(field.cell_count()), xf, options, [&](std::size_t k, Part& part) {
+  const ColliderId id = add_parts(std::size_t(field.cell_count()), xf, options, [&](std::size_t k, Part& part) {
     part.piece = field.cell(int(k));
     part.chain = true;
   });
+  if (recorder_) [[unlikely]] recorder_->add_heightfield(field, xf, options, id);
+  return id;
 }
 
 template <class Fill>
