@@ -332,7 +332,7 @@ class CollisionWorld:
     def optimize_fixed(self) -> None:
         ...
     def start_recording(self, path: str) -> None:
-        """Records every call that changes the world (and each update's digest) into the file, for pebble.replay() or `pebble replay FILE`. Raises RuntimeError unless the world is new, or when the file cannot be opened."""
+        """Records every call that changes the world (and each update's digest) into the file, for pebble.replay() or `pebble replay FILE`; a world that is not new begins the recording with its save(). Raises RuntimeError when the file cannot be opened."""
         ...
     def stop_recording(self) -> None:
         """Stops recording and closes the file."""
