@@ -34,8 +34,8 @@ const CrowdPairs& crowd_pairs(int kinds) {
   static CrowdPairs sets[3];
   CrowdPairs& c = sets[kinds];
   if (!c.pairs.empty()) return c;
-  c.shapes = {pebble::Shape::circle(0.3f), pebble::Shape::circle(0.25f), pebble::Shape::capsule({-0.2f, 0}, {0.2f, 0}, 0.2f),
-              pebble::Shape::rounded_box(0.2f, 0.15f, 0.1f)};
+  c.shapes = {pebble::Shape::circle(0.3f), pebble::Shape::circle(0.25f),
+              pebble::Shape::capsule({-0.2f, 0}, {0.2f, 0}, 0.2f), pebble::Shape::rounded_box(0.2f, 0.15f, 0.1f)};
   Rng rng(kSeed + unsigned(kinds));
   std::uniform_real_distribution<float> u(-1, 1);
   const auto pick = [&]() -> const pebble::Shape* {
@@ -48,7 +48,8 @@ const CrowdPairs& crowd_pairs(int kinds) {
     const pebble::Vec2 pa{20 * u(rng), 20 * u(rng)};
     const pebble::Vec2 pb = pa + pebble::Vec2{3 * u(rng), 3 * u(rng)};
     const pebble::Rot qa = pebble::Rot::from_angle(3 * u(rng)), qb = pebble::Rot::from_angle(3 * u(rng));
-    c.pairs.push_back({{pick(), {pa, qa}, {1.4f * u(rng), 1.4f * u(rng)}}, {pick(), {pb, qb}, {1.4f * u(rng), 1.4f * u(rng)}}});
+    c.pairs.push_back(
+        {{pick(), {pa, qa}, {1.4f * u(rng), 1.4f * u(rng)}}, {pick(), {pb, qb}, {1.4f * u(rng), 1.4f * u(rng)}}});
   }
   return c;
 }
@@ -73,11 +74,14 @@ void batch_row(benchmark::State& state, int query, int kinds, int how, int count
   for (auto _ : state) {
     if (how < 0) {
       for (int i = 0; i < count; ++i) {
-        const pebble::BatchBody &a = one_against_many ? c.pairs[0].a : c.pairs[std::size_t(i)].a, &b = c.pairs[std::size_t(i)].b;
+        const pebble::BatchBody &a = one_against_many ? c.pairs[0].a : c.pairs[std::size_t(i)].a,
+                                &b = c.pairs[std::size_t(i)].b;
         if (query == 0) {
-          approach[std::size_t(i)] = pebble::closest_approach(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, kHorizon);
+          approach[std::size_t(i)] =
+              pebble::closest_approach(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, kHorizon);
         } else if (query == 1) {
-          ttc[std::size_t(i)] = pebble::time_to_collision(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, kHorizon);
+          ttc[std::size_t(i)] =
+              pebble::time_to_collision(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, kHorizon);
         } else {
           dist[std::size_t(i)] = pebble::distance(*a.shape, a.transform, *b.shape, b.transform);
         }
@@ -123,13 +127,17 @@ void register_batch_benchmarks() {
         for (const int count : {kPairs, 4096}) {
           const std::string name =
               std::string("BM_Batch/") + queries[q] + "/" + kinds[k] + "/" + how_name + (count == kPairs ? "" : "/4k");
-          benchmark::RegisterBenchmark(name.c_str(), [q, k, how, count](benchmark::State& s) { batch_row(s, q, k, how, count, false); })
-              ->Unit(benchmark::kMicrosecond);
+          benchmark::RegisterBenchmark(name.c_str(), [q, k, how, count](benchmark::State& s) {
+            batch_row(s, q, k, how, count, false);
+          })->Unit(benchmark::kMicrosecond);
         }
-        if ((k == 0 || (k == 1 && q != 0)) && (how < 0 || how == int(pebble::SimdPath::avx2))) {  // one body against 4,096
-          const std::string name = std::string("BM_Batch/") + queries[q] + "/" + kinds[k] + "/" + how_name + "/one-against-4k";
-          benchmark::RegisterBenchmark(name.c_str(), [q, k, how](benchmark::State& s) { batch_row(s, q, k, how, 4096, true); })
-              ->Unit(benchmark::kMicrosecond);
+        if ((k == 0 || (k == 1 && q != 0)) &&
+            (how < 0 || how == int(pebble::SimdPath::avx2))) {  // one body against 4,096
+          const std::string name =
+              std::string("BM_Batch/") + queries[q] + "/" + kinds[k] + "/" + how_name + "/one-against-4k";
+          benchmark::RegisterBenchmark(name.c_str(), [q, k, how](benchmark::State& s) {
+            batch_row(s, q, k, how, 4096, true);
+          })->Unit(benchmark::kMicrosecond);
         }
       }
     }

@@ -276,8 +276,8 @@ inline double signed_distance(const WorldCore& a, const WorldCore& b) {
     least_overlap = std::min(least_overlap, std::min(hi_a - lo_b, hi_b - lo_a));
   }
   if (axes.empty()) least_overlap = 0;  // two coincident points
-  const double core = least_overlap < 0 ? std::min(vertex_edge_distance(a, b), vertex_edge_distance(b, a))
-                                        : -least_overlap;
+  const double core =
+      least_overlap < 0 ? std::min(vertex_edge_distance(a, b), vertex_edge_distance(b, a)) : -least_overlap;
   return core - a.r - b.r;
 }
 
@@ -297,7 +297,8 @@ inline Placement place_at_distance(const pebble::Shape& a, const pebble::Transfo
   const pebble::Vec2 cb = pebble::rotate(qb, b.core_centroid());
   const WorldCore wa = world_core(a, xa);
   auto place = [&](double t) {
-    return pebble::Transform{{static_cast<float>(ca.x + t * dir.x - cb.x), static_cast<float>(ca.y + t * dir.y - cb.y)}, qb};
+    return pebble::Transform{{static_cast<float>(ca.x + t * dir.x - cb.x), static_cast<float>(ca.y + t * dir.y - cb.y)},
+                             qb};
   };
   auto distance_at = [&](double t) { return signed_distance(wa, world_core(b, place(t))); };
   double lo = 0, hi = static_cast<double>(a.extent() + b.extent()) + std::fabs(target) + 1;

@@ -41,7 +41,8 @@ auto make_ray_cases(std::uint32_t seed, Make make) {
     const pebble::Vec2 centre = pebble::transform_point(xf, shape.pebble.core_centroid());
     const float extent = shape.pebble.extent();
     const float angle = uniform(rng, -kPi, kPi);
-    const pebble::Vec2 origin = centre + extent * uniform(rng, 1.5f, 4) * pebble::Vec2{std::cos(angle), std::sin(angle)};
+    const pebble::Vec2 origin =
+        centre + extent * uniform(rng, 1.5f, 4) * pebble::Vec2{std::cos(angle), std::sin(angle)};
     const pebble::Vec2 aim = centre + pebble::Vec2{uniform(rng, -extent, extent), uniform(rng, -extent, extent)};
     const pebble::Ray ray{origin, uniform(rng, 0.7f, 1.5f) * (aim - origin)};
     b2RayCastInput input;
@@ -90,7 +91,8 @@ inline std::pair<bool, float> cast_hit(const pebble::CastHit& h) { return {h.hit
 
 template <class Cases>
 void raycast_pebble(benchmark::State& state, const Cases& cases) {
-  run_casts(state, cases, [](const auto& c) { return pebble::raycast(c.shape, c.xf, c.ray); }, cast_hit);
+  run_casts(
+      state, cases, [](const auto& c) { return pebble::raycast(c.shape, c.xf, c.ray); }, cast_hit);
 }
 
 /// b2Shape::RayCast as a user calls it on a fixture's shape: the output, the input, the body
@@ -140,12 +142,14 @@ template <class MakeA, class MakeB>
 auto make_motion_cases(std::uint32_t seed, MakeA make_a, MakeB make_b, float spin) {
   using SA = decltype(make_a(std::declval<Rng&>()).box2d);
   using SB = decltype(make_b(std::declval<Rng&>()).box2d);
-  const auto pairs = make_pair_cases(seed, make_a, make_b, [](Rng& rng, float size) { return 0.5 * size * uniform(rng, 0.04f, 2); });
+  const auto pairs =
+      make_pair_cases(seed, make_a, make_b, [](Rng& rng, float size) { return 0.5 * size * uniform(rng, 0.04f, 2); });
   Rng rng(seed + 1000);
   std::vector<MotionCase<SA, SB>> out;
   out.reserve(pairs.size());
   for (const auto& p : pairs) {
-    const pebble::Vec2 ca = pebble::transform_point(p.xa, p.pa.core_centroid()), cb = pebble::transform_point(p.xb, p.pb.core_centroid());
+    const pebble::Vec2 ca = pebble::transform_point(p.xa, p.pa.core_centroid()),
+                       cb = pebble::transform_point(p.xb, p.pb.core_centroid());
     const pebble::Vec2 dir = pebble::normalize(cb - ca);
     const float reach = (pebble::distance(ca, cb)) * uniform(rng, 0.3f, 2);
     const pebble::Vec2 translation = -reach * dir + uniform(rng, -2, 2) * p.pb.extent() * pebble::left_perp(dir);
@@ -189,7 +193,8 @@ std::pair<bool, b2ShapeCastOutput> box2d_shape_cast(const Case& c, b2ShapeCastIn
 }
 
 /// b2Distance at the given transforms, as a user calls it: a cold cache, radii included.
-inline b2DistanceOutput box2d_distance(const b2DistanceProxy& a, const b2Transform& xa, const b2DistanceProxy& b, const b2Transform& xb) {
+inline b2DistanceOutput box2d_distance(const b2DistanceProxy& a, const b2Transform& xa, const b2DistanceProxy& b,
+                                       const b2Transform& xb) {
   b2DistanceInput input;
   input.proxyA = a;
   input.proxyB = b;
@@ -205,7 +210,9 @@ inline b2DistanceOutput box2d_distance(const b2DistanceProxy& a, const b2Transfo
 
 template <class Cases>
 void shape_cast_pebble(benchmark::State& state, const Cases& cases) {
-  auto query = [](const auto& c) { return pebble::shape_cast(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b); };
+  auto query = [](const auto& c) {
+    return pebble::shape_cast(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b);
+  };
   run_casts(state, cases, query, cast_hit);
 }
 
@@ -223,8 +230,12 @@ void toi_pebble(benchmark::State& state, const Cases& cases) {
   // Box2D's time of impact stops a linear slop short of contact; so does this.
   pebble::ToiOptions options;
   options.target_separation = pebble::kLinearSlop;
-  auto query = [options](const auto& c) { return pebble::time_of_impact(c.pair.pa, c.sweep_a, c.pair.pb, c.sweep_b, 1, options); };
-  run_casts(state, cases, query, [](const pebble::ToiResult& r) { return std::pair{r.state == pebble::ToiResult::State::hit, r.fraction}; });
+  auto query = [options](const auto& c) {
+    return pebble::time_of_impact(c.pair.pa, c.sweep_a, c.pair.pb, c.sweep_b, 1, options);
+  };
+  run_casts(state, cases, query, [](const pebble::ToiResult& r) {
+    return std::pair{r.state == pebble::ToiResult::State::hit, r.fraction};
+  });
 }
 
 /// b2TimeOfImpact as b2World::SolveTOI calls it; with_distance adds the b2Distance at the time
@@ -249,12 +260,16 @@ void toi_box2d(benchmark::State& state, const Cases& cases, bool with_distance) 
     }
     return std::pair{output, contact};
   };
-  run_casts(state, cases, query, [](const auto& r) { return std::pair{r.first.state == b2TOIOutput::e_touching, r.first.t}; });
+  run_casts(state, cases, query, [](const auto& r) {
+    return std::pair{r.first.state == b2TOIOutput::e_touching, r.first.t};
+  });
 }
 
 template <class Cases>
 void approach_pebble(benchmark::State& state, const Cases& cases) {
-  auto query = [](const auto& c) { return pebble::closest_approach(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b, 1); };
+  auto query = [](const auto& c) {
+    return pebble::closest_approach(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b, 1);
+  };
   run_casts(state, cases, query, [](const pebble::Approach& a) { return std::pair{a.hit, a.time}; });
 }
 
@@ -276,42 +291,54 @@ void approach_box2d(benchmark::State& state, const Cases& cases) {
 }  // namespace
 
 void register_cast_benchmarks() {
-  add_pair("BM_RaycastPolygon", "ray cast, 8-gon (b2PolygonShape::RayCast)",
-           [](benchmark::State& s) { raycast_pebble(s, octagon_rays()); },
-           [](benchmark::State& s) { raycast_box2d(s, octagon_rays()); });
-  add_pair("BM_RaycastBox", "ray cast, box (b2PolygonShape::RayCast)",
-           [](benchmark::State& s) { raycast_pebble(s, box_rays()); },
-           [](benchmark::State& s) { raycast_box2d(s, box_rays()); });
-  add_pair("BM_RaycastCircle", "ray cast, circle (b2CircleShape::RayCast)",
-           [](benchmark::State& s) { raycast_pebble(s, circle_rays()); },
-           [](benchmark::State& s) { raycast_box2d(s, circle_rays()); });
-  add_pair("BM_ShapeCastBoxBox", "shape cast, box / box (b2ShapeCast)",
-           [](benchmark::State& s) { shape_cast_pebble(s, box_box_motion()); },
-           [](benchmark::State& s) { shape_cast_box2d(s, box_box_motion()); });
-  add_pair("BM_ShapeCastPolygonPolygon", "shape cast, 8-gon / 8-gon (b2ShapeCast)",
-           [](benchmark::State& s) { shape_cast_pebble(s, octagon_octagon_motion()); },
-           [](benchmark::State& s) { shape_cast_box2d(s, octagon_octagon_motion()); });
-  add_pair("BM_ShapeCastCapsuleBox", "shape cast, capsule / box (b2ShapeCast)",
-           [](benchmark::State& s) { shape_cast_pebble(s, capsule_box_motion()); },
-           [](benchmark::State& s) { shape_cast_box2d(s, capsule_box_motion()); });
-  add_pair("BM_ShapeCastCirclePolygon", "shape cast, circle / 8-gon (b2ShapeCast)",
-           [](benchmark::State& s) { shape_cast_pebble(s, circle_octagon_motion()); },
-           [](benchmark::State& s) { shape_cast_box2d(s, circle_octagon_motion()); });
-  add_pair("BM_TimeOfImpactBoxBox", "time of impact, box / box, turning (b2TimeOfImpact)",
-           [](benchmark::State& s) { toi_pebble(s, box_box_motion()); },
-           [](benchmark::State& s) { toi_box2d(s, box_box_motion(), false); });
-  add_pair("BM_TimeOfImpactPolygonPolygon", "time of impact, 8-gon / 8-gon, turning (b2TimeOfImpact)",
-           [](benchmark::State& s) { toi_pebble(s, octagon_octagon_motion()); },
-           [](benchmark::State& s) { toi_box2d(s, octagon_octagon_motion(), false); });
-  add_pair("BM_TimeOfImpactPolygonPolygonContact", "time of impact + contact, 8-gon / 8-gon (+ b2Distance at the time)",
-           [](benchmark::State& s) { toi_pebble(s, octagon_octagon_motion()); },
-           [](benchmark::State& s) { toi_box2d(s, octagon_octagon_motion(), true); });
-  add_pair("BM_ClosestApproachPolygonPolygon", "closest approach, 8-gon / 8-gon (b2ShapeCast + b2Distance)",
-           [](benchmark::State& s) { approach_pebble(s, octagon_octagon_motion()); },
-           [](benchmark::State& s) { approach_box2d(s, octagon_octagon_motion()); });
-  add_pair("BM_ClosestApproachCirclePolygon", "closest approach, circle / 8-gon (b2ShapeCast + b2Distance)",
-           [](benchmark::State& s) { approach_pebble(s, circle_octagon_motion()); },
-           [](benchmark::State& s) { approach_box2d(s, circle_octagon_motion()); });
+  add_pair(
+      "BM_RaycastPolygon", "ray cast, 8-gon (b2PolygonShape::RayCast)",
+      [](benchmark::State& s) { raycast_pebble(s, octagon_rays()); },
+      [](benchmark::State& s) { raycast_box2d(s, octagon_rays()); });
+  add_pair(
+      "BM_RaycastBox", "ray cast, box (b2PolygonShape::RayCast)",
+      [](benchmark::State& s) { raycast_pebble(s, box_rays()); },
+      [](benchmark::State& s) { raycast_box2d(s, box_rays()); });
+  add_pair(
+      "BM_RaycastCircle", "ray cast, circle (b2CircleShape::RayCast)",
+      [](benchmark::State& s) { raycast_pebble(s, circle_rays()); },
+      [](benchmark::State& s) { raycast_box2d(s, circle_rays()); });
+  add_pair(
+      "BM_ShapeCastBoxBox", "shape cast, box / box (b2ShapeCast)",
+      [](benchmark::State& s) { shape_cast_pebble(s, box_box_motion()); },
+      [](benchmark::State& s) { shape_cast_box2d(s, box_box_motion()); });
+  add_pair(
+      "BM_ShapeCastPolygonPolygon", "shape cast, 8-gon / 8-gon (b2ShapeCast)",
+      [](benchmark::State& s) { shape_cast_pebble(s, octagon_octagon_motion()); },
+      [](benchmark::State& s) { shape_cast_box2d(s, octagon_octagon_motion()); });
+  add_pair(
+      "BM_ShapeCastCapsuleBox", "shape cast, capsule / box (b2ShapeCast)",
+      [](benchmark::State& s) { shape_cast_pebble(s, capsule_box_motion()); },
+      [](benchmark::State& s) { shape_cast_box2d(s, capsule_box_motion()); });
+  add_pair(
+      "BM_ShapeCastCirclePolygon", "shape cast, circle / 8-gon (b2ShapeCast)",
+      [](benchmark::State& s) { shape_cast_pebble(s, circle_octagon_motion()); },
+      [](benchmark::State& s) { shape_cast_box2d(s, circle_octagon_motion()); });
+  add_pair(
+      "BM_TimeOfImpactBoxBox", "time of impact, box / box, turning (b2TimeOfImpact)",
+      [](benchmark::State& s) { toi_pebble(s, box_box_motion()); },
+      [](benchmark::State& s) { toi_box2d(s, box_box_motion(), false); });
+  add_pair(
+      "BM_TimeOfImpactPolygonPolygon", "time of impact, 8-gon / 8-gon, turning (b2TimeOfImpact)",
+      [](benchmark::State& s) { toi_pebble(s, octagon_octagon_motion()); },
+      [](benchmark::State& s) { toi_box2d(s, octagon_octagon_motion(), false); });
+  add_pair(
+      "BM_TimeOfImpactPolygonPolygonContact", "time of impact + contact, 8-gon / 8-gon (+ b2Distance at the time)",
+      [](benchmark::State& s) { toi_pebble(s, octagon_octagon_motion()); },
+      [](benchmark::State& s) { toi_box2d(s, octagon_octagon_motion(), true); });
+  add_pair(
+      "BM_ClosestApproachPolygonPolygon", "closest approach, 8-gon / 8-gon (b2ShapeCast + b2Distance)",
+      [](benchmark::State& s) { approach_pebble(s, octagon_octagon_motion()); },
+      [](benchmark::State& s) { approach_box2d(s, octagon_octagon_motion()); });
+  add_pair(
+      "BM_ClosestApproachCirclePolygon", "closest approach, circle / 8-gon (b2ShapeCast + b2Distance)",
+      [](benchmark::State& s) { approach_pebble(s, circle_octagon_motion()); },
+      [](benchmark::State& s) { approach_box2d(s, circle_octagon_motion()); });
 }
 
 }  // namespace bench

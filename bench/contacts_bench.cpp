@@ -92,8 +92,10 @@ void collide_box2d_world(benchmark::State& state, const Cases& cases, Collide co
   auto manifold = [local = box2d_manifold(collide)](const auto& c) {
     const b2Manifold m = local(c);
     b2WorldManifold world;
-    if (m.pointCount > 0) world.Initialize(&m, c.bxa, c.ba.m_radius, c.bxb, c.bb.m_radius);
-    else world.normal.SetZero();
+    if (m.pointCount > 0)
+      world.Initialize(&m, c.bxa, c.ba.m_radius, c.bxb, c.bb.m_radius);
+    else
+      world.normal.SetZero();
     return world;
   };
   run_cases(state, cases, manifold);
@@ -137,46 +139,59 @@ void distance_box2d(benchmark::State& state, const Cases& cases) {
 }  // namespace
 
 void register_contact_benchmarks() {
-  add_pair("BM_CollideBoxBox", "manifold, box / box (b2CollidePolygons)",
-           [](benchmark::State& s) { collide_pebble(s, box_box()); },
-           [](benchmark::State& s) { collide_box2d(s, box_box(), b2CollidePolygons); });
-  add_pair("BM_CollidePolygonPolygon", "manifold, 8-gon / 8-gon (b2CollidePolygons)",
-           [](benchmark::State& s) { collide_pebble(s, octagon_octagon()); },
-           [](benchmark::State& s) { collide_box2d(s, octagon_octagon(), b2CollidePolygons); });
-  add_pair("BM_CollidePolygonCircle", "manifold, 8-gon / circle (b2CollidePolygonAndCircle)",
-           [](benchmark::State& s) { collide_pebble(s, octagon_circle()); },
-           [](benchmark::State& s) { collide_box2d(s, octagon_circle(), b2CollidePolygonAndCircle); });
-  add_pair("BM_CollideCircleCircle", "manifold, circle / circle (b2CollideCircles)",
-           [](benchmark::State& s) { collide_pebble(s, circle_circle()); },
-           [](benchmark::State& s) { collide_box2d(s, circle_circle(), b2CollideCircles); });
-  add_pair("BM_CollideCapsuleCapsule", "manifold, capsule / capsule (Box2D: thin box + m_radius, b2CollidePolygons)",
-           [](benchmark::State& s) { collide_pebble(s, capsule_capsule()); },
-           [](benchmark::State& s) { collide_box2d(s, capsule_capsule(), b2CollidePolygons); });
-  add_pair("BM_CollideRoundedBoxRoundedBox", "manifold, rounded box / rounded box (box + m_radius, b2CollidePolygons)",
-           [](benchmark::State& s) { collide_pebble(s, rounded_rounded()); },
-           [](benchmark::State& s) { collide_box2d(s, rounded_rounded(), b2CollidePolygons); });
+  add_pair(
+      "BM_CollideBoxBox", "manifold, box / box (b2CollidePolygons)",
+      [](benchmark::State& s) { collide_pebble(s, box_box()); },
+      [](benchmark::State& s) { collide_box2d(s, box_box(), b2CollidePolygons); });
+  add_pair(
+      "BM_CollidePolygonPolygon", "manifold, 8-gon / 8-gon (b2CollidePolygons)",
+      [](benchmark::State& s) { collide_pebble(s, octagon_octagon()); },
+      [](benchmark::State& s) { collide_box2d(s, octagon_octagon(), b2CollidePolygons); });
+  add_pair(
+      "BM_CollidePolygonCircle", "manifold, 8-gon / circle (b2CollidePolygonAndCircle)",
+      [](benchmark::State& s) { collide_pebble(s, octagon_circle()); },
+      [](benchmark::State& s) { collide_box2d(s, octagon_circle(), b2CollidePolygonAndCircle); });
+  add_pair(
+      "BM_CollideCircleCircle", "manifold, circle / circle (b2CollideCircles)",
+      [](benchmark::State& s) { collide_pebble(s, circle_circle()); },
+      [](benchmark::State& s) { collide_box2d(s, circle_circle(), b2CollideCircles); });
+  add_pair(
+      "BM_CollideCapsuleCapsule", "manifold, capsule / capsule (Box2D: thin box + m_radius, b2CollidePolygons)",
+      [](benchmark::State& s) { collide_pebble(s, capsule_capsule()); },
+      [](benchmark::State& s) { collide_box2d(s, capsule_capsule(), b2CollidePolygons); });
+  add_pair(
+      "BM_CollideRoundedBoxRoundedBox", "manifold, rounded box / rounded box (box + m_radius, b2CollidePolygons)",
+      [](benchmark::State& s) { collide_pebble(s, rounded_rounded()); },
+      [](benchmark::State& s) { collide_box2d(s, rounded_rounded(), b2CollidePolygons); });
   // The same pairs against Box2D's collide plus b2WorldManifold (world points, as pebble returns).
-  add_pair("BM_CollideBoxBoxWorld", "manifold + world points, box / box (+ b2WorldManifold)",
-           [](benchmark::State& s) { collide_pebble(s, box_box()); },
-           [](benchmark::State& s) { collide_box2d_world(s, box_box(), b2CollidePolygons); });
-  add_pair("BM_CollidePolygonCircleWorld", "manifold + world points, 8-gon / circle (+ b2WorldManifold)",
-           [](benchmark::State& s) { collide_pebble(s, octagon_circle()); },
-           [](benchmark::State& s) { collide_box2d_world(s, octagon_circle(), b2CollidePolygonAndCircle); });
-  add_pair("BM_CollideCircleCircleWorld", "manifold + world points, circle / circle (+ b2WorldManifold)",
-           [](benchmark::State& s) { collide_pebble(s, circle_circle()); },
-           [](benchmark::State& s) { collide_box2d_world(s, circle_circle(), b2CollideCircles); });
-  add_pair("BM_CollideCapsuleCapsuleWorld", "manifold + world points, capsule / capsule (+ b2WorldManifold)",
-           [](benchmark::State& s) { collide_pebble(s, capsule_capsule()); },
-           [](benchmark::State& s) { collide_box2d_world(s, capsule_capsule(), b2CollidePolygons); });
-  add_pair("BM_CollideRoundedBoxRoundedBoxWorld", "manifold + world points, rounded box / rounded box (+ b2WorldManifold)",
-           [](benchmark::State& s) { collide_pebble(s, rounded_rounded()); },
-           [](benchmark::State& s) { collide_box2d_world(s, rounded_rounded(), b2CollidePolygons); });
-  add_pair("BM_DistancePolygonBox", "distance, 8-gon / box, separated (b2Distance, cold cache)",
-           [](benchmark::State& s) { distance_pebble(s, octagon_box_separated()); },
-           [](benchmark::State& s) { distance_box2d(s, octagon_box_separated()); });
-  add_pair("BM_DistancePolygonBoxNearContact", "distance, 8-gon / box, 3 in 4 overlapping (Box2D: 0 when overlapping)",
-           [](benchmark::State& s) { distance_pebble(s, octagon_box_near()); },
-           [](benchmark::State& s) { distance_box2d(s, octagon_box_near()); });
+  add_pair(
+      "BM_CollideBoxBoxWorld", "manifold + world points, box / box (+ b2WorldManifold)",
+      [](benchmark::State& s) { collide_pebble(s, box_box()); },
+      [](benchmark::State& s) { collide_box2d_world(s, box_box(), b2CollidePolygons); });
+  add_pair(
+      "BM_CollidePolygonCircleWorld", "manifold + world points, 8-gon / circle (+ b2WorldManifold)",
+      [](benchmark::State& s) { collide_pebble(s, octagon_circle()); },
+      [](benchmark::State& s) { collide_box2d_world(s, octagon_circle(), b2CollidePolygonAndCircle); });
+  add_pair(
+      "BM_CollideCircleCircleWorld", "manifold + world points, circle / circle (+ b2WorldManifold)",
+      [](benchmark::State& s) { collide_pebble(s, circle_circle()); },
+      [](benchmark::State& s) { collide_box2d_world(s, circle_circle(), b2CollideCircles); });
+  add_pair(
+      "BM_CollideCapsuleCapsuleWorld", "manifold + world points, capsule / capsule (+ b2WorldManifold)",
+      [](benchmark::State& s) { collide_pebble(s, capsule_capsule()); },
+      [](benchmark::State& s) { collide_box2d_world(s, capsule_capsule(), b2CollidePolygons); });
+  add_pair(
+      "BM_CollideRoundedBoxRoundedBoxWorld", "manifold + world points, rounded box / rounded box (+ b2WorldManifold)",
+      [](benchmark::State& s) { collide_pebble(s, rounded_rounded()); },
+      [](benchmark::State& s) { collide_box2d_world(s, rounded_rounded(), b2CollidePolygons); });
+  add_pair(
+      "BM_DistancePolygonBox", "distance, 8-gon / box, separated (b2Distance, cold cache)",
+      [](benchmark::State& s) { distance_pebble(s, octagon_box_separated()); },
+      [](benchmark::State& s) { distance_box2d(s, octagon_box_separated()); });
+  add_pair(
+      "BM_DistancePolygonBoxNearContact", "distance, 8-gon / box, 3 in 4 overlapping (Box2D: 0 when overlapping)",
+      [](benchmark::State& s) { distance_pebble(s, octagon_box_near()); },
+      [](benchmark::State& s) { distance_box2d(s, octagon_box_near()); });
 }
 
 }  // namespace bench

@@ -86,7 +86,8 @@ double mean_of(const std::vector<Case>& cases, F f) {
 void hull_pebble(benchmark::State& state) {
   const auto& cases = hull_cases();
   run_cases(state, cases, [](const HullCase& c) { return pebble::Shape::polygon(c.pebble); });
-  state.counters["vertices"] = mean_of(cases, [](const HullCase& c) { return pebble::Shape::polygon(c.pebble).vertex_count(); });
+  state.counters["vertices"] =
+      mean_of(cases, [](const HullCase& c) { return pebble::Shape::polygon(c.pebble).vertex_count(); });
 }
 
 void hull_box2d(benchmark::State& state) {
@@ -176,20 +177,28 @@ void register_foundation_benchmarks() {
   add_pair("BM_RotFromAngle", "rotation from an angle (Rot::from_angle / b2Rot(angle), the C library's sinf and cosf)",
            rotation_pebble, rotation_box2d);
   add_pair("BM_Hull", "hull of 8 random points (Shape::polygon / b2PolygonShape::Set)", hull_pebble, hull_box2d);
-  add_pair("BM_MassPolygon", "mass properties, 8-gon", [](benchmark::State& s) { mass_pebble(s, octagon_cases()); },
-           [](benchmark::State& s) { mass_box2d(s, octagon_cases()); });
-  add_pair("BM_MassCircle", "mass properties, circle", [](benchmark::State& s) { mass_pebble(s, circle_cases()); },
-           [](benchmark::State& s) { mass_box2d(s, circle_cases()); });
-  add_pair("BM_ContainsPolygon", "point containment, 8-gon (contains / TestPoint)",
-           [](benchmark::State& s) { contains_pebble(s, octagon_cases()); },
-           [](benchmark::State& s) { contains_box2d(s, octagon_cases()); });
-  add_pair("BM_ContainsCircle", "point containment, circle (contains / TestPoint)",
-           [](benchmark::State& s) { contains_pebble(s, circle_cases()); },
-           [](benchmark::State& s) { contains_box2d(s, circle_cases()); });
-  add_pair("BM_BoundsPolygon", "AABB, 8-gon (bounds / ComputeAABB)", [](benchmark::State& s) { bounds_pebble(s, octagon_cases()); },
-           [](benchmark::State& s) { bounds_box2d(s, octagon_cases()); });
-  add_pair("BM_BoundsCircle", "AABB, circle (bounds / ComputeAABB)", [](benchmark::State& s) { bounds_pebble(s, circle_cases()); },
-           [](benchmark::State& s) { bounds_box2d(s, circle_cases()); });
+  add_pair(
+      "BM_MassPolygon", "mass properties, 8-gon", [](benchmark::State& s) { mass_pebble(s, octagon_cases()); },
+      [](benchmark::State& s) { mass_box2d(s, octagon_cases()); });
+  add_pair(
+      "BM_MassCircle", "mass properties, circle", [](benchmark::State& s) { mass_pebble(s, circle_cases()); },
+      [](benchmark::State& s) { mass_box2d(s, circle_cases()); });
+  add_pair(
+      "BM_ContainsPolygon", "point containment, 8-gon (contains / TestPoint)",
+      [](benchmark::State& s) { contains_pebble(s, octagon_cases()); },
+      [](benchmark::State& s) { contains_box2d(s, octagon_cases()); });
+  add_pair(
+      "BM_ContainsCircle", "point containment, circle (contains / TestPoint)",
+      [](benchmark::State& s) { contains_pebble(s, circle_cases()); },
+      [](benchmark::State& s) { contains_box2d(s, circle_cases()); });
+  add_pair(
+      "BM_BoundsPolygon", "AABB, 8-gon (bounds / ComputeAABB)",
+      [](benchmark::State& s) { bounds_pebble(s, octagon_cases()); },
+      [](benchmark::State& s) { bounds_box2d(s, octagon_cases()); });
+  add_pair(
+      "BM_BoundsCircle", "AABB, circle (bounds / ComputeAABB)",
+      [](benchmark::State& s) { bounds_pebble(s, circle_cases()); },
+      [](benchmark::State& s) { bounds_box2d(s, circle_cases()); });
 }
 
 }  // namespace bench

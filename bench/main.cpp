@@ -29,8 +29,8 @@ namespace {
 
 /// Per benchmark: the median time per iteration (one query) in nanoseconds.
 struct Timing {
-  double ns = 0;        // the time the table shows (real or CPU)
-  double real_ns = 0;   // both, to tell a busy machine: real time > CPU time means descheduled
+  double ns = 0;       // the time the table shows (real or CPU)
+  double real_ns = 0;  // both, to tell a busy machine: real time > CPU time means descheduled
   double cpu_ns = 0;
   bool is_median = false;  // from the "median" aggregate rather than a single run
   long long repetitions = 1;

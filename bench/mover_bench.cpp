@@ -45,9 +45,11 @@ void mover_step(benchmark::State& state, const pebble::Shape& shape) {
 
 void register_mover_benchmarks() {
   // The shapes of `pebble mover` (tools/mover_demo.cpp): all 1.5 m tall and 0.6 m wide.
-  benchmark::RegisterBenchmark("BM_MoverStep10k/capsule", mover_step, pebble::Shape::capsule({0, -0.45f}, {0, 0.45f}, 0.3f));
+  benchmark::RegisterBenchmark("BM_MoverStep10k/capsule", mover_step,
+                               pebble::Shape::capsule({0, -0.45f}, {0, 0.45f}, 0.3f));
   benchmark::RegisterBenchmark("BM_MoverStep10k/box", mover_step, pebble::Shape::box(0.3f, 0.75f));
-  benchmark::RegisterBenchmark("BM_MoverStep10k/rounded-box", mover_step, pebble::Shape::rounded_box(0.3f, 0.75f, 0.1f));
+  benchmark::RegisterBenchmark("BM_MoverStep10k/rounded-box", mover_step,
+                               pebble::Shape::rounded_box(0.3f, 0.75f, 0.1f));
 }
 
 }  // namespace bench

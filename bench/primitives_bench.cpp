@@ -50,19 +50,23 @@ void prim_row(const char* name, const char* label, F f) {
 }  // namespace
 
 void register_primitives_benchmarks() {
-  prim_row("BM_PrimContainsCircle", "toolbox: contains(Circle, p)", [](const PrimCase& k) { return pr::contains(k.c1, k.p); });
-  prim_row("BM_PrimContainsBox", "toolbox: contains(Box, p)", [](const PrimCase& k) { return pr::contains(k.b1, k.p); });
+  prim_row("BM_PrimContainsCircle", "toolbox: contains(Circle, p)",
+           [](const PrimCase& k) { return pr::contains(k.c1, k.p); });
+  prim_row("BM_PrimContainsBox", "toolbox: contains(Box, p)",
+           [](const PrimCase& k) { return pr::contains(k.b1, k.p); });
   prim_row("BM_PrimContainsTriangle", "toolbox: contains(Triangle, p)",
            [](const PrimCase& k) { return pr::contains(k.t1, k.p); });
   prim_row("BM_PrimCircleCircle", "toolbox: overlaps(Circle, Circle)",
            [](const PrimCase& k) { return pr::overlaps(k.c1, k.c2); });
-  prim_row("BM_PrimCircleBox", "toolbox: overlaps(Circle, Box)", [](const PrimCase& k) { return pr::overlaps(k.c1, k.b1); });
+  prim_row("BM_PrimCircleBox", "toolbox: overlaps(Circle, Box)",
+           [](const PrimCase& k) { return pr::overlaps(k.c1, k.b1); });
   prim_row("BM_PrimSegmentCircle", "toolbox: overlaps(Segment, Circle)",
            [](const PrimCase& k) { return pr::overlaps(k.s1, k.c1); });
   prim_row("BM_PrimCircleTriangle", "toolbox: overlaps(Circle, Triangle)",
            [](const PrimCase& k) { return pr::overlaps(k.c1, k.t1); });
-  prim_row("BM_PrimSegmentSegment", "toolbox: intersect(Segment, Segment)",
-           [](const PrimCase& k) { return pr::intersect(k.s1, pr::Segment{k.t1.a, k.t1.b}); });
+  prim_row("BM_PrimSegmentSegment", "toolbox: intersect(Segment, Segment)", [](const PrimCase& k) {
+    return pr::intersect(k.s1, pr::Segment{k.t1.a, k.t1.b});
+  });
   prim_row("BM_PrimTriangleTriangle", "toolbox: overlaps(Triangle, Triangle)",
            [](const PrimCase& k) { return pr::overlaps(k.t1, k.t2); });
   prim_row("BM_PrimBoxBox", "toolbox: overlaps(Box, Box)", [](const PrimCase& k) { return pr::overlaps(k.b1, k.b2); });

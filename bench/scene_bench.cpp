@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -137,8 +137,12 @@ sb::BodyDef body_def(const pebble::Shape& shape, const pebble::Transform& xf, pe
   return def;
 }
 
-RecCollider moving(std::uint32_t body, const pebble::Shape& shape) { return {body, {shape}, {}, false, false, {}, false}; }
-RecCollider fixed_shape(std::uint32_t body, const pebble::Shape& shape) { return {body, {shape}, {}, false, true, {}, false}; }
+RecCollider moving(std::uint32_t body, const pebble::Shape& shape) {
+  return {body, {shape}, {}, false, false, {}, false};
+}
+RecCollider fixed_shape(std::uint32_t body, const pebble::Shape& shape) {
+  return {body, {shape}, {}, false, true, {}, false};
+}
 
 /// A mixed rounded shape of about `size` (its largest half extent): circle, capsule, box, rounded
 /// box, or a (rounded) polygon of 5 to 7 vertices.
@@ -146,10 +150,14 @@ pebble::Shape mixed_shape(Rng& rng, float size) {
   const int kind = int(rng() % 5u);
   const float s = size * uniform(rng, 0.6f, 1.0f);
   switch (kind) {
-    case 0: return pebble::Shape::circle(s);
-    case 1: return pebble::Shape::capsule({-0.6f * s, 0}, {0.6f * s, 0}, 0.4f * s);
-    case 2: return pebble::Shape::box(s, uniform(rng, 0.5f, 1.0f) * s);
-    case 3: return pebble::Shape::rounded_box(s, uniform(rng, 0.5f, 1.0f) * s, 0.2f * s);
+    case 0:
+      return pebble::Shape::circle(s);
+    case 1:
+      return pebble::Shape::capsule({-0.6f * s, 0}, {0.6f * s, 0}, 0.4f * s);
+    case 2:
+      return pebble::Shape::box(s, uniform(rng, 0.5f, 1.0f) * s);
+    case 3:
+      return pebble::Shape::rounded_box(s, uniform(rng, 0.5f, 1.0f) * s, 0.2f * s);
     default: {
       const int n = 5 + int(rng() % 3u);
       std::vector<pebble::Vec2> points;
@@ -395,7 +403,8 @@ struct PebbleReplay {
     return s;
   }
 
-  PebbleReplay(const Recording& r, int threads, pebble::ReuseBounds bounds = {}) : rec(r), world(settings(r, threads, bounds)) {
+  PebbleReplay(const Recording& r, int threads, pebble::ReuseBounds bounds = {})
+      : rec(r), world(settings(r, threads, bounds)) {
     ids.resize(rec.colliders.size());
     for (std::size_t i = 0; i < rec.colliders.size(); ++i) {
       if (rec.present(0, rec.colliders[i].body)) add(std::uint32_t(i), rec.pose(0, rec.colliders[i].body));
@@ -463,7 +472,8 @@ std::unique_ptr<b2Shape> to_box2d(const pebble::Shape& shape) {
     }
     const pebble::Vec2 d = v[1] - v[0];
     auto poly = std::make_unique<b2PolygonShape>();
-    poly->SetAsBox(0.5f * pebble::length(d), kCapsuleCoreHalfThickness, to_b2(0.5f * (v[0] + v[1])), std::atan2(d.y, d.x));
+    poly->SetAsBox(0.5f * pebble::length(d), kCapsuleCoreHalfThickness, to_b2(0.5f * (v[0] + v[1])),
+                   std::atan2(d.y, d.x));
     poly->m_radius = shape.radius() - kCapsuleCoreHalfThickness;
     return poly;
   }
@@ -574,7 +584,8 @@ Counts count_box2d(const Recording& rec, const std::vector<float>& angles) {
     const double contacts = replay.manager().m_contactCount;
     sum.pairs += contacts;
     sum.collided += contacts;  // Collide() updates every contact of an awake, non-static body
-    for (const b2Contact* c = replay.world.GetContactList(); c != nullptr; c = c->GetNext()) sum.touching += c->IsTouching();
+    for (const b2Contact* c = replay.world.GetContactList(); c != nullptr; c = c->GetNext())
+      sum.touching += c->IsTouching();
   }
   const double n = double(std::max<std::size_t>(rec.steps(), 1));
   return {sum.pairs / n, sum.touching / n, sum.touching / n, sum.collided / n};
@@ -596,9 +607,11 @@ struct Scene {
       rec->finish();
       std::size_t changed = 0;
       for (const auto& c : rec->changed) changed += c.size();
-      std::fprintf(stderr, "scene %s: %zu shapes, %zu bodies, %zu steps, %.0f bodies moved per step, recorded in %.2f s CPU\n",
+      std::fprintf(stderr,
+                   "scene %s: %zu shapes, %zu bodies, %zu steps, %.0f bodies moved per step, recorded in %.2f s CPU\n",
                    rec->name.c_str(), rec->shape_count(), rec->body_count, rec->steps(),
-                   double(changed) / double(std::max<std::size_t>(rec->steps(), 1)), double(std::clock() - start) / CLOCKS_PER_SEC);
+                   double(changed) / double(std::max<std::size_t>(rec->steps(), 1)),
+                   double(std::clock() - start) / CLOCKS_PER_SEC);
       angles.reserve(rec->poses.size());
       for (const pebble::Transform& xf : rec->poses) angles.push_back(std::atan2(xf.q.s, xf.q.c));
     }
@@ -616,13 +629,15 @@ struct Scene {
     box2d_counts = std::make_unique<Counts>(count_box2d(r, angles));
     const double a = pebble_counts->touching0, b = box2d_counts->touching;
     if (std::fabs(a - b) > 0.03 * std::max(a, b) + 1) {
-      std::fprintf(stderr, "scene %s: touching pairs disagree: pebble %.1f at distance <= 0, Box2D 2.4.1 %.1f per step\n",
+      std::fprintf(stderr,
+                   "scene %s: touching pairs disagree: pebble %.1f at distance <= 0, Box2D 2.4.1 %.1f per step\n",
                    r.name.c_str(), a, b);
     }
   }
 };
 
-void add_counters(benchmark::State& state, const Recording& rec, const Counts& mine, const Counts& other, bool is_pebble) {
+void add_counters(benchmark::State& state, const Recording& rec, const Counts& mine, const Counts& other,
+                  bool is_pebble) {
   state.counters["shapes"] = double(rec.shape_count());
   state.counters["steps"] = double(rec.steps());
   state.counters["pairs"] = mine.pairs;
@@ -634,7 +649,8 @@ void add_counters(benchmark::State& state, const Recording& rec, const Counts& m
     state.counters["separated"] = mine.separated;
   }
   // pebble's touching pairs at distance <= 0 over Box2D's touching pairs: 1 when they agree.
-  state.counters["agree"] = other.touching > 0 ? (is_pebble ? mine.touching0 / other.touching : other.touching0 / mine.touching) : 1;
+  state.counters["agree"] =
+      other.touching > 0 ? (is_pebble ? mine.touching0 / other.touching : other.touching0 / mine.touching) : 1;
 }
 
 /// CPU time of the calling thread, seconds.
@@ -689,15 +705,17 @@ void add_scene(const char* name, const char* label, Recording (*make)(), std::si
   if (scene == nullptr) scene = new Scene{make, nullptr, {}, nullptr, nullptr, false};  // lives until exit
   pairs().push_back({name, label});
   const auto iterations = benchmark::IterationCount(steps) * kReplays;
-  benchmark::internal::Benchmark* p =
-      benchmark::RegisterBenchmark((std::string(name) + "/pebble").c_str(), [scene, threads, bounds](benchmark::State& state) {
+  benchmark::internal::Benchmark* p = benchmark::RegisterBenchmark(
+      (std::string(name) + "/pebble").c_str(), [scene, threads, bounds](benchmark::State& state) {
         scene->check();
         const Recording& rec = scene->recording();
         run_replays<PebbleReplay>(state, rec, [&] { return std::make_unique<PebbleReplay>(rec, threads, bounds); });
-        add_counters(state, rec, bounds.distance > 0 ? *scene->loose_counts : *scene->pebble_counts, *scene->box2d_counts, true);
+        add_counters(state, rec, bounds.distance > 0 ? *scene->loose_counts : *scene->pebble_counts,
+                     *scene->box2d_counts, true);
       });
   p->Iterations(iterations);
-  if (threads > 1) p->MeasureProcessCPUTime();  // the pool's threads too: CPU time is then the work, real time the speed
+  if (threads > 1)
+    p->MeasureProcessCPUTime();  // the pool's threads too: CPU time is then the work, real time the speed
   if (threads > 1 || bounds.distance > 0) return;
   benchmark::RegisterBenchmark((std::string(name) + "/box2d").c_str(), [scene](benchmark::State& state) {
     scene->check();
@@ -706,7 +724,6 @@ void add_scene(const char* name, const char* label, Recording (*make)(), std::si
     add_counters(state, rec, *scene->box2d_counts, *scene->pebble_counts, false);
   })->Iterations(iterations);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // External recordings (PEBBLE_SCENE_RECORDINGS=dir: every dir/*.rec), written by a tool outside
@@ -829,7 +846,8 @@ Recording read_recording(const std::filesystem::path& path) {
   }
   constexpr std::size_t kStepHead = 4 * 8 + 2 * 4;
   const std::size_t step_bytes = kStepHead + std::size_t(body_count) * 16;
-  if (in.left() / step_bytes < step_count || in.left() != step_bytes * step_count) throw BadRecording("step data size does not match the header");
+  if (in.left() / step_bytes < step_count || in.left() != step_bytes * step_count)
+    throw BadRecording("step data size does not match the header");
 
   Recording rec;
   rec.name = path.stem().string();
@@ -899,10 +917,18 @@ Recording read_recording(const std::filesystem::path& path) {
           if (used[j] || sh.kind == 4 || !same(first, sh)) continue;
           used[j] = true;
           switch (sh.kind) {
-            case 0: c.parts.push_back(pebble::Shape::circle(sh.radius, sh.v[0])); break;
-            case 1: c.parts.push_back(pebble::Shape::capsule(sh.v[0], sh.v[1], sh.radius)); break;
-            case 2: c.parts.push_back(pebble::Shape::polygon(sh.v, sh.radius)); break;
-            default: c.parts.push_back(pebble::Shape::segment(sh.v[0], sh.v[1])); break;
+            case 0:
+              c.parts.push_back(pebble::Shape::circle(sh.radius, sh.v[0]));
+              break;
+            case 1:
+              c.parts.push_back(pebble::Shape::capsule(sh.v[0], sh.v[1], sh.radius));
+              break;
+            case 2:
+              c.parts.push_back(pebble::Shape::polygon(sh.v, sh.radius));
+              break;
+            default:
+              c.parts.push_back(pebble::Shape::segment(sh.v[0], sh.v[1]));
+              break;
           }
         }
         rec.colliders.push_back(std::move(c));
@@ -927,7 +953,8 @@ struct Variant {
   int threads;
   pebble::ReuseBounds bounds;
 };
-constexpr Variant kVariants[3] = {{"pebble", 1, {}}, {"pebble_v3bounds", 1, pebble::ReuseBounds::box2d_v3()}, {"pebble_2threads", 2, {}}};
+constexpr Variant kVariants[3] = {
+    {"pebble", 1, {}}, {"pebble_v3bounds", 1, pebble::ReuseBounds::box2d_v3()}, {"pebble_2threads", 2, {}}};
 
 /// One external recording: read on first use; a bad file makes its benchmark report an error.
 struct External {
@@ -937,8 +964,8 @@ struct External {
   // Every replay's time, over all repetitions, per variant (kVariants): CPU time on one thread,
   // wall-clock time on two.
   std::vector<double> replay_seconds[3];
-  std::unique_ptr<Counts> counts;         // with pebble's default reuse bounds
-  std::unique_ptr<Counts> counts_loose;   // with Box2D v3's
+  std::unique_ptr<Counts> counts;        // with pebble's default reuse bounds
+  std::unique_ptr<Counts> counts_loose;  // with Box2D v3's
 
   const Recording* recording() {
     if (!rec && error.empty()) {
@@ -984,12 +1011,14 @@ struct ExternalSummary {
         if (f->replay_seconds[variant].empty()) continue;
         const double mine = f->pebble_ms_per_step(variant), v3 = f->v3_mean(External::v3_ms);
         const double v3_pairs = f->v3_mean(External::v3_pairs), v3_touching = f->v3_mean(External::v3_touching);
-        std::fprintf(stderr,
-                     "recording %s (%s): %zu steps, pebble %.4f ms/step (median %s, %zu replays), v3 %.4f ms/step (pairs + "
-                     "collide + refit), ratio %.2f, pairs kept per touching pair: pebble %.2f, v3 %.2f\n",
-                     f->rec->name.c_str(), kVariants[variant].name, f->rec->steps(), mine, variant == 2 ? "wall" : "CPU",
-                     f->replay_seconds[variant].size(), v3, v3 > 0 ? mine / v3 : 0.0,
-                     f->counts->touching > 0 ? f->counts->pairs / f->counts->touching : 0.0, v3_touching > 0 ? v3_pairs / v3_touching : 0.0);
+        std::fprintf(
+            stderr,
+            "recording %s (%s): %zu steps, pebble %.4f ms/step (median %s, %zu replays), v3 %.4f ms/step (pairs + "
+            "collide + refit), ratio %.2f, pairs kept per touching pair: pebble %.2f, v3 %.2f\n",
+            f->rec->name.c_str(), kVariants[variant].name, f->rec->steps(), mine, variant == 2 ? "wall" : "CPU",
+            f->replay_seconds[variant].size(), v3, v3 > 0 ? mine / v3 : 0.0,
+            f->counts->touching > 0 ? f->counts->pairs / f->counts->touching : 0.0,
+            v3_touching > 0 ? v3_pairs / v3_touching : 0.0);
       }
     }
   }
@@ -1027,33 +1056,34 @@ void add_external_recordings() {
     const std::string name = "BM_Recording_" + stem;
     pairs().push_back({name, "recording " + stem + " (Box2D v3 scene, pebble replay)"});
     for (int variant = 0; variant < 3; ++variant) {
-    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark((name + "/" + kVariants[variant].name).c_str(), [file, variant](benchmark::State& state) {
-      const Recording* rec = file->recording();
-      if (rec == nullptr) {
-        state.SkipWithError(file->error.c_str());
-        for (auto _ : state) {
-        }
-        return;
-      }
-      const Variant& v = kVariants[variant];
-      run_replays<PebbleReplay>(state, *rec, [&] { return std::make_unique<PebbleReplay>(*rec, v.threads, v.bounds); },
-                                &file->replay_seconds[variant], v.threads > 1 ? wall_seconds : thread_seconds);
-      const double v3 = file->v3_mean(External::v3_ms);
-      state.counters["shapes"] = double(rec->shape_count());
-      state.counters["steps"] = double(rec->steps());
-      state.counters["v3_ms"] = v3;
-      state.counters["ratio_v3"] = v3 > 0 ? file->pebble_ms_per_step(variant) / v3 : 0;
-      state.counters["pairs"] = file->counts->pairs;
-      state.counters["touching"] = file->counts->touching;
-      const Counts& counts = kVariants[variant].bounds.distance > 0 ? *file->counts_loose : *file->counts;
-      state.counters["collided"] = counts.collided;
-      state.counters["reused"] = counts.reused;
-      state.counters["separated"] = counts.separated;
-      state.counters["v3_pairs"] = file->v3_mean(External::v3_pairs);
-      state.counters["v3_touching"] = file->v3_mean(External::v3_touching);
-    });
-    b->Iterations(benchmark::IterationCount(steps - 1) * kReplays);
-    if (kVariants[variant].threads > 1) b->MeasureProcessCPUTime()->UseRealTime();
+      benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+          (name + "/" + kVariants[variant].name).c_str(), [file, variant](benchmark::State& state) {
+            const Recording* rec = file->recording();
+            if (rec == nullptr) {
+              state.SkipWithError(file->error.c_str());
+              for (auto _ : state) {}
+              return;
+            }
+            const Variant& v = kVariants[variant];
+            run_replays<PebbleReplay>(
+                state, *rec, [&] { return std::make_unique<PebbleReplay>(*rec, v.threads, v.bounds); },
+                &file->replay_seconds[variant], v.threads > 1 ? wall_seconds : thread_seconds);
+            const double v3 = file->v3_mean(External::v3_ms);
+            state.counters["shapes"] = double(rec->shape_count());
+            state.counters["steps"] = double(rec->steps());
+            state.counters["v3_ms"] = v3;
+            state.counters["ratio_v3"] = v3 > 0 ? file->pebble_ms_per_step(variant) / v3 : 0;
+            state.counters["pairs"] = file->counts->pairs;
+            state.counters["touching"] = file->counts->touching;
+            const Counts& counts = kVariants[variant].bounds.distance > 0 ? *file->counts_loose : *file->counts;
+            state.counters["collided"] = counts.collided;
+            state.counters["reused"] = counts.reused;
+            state.counters["separated"] = counts.separated;
+            state.counters["v3_pairs"] = file->v3_mean(External::v3_pairs);
+            state.counters["v3_touching"] = file->v3_mean(External::v3_touching);
+          });
+      b->Iterations(benchmark::IterationCount(steps - 1) * kReplays);
+      if (kVariants[variant].threads > 1) b->MeasureProcessCPUTime()->UseRealTime();
     }
   }
 }
@@ -1061,16 +1091,17 @@ void add_external_recordings() {
 }  // namespace
 
 void register_scene_benchmarks() {
-  add_scene("BM_ScenePyramid", "scene: pyramid of 1830 boxes at rest (set_transform + update / SetTransform + FindNewContacts + Collide)",
+  add_scene("BM_ScenePyramid",
+            "scene: pyramid of 1830 boxes at rest (set_transform + update / SetTransform + FindNewContacts + Collide)",
             pyramid_scene, 60);
   add_scene("BM_ScenePiles", "scene: 180 piles of 55 boxes, 9900 boxes, 1 thread", piles_scene, 60);
   add_scene("BM_ScenePiles2", "scene: 180 piles of 55 boxes, 9900 boxes, 2 threads", piles_scene, 60, 2);
-  add_scene("BM_ScenePyramidV3Bounds", "scene: pyramid of 1830 boxes at rest, Box2D v3's reuse bounds", pyramid_scene, 60,
-            1, pebble::ReuseBounds::box2d_v3());
-  add_scene("BM_ScenePilesV3Bounds", "scene: 180 piles of 55 boxes, 9900 boxes, Box2D v3's reuse bounds", piles_scene, 60, 1,
-            pebble::ReuseBounds::box2d_v3());
-  add_scene("BM_ScenePiles2V3Bounds", "scene: 180 piles of 55 boxes, 9900 boxes, 2 threads, Box2D v3's reuse bounds", piles_scene,
-            60, 2, pebble::ReuseBounds::box2d_v3());
+  add_scene("BM_ScenePyramidV3Bounds", "scene: pyramid of 1830 boxes at rest, Box2D v3's reuse bounds", pyramid_scene,
+            60, 1, pebble::ReuseBounds::box2d_v3());
+  add_scene("BM_ScenePilesV3Bounds", "scene: 180 piles of 55 boxes, 9900 boxes, Box2D v3's reuse bounds", piles_scene,
+            60, 1, pebble::ReuseBounds::box2d_v3());
+  add_scene("BM_ScenePiles2V3Bounds", "scene: 180 piles of 55 boxes, 9900 boxes, 2 threads, Box2D v3's reuse bounds",
+            piles_scene, 60, 2, pebble::ReuseBounds::box2d_v3());
   add_scene("BM_SceneDrum", "scene: drum turning with 2000 mixed rounded shapes", drum_scene, 120);
   add_scene("BM_SceneRain", "scene: 3000 mixed shapes raining onto a 242-segment chain", rain_scene, 120);
   add_scene("BM_SceneExplosion", "scene: explosion of 4900 mixed shapes (scripted)", explosion_scene, 90);

@@ -169,7 +169,8 @@ void terrain_world(benchmark::State& state, bool heightfield) {
     const std::int64_t t = f % 200;
     const float x = 5.0f + 4.99f * float(i) + 0.02f * float(t < 100 ? t : 200 - t);
     const float half = i % 2 ? 0.3f : 0.25f;
-    return pebble::Transform{{x, terrain().height(x) + half - 0.001f}, pebble::Rot::identity()};  // 1 mm into the ground
+    return pebble::Transform{{x, terrain().height(x) + half - 0.001f},
+                             pebble::Rot::identity()};  // 1 mm into the ground
   };
   for (int i = 0; i < kBodies; ++i) {
     shapes.push_back(i % 2 ? pebble::Shape::circle(0.3f) : pebble::Shape::box(0.5f, 0.25f));
@@ -190,14 +191,21 @@ void terrain_world(benchmark::State& state, bool heightfield) {
 }  // namespace
 
 void register_terrain_benchmarks() {
-  benchmark::RegisterBenchmark("BM_TerrainWorld10kCells1kBodies/heightfield/pebble", [](benchmark::State& s) { terrain_world(s, true); });
-  benchmark::RegisterBenchmark("BM_TerrainWorld10kCells1kBodies/chain/pebble", [](benchmark::State& s) { terrain_world(s, false); });
-  add_pair("BM_BoxRestingOnChain10k", "box resting on a 10k-segment chain, per step (world update / tree query + b2CollideEdgeAndPolygon)",
-           [](benchmark::State& s) { chain_pebble(s, false); }, [](benchmark::State& s) { chain_box2d(s, false); });
-  add_pair("BM_BoxSlidingOnChain10k", "box sliding along a 10k-segment chain, per step",
-           [](benchmark::State& s) { chain_pebble(s, true); }, [](benchmark::State& s) { chain_box2d(s, true); });
-  benchmark::RegisterBenchmark("BM_CompoundOnChain/lying/pebble", [](benchmark::State& s) { compound_pebble(s, true); });
-  benchmark::RegisterBenchmark("BM_CompoundOnChain/standing/pebble", [](benchmark::State& s) { compound_pebble(s, false); });
+  benchmark::RegisterBenchmark("BM_TerrainWorld10kCells1kBodies/heightfield/pebble",
+                               [](benchmark::State& s) { terrain_world(s, true); });
+  benchmark::RegisterBenchmark("BM_TerrainWorld10kCells1kBodies/chain/pebble",
+                               [](benchmark::State& s) { terrain_world(s, false); });
+  add_pair(
+      "BM_BoxRestingOnChain10k",
+      "box resting on a 10k-segment chain, per step (world update / tree query + b2CollideEdgeAndPolygon)",
+      [](benchmark::State& s) { chain_pebble(s, false); }, [](benchmark::State& s) { chain_box2d(s, false); });
+  add_pair(
+      "BM_BoxSlidingOnChain10k", "box sliding along a 10k-segment chain, per step",
+      [](benchmark::State& s) { chain_pebble(s, true); }, [](benchmark::State& s) { chain_box2d(s, true); });
+  benchmark::RegisterBenchmark("BM_CompoundOnChain/lying/pebble",
+                               [](benchmark::State& s) { compound_pebble(s, true); });
+  benchmark::RegisterBenchmark("BM_CompoundOnChain/standing/pebble",
+                               [](benchmark::State& s) { compound_pebble(s, false); });
 }
 
 }  // namespace bench

@@ -36,8 +36,8 @@ void add_outline_row(const char* name, const char* label, int size) {
     }
     state.counters["outlines"] = double(outlines);
     state.counters["points"] = double(points);
-    state.counters["ns_per_cell"] = benchmark::Counter(double(size) * size, benchmark::Counter::kIsIterationInvariantRate |
-                                                                              benchmark::Counter::kInvert);
+    state.counters["ns_per_cell"] = benchmark::Counter(
+        double(size) * size, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   });
 }
 

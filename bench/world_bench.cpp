@@ -111,7 +111,8 @@ struct PebbleBroadphase {
 
   /// One step; returns the number of pairs reported.
   std::int64_t step(std::int64_t& reinserted) {
-    scene.each(++frame, [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2 d) { tree.move_proxy(ids[i], box, d); });
+    scene.each(++frame,
+               [&](std::size_t i, const pebble::Aabb& box, pebble::Vec2 d) { tree.move_proxy(ids[i], box, d); });
     reinserted = std::int64_t(tree.moved().size());
     std::int64_t pairs = 0;
     tree.find_moved_pairs([&](pebble::ProxyId, pebble::ProxyId) { ++pairs; });
@@ -218,10 +219,10 @@ template <class MakeScene>
 void add_scene(const char* name, const char* label, MakeScene make, bool huge = false) {
   auto* bench = new SceneBench<MakeScene>{make, nullptr, nullptr, nullptr};  // lives until exit
   pairs().push_back({name, label});
-  benchmark::internal::Benchmark* p =
-      benchmark::RegisterBenchmark((std::string(name) + "/pebble").c_str(), [bench](benchmark::State& s) { bench->run_pebble(s); });
-  benchmark::internal::Benchmark* b =
-      benchmark::RegisterBenchmark((std::string(name) + "/box2d").c_str(), [bench](benchmark::State& s) { bench->run_box2d(s); });
+  benchmark::internal::Benchmark* p = benchmark::RegisterBenchmark(
+      (std::string(name) + "/pebble").c_str(), [bench](benchmark::State& s) { bench->run_pebble(s); });
+  benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+      (std::string(name) + "/box2d").c_str(), [bench](benchmark::State& s) { bench->run_box2d(s); });
   if (huge) {
     p->Iterations(8)->Repetitions(3);
     b->Iterations(3)->Repetitions(1);
@@ -434,10 +435,13 @@ void filtered_query_pebble(benchmark::State& state) {
   std::int64_t found = 0;
   for (auto _ : state) {
     const pebble::Vec2 c = centres[i++ & 1023];
-    world->overlap_aabb(pebble::Aabb{c - pebble::Vec2{50, 50}, c + pebble::Vec2{50, 50}}, [&](pebble::ColliderId) {
-      ++found;
-      return true;
-    }, filter);
+    world->overlap_aabb(
+        pebble::Aabb{c - pebble::Vec2{50, 50}, c + pebble::Vec2{50, 50}},
+        [&](pebble::ColliderId) {
+          ++found;
+          return true;
+        },
+        filter);
   }
   benchmark::DoNotOptimize(found);
   state.counters["found"] = double(found) / double(state.iterations());
@@ -448,19 +452,26 @@ void filtered_query_pebble(benchmark::State& state) {
 void register_world_benchmarks() {
   add_scene("BM_MovingBoxes10k", "broadphase step, 10k boxes moving (move_proxy + find_moved_pairs / b2BroadPhase)",
             [] { return random_boxes(10000, 0.05f, kSeed + 10); });
-  add_scene("BM_MovingBoxes100k", "broadphase step, 100k boxes moving", [] { return random_boxes(100000, 0.05f, kSeed + 11); });
+  add_scene("BM_MovingBoxes100k", "broadphase step, 100k boxes moving",
+            [] { return random_boxes(100000, 0.05f, kSeed + 11); });
   add_scene("BM_Circles40k", "broadphase step, 40k circles, ~15k overlapping pairs", [] { return circles(1, 1); });
-  add_scene("BM_Circles40kSmall", "broadphase step, 40k circles at a tenth of the size", [] { return circles(0.1f, 1); });
+  add_scene("BM_Circles40kSmall", "broadphase step, 40k circles at a tenth of the size",
+            [] { return circles(0.1f, 1); });
   add_scene("BM_Circles40kFast", "broadphase step, 40k circles ten times faster", [] { return circles(1, 10); });
-  add_scene("BM_PerObject1k", "broadphase step, 1k boxes (per-object scaling)", [] { return random_boxes(1000, 0.05f, kSeed + 20); });
-  add_scene("BM_PerObject1M", "broadphase step, 1M boxes (per-object scaling)", [] { return random_boxes(1000000, 0.05f, kSeed + 23); }, true);
-  add_pair("BM_Rays100k", "closest ray hit among 100k fixed boxes and circles (cast_ray / b2DynamicTree::RayCast + b2Shape::RayCast)",
+  add_scene("BM_PerObject1k", "broadphase step, 1k boxes (per-object scaling)",
+            [] { return random_boxes(1000, 0.05f, kSeed + 20); });
+  add_scene(
+      "BM_PerObject1M", "broadphase step, 1M boxes (per-object scaling)",
+      [] { return random_boxes(1000000, 0.05f, kSeed + 23); }, true);
+  add_pair("BM_Rays100k",
+           "closest ray hit among 100k fixed boxes and circles (cast_ray / b2DynamicTree::RayCast + b2Shape::RayCast)",
            rays_pebble, rays_box2d);
-  add_world_scene("BM_WorldMovesCircles40k", "CollisionWorld::set_transform on all 40k circles (bounds + tree moves)", 1, Timed::moves,
+  add_world_scene("BM_WorldMovesCircles40k", "CollisionWorld::set_transform on all 40k circles (bounds + tree moves)",
+                  1, Timed::moves, [] { return circles(1, 1); });
+  add_world_scene("BM_WorldUpdateCircles40k1", "CollisionWorld::update() after those moves, 40k circles, 1 thread", 1,
+                  Timed::update, [] { return circles(1, 1); });
+  add_world_scene("BM_WorldUpdateCircles40k2", "CollisionWorld::update(), 40k circles, 2 threads", 2, Timed::update,
                   [] { return circles(1, 1); });
-  add_world_scene("BM_WorldUpdateCircles40k1", "CollisionWorld::update() after those moves, 40k circles, 1 thread", 1, Timed::update,
-                  [] { return circles(1, 1); });
-  add_world_scene("BM_WorldUpdateCircles40k2", "CollisionWorld::update(), 40k circles, 2 threads", 2, Timed::update, [] { return circles(1, 1); });
   add_world_scene("BM_WorldMovesBoxes10k", "CollisionWorld::set_transform on all 10k boxes", 1, Timed::moves,
                   [] { return random_boxes(10000, 0.05f, kSeed + 10); });
   add_world_scene("BM_WorldUpdateBoxes10k1", "CollisionWorld::update(), 10k boxes, 1 thread", 1, Timed::update,

@@ -10,8 +10,8 @@ int main() {
   const Shape wedge = Shape::polygon(tri_points, 0.05f);
 
   const Transform crate_at{{2, 1}, Rot::from_angle(0.3f)};
-  std::printf("shapes: ball (%d core vertex), crate (%d), wedge (%d, hull of 4 points)\n",
-              ball.vertex_count(), crate.vertex_count(), wedge.vertex_count());
+  std::printf("shapes: ball (%d core vertex), crate (%d), wedge (%d, hull of 4 points)\n", ball.vertex_count(),
+              crate.vertex_count(), wedge.vertex_count());
 
   const MassProperties m = mass_properties(crate, 2.0f);
   std::printf("crate mass %.4f, center (%.3f, %.3f), inertia %.4f\n", m.mass, m.center.x, m.center.y, m.inertia);

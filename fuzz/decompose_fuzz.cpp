@@ -8,10 +8,10 @@
 // angle there), and covering its area up to the weld tolerance. The pieces then go into a
 // CollisionWorld as one compound, whose point and ray queries must agree with the pieces' own.
 #include <algorithm>
-#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <sstream>
@@ -63,7 +63,9 @@ Box box_of(std::span<const Vec2> v) {
   }
   return b;
 }
-bool meet(const Box& a, const Box& b) { return a.lo_x <= b.hi_x && b.lo_x <= a.hi_x && a.lo_y <= b.hi_y && b.lo_y <= a.hi_y; }
+bool meet(const Box& a, const Box& b) {
+  return a.lo_x <= b.hi_x && b.lo_x <= a.hi_x && a.lo_y <= b.hi_y && b.lo_y <= a.hi_y;
+}
 
 /// The pieces as one compound in a CollisionWorld (at xf): the world's queries on it against the
 /// pieces' own free queries. A point inside a piece (its core's centroid) is reported by
@@ -114,8 +116,9 @@ void check_in_world(const std::vector<Shape>& pieces, const Transform& xf) {
       // the shape; the world's casts keep 2^-16 for it: fuzz/corpus/decompose/far-*ray-false-hit,
       // docs/robustness.md.)
       if (got->hit.fraction != best) {
-        std::fprintf(stderr, "ray %s + %s, radius %g: the world's hit %.9g on piece %d, the least raycast() %.9g\n", lit(ray.origin).c_str(),
-                     lit(ray.translation).c_str(), double(radius), double(got->hit.fraction), got->part, double(best));
+        std::fprintf(stderr, "ray %s + %s, radius %g: the world's hit %.9g on piece %d, the least raycast() %.9g\n",
+                     lit(ray.origin).c_str(), lit(ray.translation).c_str(), double(radius), double(got->hit.fraction),
+                     got->part, double(best));
       }
       FUZZ_REQUIRE(got->hit.fraction == best);
     }
@@ -131,8 +134,8 @@ void check_in_world(const std::vector<Shape>& pieces, const Transform& xf) {
 
 void check(const std::vector<Vec2>& poly, float radius) {
   g_describe_input = [&] { return describe(poly, radius); };
-  const bool arguments_ok = poly.size() >= 3 && std::all_of(poly.begin(), poly.end(), valid_point) && std::isfinite(radius) &&
-                            radius >= 0 && radius <= pebble::kMaxShapeExtent;
+  const bool arguments_ok = poly.size() >= 3 && std::all_of(poly.begin(), poly.end(), valid_point) &&
+                            std::isfinite(radius) && radius >= 0 && radius <= pebble::kMaxShapeExtent;
   std::vector<op::F2> fp;
   for (const Vec2 q : poly) fp.push_back(f2(q));
   const bool simple = arguments_ok && op::why_not_simple(fp).empty();
@@ -222,7 +225,8 @@ void check(const std::vector<Vec2>& poly, float radius) {
       bool strictly_inside = true;
       for (std::size_t m = 0; m < a.size(); ++m) {
         const op::F2 p = f2(a[m]), q = f2(a[(m + 1) % a.size()]);
-        const int o1 = op::orient(p, q, c), o2 = op::orient(p, q, d), o3 = op::orient(c, d, p), o4 = op::orient(c, d, q);
+        const int o1 = op::orient(p, q, c), o2 = op::orient(p, q, d), o3 = op::orient(c, d, p),
+                  o4 = op::orient(c, d, q);
         FUZZ_REQUIRE(!(o1 * o2 < 0 && o3 * o4 < 0));
         if (o1 <= 0) strictly_inside = false;
       }
@@ -302,12 +306,18 @@ int run(const std::uint8_t* data, std::size_t size) {
           switch (in.below(3)) {
             case 0: {
               const float toward = in.flag() ? INFINITY : -INFINITY;
-              if (in.flag()) poly[i].x = std::nextafter(poly[i].x, toward);
-              else poly[i].y = std::nextafter(poly[i].y, toward);
+              if (in.flag())
+                poly[i].x = std::nextafter(poly[i].x, toward);
+              else
+                poly[i].y = std::nextafter(poly[i].y, toward);
               break;
             }
-            case 1: poly[i] = pebble::lerp(poly[j], poly[m], float(in.u8()) / 255.0f); break;
-            default: poly.insert(poly.begin() + std::ptrdiff_t(i), poly[j]); break;
+            case 1:
+              poly[i] = pebble::lerp(poly[j], poly[m], float(in.u8()) / 255.0f);
+              break;
+            default:
+              poly.insert(poly.begin() + std::ptrdiff_t(i), poly[j]);
+              break;
           }
         }
         break;

@@ -35,11 +35,11 @@ inline constexpr float kSpecialValues[] = {
     0.01f,
     1e4f,
     -1e4f,
-    1e7f,                                       // kMaxShapeExtent
-    1.0000001e7f,                               // just beyond it
-    1e9f,                                       // kMaxWorldCoordinate
+    1e7f,          // kMaxShapeExtent
+    1.0000001e7f,  // just beyond it
+    1e9f,          // kMaxWorldCoordinate
     -1e9f,
-    1.00000006e9f,                              // just beyond it
+    1.00000006e9f,  // just beyond it
     1e30f,
     -1e30f,
     std::numeric_limits<float>::max(),
@@ -47,16 +47,16 @@ inline constexpr float kSpecialValues[] = {
     std::numeric_limits<float>::infinity(),
     -std::numeric_limits<float>::infinity(),
     std::numeric_limits<float>::quiet_NaN(),
-    std::numeric_limits<float>::min(),          // smallest normal
+    std::numeric_limits<float>::min(),  // smallest normal
     std::numeric_limits<float>::denorm_min(),
     -std::numeric_limits<float>::denorm_min(),
-    1e-40f,                                     // a denormal
+    1e-40f,  // a denormal
     std::numeric_limits<float>::epsilon(),
     1e-20f,
     1e-10f,
-    3.0e38f,                                    // kHugeDistance
-    0.005f,                                     // kLinearSlop
-    1.001f,                                     // a rotation just off unit length
+    3.0e38f,  // kHugeDistance
+    0.005f,   // kLinearSlop
+    1.001f,   // a rotation just off unit length
     0.70710678f,
     1e-3f,
 };
@@ -64,12 +64,12 @@ inline constexpr int kSpecialCount = int(sizeof(kSpecialValues) / sizeof(kSpecia
 
 /// How number() reads a value: the low 3 bits of its tag byte.
 enum NumberTag : std::uint8_t {
-  kRawBits = 0,    ///< 4 bytes: any float at all
-  kSpecial = 1,    ///< 1 byte: an entry of kSpecialValues
-  kDyadic = 2,     ///< 2 bytes: int16 / 256 (tags 2, 3 and 4 all read this way)
-  kTiny = 5,       ///< 2 bytes: int16 / 65536
-  kLarge = 6,      ///< 4 bytes: int32 / 256, up to about 8e6
-  kInteger = 7,    ///< 2 bytes: int16
+  kRawBits = 0,  ///< 4 bytes: any float at all
+  kSpecial = 1,  ///< 1 byte: an entry of kSpecialValues
+  kDyadic = 2,   ///< 2 bytes: int16 / 256 (tags 2, 3 and 4 all read this way)
+  kTiny = 5,     ///< 2 bytes: int16 / 65536
+  kLarge = 6,    ///< 4 bytes: int32 / 256, up to about 8e6
+  kInteger = 7,  ///< 2 bytes: int16
 };
 
 /// Reads the fuzzer's bytes front to back.
@@ -101,12 +101,14 @@ public:
 
   Rot rotation() {
     switch (u8() & 3) {
-      case 0: return Rot::from_angle(number());
+      case 0:
+        return Rot::from_angle(number());
       case 1: {  // any pair at all: zero, non-unit, non-finite
         const float c = number();
         return Rot{c, number()};
       }
-      case 2: return Rot::identity();
+      case 2:
+        return Rot::identity();
       default: {  // exact quarter turns and a 3-4-5 rotation: edges exactly axis-aligned
         static constexpr Rot kExact[] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {0.6f, 0.8f}, {-0.8f, 0.6f}};
         return kExact[u8() % 6];
@@ -136,7 +138,8 @@ public:
       } else if (how == 6) {
         const Vec2 from = earlier();
         const float toward = flag() ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
-        out.push_back(flag() ? Vec2{std::nextafter(from.x, toward), from.y} : Vec2{from.x, std::nextafter(from.y, toward)});
+        out.push_back(flag() ? Vec2{std::nextafter(from.x, toward), from.y}
+                             : Vec2{from.x, std::nextafter(from.y, toward)});
       } else {
         out.push_back(vec2());
       }
@@ -195,12 +198,18 @@ private:
   float read_number() {
     const std::uint8_t tag = u8();
     switch (tag & 7) {
-      case kRawBits: return std::bit_cast<float>(u32());
-      case kSpecial: return kSpecialValues[u8() % kSpecialCount];
-      case kTiny: return float(i16()) / 65536.0f;
-      case kLarge: return float(std::int32_t(u32())) / 256.0f;
-      case kInteger: return float(i16());
-      default: return float(i16()) / 256.0f;
+      case kRawBits:
+        return std::bit_cast<float>(u32());
+      case kSpecial:
+        return kSpecialValues[u8() % kSpecialCount];
+      case kTiny:
+        return float(i16()) / 65536.0f;
+      case kLarge:
+        return float(std::int32_t(u32())) / 256.0f;
+      case kInteger:
+        return float(i16());
+      default:
+        return float(i16()) / 256.0f;
     }
   }
 
@@ -215,7 +224,10 @@ class FuzzWriter {
 public:
   std::vector<std::uint8_t> bytes;
 
-  FuzzWriter& u8(std::uint8_t v) { bytes.push_back(v); return *this; }
+  FuzzWriter& u8(std::uint8_t v) {
+    bytes.push_back(v);
+    return *this;
+  }
   FuzzWriter& u16(std::uint16_t v) { return u8(std::uint8_t(v)).u8(std::uint8_t(v >> 8)); }
   FuzzWriter& u32(std::uint32_t v) { return u16(std::uint16_t(v)).u16(std::uint16_t(v >> 16)); }
 
@@ -226,7 +238,8 @@ public:
       return u8(kDyadic).u16(std::uint16_t(std::int16_t(k)));
     }
     for (int i = 0; i < kSpecialCount; ++i) {
-      if (std::bit_cast<std::uint32_t>(kSpecialValues[i]) == std::bit_cast<std::uint32_t>(v)) return u8(kSpecial).u8(std::uint8_t(i));
+      if (std::bit_cast<std::uint32_t>(kSpecialValues[i]) == std::bit_cast<std::uint32_t>(v))
+        return u8(kSpecial).u8(std::uint8_t(i));
     }
     return u8(kRawBits).u32(std::bit_cast<std::uint32_t>(v));
   }

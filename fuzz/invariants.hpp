@@ -63,8 +63,8 @@ inline std::string lit(const pebble::Shape& s) {
 }
 
 /// Aborts with the condition's text when it does not hold.
-#define FUZZ_REQUIRE(cond) \
-  do {                     \
+#define FUZZ_REQUIRE(cond)                                            \
+  do {                                                                \
     if (!(cond)) ::pebble_fuzz::violation(#cond, __FILE__, __LINE__); \
   } while (0)
 
@@ -73,8 +73,8 @@ inline std::string lit(const pebble::Shape& s) {
 /// run counts and prints such failures, once per check, without aborting, so that it can guard
 /// everything else meanwhile. PEBBLE_FUZZ_STRICT=1 in the environment makes them abort too; once
 /// the bug is fixed, the check becomes a FUZZ_REQUIRE. `issue` says where it is reported.
-#define FUZZ_KNOWN_ISSUE(cond, issue) \
-  do {                                \
+#define FUZZ_KNOWN_ISSUE(cond, issue)                                          \
+  do {                                                                         \
     if (!(cond)) ::pebble_fuzz::known_issue(#cond, issue, __FILE__, __LINE__); \
   } while (0)
 
@@ -154,8 +154,8 @@ inline void check_empty_manifold(const Manifold& m) {
 inline bool same_bits(const Manifold& a, const Manifold& b) {
   if (a.count != b.count || !same_bits(a.normal, b.normal)) return false;
   for (int i = 0; i < 2; ++i) {
-    if (!same_bits(a.points[i].point, b.points[i].point) || !same_bits(a.points[i].separation, b.points[i].separation) ||
-        a.points[i].id != b.points[i].id) {
+    if (!same_bits(a.points[i].point, b.points[i].point) ||
+        !same_bits(a.points[i].separation, b.points[i].separation) || a.points[i].id != b.points[i].id) {
       return false;
     }
   }
@@ -212,7 +212,8 @@ inline void check_cast(const CastHit& h, bool zero_normal_at_start) {
 /// ones otherwise; separated at t_max; overlapped at 0.
 inline void check_toi(const ToiResult& r, float t_max) {
   using State = ToiResult::State;
-  FUZZ_REQUIRE(r.state == State::hit || r.state == State::separated || r.state == State::overlapped || r.state == State::failed);
+  FUZZ_REQUIRE(r.state == State::hit || r.state == State::separated || r.state == State::overlapped ||
+               r.state == State::failed);
   FUZZ_REQUIRE(finite(r.fraction) && r.fraction >= 0);
   FUZZ_REQUIRE(finite(r.point) && finite(r.normal));
   if (r.state == State::hit || r.state == State::overlapped) {

@@ -42,39 +42,104 @@ void save(const char* target, const std::string& name, const FuzzWriter& w) {
 // shape: makers, one after another, until the input ends.
 
 void shape_seeds() {
-  save("shape", "valid-makers", FuzzWriter{}
-                                    .u8(0).number(1).vec2({0.5f, -0.25f})                       // circle
-                                    .u8(1).vec2({-1, 0}).vec2({1, 0}).number(0.25f)             // capsule
-                                    .u8(2).vec2({0, 0}).vec2({0, 2})                            // segment
-                                    .u8(3).number(1).number(0.5f)                               // box
-                                    .u8(4).number(1).number(0.5f).vec2({2, 3}).number(0.3f)     // turned box
-                                    .u8(5).number(1).number(0.5f).number(0.5f));                // rounded box at the limit
-  save("shape", "invalid-makers", FuzzWriter{}
-                                      .u8(0).number(-1).vec2({0, 0})
-                                      .u8(0).number(kNaN).vec2({0, 0})
-                                      .u8(0).number(1).vec2({kInf, 0})
-                                      .u8(3).number(0).number(1)
-                                      .u8(5).number(1).number(0.5f).number(0.75f)
-                                      .u8(1).vec2({1.0000001e7f, 0}).vec2({0, 0}).number(1)
-                                      .u8(6).u8(0).number(0));  // no points
-  save("shape", "degenerate-polygons", FuzzWriter{}
-                                           .polygon({{0, 0}, {1, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}, 0)   // duplicates
-                                           .polygon({{0, 0}, {1, 1}, {2, 2}, {3, 3}}, 0.1f)                // collinear
-                                           .polygon({{0, 0}, {1, 0}, {2, 0.0001f}, {3, 0}, {1.5f, 1}}, 0)  // nearly collinear
-                                           .polygon({{5, 5}}, 0.5f)                                        // one point
-                                           .polygon({{1, 1}, {1, 1}, {1, 1}}, 0));                         // one point thrice
-  save("shape", "too-many-vertices", FuzzWriter{}.polygon({{1, 0}, {0.77f, 0.64f}, {0.17f, 0.98f}, {-0.5f, 0.87f}, {-0.94f, 0.34f},
-                                                           {-0.94f, -0.34f}, {-0.5f, -0.87f}, {0.17f, -0.98f}, {0.77f, -0.64f}}, 0));
-  save("shape", "tiny-and-huge", FuzzWriter{}
-                                     .u8(3).number(kDenormal).number(kDenormal)
-                                     .u8(3).number(1e-20f).number(1e-20f)
-                                     .u8(3).number(1e7f).number(1e7f)
-                                     .polygon({{1e7f, 1e7f}, {1e7f, 9999999}, {9999999, 1e7f}}, 0)
-                                     .polygon({{0.01f, 0}, {0.01f, 0.01f}, {0, 0.01f}}, 0.001f)
-                                     .polygon({{1e4f, 1e4f}, {10000.01f, 1e4f}, {10000.01f, 10000.01f}}, 0));
+  save("shape", "valid-makers",
+       FuzzWriter{}
+           .u8(0)
+           .number(1)
+           .vec2({0.5f, -0.25f})  // circle
+           .u8(1)
+           .vec2({-1, 0})
+           .vec2({1, 0})
+           .number(0.25f)  // capsule
+           .u8(2)
+           .vec2({0, 0})
+           .vec2({0, 2})  // segment
+           .u8(3)
+           .number(1)
+           .number(0.5f)  // box
+           .u8(4)
+           .number(1)
+           .number(0.5f)
+           .vec2({2, 3})
+           .number(0.3f)  // turned box
+           .u8(5)
+           .number(1)
+           .number(0.5f)
+           .number(0.5f));  // rounded box at the limit
+  save("shape", "invalid-makers",
+       FuzzWriter{}
+           .u8(0)
+           .number(-1)
+           .vec2({0, 0})
+           .u8(0)
+           .number(kNaN)
+           .vec2({0, 0})
+           .u8(0)
+           .number(1)
+           .vec2({kInf, 0})
+           .u8(3)
+           .number(0)
+           .number(1)
+           .u8(5)
+           .number(1)
+           .number(0.5f)
+           .number(0.75f)
+           .u8(1)
+           .vec2({1.0000001e7f, 0})
+           .vec2({0, 0})
+           .number(1)
+           .u8(6)
+           .u8(0)
+           .number(0));  // no points
+  save("shape", "degenerate-polygons",
+       FuzzWriter{}
+           .polygon({{0, 0}, {1, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}}, 0)   // duplicates
+           .polygon({{0, 0}, {1, 1}, {2, 2}, {3, 3}}, 0.1f)                // collinear
+           .polygon({{0, 0}, {1, 0}, {2, 0.0001f}, {3, 0}, {1.5f, 1}}, 0)  // nearly collinear
+           .polygon({{5, 5}}, 0.5f)                                        // one point
+           .polygon({{1, 1}, {1, 1}, {1, 1}}, 0));                         // one point thrice
+  save("shape", "too-many-vertices",
+       FuzzWriter{}.polygon({{1, 0},
+                             {0.77f, 0.64f},
+                             {0.17f, 0.98f},
+                             {-0.5f, 0.87f},
+                             {-0.94f, 0.34f},
+                             {-0.94f, -0.34f},
+                             {-0.5f, -0.87f},
+                             {0.17f, -0.98f},
+                             {0.77f, -0.64f}},
+                            0));
+  save("shape", "tiny-and-huge",
+       FuzzWriter{}
+           .u8(3)
+           .number(kDenormal)
+           .number(kDenormal)
+           .u8(3)
+           .number(1e-20f)
+           .number(1e-20f)
+           .u8(3)
+           .number(1e7f)
+           .number(1e7f)
+           .polygon({{1e7f, 1e7f}, {1e7f, 9999999}, {9999999, 1e7f}}, 0)
+           .polygon({{0.01f, 0}, {0.01f, 0.01f}, {0, 0.01f}}, 0.001f)
+           .polygon({{1e4f, 1e4f}, {10000.01f, 1e4f}, {10000.01f, 10000.01f}}, 0));
   // Points one float step apart, written through the "nudged" point selector (how = 6).
   FuzzWriter nudged;
-  nudged.u8(6).u8(5).vec2({0.1f, 0.1f}).u8(6).u8(0).u8(1).u8(1).u8(0).vec2({1, 0}).u8(6).u8(1).u8(0).u8(0).u8(0).vec2({0.5f, 1})
+  nudged.u8(6)
+      .u8(5)
+      .vec2({0.1f, 0.1f})
+      .u8(6)
+      .u8(0)
+      .u8(1)
+      .u8(1)
+      .u8(0)
+      .vec2({1, 0})
+      .u8(6)
+      .u8(1)
+      .u8(0)
+      .u8(0)
+      .u8(0)
+      .vec2({0.5f, 1})
       .number(0);
   save("shape", "one-ulp-apart", nudged);
 }
@@ -83,8 +148,8 @@ void shape_seeds() {
 // query: two shapes, two transforms and every query's arguments (query_fuzz.cpp's order).
 
 struct QueryCase {
-  FuzzWriter a, b;            // shapes
-  FuzzWriter xa, xb;          // transforms
+  FuzzWriter a, b;    // shapes
+  FuzzWriter xa, xb;  // transforms
   float margin = 0;
   Vec2 point{};
   Vec2 ray_origin{}, ray_translation{};
@@ -108,15 +173,34 @@ struct QueryCase {
     append(b);
     append(xa);
     append(xb);
-    w.number(margin).vec2(point).vec2(ray_origin).vec2(ray_translation).number(cast_radius).vec2(move_a).vec2(move_b).number(cast_target);
+    w.number(margin)
+        .vec2(point)
+        .vec2(ray_origin)
+        .vec2(ray_translation)
+        .number(cast_radius)
+        .vec2(move_a)
+        .vec2(move_b)
+        .number(cast_target);
     for (const SweepArgs* s : {&sa, &sb}) {
       w.vec2(s->local_center).vec2(s->c0);
-      if (s->c1 == s->c0) w.flag(true); else w.flag(false).vec2(s->c1);
+      if (s->c1 == s->c0)
+        w.flag(true);
+      else
+        w.flag(false).vec2(s->c1);
       w.number(s->a0);
-      if (s->a1 == s->a0) w.flag(true); else w.flag(false).number(s->a1);
+      if (s->a1 == s->a0)
+        w.flag(true);
+      else
+        w.flag(false).number(s->a1);
     }
-    if (t_max == 1) w.flag(true); else w.flag(false).number(t_max);
-    if (toi_options) w.flag(true).number(toi_target).number(toi_tolerance).u8(std::uint8_t(toi_iterations + 8)); else w.flag(false);
+    if (t_max == 1)
+      w.flag(true);
+    else
+      w.flag(false).number(t_max);
+    if (toi_options)
+      w.flag(true).number(toi_target).number(toi_tolerance).u8(std::uint8_t(toi_iterations + 8));
+    else
+      w.flag(false);
     return w.number(horizon).number(density).number(t_sweep);
   }
 };
@@ -282,37 +366,47 @@ void world_seeds() {
     for (int i = 0; i < 5; ++i) {
       w.u8(0).box(0.5f, 0.5f).transform({float(i), 0}, 0.0f).flag(false).u8(1).flag(true).u8(0);  // add, moving, solid
     }
-    w.u8(8);                                                   // update
+    w.u8(8);                                                         // update
     w.u8(3).u8(0).u8(0).flag(false).transform({2.5f, 0.25f}, 0.3f);  // move collider 0
     w.u8(8);
-    w.u8(2).u8(0).u8(1);                                       // remove collider 1
+    w.u8(2).u8(0).u8(1);  // remove collider 1
     w.u8(8);
-    w.u8(2).u8(0).u8(1);                                       // remove it again: stale
-    w.u8(3).u8(0).u8(1).flag(false).transform({0, 0}, 0.0f);   // move it: stale
-    w.u8(2).u8(255);                                           // a garbage id
+    w.u8(2).u8(0).u8(1);                                      // remove it again: stale
+    w.u8(3).u8(0).u8(1).flag(false).transform({0, 0}, 0.0f);  // move it: stale
+    w.u8(2).u8(255);                                          // a garbage id
     w.u32(7).u32(1).u32(99);
     w.u8(8);
-    w.u8(11).vec2({-1, 0}).vec2({10, 0}).flag(true).u8(16);    // ray through the row
-    w.u8(14).vec2({0, 0}).vec2({2, 0.5f}).u8(16);              // box and point queries
+    w.u8(11).vec2({-1, 0}).vec2({10, 0}).flag(true).u8(16);  // ray through the row
+    w.u8(14).vec2({0, 0}).vec2({2, 0.5f}).u8(16);            // box and point queries
     save("world", "row", w);
   }
   {  // Fixed ground, sensors, filters, circle casts and shape casts, a move of everything.
     FuzzWriter w;
-    w.u8(2 | 4);  // margin 0.1, two threads
-    w.u8(0).box(10, 0.5f).transform({0, -0.5f}, 0.0f).flag(true).u8(1).flag(true).u8(0);                    // fixed ground
-    w.u8(0).circle(0.5f).transform({0, 0.5f}, 0.0f).flag(false).u8(1).flag(true).u8(0);                      // resting ball
-    w.u8(0).circle(2).transform({0, 0}, 0.0f).flag(false).u8(0).flag(true).u8(0);                           // sensor
-    w.u8(0).capsule({-1, 0}, {1, 0}, 0.25f).transform({3, 0.25f}, 0.0f).flag(false).u8(1).flag(false).u8(1).flag(false).u8(1).u8(2).u8(0);  // filtered
+    w.u8(2 | 4);                                                                          // margin 0.1, two threads
+    w.u8(0).box(10, 0.5f).transform({0, -0.5f}, 0.0f).flag(true).u8(1).flag(true).u8(0);  // fixed ground
+    w.u8(0).circle(0.5f).transform({0, 0.5f}, 0.0f).flag(false).u8(1).flag(true).u8(0);   // resting ball
+    w.u8(0).circle(2).transform({0, 0}, 0.0f).flag(false).u8(0).flag(true).u8(0);         // sensor
+    w.u8(0)
+        .capsule({-1, 0}, {1, 0}, 0.25f)
+        .transform({3, 0.25f}, 0.0f)
+        .flag(false)
+        .u8(1)
+        .flag(false)
+        .u8(1)
+        .flag(false)
+        .u8(1)
+        .u8(2)
+        .u8(0);  // filtered
     w.u8(8);
-    w.u8(5).u8(10).u8(0);                                      // move everything right
+    w.u8(5).u8(10).u8(0);  // move everything right
     w.u8(9);
     w.u8(11).vec2({-5, 0.25f}).vec2({10, 0}).flag(false).number(0.25f).u8(16 | 32);
     w.u8(12).box(0.25f, 0.25f).transform({-5, 2}, 0.0f).vec2({10, -2}).u8(16).flag(true);
     w.u8(13).circle(1).transform({0, 0}, 0.0f).flag(false).number(0.5f).u8(16);
-    w.u8(7).u8(0).u8(3).u8(0).flag(true).u8(0);               // filter change
-    w.u8(6).u8(0).u8(1).box(1, 1);                             // shape change
+    w.u8(7).u8(0).u8(3).u8(0).flag(true).u8(0);  // filter change
+    w.u8(6).u8(0).u8(1).box(1, 1);               // shape change
     w.u8(10);
-    w.u8(15);                                                  // optimize_fixed
+    w.u8(15);  // optimize_fixed
     w.u8(10);
     save("world", "ground-sensor-filters", w);
   }
@@ -327,7 +421,7 @@ void world_seeds() {
     w.u8(11).vec2({kNaN, 0}).vec2({1, 0}).flag(true).u8(16);
     w.u8(11).vec2({0, 0}).vec2({1, 0}).flag(false).number(-1).u8(16);
     w.u8(14).vec2({-kInf, 0}).vec2({1, 1}).u8(16);
-    w.u8(14).vec2({-1e9f, -1e9f}).vec2({1e9f, 1e9f}).u8(16);   // a box too large for a Shape
+    w.u8(14).vec2({-1e9f, -1e9f}).vec2({1e9f, 1e9f}).u8(16);  // a box too large for a Shape
     save("world", "invalid", w);
   }
   {  // Many small colliders at coordinates 1e4, far apart and close together.
@@ -345,7 +439,9 @@ void world_seeds() {
   // The operations on parts and the mover (op bytes 15 + 16 k: world_fuzz.cpp's 16 + k - 1).
   constexpr std::uint8_t kCompound = 31, kChain = 63, kRegrow = 95, kMakeMover = 127, kWalk = 143, kTeleport = 175,
                          kCollideShape = 191, kUpdate = 207, kMoverAndUpdate = 239;
-  const auto solid = [](FuzzWriter& w, bool fixed) { w.flag(fixed).u8(1).flag(true).u8(0); };  // not a sensor, default filter
+  const auto solid = [](FuzzWriter& w, bool fixed) {
+    w.flag(fixed).u8(1).flag(true).u8(0);
+  };  // not a sensor, default filter
   // A chain of the points (each a step from the last after the first), at xf, fixed.
   const auto chain = [&](FuzzWriter& w, bool loop, const std::vector<Vec2>& pts, Vec2 at) {
     w.u8(kChain).flag(loop).vec2(pts[0]).u8(std::uint8_t(pts.size() - 2));
@@ -360,7 +456,12 @@ void world_seeds() {
     w.u8(1);
     w.u8(0).box(10, 0.5f).transform({0, -0.5f}, 0.0f);
     solid(w, true);
-    w.u8(kCompound).u8(2).box(0.5f, 0.25f).circle(0.25f, {0, 0.5f}).capsule({-0.5f, 0}, {0.5f, 0}, 0.1f).transform({0, 0.26f}, 0.0f);
+    w.u8(kCompound)
+        .u8(2)
+        .box(0.5f, 0.25f)
+        .circle(0.25f, {0, 0.5f})
+        .capsule({-0.5f, 0}, {0.5f, 0}, 0.1f)
+        .transform({0, 0.26f}, 0.0f);
     solid(w, false);
     w.u8(kUpdate);
     for (int round = 0; round < 6; ++round) {
@@ -368,13 +469,13 @@ void world_seeds() {
       solid(w, false);
       w.u8(kRegrow).u8(0).u8(std::uint8_t(2 * round + 1)).u8(std::uint8_t(round));  // the newest compound, grown
       for (int k = 0; k <= round; ++k) w.box(0.2f, 0.2f, {0.4f * float(k) - 1, 0.2f}, 0.0f);
-      w.u8(8);                                                          // update
-      w.u8(2).u8(0).u8(std::uint8_t(2 + 2 * round));                   // remove the single again
+      w.u8(8);                                                                           // update
+      w.u8(2).u8(0).u8(std::uint8_t(2 + 2 * round));                                     // remove the single again
       w.u8(3).u8(0).u8(std::uint8_t(3 + 2 * round)).flag(true).u8(0).u8(16).flag(true);  // nudge the compound up
       w.u8(kUpdate);
     }
-    w.u8(11).vec2({-5, 0.2f}).vec2({10, 0}).flag(true).u8(16);       // a ray along the row
-    w.u8(14).vec2({-1, 0}).vec2({1, 0.5f}).u8(16);                    // box and point queries
+    w.u8(11).vec2({-5, 0.2f}).vec2({10, 0}).flag(true).u8(16);  // a ray along the row
+    w.u8(14).vec2({-1, 0}).vec2({1, 0.5f}).u8(16);              // box and point queries
     save("world", "compound-regrow", w);
   }
   {  // A compound on two feet, and a compound table top on two of its own feet, landing on a fixed
@@ -385,7 +486,11 @@ void world_seeds() {
     w.u8(1);
     w.u8(0).box(10, 0.5f).transform({0, -0.5f}, 0.0f);
     solid(w, true);
-    w.u8(kCompound).u8(2).box(0.25f, 0.25f, {-1, 0}, 0.0f).box(0.25f, 0.25f, {1, 0}, 0.0f).box(1.25f, 0.1f, {0, 0.35f}, 0.0f)
+    w.u8(kCompound)
+        .u8(2)
+        .box(0.25f, 0.25f, {-1, 0}, 0.0f)
+        .box(0.25f, 0.25f, {1, 0}, 0.0f)
+        .box(1.25f, 0.1f, {0, 0.35f}, 0.0f)
         .transform({0, 0.5f}, 0.0f);
     solid(w, false);
     w.u8(kCompound).u8(1).capsule({-1, 0}, {-1, 1}, 0.25f).capsule({1, 0}, {1, 1}, 0.25f).transform({4, 0.5f}, 0.0f);
@@ -421,20 +526,21 @@ void world_seeds() {
     w.u8(kCompound).u8(1).box(1, 1).box(1, 1, {2, 0}, 0.0f).transform({1, 2}, 0.0f);
     w.flag(false).u8(0).flag(true).u8(0);  // a sensor
     w.u8(kUpdate);
-    w.u8(11).vec2({5, 3}).vec2({0, -6}).flag(true).u8(16);           // from above: hits the floor
-    w.u8(11).vec2({5, -3}).vec2({0, 6}).flag(true).u8(16);           // from below: passes through
+    w.u8(11).vec2({5, 3}).vec2({0, -6}).flag(true).u8(16);                               // from above: hits the floor
+    w.u8(11).vec2({5, -3}).vec2({0, 6}).flag(true).u8(16);                               // from below: passes through
     w.u8(12).box(0.25f, 0.25f).transform({6, -2}, 0.0f).vec2({0, 4}).u8(16).flag(true);  // from below too
     w.u8(12).box(0.25f, 0.25f).transform({6, 2}, 0.0f).vec2({0, -4}).u8(16).flag(true);  // and from above
-    w.u8(3).u8(0).u8(1).flag(true).u8(0).u8(64).flag(true);         // the ball up into the sensor
+    w.u8(3).u8(0).u8(1).flag(true).u8(0).u8(64).flag(true);                              // the ball up into the sensor
     w.u8(kUpdate);
-    w.u8(3).u8(0).u8(1).flag(true).u8(0).u8(192).flag(true);        // and back down
+    w.u8(3).u8(0).u8(1).flag(true).u8(0).u8(192).flag(true);  // and back down
     w.u8(kUpdate);
     w.u8(kCollideShape).box(0.3f, 0.3f).transform({2, 0.3f}, 0.0f).u8(2).u8(16);
-    w.u8(kChain).flag(true).vec2({0, 0}).u8(2).u8(1).vec2({1, 0}).u8(1).vec2({0, 1}).u8(1).vec2({-1, 0}).transform({-4, 3}, 0.3f);
+    w.u8(kChain).flag(true).vec2({0, 0}).u8(2).u8(1).vec2({1, 0}).u8(1).vec2({0, 1}).u8(1).vec2({-1, 0}).transform(
+        {-4, 3}, 0.3f);
     solid(w, false);
     w.u8(0);  // this loop moves
     w.u8(kUpdate);
-    w.u8(5).u8(0).u8(200);                                           // everything down
+    w.u8(5).u8(0).u8(200);  // everything down
     w.u8(kUpdate);
     save("world", "chain-floor-sensor-compound", w);
   }
@@ -443,23 +549,32 @@ void world_seeds() {
     FuzzWriter w;
     w.u8(1);
     chain(w, false, {{20, -1}, {6, -1}, {6, 0}, {3, 0}, {3, 0.2f}, {-10, 0.2f}}, {0, 0});
-    w.u8(kCompound).u8(2).box(0.25f, 1).box(0.25f, 1, {0, 2}, 0.0f).capsule({0, 3}, {1, 3}, 0.2f).transform({9, 0}, 0.0f);
+    w.u8(kCompound)
+        .u8(2)
+        .box(0.25f, 1)
+        .box(0.25f, 1, {0, 2}, 0.0f)
+        .capsule({0, 3}, {1, 3}, 0.2f)
+        .transform({9, 0}, 0.0f);
     solid(w, true);
-    w.u8(0).box(1, 0.1f).transform({-2, 2}, 0.0f);                   // a platform that moves, overhead
+    w.u8(0).box(1, 0.1f).transform({-2, 2}, 0.0f);  // a platform that moves, overhead
     solid(w, false);
     w.u8(kMakeMover).capsule({0, -0.4f}, {0, 0.4f}, 0.3f).transform({-4, 0.92f}, 0.0f).u8(0).u8(0).u8(16);
     for (int i = 0; i < 6; ++i) w.u8(kWalk).u8(7).vec2({5, 0}).u8(4 | 8);  // walk right with gravity
-    w.u8(kTeleport).flag(false).vec2({9, 0.5f});                      // inside the wall
+    w.u8(kTeleport).flag(false).vec2({9, 0.5f});                           // inside the wall
     w.u8(kWalk).u8(3).vec2({-2, 0}).u8(0);
     w.u8(kTeleport).flag(false).vec2({7.5f, 0});
-    w.u8(kWalk).u8(7).vec2({8, 0}).u8(1 | 8);                         // into the wall
+    w.u8(kWalk).u8(7).vec2({8, 0}).u8(1 | 8);                                          // into the wall
     w.u8(kMakeMover).box(0.3f, 0.5f).transform({-2, 2.62f}, 0.0f).u8(2).u8(0).u8(16);  // a box on the platform
     for (int i = 0; i < 4; ++i) {
-      w.u8(4).u8(0).u8(2).flag(true).u8(16).u8(8).flag(true);      // the platform moves
+      w.u8(4).u8(0).u8(2).flag(true).u8(16).u8(8).flag(true);  // the platform moves
       w.u8(kMoverAndUpdate).vec2({1, -1});
     }
-    w.u8(kMakeMover).polygon({{-0.3f, -0.5f}, {0.3f, -0.5f}, {0.4f, 0}, {0, 0.5f}, {-0.4f, 0}}, 0.0f).transform({4, 0.51f}, 0.0f)
-        .u8(3 << 6).u8(2).u8(16);                                    // up tilted (0.6, 0.8), walkable to 80 degrees
+    w.u8(kMakeMover)
+        .polygon({{-0.3f, -0.5f}, {0.3f, -0.5f}, {0.4f, 0}, {0, 0.5f}, {-0.4f, 0}}, 0.0f)
+        .transform({4, 0.51f}, 0.0f)
+        .u8(3 << 6)
+        .u8(2)
+        .u8(16);  // up tilted (0.6, 0.8), walkable to 80 degrees
     w.u8(kWalk).u8(7).vec2({-3, 0}).u8(4 | 8);
     save("world", "mover", w);
   }
@@ -469,30 +584,31 @@ void world_seeds() {
 // primitives: records of one point, circle, two segments, two triangles, two boxes, two rects, a
 // proper box corner pair and a box that may be inverted (primitives_fuzz.cpp's order).
 
-void primitive_record(FuzzWriter& w, Vec2 p, Vec2 c, float r, Vec2 s0, Vec2 s1, Vec2 t0, Vec2 t1, std::vector<Vec2> tri, std::vector<Vec2> tri2,
-                      Vec2 box_c = {}, Vec2 box_h = {1, 1}) {
+void primitive_record(FuzzWriter& w, Vec2 p, Vec2 c, float r, Vec2 s0, Vec2 s1, Vec2 t0, Vec2 t1, std::vector<Vec2> tri,
+                      std::vector<Vec2> tri2, Vec2 box_c = {}, Vec2 box_h = {1, 1}) {
   w.vec2(p).vec2(c).number(r).vec2(s0).vec2(s1).vec2(t0).vec2(t1);
   for (const Vec2 v : tri) w.vec2(v);
   for (const Vec2 v : tri2) w.vec2(v);
-  w.vec2(box_c).vec2(box_h).vec2(box_c + Vec2{2, 0}).vec2(box_h);      // box, box2: touching
-  w.vec2({0, 0}).vec2({1, 1}).vec2({1, 0}).vec2({1, 1});                 // rect, rect2: touching
-  w.vec2({-1, -1}).vec2({1, 1}).vec2({2, 2}).vec2({-2, -2});             // aabb, inverted aabb2
+  w.vec2(box_c).vec2(box_h).vec2(box_c + Vec2{2, 0}).vec2(box_h);  // box, box2: touching
+  w.vec2({0, 0}).vec2({1, 1}).vec2({1, 0}).vec2({1, 1});           // rect, rect2: touching
+  w.vec2({-1, -1}).vec2({1, 1}).vec2({2, 2}).vec2({-2, -2});       // aabb, inverted aabb2
 }
 
 void primitive_seeds() {
   FuzzWriter w;
   // The exact segment / circle tangency of issue 15 item 5.
-  primitive_record(w, {0, 0}, {22.544775f, -5.50697088f}, 13, {35.7326126f, 14.0712948f}, {-11.557127f, -5.63276339f}, {0, 0}, {1, 1},
-                   {{0, 0}, {1, 0}, {0, 1}}, {{1, 0}, {2, 0}, {1, 1}});
+  primitive_record(w, {0, 0}, {22.544775f, -5.50697088f}, 13, {35.7326126f, 14.0712948f}, {-11.557127f, -5.63276339f},
+                   {0, 0}, {1, 1}, {{0, 0}, {1, 0}, {0, 1}}, {{1, 0}, {2, 0}, {1, 1}});
   // A point on a triangle's edge, collinear overlapping segments, a zero-area triangle.
-  primitive_record(w, {0.5f, 0}, {0, 0}, 0, {0, 0}, {2, 0}, {1, 0}, {3, 0}, {{0, 0}, {1, 0}, {0.5f, 1}}, {{0, 0}, {1, 1}, {2, 2}});
+  primitive_record(w, {0.5f, 0}, {0, 0}, 0, {0, 0}, {2, 0}, {1, 0}, {3, 0}, {{0, 0}, {1, 0}, {0.5f, 1}},
+                   {{0, 0}, {1, 1}, {2, 2}});
   // Zero-length segments, the exact centre of a box, huge and tiny values.
   primitive_record(w, {0, 0}, {0, 0}, -1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {{1e30f, 0}, {0, 1e30f}, {-1e30f, -1e30f}},
                    {{kDenormal, 0}, {0, kDenormal}, {0, 0}}, {0, 0}, {0.5f, 0.25f});
   save("primitives", "exact-cases", w);
   FuzzWriter nan;
-  primitive_record(nan, {kNaN, 0}, {kInf, 0}, kNaN, {kNaN, kNaN}, {0, 0}, {kInf, -kInf}, {0, 0}, {{kNaN, 0}, {0, 0}, {1, 1}},
-                   {{0, 0}, {1, 0}, {0, 1}});
+  primitive_record(nan, {kNaN, 0}, {kInf, 0}, kNaN, {kNaN, kNaN}, {0, 0}, {kInf, -kInf}, {0, 0},
+                   {{kNaN, 0}, {0, 0}, {1, 1}}, {{0, 0}, {1, 0}, {0, 1}});
   save("primitives", "non-finite", nan);
 }
 
@@ -504,8 +620,10 @@ void primitive_seeds() {
 
 FuzzWriter& points_case(FuzzWriter& w, const std::vector<Vec2>& pts, float radius = 0) {
   w.u8(0);
-  if (radius != 0) w.u8(1).number(radius);
-  else w.u8(0);
+  if (radius != 0)
+    w.u8(1).number(radius);
+  else
+    w.u8(0);
   w.u8(std::uint8_t(pts.size()));
   for (const Vec2 p : pts) w.vec2(p);
   return w;
@@ -515,32 +633,33 @@ void decompose_seeds() {
   {
     FuzzWriter w;
     points_case(w, {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}});                  // an L
-    points_case(w, {{0, 2}, {1, 2}, {1, 1}, {2, 1}, {2, 0}, {0, 0}}, 0.25f);            // clockwise, rounded
-    points_case(w, {{0, 0}, {1, 0}, {1, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 1}, {0, 0}});   // repeats, collinear runs
+    points_case(w, {{0, 2}, {1, 2}, {1, 1}, {2, 1}, {2, 0}, {0, 0}}, 0.25f);           // clockwise, rounded
+    points_case(w, {{0, 0}, {1, 0}, {1, 0}, {2, 0}, {2, 2}, {0, 2}, {0, 1}, {0, 0}});  // repeats, collinear runs
     save("decompose", "valid-polygons", w);
   }
   {
     FuzzWriter w;
-    points_case(w, {{0, 0}, {2, 2}, {2, 0}, {0, 2}});                                   // bow-tie
-    points_case(w, {{0, 0}, {4, 0}, {4, 4}, {2, 0}, {0, 4}});                           // a point on an edge
-    points_case(w, {{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}, {0, 1}});   // a point twice
-    points_case(w, {{0, 0}, {2, 0}, {2, 2}, {1, 2}, {1, 3}, {1, 2.5f}, {0, 2}});        // folding back
+    points_case(w, {{0, 0}, {2, 2}, {2, 0}, {0, 2}});                                  // bow-tie
+    points_case(w, {{0, 0}, {4, 0}, {4, 4}, {2, 0}, {0, 4}});                          // a point on an edge
+    points_case(w, {{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}, {1, 2}, {1, 1}, {0, 1}});  // a point twice
+    points_case(w, {{0, 0}, {2, 0}, {2, 2}, {1, 2}, {1, 3}, {1, 2.5f}, {0, 2}});       // folding back
     save("decompose", "not-simple", w);
   }
   {
     FuzzWriter w;
-    points_case(w, {{0, 0}, {1, 1}});                                                   // 2 points
-    points_case(w, {{0, 0}, {1, 1}, {3, 3}, {2, 2}});                                   // collinear
-    points_case(w, {{0, 0}, {1, kNaN}, {0, 1}});                                        // NaN
-    points_case(w, {{0, 0}, {1, 0}, {0, kInf}}, -1);                                    // infinity, negative radius
+    points_case(w, {{0, 0}, {1, 1}});                  // 2 points
+    points_case(w, {{0, 0}, {1, 1}, {3, 3}, {2, 2}});  // collinear
+    points_case(w, {{0, 0}, {1, kNaN}, {0, 1}});       // NaN
+    points_case(w, {{0, 0}, {1, 0}, {0, kInf}}, -1);   // infinity, negative radius
     save("decompose", "degenerate", w);
   }
   {
     FuzzWriter w;
     points_case(w, {{-1e7f, -1e7f}, {1e7f, -1e7f}, {1e7f, 1e7f}, {0, 0}, {-1e7f, 1e7f}});  // the largest extent
     points_case(w, {{0, 0}, {1.0000001e7f, 0}, {0, 1}});                                   // just beyond it
-    points_case(w, {{0, 0}, {2, 0}, {2, 2}, {1.00001f, 2}, {1, 10}, {1, 2}, {0, 2}});     // a spike 1e-5 wide
-    points_case(w, {{10000, 10000}, {10000.01f, 10000}, {10000.01f, 10000.01f}, {10000.005f, 10000.005f}, {10000, 10000.01f}});
+    points_case(w, {{0, 0}, {2, 0}, {2, 2}, {1.00001f, 2}, {1, 10}, {1, 2}, {0, 2}});      // a spike 1e-5 wide
+    points_case(
+        w, {{10000, 10000}, {10000.01f, 10000}, {10000.01f, 10000.01f}, {10000.005f, 10000.005f}, {10000, 10000.01f}});
     save("decompose", "extremes", w);
   }
   {
@@ -557,8 +676,8 @@ void decompose_seeds() {
   {
     // A comb walked on the grid (teeth 2 wide, 1 apart), and a star nudged into near-touching.
     FuzzWriter w;
-    const std::vector<std::pair<int, int>> comb{{0, 0}, {11, 0}, {11, 6}, {9, 6}, {9, 2}, {8, 2}, {8, 6}, {6, 6}, {6, 2},
-                                                {5, 2}, {5, 6}, {3, 6}, {3, 2}, {2, 2}, {2, 6}, {0, 6}};
+    const std::vector<std::pair<int, int>> comb{{0, 0}, {11, 0}, {11, 6}, {9, 6}, {9, 2}, {8, 2}, {8, 6}, {6, 6},
+                                                {6, 2}, {5, 2},  {5, 6},  {3, 6}, {3, 2}, {2, 2}, {2, 6}, {0, 6}};
     w.u8(2).u8(0).u8(std::uint8_t(comb.size() - 3)).number(0.5f).vec2({-3, -2});
     for (const auto& [x, y] : comb) w.u8(std::uint8_t(x)).u8(std::uint8_t(y));
     w.u8(3).u8(0).u16(37).number(1).vec2({1e4f, 1e4f});
@@ -574,7 +693,8 @@ void decompose_seeds() {
   {
     // Rounded pieces far out (queried as a compound of a world: overlap_point, rays and discs).
     FuzzWriter w;
-    points_case(w, {{1e4f, 1e4f}, {1e4f + 4, 1e4f}, {1e4f + 4, 1e4f + 3}, {1e4f + 2, 1e4f + 1}, {1e4f, 1e4f + 3}}, 0.5f);
+    points_case(w, {{1e4f, 1e4f}, {1e4f + 4, 1e4f}, {1e4f + 4, 1e4f + 3}, {1e4f + 2, 1e4f + 1}, {1e4f, 1e4f + 3}},
+                0.5f);
     points_case(w, {{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}}, 0.0f);
     save("decompose", "world-compound", w);
   }
@@ -620,7 +740,8 @@ void snapshot_seeds() {
     pebble::ColliderOptions filtered;
     filtered.filter.category = 2;
     filtered.filter.group = -1;
-    const pebble::ColliderId box = w.add(Shape::rounded_box(0.4f, 0.3f, 0.1f), {{-2, 0.5f}, Rot::from_angle(0.3f)}, filtered);
+    const pebble::ColliderId box =
+        w.add(Shape::rounded_box(0.4f, 0.3f, 0.1f), {{-2, 0.5f}, Rot::from_angle(0.3f)}, filtered);
     w.update();
     w.set_transform(body, {{0.01f, 0.41f}, Rot::identity()});
     w.update();

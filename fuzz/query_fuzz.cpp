@@ -6,12 +6,12 @@
 // contact kernels must give the same bits.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 
 #include "fuzz_input.hpp"
-#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "invariants.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 namespace pebble_fuzz::query_target {
 namespace {
@@ -55,13 +55,15 @@ constexpr float kMinPairScale = 1e-6f;
 float accuracy(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   float biggest = 0;
   for (const Aabb& box : {pebble::bounds(a, xa), pebble::bounds(b, xb)}) {
-    biggest = std::max({biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
+    biggest = std::max(
+        {biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
   }
   const auto scale_error = [](const Transform& x) { return 0.5f * std::fabs(x.q.c * x.q.c + x.q.s * x.q.s - 1); };
-  const float frames = std::max(scale_error(xa), scale_error(xb)) * (pebble::length(xb.p - xa.p) + a.extent() + b.extent());
-  return 1e-3f * std::max(std::min(a.extent(), b.extent()), kMinPairScale) + 8 * std::numeric_limits<float>::epsilon() * biggest + frames;
+  const float frames =
+      std::max(scale_error(xa), scale_error(xb)) * (pebble::length(xb.p - xa.p) + a.extent() + b.extent());
+  return 1e-3f * std::max(std::min(a.extent(), b.extent()), kMinPairScale) +
+         8 * std::numeric_limits<float>::epsilon() * biggest + frames;
 }
-
 
 /// The contact queries on one pair, checked; with the results kept for the SIMD comparison.
 struct ContactAnswers {
@@ -71,8 +73,8 @@ struct ContactAnswers {
 };
 
 ContactAnswers contact_queries(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) {
-  ContactAnswers out{pebble::collide(a, xa, b, xb), pebble::collide(a, xa, b, xb, margin), pebble::distance(a, xa, b, xb),
-                     pebble::overlap(a, xa, b, xb)};
+  ContactAnswers out{pebble::collide(a, xa, b, xb), pebble::collide(a, xa, b, xb, margin),
+                     pebble::distance(a, xa, b, xb), pebble::overlap(a, xa, b, xb)};
   const bool valid = pebble::is_valid(xa) && pebble::is_valid(xb);
   if (!valid) {
     check_empty_manifold(out.touching);
@@ -86,14 +88,18 @@ ContactAnswers contact_queries(const Shape& a, const Transform& xa, const Shape&
   // collide() at margin 0, overlap() and distance() <= 0 are one decision (manifold.hpp,
   // distance.hpp).
   FUZZ_REQUIRE((out.touching.count > 0) == out.overlapping);
-  if (out.overlapping) FUZZ_REQUIRE(out.dist.distance <= 0);
-  else FUZZ_REQUIRE(!(out.dist.distance <= 0));
+  if (out.overlapping)
+    FUZZ_REQUIRE(out.dist.distance <= 0);
+  else
+    FUZZ_REQUIRE(!(out.dist.distance <= 0));
   // Any margin: the points are those within it; a finite margin has points exactly when the
   // distance is within it.
   check_manifold(out.speculative, margin);
   if (std::isfinite(margin)) {
-    if (out.speculative.count > 0) FUZZ_REQUIRE(out.dist.distance <= margin);
-    else FUZZ_REQUIRE(!(out.dist.distance <= margin));
+    if (out.speculative.count > 0)
+      FUZZ_REQUIRE(out.dist.distance <= margin);
+    else
+      FUZZ_REQUIRE(!(out.dist.distance <= margin));
   }
   return out;
 }
@@ -159,21 +165,25 @@ int run(const std::uint8_t* data, std::size_t size) {
   bool has_prev = false, has_next = false;
   g_describe_input = [&] {
     const auto sweep = [](const Sweep& s) {
-      return "Sweep{" + lit(s.local_center) + ", " + lit(s.c0) + ", " + lit(s.c1) + ", " + lit(s.a0) + ", " + lit(s.a1) + "}";
+      return "Sweep{" + lit(s.local_center) + ", " + lit(s.c0) + ", " + lit(s.c1) + ", " + lit(s.a0) + ", " +
+             lit(s.a1) + "}";
     };
-    return "  a = " + lit(a) + "; xa = " + lit(xa) + ";\n  b = " + lit(b) + "; xb = " + lit(xb) + ";\n  margin " + lit(margin) +
-           ", point " + lit(point) + ", ray " + lit(ray.origin) + " + " + lit(ray.translation) + ", cast radius " + lit(cast_radius) +
-           "\n  move_a " + lit(move_a) + ", move_b " + lit(move_b) + ", cast target " + lit(cast_options.target_separation) +
-           "\n  sa " + sweep(sa) + ", sb " + sweep(sb) + ", t_max " + lit(t_max) + ", toi options {" +
-           lit(toi_options.target_separation) + ", " + lit(toi_options.tolerance) + ", " + std::to_string(toi_options.max_iterations) +
-           "}\n  horizon " + lit(horizon) + ", density " + lit(density) + ", t " + lit(t_sweep) + "\n  chain segment " + lit(p0) + " -> " +
-           lit(p1) + ", ghosts " + (has_prev ? lit(g0) : std::string("none")) + ", " + (has_next ? lit(g1) : std::string("none"));
+    return "  a = " + lit(a) + "; xa = " + lit(xa) + ";\n  b = " + lit(b) + "; xb = " + lit(xb) + ";\n  margin " +
+           lit(margin) + ", point " + lit(point) + ", ray " + lit(ray.origin) + " + " + lit(ray.translation) +
+           ", cast radius " + lit(cast_radius) + "\n  move_a " + lit(move_a) + ", move_b " + lit(move_b) +
+           ", cast target " + lit(cast_options.target_separation) + "\n  sa " + sweep(sa) + ", sb " + sweep(sb) +
+           ", t_max " + lit(t_max) + ", toi options {" + lit(toi_options.target_separation) + ", " +
+           lit(toi_options.tolerance) + ", " + std::to_string(toi_options.max_iterations) + "}\n  horizon " +
+           lit(horizon) + ", density " + lit(density) + ", t " + lit(t_sweep) + "\n  chain segment " + lit(p0) +
+           " -> " + lit(p1) + ", ghosts " + (has_prev ? lit(g0) : std::string("none")) + ", " +
+           (has_next ? lit(g1) : std::string("none"));
   };
 
   // Contacts, on every SIMD copy of the kernels: the same bits on each (simd.hpp).
   const pebble::SimdPath start_path = pebble::simd_path();
   const ContactAnswers first = contact_queries(a, xa, b, xb, margin);
-  for (const pebble::SimdPath path : {pebble::SimdPath::scalar, pebble::SimdPath::sse2, pebble::SimdPath::avx2, pebble::SimdPath::neon}) {
+  for (const pebble::SimdPath path :
+       {pebble::SimdPath::scalar, pebble::SimdPath::sse2, pebble::SimdPath::avx2, pebble::SimdPath::neon}) {
     if (path == start_path || !pebble::detail::use_simd_path(path)) continue;
     const ContactAnswers other = contact_queries(a, xa, b, xb, margin);
     FUZZ_REQUIRE(same_bits(first.touching, other.touching));
@@ -209,16 +219,18 @@ int run(const std::uint8_t* data, std::size_t size) {
   // Time of impact, default options and fuzzed ones.
   const auto valid_sweep = [](const Sweep& s) {
     const float far = std::max({std::fabs(s.c0.x), std::fabs(s.c0.y), std::fabs(s.c1.x), std::fabs(s.c1.y)});
-    return valid_point(s.local_center) && valid_point(s.c0) && valid_point(s.c1) && std::fabs(s.a0) <= pebble::kMaxWorldCoordinate &&
-           std::fabs(s.a1) <= pebble::kMaxWorldCoordinate &&
+    return valid_point(s.local_center) && valid_point(s.c0) && valid_point(s.c1) &&
+           std::fabs(s.a0) <= pebble::kMaxWorldCoordinate && std::fabs(s.a1) <= pebble::kMaxWorldCoordinate &&
            far + (std::fabs(s.local_center.x) + std::fabs(s.local_center.y)) <= pebble::kMaxWorldCoordinate;
   };
   const bool toi_valid = valid_sweep(sa) && valid_sweep(sb) && t_max >= 0 && t_max <= 1;
   for (const bool with_options : {false, true}) {
-    const ToiResult r = with_options ? pebble::time_of_impact(a, sa, b, sb, t_max, toi_options) : pebble::time_of_impact(a, sa, b, sb, t_max);
-    const bool options_valid = !with_options || (toi_options.target_separation >= 0 && toi_options.target_separation <= pebble::kMaxShapeExtent &&
-                                                 toi_options.tolerance >= 0 && toi_options.tolerance <= pebble::kMaxShapeExtent &&
-                                                 toi_options.max_iterations >= 1);
+    const ToiResult r = with_options ? pebble::time_of_impact(a, sa, b, sb, t_max, toi_options)
+                                     : pebble::time_of_impact(a, sa, b, sb, t_max);
+    const bool options_valid =
+        !with_options || (toi_options.target_separation >= 0 &&
+                          toi_options.target_separation <= pebble::kMaxShapeExtent && toi_options.tolerance >= 0 &&
+                          toi_options.tolerance <= pebble::kMaxShapeExtent && toi_options.max_iterations >= 1);
     if (toi_valid && options_valid) {
       check_toi(r, t_max);
     } else {
@@ -264,8 +276,9 @@ int run(const std::uint8_t* data, std::size_t size) {
     const bool o = pebble::overlap(a, xa, b, xb);
     for (int i = 0; i < kCopies; ++i) {
       const Approach& r = approaches[i];
-      FUZZ_REQUIRE(r.hit == ap.hit && same_bits(r.time, ap.time) && same_bits(r.distance, ap.distance) && same_bits(r.point_a, ap.point_a) &&
-                   same_bits(r.point_b, ap.point_b) && same_bits(r.normal, ap.normal));
+      FUZZ_REQUIRE(r.hit == ap.hit && same_bits(r.time, ap.time) && same_bits(r.distance, ap.distance) &&
+                   same_bits(r.point_a, ap.point_a) && same_bits(r.point_b, ap.point_b) &&
+                   same_bits(r.normal, ap.normal));
       FUZZ_REQUIRE(same_bits(times[i], ttc) && same_bits(distances[i], d) && overlaps[i] == o);
     }
   }
@@ -281,7 +294,8 @@ int run(const std::uint8_t* data, std::size_t size) {
     has_prev = in.flag();
     has_next = in.flag();
     try {
-      const pebble::ChainSegment seg = pebble::ChainSegment::make(p0, p1, has_prev ? &g0 : nullptr, has_next ? &g1 : nullptr);
+      const pebble::ChainSegment seg =
+          pebble::ChainSegment::make(p0, p1, has_prev ? &g0 : nullptr, has_next ? &g1 : nullptr);
       const bool valid = pebble::is_valid(xa) && pebble::is_valid(xb);
       const Manifold m = pebble::collide(seg, xa, b, xb, margin);
       if (!valid) {
@@ -291,8 +305,9 @@ int run(const std::uint8_t* data, std::size_t size) {
         check_manifold(m, margin);
         const Vec2 c = pebble::inv_transform_point(xa, pebble::transform_point(xb, b.core_centroid()));
         // (Behind by more than the rounding of the two ways of placing the centroid.)
-        const float slack = 1e-5f * (std::fabs(c.x) + std::fabs(c.y) + std::fabs(seg.a.x) + std::fabs(seg.a.y) + b.extent() +
-                                     std::fabs(xa.p.x) + std::fabs(xa.p.y) + std::fabs(xb.p.x) + std::fabs(xb.p.y));
+        const float slack =
+            1e-5f * (std::fabs(c.x) + std::fabs(c.y) + std::fabs(seg.a.x) + std::fabs(seg.a.y) + b.extent() +
+                     std::fabs(xa.p.x) + std::fabs(xa.p.y) + std::fabs(xb.p.x) + std::fabs(xb.p.y));
         if (pebble::dot(seg.normal, c - seg.a) < -slack) FUZZ_REQUIRE(m.count == 0);
         // Clearly apart, no gap along any normal is below the distance. (Touching or overlapping,
         // the depth along the face normal a ghost is replaced by may exceed the least translation:
@@ -308,20 +323,26 @@ int run(const std::uint8_t* data, std::size_t size) {
       if (h.hit) FUZZ_REQUIRE(pebble::dot(seg.normal, pebble::inv_transform_point(xa, ray.origin) - seg.a) >= 0);
       const ToiResult ts = pebble::time_of_impact(b, sb, seg, sa, t_max, toi_options);
       FUZZ_REQUIRE(ts.fraction >= 0 && ts.fraction <= 1 && finite(ts.point) && finite(ts.normal));
-      if (ts.state == ToiResult::State::hit || ts.state == ToiResult::State::overlapped) FUZZ_REQUIRE(is_unit(ts.normal) || is_zero(ts.normal));
+      if (ts.state == ToiResult::State::hit || ts.state == ToiResult::State::overlapped)
+        FUZZ_REQUIRE(is_unit(ts.normal) || is_zero(ts.normal));
       const Approach as = pebble::closest_approach(b, xb, move_b, seg, xa, move_a, horizon);
-      FUZZ_REQUIRE(finite(as.time) && finite(as.distance) && finite(as.point_a) && finite(as.point_b) && finite(as.normal));
+      FUZZ_REQUIRE(finite(as.time) && finite(as.distance) && finite(as.point_a) && finite(as.point_b) &&
+                   finite(as.normal));
       const CastHit hc = pebble::shape_cast(b, xb, move_b, seg, xa, move_a, cast_options);
       check_cast(hc, false);
     } catch (const pebble::InvalidShape&) {
       // Only for bad points: non-finite or beyond kMaxShapeExtent, ends so close that they weld
       // (within the maker's weld tolerance of the pair's size), or a ghost that is bad or on its end.
       const auto ok = [](Vec2 p) {
-        return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= pebble::kMaxShapeExtent && std::fabs(p.y) <= pebble::kMaxShapeExtent;
+        return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= pebble::kMaxShapeExtent &&
+               std::fabs(p.y) <= pebble::kMaxShapeExtent;
       };
       const float far = std::max({std::fabs(p0.x), std::fabs(p0.y), std::fabs(p1.x), std::fabs(p1.y)});
-      FUZZ_REQUIRE(!ok(p0) || !ok(p1) || pebble::length(p1 - p0) <= 8 * std::numeric_limits<float>::epsilon() * far + 2 * pebble::kMinWeldDistance ||
-                   pebble::length(p1 - p0) > pebble::kMaxShapeExtent || (has_prev && (!pebble::is_valid_point(g0) || g0 == p0)) ||
+      FUZZ_REQUIRE(!ok(p0) || !ok(p1) ||
+                   pebble::length(p1 - p0) <=
+                       8 * std::numeric_limits<float>::epsilon() * far + 2 * pebble::kMinWeldDistance ||
+                   pebble::length(p1 - p0) > pebble::kMaxShapeExtent ||
+                   (has_prev && (!pebble::is_valid_point(g0) || g0 == p0)) ||
                    (has_next && (!pebble::is_valid_point(g1) || g1 == p1)));
     }
   }

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "fuzz_input.hpp"
-#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "invariants.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 namespace pebble_fuzz::shape_target {
 namespace {
@@ -64,7 +64,8 @@ void check_shape(const Shape& s) {
   FUZZ_REQUIRE(s.edge_count() == (n == 1 ? 0 : n));
   if (n == 2) FUZZ_REQUIRE(!(v[0] == v[1]));
   if (n >= 3) {
-    for (int i = 0; i < n; ++i) FUZZ_REQUIRE(cross(v[std::size_t(i)], v[std::size_t((i + 1) % n)], v[std::size_t((i + 2) % n)]) > 0);
+    for (int i = 0; i < n; ++i)
+      FUZZ_REQUIRE(cross(v[std::size_t(i)], v[std::size_t((i + 1) % n)], v[std::size_t((i + 2) % n)]) > 0);
   }
   for (int i = 0; i < s.edge_count(); ++i) {
     const Vec2 nrm = s.normal(i), a = v[std::size_t(i)], b = v[std::size_t((i + 1) % n)];
@@ -75,7 +76,8 @@ void check_shape(const Shape& s) {
     FUZZ_REQUIRE(std::fabs(ex * nrm.x + ey * nrm.y) <= 1e-5L * len);
   }
   for (int i = s.edge_count(); i < pebble::kMaxPolygonVertices; ++i) {
-    FUZZ_REQUIRE(s.normal_lanes_x()[i] == 0 && s.normal_lanes_y()[i] == 0 && s.offset_lanes()[i] == pebble::kHugeDistance);
+    FUZZ_REQUIRE(s.normal_lanes_x()[i] == 0 && s.normal_lanes_y()[i] == 0 &&
+                 s.offset_lanes()[i] == pebble::kHugeDistance);
   }
   // The extent holds every vertex (grown by the radius) around the core centroid.
   const Vec2 c = s.core_centroid();
@@ -83,7 +85,8 @@ void check_shape(const Shape& s) {
   real biggest = std::fabs(real(c.x)) + std::fabs(real(c.y));
   for (const Vec2 p : v) {
     biggest = std::max({biggest, std::fabs(real(p.x)), std::fabs(real(p.y))});
-    FUZZ_REQUIRE(std::hypot(real(p.x) - c.x, real(p.y) - c.y) + s.radius() <= real(s.extent()) * (1 + 1e-6L) + 1e-6L * biggest);
+    FUZZ_REQUIRE(std::hypot(real(p.x) - c.x, real(p.y) - c.y) + s.radius() <=
+                 real(s.extent()) * (1 + 1e-6L) + 1e-6L * biggest);
   }
   // The centroid lies in the core's box.
   Vec2 lo = v[0], hi = v[0];
@@ -122,7 +125,8 @@ void check_points_kept(const Shape& s, const std::vector<Vec2>& points) {
     biggest = std::max({biggest, std::fabs(real(p.x)), std::fabs(real(p.y))});
   }
   const real size = std::max(hi_x - lo_x, hi_y - lo_y);
-  const real tol = std::max({real(pebble::kWeldFraction) * size, 4 * 1.2e-7L * biggest, real(pebble::kMinWeldDistance)});
+  const real tol =
+      std::max({real(pebble::kWeldFraction) * size, 4 * 1.2e-7L * biggest, real(pebble::kMinWeldDistance)});
   // The 1-vertex core's centre is rounded to float: a float step of the largest coordinate.
   const real rounding = 2 * real(std::numeric_limits<float>::epsilon()) * biggest;
   for (const Vec2 p : points) FUZZ_REQUIRE(outside_core(s, p) <= tol * (1 + 1e-9L) + rounding);
@@ -164,7 +168,8 @@ int run(const std::uint8_t* data, std::size_t size) {
       case 1: {
         const Vec2 a = in.vec2(), b = in.vec2();
         const float r = in.number();
-        const auto s = attempt([&] { return Shape::capsule(a, b, r); }, valid_length(r) && valid_point(a) && valid_point(b));
+        const auto s =
+            attempt([&] { return Shape::capsule(a, b, r); }, valid_length(r) && valid_point(a) && valid_point(b));
         if (s) check_points_kept(*s, {a, b});
         break;
       }
@@ -183,8 +188,10 @@ int run(const std::uint8_t* data, std::size_t size) {
         const float hw = in.number(), hh = in.number(), angle = in.number();
         const Vec2 c = in.vec2();
         // The turned corners must stay within kMaxShapeExtent too; well inside it they do.
-        const bool inside = valid_point(c) && std::fabs(c.x) + std::fabs(c.y) + 2 * (real(hw) + hh) < 0.99L * pebble::kMaxShapeExtent;
-        attempt([&] { return Shape::box(hw, hh, c, angle); }, valid_half_extent(hw) && valid_half_extent(hh) && std::isfinite(angle) && inside);
+        const bool inside =
+            valid_point(c) && std::fabs(c.x) + std::fabs(c.y) + 2 * (real(hw) + hh) < 0.99L * pebble::kMaxShapeExtent;
+        attempt([&] { return Shape::box(hw, hh, c, angle); },
+                valid_half_extent(hw) && valid_half_extent(hh) && std::isfinite(angle) && inside);
         break;
       }
       case 5: {
@@ -196,8 +203,8 @@ int run(const std::uint8_t* data, std::size_t size) {
       default: {
         const std::vector<Vec2> points = in.points();
         const float r = in.number();
-        const bool valid = !points.empty() && points.size() <= std::size_t(pebble::kMaxPolygonVertices) && valid_length(r) &&
-                           std::all_of(points.begin(), points.end(), valid_point);
+        const bool valid = !points.empty() && points.size() <= std::size_t(pebble::kMaxPolygonVertices) &&
+                           valid_length(r) && std::all_of(points.begin(), points.end(), valid_point);
         const auto s = attempt([&] { return Shape::polygon(points, r); }, valid);
         if (s) {
           check_points_kept(*s, points);

@@ -16,8 +16,8 @@
 namespace pebble_fuzz::snapshot_target {
 namespace {
 
-using pebble::CollisionWorld;
 using pebble::ColliderId;
+using pebble::CollisionWorld;
 using Bytes = std::vector<std::byte>;
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
@@ -40,18 +40,23 @@ void check_world(CollisionWorld& w) {
     for (int k = 0; k < 8; ++k) {
       const float a = 0.785f * float(k);
       const pebble::Ray ray{{-20 * std::cos(a), -20 * std::sin(a)}, {40 * std::cos(a), 40 * std::sin(a)}};
-      if (const auto r = w.cast_ray(ray, all)) FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point) && finite(r->hit.normal));
-      if (const auto r = w.cast_circle(ray, 0.5f, all)) FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point));
+      if (const auto r = w.cast_ray(ray, all))
+        FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point) && finite(r->hit.normal));
+      if (const auto r = w.cast_circle(ray, 0.5f, all))
+        FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point));
       const pebble::Shape probe = pebble::Shape::box(1, 0.5f);
       if (const auto r = w.cast_shape(probe, {ray.origin, pebble::Rot::identity()}, ray.translation, all))
         FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point));
     }
     int seen = 0;
-    w.overlap_aabb(Aabb{{-50, -50}, {50, 50}}, [&](ColliderId id) {
-      FUZZ_REQUIRE(w.contains(id));
-      ++seen;
-      return true;
-    }, all);
+    w.overlap_aabb(
+        Aabb{{-50, -50}, {50, 50}},
+        [&](ColliderId id) {
+          FUZZ_REQUIRE(w.contains(id));
+          ++seen;
+          return true;
+        },
+        all);
     FUZZ_REQUIRE(seen <= w.size());
     pebble::Neighbor near[4];
     const int n = w.nearest(pebble::Shape::circle(0.1f), pebble::Transform::identity(), near, 100.0f, all);

@@ -39,9 +39,9 @@ namespace pebble_fuzz::world_target {
 namespace {
 
 using pebble::ChainSegment;
-using pebble::CollisionWorld;
 using pebble::ColliderId;
 using pebble::ColliderOptions;
+using pebble::CollisionWorld;
 using pebble::Filter;
 using pebble::QueryFilter;
 using pebble::Ray;
@@ -122,8 +122,10 @@ struct Model {
     int single = 0, several = 0;
     for (const Entry& e : entries) {
       if (!e.live) continue;
-      if (e.count() == 1) ++single;
-      else several += e.count();
+      if (e.count() == 1)
+        ++single;
+      else
+        several += e.count();
       if (e.count() > 1) largest = std::max(largest, e.count());
     }
     peak_single = std::max(peak_single, single);
@@ -159,7 +161,8 @@ ColliderId read_id(FuzzInput& in, const Model& model) {
   const std::uint8_t how = in.u8();
   if (!model.entries.empty() && how < 224) return model.entries[std::size_t(in.u8()) % model.entries.size()].id;
   switch (how & 3) {
-    case 0: return ColliderId{};
+    case 0:
+      return ColliderId{};
     case 1: {
       if (model.entries.empty()) return ColliderId{};
       ColliderId id = model.entries[std::size_t(in.u8()) % model.entries.size()].id;
@@ -172,7 +175,8 @@ ColliderId read_id(FuzzInput& in, const Model& model) {
       id.generation += 1;  // the slot's next occupant, not yet born
       return id;
     }
-    default: return ColliderId{in.u32(), in.u32(), in.u32()};
+    default:
+      return ColliderId{in.u32(), in.u32(), in.u32()};
   }
 }
 
@@ -181,26 +185,30 @@ Transform read_move(FuzzInput& in, const Entry* e) {
   const bool small = in.flag();
   if (e != nullptr && small) {
     const Vec2 step{float(std::int8_t(in.u8())) / 64.0f, float(std::int8_t(in.u8())) / 64.0f};
-    return Transform{e->xf.p + step, in.flag() ? e->xf.q : pebble::Rot::from_angle(e->xf.q.angle() + float(std::int8_t(in.u8())) / 64.0f)};
+    return Transform{
+        e->xf.p + step,
+        in.flag() ? e->xf.q : pebble::Rot::from_angle(e->xf.q.angle() + float(std::int8_t(in.u8())) / 64.0f)};
   }
   return in.transform();
 }
 
 bool query_passes(const Entry& e, const QueryFilter& f) {
-  return e.live && (e.options.filter.category & f.mask) != 0 && (f.sensors || !e.options.sensor) && (f.fixed || !e.options.fixed);
+  return e.live && (e.options.filter.category & f.mask) != 0 && (f.sensors || !e.options.sensor) &&
+         (f.fixed || !e.options.fixed);
 }
 
 /// Pairs the world may form (update.cpp's rule: not both fixed, not both chains, not both
 /// sensors, the filters).
 bool may_pair(const Entry& a, const Entry& b) {
-  return !(a.options.fixed && b.options.fixed) && !(a.chain() && b.chain()) && !(a.options.sensor && b.options.sensor) &&
-         pebble::should_collide(a.options.filter, b.options.filter);
+  return !(a.options.fixed && b.options.fixed) && !(a.chain() && b.chain()) &&
+         !(a.options.sensor && b.options.sensor) && pebble::should_collide(a.options.filter, b.options.filter);
 }
 
 /// collide() of part i of a and part j of b (a chain's segment one-sided), normal from a to b.
 Manifold part_contact(const Entry& a, int i, const Entry& b, int j, float margin) {
   if (a.chain()) return pebble::collide(a.segments[std::size_t(i)], a.xf, b.parts[std::size_t(j)], b.xf, margin);
-  if (b.chain()) return pebble::collide(b.segments[std::size_t(j)], b.xf, a.parts[std::size_t(i)], a.xf, margin).flipped();
+  if (b.chain())
+    return pebble::collide(b.segments[std::size_t(j)], b.xf, a.parts[std::size_t(i)], a.xf, margin).flipped();
   return pebble::collide(a.parts[std::size_t(i)], a.xf, b.parts[std::size_t(j)], b.xf, margin);
 }
 
@@ -323,12 +331,14 @@ void check_update(const CollisionWorld& world, Model& model) {
   };
   const auto sensor_set = [](std::span<const SensorEvent> events) {
     PartSet out;
-    for (const SensorEvent& e : events) FUZZ_REQUIRE(out.insert({e.sensor, e.sensor_part, e.visitor, e.visitor_part}).second);
+    for (const SensorEvent& e : events)
+      FUZZ_REQUIRE(out.insert({e.sensor, e.sensor_part, e.visitor, e.visitor_part}).second);
     return out;
   };
   const auto pairs_of = [](const PartSet& parts) {
     PairSet out;
-    for (const PartKey& k : parts) FUZZ_REQUIRE(out.insert({std::get<0>(k), std::get<2>(k)}).second);  // one event per collider pair
+    for (const PartKey& k : parts)
+      FUZZ_REQUIRE(out.insert({std::get<0>(k), std::get<2>(k)}).second);  // one event per collider pair
     return out;
   };
   // Part level: exactly the changes of the part pair sets.
@@ -336,7 +346,8 @@ void check_update(const CollisionWorld& world, Model& model) {
   FUZZ_REQUIRE(contact_set(world.end_part_touch_events()) == difference(model.contacts, contacts));
   // Collider level: exactly the changes of the collider pair sets.
   const PartSet begins = contact_set(world.begin_touch_events()), ends = contact_set(world.end_touch_events());
-  const PartSet sensor_begins = sensor_set(world.sensor_begin_events()), sensor_ends = sensor_set(world.sensor_end_events());
+  const PartSet sensor_begins = sensor_set(world.sensor_begin_events()),
+                sensor_ends = sensor_set(world.sensor_end_events());
   const PairSet now = colliders_of(contacts), before = colliders_of(model.contacts);
   const PairSet sensors_now = colliders_of(sensors), sensors_before = colliders_of(model.sensors);
   FUZZ_REQUIRE(pairs_of(begins) == difference(now, before));
@@ -369,7 +380,8 @@ void check_update(const CollisionWorld& world, Model& model) {
 
 /// A closest-hit query against the brute force: `cast(e, k)` is the answer of part k of e alone.
 template <class Cast>
-void check_closest(const std::optional<RayResult>& got, const Model& model, const QueryFilter& filter, bool valid, Cast cast) {
+void check_closest(const std::optional<RayResult>& got, const Model& model, const QueryFilter& filter, bool valid,
+                   Cast cast) {
   float best = 2;
   for (const Entry& e : model.entries) {
     if (!query_passes(e, filter) || !valid) continue;
@@ -430,9 +442,12 @@ std::string lit(const ColliderId& id) {
   return buf;
 }
 std::string lit(const Filter& f) {
-  return "Filter{" + std::to_string(f.category) + "u, " + std::to_string(f.mask) + "u, " + std::to_string(f.group) + "}";
+  return "Filter{" + std::to_string(f.category) + "u, " + std::to_string(f.mask) + "u, " + std::to_string(f.group) +
+         "}";
 }
-std::string lit(const QueryFilter& f) { return "QueryFilter{" + std::to_string(f.mask) + "u, " + (f.sensors ? "true" : "false") + "}"; }
+std::string lit(const QueryFilter& f) {
+  return "QueryFilter{" + std::to_string(f.mask) + "u, " + (f.sensors ? "true" : "false") + "}";
+}
 std::string lit(const std::vector<Shape>& parts) {
   std::string out = "{";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + pebble_fuzz::lit(parts[i]);
@@ -454,12 +469,20 @@ ColliderOptions read_options(FuzzInput& in) {
 }
 
 /// Adds e (its parts, or its chain) to the world and the model; false when refused.
-bool add_entry(CollisionWorld& world, Model& model, Entry e, const pebble::Chain* chain, bool compound, std::string& log) {
-  log += std::string("  add(") + (chain ? "chain " : compound ? "compound " : "") + lit(e.parts) + ", " + lit(e.xf) + ", " + lit(e.options) + ")";
+bool add_entry(CollisionWorld& world, Model& model, Entry e, const pebble::Chain* chain, bool compound,
+               std::string& log) {
+  log += std::string("  add(") +
+         (chain      ? "chain "
+          : compound ? "compound "
+                     : "") +
+         lit(e.parts) + ", " + lit(e.xf) + ", " + lit(e.options) + ")";
   try {
-    if (chain != nullptr) e.id = world.add(*chain, e.xf, e.options);
-    else if (!compound) e.id = world.add(e.parts[0], e.xf, e.options);
-    else e.id = world.add(std::span<const Shape>(e.parts), e.xf, e.options);
+    if (chain != nullptr)
+      e.id = world.add(*chain, e.xf, e.options);
+    else if (!compound)
+      e.id = world.add(e.parts[0], e.xf, e.options);
+    else
+      e.id = world.add(std::span<const Shape>(e.parts), e.xf, e.options);
     log += " -> " + lit(e.id) + "\n";
     FUZZ_REQUIRE(pebble::is_valid(e.xf));
   } catch (const std::invalid_argument&) {
@@ -484,7 +507,8 @@ std::vector<Vec2> read_chain_points(FuzzInput& in) {
 /// where its one-sided collide() gives points (not behind it, not where the normal belongs to the
 /// neighbour's corner): what the mover meets of a chain (mover_planes(), docs/terrain.md).
 float depth_into(const Shape& shape, const Transform& xf, const Entry& e, int k) {
-  if (e.chain() && pebble::collide(e.segments[std::size_t(k)], e.xf, shape, xf).count == 0) return -pebble::kHugeDistance;
+  if (e.chain() && pebble::collide(e.segments[std::size_t(k)], e.xf, shape, xf).count == 0)
+    return -pebble::kHugeDistance;
   return -pebble::distance(e.parts[std::size_t(k)], e.xf, shape, xf).distance;
 }
 
@@ -501,8 +525,8 @@ bool behind_segment(const Shape& shape, const Transform& xf, const Entry& e, int
 /// How far the mover may end inside a part beyond the skin: distance()'s rounding at the
 /// coordinates and sizes involved.
 float depth_slack(const Shape& shape, const Transform& xf, const Entry& e, int k) {
-  const float scale = std::max({1.0f, std::fabs(xf.p.x), std::fabs(xf.p.y), std::fabs(e.xf.p.x), std::fabs(e.xf.p.y), shape.extent(),
-                                e.parts[std::size_t(k)].extent()});
+  const float scale = std::max({1.0f, std::fabs(xf.p.x), std::fabs(xf.p.y), std::fabs(e.xf.p.x), std::fabs(e.xf.p.y),
+                                shape.extent(), e.parts[std::size_t(k)].extent()});
   return 4e-6f * scale;
 }
 
@@ -517,13 +541,14 @@ struct MoverModel {
 };
 
 std::string lit(const pebble::MoverSettings& s) {
-  return "MoverSettings{up " + lit(s.up) + ", max_slope " + lit(s.max_slope) + ", step_height " + lit(s.step_height) + ", snap " +
-         lit(s.snap_distance) + ", skin " + lit(s.skin) + ", push_speed " + lit(s.push_speed) + ", " + lit(s.filter) + ", iterations " +
-         std::to_string(s.max_iterations) + "}";
+  return "MoverSettings{up " + lit(s.up) + ", max_slope " + lit(s.max_slope) + ", step_height " + lit(s.step_height) +
+         ", snap " + lit(s.snap_distance) + ", skin " + lit(s.skin) + ", push_speed " + lit(s.push_speed) + ", " +
+         lit(s.filter) + ", iterations " + std::to_string(s.max_iterations) + "}";
 }
 
 /// One CharacterMover::step against the brute force over every part of every collider it sees.
-Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverModel& m, Vec2 velocity, float dt, std::string& log) {
+Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverModel& m, Vec2 velocity, float dt,
+                      std::string& log) {
   pebble::CharacterMover& mover = *m.mover;
   const pebble::MoverSettings& settings = mover.settings();
   const Shape& shape = mover.shape();
@@ -538,8 +563,10 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
     for (int k = 0; k < e.count(); ++k) before[i].push_back(depth_into(shape, start, e, k));
   }
   const pebble::MoverStep s = mover.step(world, velocity, dt);
-  log += " -> " + lit(s.transform) + (s.ground.grounded ? " grounded on " + lit(s.ground.collider) + " part " + std::to_string(s.ground.part) : "") +
-         (s.stepped ? " stepped" : "") + (s.snapped ? " snapped" : "") + (s.pushed ? " pushed" : "") + "\n";
+  log +=
+      " -> " + lit(s.transform) +
+      (s.ground.grounded ? " grounded on " + lit(s.ground.collider) + " part " + std::to_string(s.ground.part) : "") +
+      (s.stepped ? " stepped" : "") + (s.snapped ? " snapped" : "") + (s.pushed ? " pushed" : "") + "\n";
   const Transform& xf = mover.transform();
   FUZZ_REQUIRE(xf == s.transform);
   FUZZ_REQUIRE(finite(xf.p) && same_bits(xf.q.c, m.q.c) && same_bits(xf.q.s, m.q.s));  // finite, never turned
@@ -547,8 +574,8 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   // Does nothing (mover.cpp: also a velocity or a motion beyond kMaxWorldCoordinate, which
   // docs/mover.md calls beyond float's range): the same pose and ground (perhaps removed since).
   if (!(dt > 0) || !std::isfinite(dt) || !pebble::is_valid_point(velocity) || !pebble::is_valid_point(velocity * dt)) {
-    FUZZ_REQUIRE(xf == start && s.ground.grounded == ground_before.grounded && s.ground.collider == ground_before.collider &&
-                 s.ground.part == ground_before.part);
+    FUZZ_REQUIRE(xf == start && s.ground.grounded == ground_before.grounded &&
+                 s.ground.collider == ground_before.collider && s.ground.part == ground_before.part);
     return s.velocity;
   }
   // docs/mover.md: no step ends deeper than the skin into a fixed collider (one the mover cannot
@@ -564,7 +591,9 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   }
   for (std::size_t i = 0; i < model.entries.size(); ++i) {
     const Entry& e = model.entries[i];
-    if (!query_passes(e, settings.filter) || (!e.options.fixed && (!clear_start || s.pushed)) || (e.options.fixed && xf == start)) continue;
+    if (!query_passes(e, settings.filter) || (!e.options.fixed && (!clear_start || s.pushed)) ||
+        (e.options.fixed && xf == start))
+      continue;
     for (int k = 0; k < e.count(); ++k) {
       // A moving chain's segment the mover started behind: it passes through the segment from
       // behind (one-sided, docs/terrain.md) and may end with its centroid just past the line,
@@ -574,8 +603,9 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
       if (!e.options.fixed && behind_segment(shape, start, e, k)) continue;
       const float after = depth_into(shape, xf, e, k), slack = depth_slack(shape, xf, e, k);
       if (!(after <= settings.skin + slack)) {
-        std::fprintf(stderr, "mover %s part %d of %s: depth %g after the step, %g before, skin %g\n", e.options.fixed ? "fixed" : "moving",
-                     k, lit(e.id).c_str(), double(after), double(before[i][std::size_t(k)]), double(settings.skin));
+        std::fprintf(stderr, "mover %s part %d of %s: depth %g after the step, %g before, skin %g\n",
+                     e.options.fixed ? "fixed" : "moving", k, lit(e.id).c_str(), double(after),
+                     double(before[i][std::size_t(k)]), double(settings.skin));
         // (Step 6 once looked for fixed overlaps among the 16 deepest contact planes, which a
         // moving compound could fill: fuzz/corpus/world/mover-fixed-overlap-crowded-out, fixed.)
         FUZZ_REQUIRE(!"the mover ended a step deeper than the skin into a part");
@@ -584,7 +614,8 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   }
   // The ground: a live part the mover sees, walkable, within twice the skin.
   const pebble::MoverGround& g = s.ground;
-  FUZZ_REQUIRE(g.grounded == mover.ground().grounded && g.collider == mover.ground().collider && g.part == mover.ground().part);
+  FUZZ_REQUIRE(g.grounded == mover.ground().grounded && g.collider == mover.ground().collider &&
+               g.part == mover.ground().part);
   if (!g.grounded) {
     FUZZ_REQUIRE(g.normal == settings.up);
     return s.velocity;
@@ -596,7 +627,8 @@ Vec2 check_mover_step(const CollisionWorld& world, const Model& model, MoverMode
   FUZZ_REQUIRE(pebble::dot(g.normal, settings.up) >= std::cos(settings.max_slope) - 1e-3f);
   const float d = pebble::distance(e->parts[std::size_t(g.part)], e->xf, shape, xf).distance;
   if (!(d <= 2 * settings.skin + depth_slack(shape, xf, *e, g.part))) {
-    std::fprintf(stderr, "mover ground %s part %d: distance %g, skin %g\n", lit(e->id).c_str(), g.part, double(d), double(settings.skin));
+    std::fprintf(stderr, "mover ground %s part %d: distance %g, skin %g\n", lit(e->id).c_str(), g.part, double(d),
+                 double(settings.skin));
     // (A push out of an overlap once left the ground chosen before it: fuzz/corpus/world/
     // mover-ground-after-push*, fixed.)
     FUZZ_REQUIRE(!"the mover's ground is farther than twice the skin");
@@ -660,8 +692,9 @@ int run(const std::uint8_t* data, std::size_t size) {
   MoverModel mover;
   const Shape fallback = Shape::circle(0.5f);
   // What happened so far, printed with a violation.
-  std::string log = "  settings: margin " + lit(settings.contact_margin) + ", threads " + std::to_string(settings.threads) + ", tree margin " +
-                    lit(settings.tree.margin) + ", prediction " + lit(settings.tree.prediction) + "\n";
+  std::string log = "  settings: margin " + lit(settings.contact_margin) + ", threads " +
+                    std::to_string(settings.threads) + ", tree margin " + lit(settings.tree.margin) + ", prediction " +
+                    lit(settings.tree.prediction) + "\n";
   g_describe_input = [&] { return log; };
   // PEBBLE_FUZZ_TRACE=1 prints each operation as it is made (for a crash that is not a violation,
   // such as a sanitizer report).
@@ -750,14 +783,17 @@ int run(const std::uint8_t* data, std::size_t size) {
         const float radius = in.flag() ? 0.0f : in.number();
         const QueryFilter filter = read_query_filter(in);
         const bool valid = pebble::is_valid_point(ray.origin) && pebble::is_valid_point(ray.translation);
-        log += "  cast_ray / cast_circle(Ray{" + lit(ray.origin) + ", " + lit(ray.translation) + "}, " + lit(radius) + ", " + lit(filter) +
-               ")\n";
+        log += "  cast_ray / cast_circle(Ray{" + lit(ray.origin) + ", " + lit(ray.translation) + "}, " + lit(radius) +
+               ", " + lit(filter) + ")\n";
         // A chain's segment is hit from its front only.
         const auto cast = [&](const Entry& e, int k, float r) {
           if (e.chain()) return pebble::raycast(e.segments[std::size_t(k)], e.xf, ray, r);
-          return r > 0 ? pebble::raycast(e.parts[std::size_t(k)], e.xf, ray, r) : pebble::raycast(e.parts[std::size_t(k)], e.xf, ray);
+          return r > 0 ? pebble::raycast(e.parts[std::size_t(k)], e.xf, ray, r)
+                       : pebble::raycast(e.parts[std::size_t(k)], e.xf, ray);
         };
-        if (radius == 0) check_closest(world.cast_ray(ray, filter), model, filter, valid, [&](const Entry& e, int k) { return cast(e, k, 0); });
+        if (radius == 0)
+          check_closest(world.cast_ray(ray, filter), model, filter, valid,
+                        [&](const Entry& e, int k) { return cast(e, k, 0); });
         const bool radius_ok = radius >= 0 && radius <= pebble::kMaxShapeExtent;
         check_closest(world.cast_circle(ray, radius, filter), model, filter, valid && radius_ok,
                       [&](const Entry& e, int k) { return cast(e, k, radius); });
@@ -769,17 +805,20 @@ int run(const std::uint8_t* data, std::size_t size) {
         const Vec2 translation = in.vec2();
         const QueryFilter filter = read_query_filter(in);
         const pebble::ShapeCastOptions options{in.flag() ? 0.0f : in.number()};
-        log += "  cast_shape(" + lit(shape) + ", " + lit(xf) + ", " + lit(translation) + ", " + lit(filter) + ", target " +
-               lit(options.target_separation) + ")\n";
-        const bool valid = pebble::is_valid(xf) && pebble::is_valid_point(translation) && options.target_separation >= 0 &&
-                           options.target_separation <= pebble::kMaxShapeExtent;
-        check_closest(world.cast_shape(shape, xf, translation, filter, options), model, filter, valid, [&](const Entry& e, int k) {
-          // A chain's segment one-sided: a shape starting behind it or meeting it from behind passes.
-          CastHit h = e.chain() ? pebble::shape_cast(shape, xf, translation, e.segments[std::size_t(k)], e.xf, Vec2{}, options)
-                                : pebble::shape_cast(shape, xf, translation, e.parts[std::size_t(k)], e.xf, Vec2{}, options);
-          h.normal = -h.normal;
-          return h;
-        });
+        log += "  cast_shape(" + lit(shape) + ", " + lit(xf) + ", " + lit(translation) + ", " + lit(filter) +
+               ", target " + lit(options.target_separation) + ")\n";
+        const bool valid = pebble::is_valid(xf) && pebble::is_valid_point(translation) &&
+                           options.target_separation >= 0 && options.target_separation <= pebble::kMaxShapeExtent;
+        check_closest(world.cast_shape(shape, xf, translation, filter, options), model, filter, valid,
+                      [&](const Entry& e, int k) {
+                        // A chain's segment one-sided: a shape starting behind it or meeting it from behind passes.
+                        CastHit h = e.chain() ? pebble::shape_cast(shape, xf, translation, e.segments[std::size_t(k)],
+                                                                   e.xf, Vec2{}, options)
+                                              : pebble::shape_cast(shape, xf, translation, e.parts[std::size_t(k)],
+                                                                   e.xf, Vec2{}, options);
+                        h.normal = -h.normal;
+                        return h;
+                      });
         break;
       }
       case 13: {  // overlap_shape and within_distance (a chain's segments both-sided)
@@ -788,43 +827,54 @@ int run(const std::uint8_t* data, std::size_t size) {
         const float reach = in.flag() ? 0.0f : in.number();
         const QueryFilter filter = read_query_filter(in);
         const bool valid = pebble::is_valid(xf);
-        log += "  overlap_shape / within_distance(" + lit(shape) + ", " + lit(xf) + ", " + lit(reach) + ", " + lit(filter) + ")\n";
-        check_reports(model, filter, [&](auto f) { world.overlap_shape(shape, xf, f, filter); },
-                      [&](const Shape& part, const Transform& at) { return valid && pebble::overlap(part, at, shape, xf); });
+        log += "  overlap_shape / within_distance(" + lit(shape) + ", " + lit(xf) + ", " + lit(reach) + ", " +
+               lit(filter) + ")\n";
+        check_reports(
+            model, filter, [&](auto f) { world.overlap_shape(shape, xf, f, filter); },
+            [&](const Shape& part, const Transform& at) { return valid && pebble::overlap(part, at, shape, xf); });
         const bool reach_ok = valid && reach >= 0 && reach <= pebble::kMaxWorldCoordinate;
-        check_reports(model, filter, [&](auto f) { world.within_distance(shape, xf, reach, f, filter); },
-                      [&](const Shape& part, const Transform& at) {
-                        if (!reach_ok) return false;
-                        return reach == 0 ? pebble::overlap(part, at, shape, xf) : pebble::distance(part, at, shape, xf).distance <= reach;
-                      });
+        check_reports(
+            model, filter, [&](auto f) { world.within_distance(shape, xf, reach, f, filter); },
+            [&](const Shape& part, const Transform& at) {
+              if (!reach_ok) return false;
+              return reach == 0 ? pebble::overlap(part, at, shape, xf)
+                                : pebble::distance(part, at, shape, xf).distance <= reach;
+            });
         break;
       }
       case 14: {  // overlap_aabb and overlap_point
         const Vec2 p = in.vec2(), q = in.vec2();
         const QueryFilter filter = read_query_filter(in);
         const Aabb box{pebble::min(p, q), pebble::max(p, q)};
-        log += "  overlap_aabb(Aabb{" + lit(box.lower) + ", " + lit(box.upper) + "}), overlap_point(" + lit(p) + "), " + lit(filter) + "\n";
+        log += "  overlap_aabb(Aabb{" + lit(box.lower) + ", " + lit(box.upper) + "}), overlap_point(" + lit(p) + "), " +
+               lit(filter) + "\n";
         const Vec2 half = pebble::extents(box);
-        const bool valid = pebble::is_valid(box) && pebble::is_valid_point(box.lower) && pebble::is_valid_point(box.upper);
+        const bool valid =
+            pebble::is_valid(box) && pebble::is_valid_point(box.lower) && pebble::is_valid_point(box.upper);
         if (valid && half.x <= pebble::kMaxShapeExtent && half.y <= pebble::kMaxShapeExtent) {
           // A box the world turns into a Shape: the colliders that overlap that shape.
           const Transform at{pebble::center(box), pebble::Rot::identity()};
           const Vec2 ends[2] = {-half, half};
           const Shape as_shape = half.x > 0 && half.y > 0 ? Shape::box(half.x, half.y) : Shape::polygon(ends);
-          check_reports(model, filter, [&](auto f) { world.overlap_aabb(box, f, filter); },
-                        [&](const Shape& part, const Transform& xf) { return pebble::overlap(part, xf, as_shape, at); });
+          check_reports(
+              model, filter, [&](auto f) { world.overlap_aabb(box, f, filter); },
+              [&](const Shape& part, const Transform& xf) { return pebble::overlap(part, xf, as_shape, at); });
         } else {
           IdSet got;
-          world.overlap_aabb(box, [&](ColliderId id) {
-            FUZZ_REQUIRE(got.insert(id).second);
-            const Entry* e = model.find(id);
-            FUZZ_REQUIRE(e != nullptr && query_passes(*e, filter));
-            return true;
-          }, filter);
+          world.overlap_aabb(
+              box,
+              [&](ColliderId id) {
+                FUZZ_REQUIRE(got.insert(id).second);
+                const Entry* e = model.find(id);
+                FUZZ_REQUIRE(e != nullptr && query_passes(*e, filter));
+                return true;
+              },
+              filter);
           if (!valid) FUZZ_REQUIRE(got.empty());
         }
-        check_reports(model, filter, [&](auto f) { world.overlap_point(p, f, filter); },
-                      [&](const Shape& part, const Transform& xf) { return pebble::contains(part, xf, p); });
+        check_reports(
+            model, filter, [&](auto f) { world.overlap_point(p, f, filter); },
+            [&](const Shape& part, const Transform& xf) { return pebble::contains(part, xf, p); });
         break;
       }
       case 15: {
@@ -858,7 +908,8 @@ int run(const std::uint8_t* data, std::size_t size) {
         try {
           chain.emplace(loop ? pebble::Chain::loop(points) : pebble::Chain::open(points));
         } catch (const pebble::InvalidShape&) {
-          log += std::string("  Chain::") + (loop ? "loop" : "open") + " of " + std::to_string(points.size()) + " points refused\n";
+          log += std::string("  Chain::") + (loop ? "loop" : "open") + " of " + std::to_string(points.size()) +
+                 " points refused\n";
           break;
         }
         if (model.live_parts() + chain->segment_count() > kMostParts) break;
@@ -882,7 +933,8 @@ int run(const std::uint8_t* data, std::size_t size) {
         e.parts = found->parts;
         e.xf = found->xf;
         e.options = found->options;
-        const int n = std::min({found->count() + more, kMostCompoundParts, kMostParts - model.live_parts() + found->count()});
+        const int n =
+            std::min({found->count() + more, kMostCompoundParts, kMostParts - model.live_parts() + found->count()});
         while (e.count() < n) e.parts.push_back(in.shape_or(fallback));
         log += "  remove(" + lit(id) + ") to grow it to " + std::to_string(e.count()) + " parts\n";
         FUZZ_REQUIRE(world.remove(id));
@@ -913,7 +965,8 @@ int run(const std::uint8_t* data, std::size_t size) {
       case 16 + 9: {  // place the mover: a teleport
         if (!mover.mover) break;
         const bool small = in.flag();
-        const Vec2 at = small ? mover.mover->transform().p + Vec2{float(std::int8_t(in.u8())) / 64.0f, float(std::int8_t(in.u8())) / 64.0f}
+        const Vec2 at = small ? mover.mover->transform().p +
+                                    Vec2{float(std::int8_t(in.u8())) / 64.0f, float(std::int8_t(in.u8())) / 64.0f}
                               : in.vec2();
         log += "  mover.set_transform(" + lit(at) + ")\n";
         if (pebble::is_valid_point(at)) mover.mover->set_transform(Transform{at, mover.q});
@@ -936,18 +989,24 @@ int run(const std::uint8_t* data, std::size_t size) {
           }
         }
         std::size_t got = 0;
-        world.collide_shape(shape, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
-          const auto it = expected.find({id, part, id, part});
-          FUZZ_REQUIRE(it != expected.end() && same_bits(it->second, m));
-          ++got;
-          return true;
-        }, filter);
+        world.collide_shape(
+            shape, xf, margin,
+            [&](ColliderId id, int part, const Manifold& m) {
+              const auto it = expected.find({id, part, id, part});
+              FUZZ_REQUIRE(it != expected.end() && same_bits(it->second, m));
+              ++got;
+              return true;
+            },
+            filter);
         FUZZ_REQUIRE(got == expected.size());
         int reports = 0;
-        world.collide_shape(shape, xf, margin, [&](ColliderId, int, const Manifold&) {
-          ++reports;
-          return false;
-        }, filter);
+        world.collide_shape(
+            shape, xf, margin,
+            [&](ColliderId, int, const Manifold&) {
+              ++reports;
+              return false;
+            },
+            filter);
         FUZZ_REQUIRE(reports == (expected.empty() ? 0 : 1));
         break;
       }
@@ -968,8 +1027,11 @@ int run(const std::uint8_t* data, std::size_t size) {
   // PEBBLE_FUZZ_SLOTS=1 prints the part table's length against what the bound is made of.
   static const bool slots = std::getenv("PEBBLE_FUZZ_SLOTS") != nullptr;
   if (slots) {
-    std::fprintf(stderr, "part slots %d, live parts %d, most live single %d, most live parts of compounds and chains %d, largest %d, bound %d\n",
-                 world.stats().part_slots, model.live_parts(), model.peak_single, model.peak_several, model.largest, part_slot_bound(model));
+    std::fprintf(stderr,
+                 "part slots %d, live parts %d, most live single %d, most live parts of compounds and chains %d, "
+                 "largest %d, bound %d\n",
+                 world.stats().part_slots, model.live_parts(), model.peak_single, model.peak_several, model.largest,
+                 part_slot_bound(model));
   }
   return 0;
 }

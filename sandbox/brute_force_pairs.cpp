@@ -9,16 +9,22 @@
 namespace pebble::sandbox {
 
 void BruteForcePairs::add(int body, std::span<const Shape> parts, const Transform& xf, bool is_static) {
-  if (body != static_cast<int>(entries_.size())) throw std::logic_error("BruteForcePairs: bodies must be added in order");
+  if (body != static_cast<int>(entries_.size()))
+    throw std::logic_error("BruteForcePairs: bodies must be added in order");
   entries_.push_back({{parts.begin(), parts.end()}, xf, is_static, {}, {}});
 }
 
-void BruteForcePairs::add_chain(int body, const Chain& chain, const Transform& xf) { add_segments(body, chain.segments(), xf); }
+void BruteForcePairs::add_chain(int body, const Chain& chain, const Transform& xf) {
+  add_segments(body, chain.segments(), xf);
+}
 
-void BruteForcePairs::add_heightfield(int body, const Heightfield& field, const Transform& xf) { add_segments(body, field.cells(), xf); }
+void BruteForcePairs::add_heightfield(int body, const Heightfield& field, const Transform& xf) {
+  add_segments(body, field.cells(), xf);
+}
 
 void BruteForcePairs::add_segments(int body, std::span<const ChainSegment> segments, const Transform& xf) {
-  if (body != static_cast<int>(entries_.size())) throw std::logic_error("BruteForcePairs: bodies must be added in order");
+  if (body != static_cast<int>(entries_.size()))
+    throw std::logic_error("BruteForcePairs: bodies must be added in order");
   Entry e{{}, xf, true, {segments.begin(), segments.end()}, {}};
   for (const ChainSegment& s : e.segments) e.parts.push_back(s.shape);
   entries_.push_back(std::move(e));
@@ -49,7 +55,8 @@ void BruteForcePairs::find_contacts(float margin, std::vector<BodyContact>& out)
           } else {
             m = collide(a.parts[ka], a.xf, b.parts[kb], b.xf, margin);
           }
-          if (m.count > 0) out.push_back({static_cast<int>(i), static_cast<int>(j), m, static_cast<int>(ka), static_cast<int>(kb)});
+          if (m.count > 0)
+            out.push_back({static_cast<int>(i), static_cast<int>(j), m, static_cast<int>(ka), static_cast<int>(kb)});
         }
       }
     }

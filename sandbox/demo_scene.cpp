@@ -81,9 +81,16 @@ std::vector<Shape> make_concave(std::mt19937& rng) {
   const float s = uniform(rng, 0.22f, 0.5f * kMaxShapeSize - 0.05f), t = s * uniform(rng, 0.35f, 0.5f);
   std::vector<Vec2> p;
   switch (rng() % 4) {
-    case 0: p = {{-s, -s}, {s, -s}, {s, -s + t}, {-s + t, -s + t}, {-s + t, s}, {-s, s}}; break;  // L
-    case 1: p = {{-s, -s}, {s, -s}, {s, s}, {s - t, s}, {s - t, -s + t}, {-s + t, -s + t}, {-s + t, s}, {-s, s}}; break;  // U
-    case 2: p = {{-0.5f * t, -s}, {0.5f * t, -s}, {0.5f * t, s - t}, {s, s - t}, {s, s}, {-s, s}, {-s, s - t}, {-0.5f * t, s - t}}; break;  // T
+    case 0:
+      p = {{-s, -s}, {s, -s}, {s, -s + t}, {-s + t, -s + t}, {-s + t, s}, {-s, s}};
+      break;  // L
+    case 1:
+      p = {{-s, -s}, {s, -s}, {s, s}, {s - t, s}, {s - t, -s + t}, {-s + t, -s + t}, {-s + t, s}, {-s, s}};
+      break;  // U
+    case 2:
+      p = {{-0.5f * t, -s}, {0.5f * t, -s}, {0.5f * t, s - t}, {s, s - t},
+           {s, s},          {-s, s},        {-s, s - t},       {-0.5f * t, s - t}};
+      break;    // T
     default: {  // a star with 5 to 7 points
       const int n = 5 + static_cast<int>(rng() % 3);
       for (int i = 0; i < 2 * n; ++i) {
@@ -101,14 +108,22 @@ std::vector<Shape> make_concave(std::mt19937& rng) {
 
 std::string_view kind_name(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::ground: return "ground";
-    case ShapeKind::box: return "box";
-    case ShapeKind::rounded_box: return "rounded box";
-    case ShapeKind::capsule: return "capsule";
-    case ShapeKind::circle: return "circle";
-    case ShapeKind::polygon: return "polygon";
-    case ShapeKind::rounded_polygon: return "rounded polygon";
-    case ShapeKind::concave: return "concave";
+    case ShapeKind::ground:
+      return "ground";
+    case ShapeKind::box:
+      return "box";
+    case ShapeKind::rounded_box:
+      return "rounded box";
+    case ShapeKind::capsule:
+      return "capsule";
+    case ShapeKind::circle:
+      return "circle";
+    case ShapeKind::polygon:
+      return "polygon";
+    case ShapeKind::rounded_polygon:
+      return "rounded polygon";
+    case ShapeKind::concave:
+      return "concave";
   }
   return "?";
 }
@@ -125,7 +140,8 @@ DemoScene::DemoScene(const DemoSceneSettings& settings) {
   float total_area = 0;
   for (int i = 0; i < count; ++i) {
     // Every kind appears once among the first shapes, then kinds are drawn at random.
-    const auto kind = static_cast<ShapeKind>(1 + (i < kShapeKindCount - 1 ? i : static_cast<int>(rng() % (kShapeKindCount - 1))));
+    const auto kind =
+        static_cast<ShapeKind>(1 + (i < kShapeKindCount - 1 ? i : static_cast<int>(rng() % (kShapeKindCount - 1))));
     BodyDef def;
     if (kind == ShapeKind::concave) {
       def.parts = make_concave(rng);
@@ -149,7 +165,8 @@ DemoScene::DemoScene(const DemoSceneSettings& settings) {
   for (int i = 0; i < count; ++i) {
     const int row = i / columns, column = i % columns;
     // Odd rows shift by half a cell so that shapes land between those of the row below.
-    const float x = (static_cast<float>(column) - 0.5f * static_cast<float>(columns - 1) + (row % 2 ? 0.25f : -0.25f)) * kCellSize;
+    const float x =
+        (static_cast<float>(column) - 0.5f * static_cast<float>(columns - 1) + (row % 2 ? 0.25f : -0.25f)) * kCellSize;
     pending_[static_cast<size_t>(i)].def.xf.p = Vec2{x + uniform(rng, -0.05f, 0.05f), release_y};
     pending_[static_cast<size_t>(i)].time = static_cast<float>(row) * settings.row_interval;
   }
@@ -168,8 +185,8 @@ void DemoScene::add_container(Stepper& stepper) {
   // its floor rolls in low hills, so the pile rests on convex and concave corners of one chain.
   std::vector<Vec2> block;
   const float lean = 0.1f * top;
-  block.push_back({half + lean + t, top});   // outer right top
-  block.push_back({half + lean, top});       // inner right top
+  block.push_back({half + lean + t, top});  // outer right top
+  block.push_back({half + lean, top});      // inner right top
   const int bumps = std::max(4, static_cast<int>(std::lround(inner_width_ / kFloorStep)));
   for (int i = 0; i <= bumps; ++i) {
     const float x = half - inner_width_ * static_cast<float>(i) / static_cast<float>(bumps);

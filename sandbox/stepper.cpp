@@ -6,9 +6,9 @@
 #include "sandbox/stepper.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 namespace pebble::sandbox {
 namespace {
@@ -83,7 +83,8 @@ int Stepper::add_heightfield(const Heightfield& field, const Transform& xf, floa
   return index;
 }
 
-int Stepper::add_terrain(std::span<const ChainSegment> segments, const Chain& chain, const Transform& xf, float friction) {
+int Stepper::add_terrain(std::span<const ChainSegment> segments, const Chain& chain, const Transform& xf,
+                         float friction) {
   Body body;
   for (const ChainSegment& s : segments) body.parts.push_back(s.shape);
   body.shape = body.parts[0];
@@ -161,7 +162,8 @@ void Stepper::substep(float h) {
     b.center += h * b.velocity;
     b.angle += h * b.angular_velocity;
     // Keep the stored angle small so that its float keeps full precision.
-    if (std::fabs(b.angle) > 2.0f * std::numbers::pi_v<float>) b.angle = std::remainder(b.angle, 2.0f * std::numbers::pi_v<float>);
+    if (std::fabs(b.angle) > 2.0f * std::numbers::pi_v<float>)
+      b.angle = std::remainder(b.angle, 2.0f * std::numbers::pi_v<float>);
     b.xf.q = Rot::from_angle(b.angle);
     b.xf.p = b.center - rotate(b.xf.q, b.local_center);
     turned_[i] = Rot::from_angle(b.angle - start_angle_[i]);  // since the collision pass
@@ -250,7 +252,8 @@ float Stepper::current_separation(const Constraint& c, const PointConstraint& p)
 
 void Stepper::solve(float h, bool use_bias) {
   const float inv_h = 1.0f / h;
-  const Softness soft = make_softness(std::min(settings_.contact_hertz, 0.25f * inv_h), settings_.contact_damping_ratio, h);
+  const Softness soft =
+      make_softness(std::min(settings_.contact_hertz, 0.25f * inv_h), settings_.contact_damping_ratio, h);
   for (Constraint& c : constraints_) {
     Body& a = bodies_[static_cast<size_t>(c.a)];
     Body& b = bodies_[static_cast<size_t>(c.b)];
@@ -302,8 +305,14 @@ void Stepper::solve(float h, bool use_bias) {
       wb += b.inv_inertia * (total - c.rolling_impulse);
       c.rolling_impulse = total;
     }
-    if (!a.is_static()) { a.velocity = va; a.angular_velocity = wa; }
-    if (!b.is_static()) { b.velocity = vb; b.angular_velocity = wb; }
+    if (!a.is_static()) {
+      a.velocity = va;
+      a.angular_velocity = wa;
+    }
+    if (!b.is_static()) {
+      b.velocity = vb;
+      b.angular_velocity = wb;
+    }
   }
 }
 
@@ -336,7 +345,8 @@ StepStats Stepper::measure() {
   s.manifolds = static_cast<int>(touching.size());
   for (const BodyContact& c : touching) {
     s.points += c.manifold.count;
-    for (int k = 0; k < c.manifold.count; ++k) s.max_penetration = std::max(s.max_penetration, -c.manifold.points[k].separation);
+    for (int k = 0; k < c.manifold.count; ++k)
+      s.max_penetration = std::max(s.max_penetration, -c.manifold.points[k].separation);
   }
   return s;
 }

@@ -37,19 +37,20 @@ struct BodyDef {
 struct Body {
   Shape shape = Shape::circle(0.5f);  ///< its first part
   std::vector<Shape> parts;           ///< every part: the one shape, a compound's shapes, a chain's segments
-  Transform xf{};        ///< the shape's frame, local to world
-  Vec2 local_center{};   ///< centre of mass in the shape's frame
-  Vec2 center{};         ///< centre of mass, world
-  float angle = 0;       ///< of xf, radians
-  Vec2 velocity{};       ///< of the centre of mass, m/s
-  float angular_velocity = 0;  ///< rad/s
-  float inv_mass = 0;          ///< 0 for static bodies
-  float inv_inertia = 0;       ///< about the centre of mass; 0 for static bodies
+  Transform xf{};                     ///< the shape's frame, local to world
+  Vec2 local_center{};                ///< centre of mass in the shape's frame
+  Vec2 center{};                      ///< centre of mass, world
+  float angle = 0;                    ///< of xf, radians
+  Vec2 velocity{};                    ///< of the centre of mass, m/s
+  float angular_velocity = 0;         ///< rad/s
+  float inv_mass = 0;                 ///< 0 for static bodies
+  float inv_inertia = 0;              ///< about the centre of mass; 0 for static bodies
   float friction = 0.6f;
   float restitution = 0;
   float rolling_resistance = 0;
-  float reach = 0;             ///< farthest distance from the centre of mass to the shape's surface
-  int chain = -1;              ///< a static chain or heightfield: its index in Stepper::chains() (shape is then its first segment or cell)
+  float reach = 0;  ///< farthest distance from the centre of mass to the shape's surface
+  int chain =
+      -1;  ///< a static chain or heightfield: its index in Stepper::chains() (shape is then its first segment or cell)
 
   bool is_static() const { return inv_mass == 0; }
   /// The fastest any point of the body moves: |v| + |w| x (distance from the centre of mass to
@@ -59,13 +60,13 @@ struct Body {
 
 /// The stepper's tuning; the defaults hold a pile of a few hundred bodies of 0.1 to 1 m at rest.
 struct StepSettings {
-  Vec2 gravity{0, -10};          ///< m/s²
+  Vec2 gravity{0, -10};  ///< m/s²
   /// Collision, soft solve and relax this many times per step(). Sub-steps beat iterations
   /// (Catto, "Solver2D"): on the demo's pile (20 seeds), 8 x 1 x 1 left at most 3.2 mm of
   /// penetration at rest where 4 sub-steps x 4 solve x 4 relax passes left 17.5 mm (docs/demo.md).
   int substeps = 8;
-  int solve_iterations = 1;      ///< soft passes (with position bias) per sub-step
-  int relax_iterations = 1;      ///< rigid passes (no bias) per sub-step, after moving the bodies
+  int solve_iterations = 1;  ///< soft passes (with position bias) per sub-step
+  int relax_iterations = 1;  ///< rigid passes (no bias) per sub-step, after moving the bodies
   /// Speculative contacts: pairs closer than this (m) get contact points, and the solver lets
   /// them approach only as far as the gap, so a fast body stops on the surface instead of sinking
   /// into it. It should cover one sub-step of the fastest approach (15 m/s at 480 Hz: 0.03 m).
@@ -74,17 +75,17 @@ struct StepSettings {
   /// quarter of the sub-step rate is stable (Catto, "Solver2D", 2024).
   float contact_hertz = 120;
   float contact_damping_ratio = 10;
-  float max_push_speed = 3;            ///< m/s, fastest a penetration is pushed apart
-  float restitution_threshold = 1;     ///< m/s; slower approaches never bounce (resting contacts)
-  float max_speed = 100;               ///< m/s, a cap on body speed that keeps bad input finite
+  float max_push_speed = 3;         ///< m/s, fastest a penetration is pushed apart
+  float restitution_threshold = 1;  ///< m/s; slower approaches never bounce (resting contacts)
+  float max_speed = 100;            ///< m/s, a cap on body speed that keeps bad input finite
 };
 
 /// Per-step figures for the demo's summary.
 struct StepStats {
-  int manifolds = 0;            ///< touching or speculative pairs, last sub-step
-  int points = 0;               ///< their contact points
-  float max_penetration = 0;    ///< largest -separation among the points (0 when none overlap)
-  int warm_started = 0;         ///< points whose impulses came from the previous sub-step by id
+  int manifolds = 0;          ///< touching or speculative pairs, last sub-step
+  int points = 0;             ///< their contact points
+  float max_penetration = 0;  ///< largest -separation among the points (0 when none overlap)
+  int warm_started = 0;       ///< points whose impulses came from the previous sub-step by id
   /// Feature ids lost, summed over the step's sub-steps: for a pair in contact in two sub-steps
   /// running, the points that could have kept an id (the smaller of the two counts) minus those
   /// whose id is found again. A point that appears (a corner lands) or goes (a corner lifts) is
@@ -139,7 +140,7 @@ private:
     float normal_mass = 0, tangent_mass = 0;
     float normal_impulse = 0, tangent_impulse = 0;
     float max_normal_impulse = 0;
-    float approach_speed = 0;   // normal relative velocity before solving (for restitution)
+    float approach_speed = 0;  // normal relative velocity before solving (for restitution)
   };
   struct Constraint {
     int a = 0, b = 0;
@@ -147,8 +148,8 @@ private:
     Vec2 normal{};
     int count = 0;
     float friction = 0, restitution = 0;
-    float rolling_limit = 0;     // torque impulse limit per unit normal impulse (m)
-    float rolling_mass = 0;      // 1 / (iA + iB)
+    float rolling_limit = 0;  // torque impulse limit per unit normal impulse (m)
+    float rolling_mass = 0;   // 1 / (iA + iB)
     float rolling_impulse = 0;
     PointConstraint points[2];
   };
@@ -163,13 +164,13 @@ private:
   std::unique_ptr<PairSource> pairs_;
   std::vector<Body> bodies_;
   std::vector<Chain> chains_;
-  std::vector<Vec2> start_center_;   // centre of mass at the sub-step's collision pass
-  std::vector<float> start_angle_;   // angle at that pass
-  std::vector<Rot> turned_;          // rotation since that pass
+  std::vector<Vec2> start_center_;  // centre of mass at the sub-step's collision pass
+  std::vector<float> start_angle_;  // angle at that pass
+  std::vector<Rot> turned_;         // rotation since that pass
   std::vector<BodyContact> contacts_;
   std::vector<Constraint> constraints_, previous_;
   StepStats stats_;
-  int warm_started_ = 0;  // points of the current sub-step that found their impulses by id
+  int warm_started_ = 0;                // points of the current sub-step that found their impulses by id
   int ids_lost_ = 0, ids_tracked_ = 0;  // over the current step (StepStats)
 };
 

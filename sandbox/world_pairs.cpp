@@ -23,7 +23,8 @@ void WorldPairs::add(int body, std::span<const Shape> parts, const Transform& xf
   ColliderOptions options;
   options.fixed = is_static;  // the container: never paired with itself, costs nothing per update
   options.user_data = static_cast<uint64_t>(body);
-  impl_->ids.push_back(parts.size() == 1 ? impl_->world.add(parts[0], xf, options) : impl_->world.add(parts, xf, options));
+  impl_->ids.push_back(parts.size() == 1 ? impl_->world.add(parts[0], xf, options)
+                                         : impl_->world.add(parts, xf, options));
 }
 
 void WorldPairs::add_chain(int body, const Chain& chain, const Transform& xf) {
@@ -46,7 +47,9 @@ void WorldPairs::start_recording(const std::string& path) { impl_->world.start_r
 
 std::uint64_t WorldPairs::digest() const { return update_digest(impl_->world); }
 
-void WorldPairs::move(int body, const Transform& xf) { impl_->world.set_transform(impl_->ids[static_cast<size_t>(body)], xf); }
+void WorldPairs::move(int body, const Transform& xf) {
+  impl_->world.set_transform(impl_->ids[static_cast<size_t>(body)], xf);
+}
 
 void WorldPairs::find_contacts(float margin, std::vector<BodyContact>& out) {
   out.clear();

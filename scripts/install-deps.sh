@@ -9,7 +9,7 @@ packages+=(libcli11-dev nlohmann-json3-dev libcairo2-dev libfontconfig-dev libgi
 packages+=(libxml2-dev)
 # The fuzz targets (fuzz/, scripts/fuzz.sh: libFuzzer with ASan + UBSan) and the determinism test,
 # which builds the digest program with clang++ as well as g++ (tests/determinism/).
-packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)
+packages+=(clang-14 clang-format-14 libfuzzer-14-dev libclang-rt-14-dev)
 # The Python module (python/: pybind11 for Debian's /usr/bin/python3), its tests (pytest, hypothesis),
 # its benchmark's comparison (shapely 1.8) and its examples (matplotlib; Dask for dask_batch.py).
 packages+=(pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis python3-shapely python3-matplotlib python3-dask python3-distributed)

@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.."
 echo "== maps: docs/architecture.md, the README's layout and the comments' citations against the tree"
 /usr/bin/python3 scripts/check_architecture.py
 scripts/install-deps.sh
+echo "== format: every C++ file against .clang-format (scripts/check_format.sh)"
+scripts/check_format.sh
 jobs=$(nproc)
 
 echo "== release build and tests"

@@ -13,7 +13,8 @@ namespace pebble::detail {
 
 /// collide() without its fast paths (two capsules, two circles, a circle against a core): the one
 /// generic algorithm, which every fast path must agree with.
-Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin = 0) noexcept;
+Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                         float margin = 0) noexcept;
 
 /// distance() without its fast path (a circle or point against anything): the one generic algorithm.
 DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;

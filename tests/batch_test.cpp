@@ -8,11 +8,11 @@
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
-#include <span>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,8 +49,8 @@ struct Paths {
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
 bool same(const Approach& a, const Approach& b) {
-  return a.hit == b.hit && same_bits(a.time, b.time) && same_bits(a.distance, b.distance) && same_bits(a.point_a, b.point_a) &&
-         same_bits(a.point_b, b.point_b) && same_bits(a.normal, b.normal);
+  return a.hit == b.hit && same_bits(a.time, b.time) && same_bits(a.distance, b.distance) &&
+         same_bits(a.point_a, b.point_a) && same_bits(a.point_b, b.point_b) && same_bits(a.normal, b.normal);
 }
 bool same(const DistanceResult& a, const DistanceResult& b) {
   return same_bits(a.distance, b.distance) && same_bits(a.normal, b.normal) && same_bits(a.point_a, b.point_a) &&
@@ -61,8 +61,9 @@ bool same(float a, float b) { return same_bits(a, b); }
 
 std::string text(const BatchBody& b) {
   char s[200];
-  std::snprintf(s, sizeof s, "{v%d r%a p(%a,%a) q(%a,%a) v(%a,%a)}", b.shape ? b.shape->vertex_count() : -1, b.shape ? b.shape->radius() : 0.0f,
-                b.transform.p.x, b.transform.p.y, b.transform.q.c, b.transform.q.s, b.velocity.x, b.velocity.y);
+  std::snprintf(s, sizeof s, "{v%d r%a p(%a,%a) q(%a,%a) v(%a,%a)}", b.shape ? b.shape->vertex_count() : -1,
+                b.shape ? b.shape->radius() : 0.0f, b.transform.p.x, b.transform.p.y, b.transform.q.c, b.transform.q.s,
+                b.velocity.x, b.velocity.y);
   return s;
 }
 
@@ -101,14 +102,29 @@ struct Scene {
       b.transform = {{spread * u(rng), spread * u(rng)}, Rot::from_angle(3.2f * u(rng))};
       b.velocity = {2 * u(rng), 2 * u(rng)};
       switch (rng() % 40) {
-        case 0: b.transform.p.x = kNaN; break;
-        case 1: b.transform.p.y = 2e9f; break;
-        case 2: b.transform.q = {1, 1}; break;
-        case 3: b.velocity.x = std::numeric_limits<float>::infinity(); break;
-        case 4: b.velocity = {6e8f, 0}; break;  // carried beyond kMaxWorldCoordinate by horizon 2
-        case 5: b.shape = nullptr; break;
-        case 6: b.velocity = {}; break;
-        default: break;
+        case 0:
+          b.transform.p.x = kNaN;
+          break;
+        case 1:
+          b.transform.p.y = 2e9f;
+          break;
+        case 2:
+          b.transform.q = {1, 1};
+          break;
+        case 3:
+          b.velocity.x = std::numeric_limits<float>::infinity();
+          break;
+        case 4:
+          b.velocity = {6e8f, 0};
+          break;  // carried beyond kMaxWorldCoordinate by horizon 2
+        case 5:
+          b.shape = nullptr;
+          break;
+        case 6:
+          b.velocity = {};
+          break;
+        default:
+          break;
       }
       return b;
     };
@@ -116,13 +132,18 @@ struct Scene {
     for (int i = 0; i < n; ++i) {
       BatchPair p{body(), body()};
       switch (rng() % 30) {
-        case 0: p.b.transform = p.a.transform; break;  // the same position
-        case 1: p.b.velocity = p.a.velocity; break;     // no relative motion
-        case 2:  // centres that coincide exactly or nearly, off the positions
+        case 0:
+          p.b.transform = p.a.transform;
+          break;  // the same position
+        case 1:
+          p.b.velocity = p.a.velocity;
+          break;  // no relative motion
+        case 2:   // centres that coincide exactly or nearly, off the positions
           p.a.shape = &kinds[0], p.b.shape = &kinds[1];
           p.b.transform = {p.a.transform.p + Vec2{1e-20f, 0}, p.a.transform.q};
           break;
-        default: break;
+        default:
+          break;
       }
       pairs.push_back(p);
     }
@@ -137,8 +158,8 @@ void expect_pairs_equal(const Scene& s, float horizon, One one, Batch batch, con
   for (std::size_t i = 0; i < s.pairs.size(); ++i) {
     const Out expected = one(s.pairs[i].a, s.pairs[i].b, horizon);
     if (!same(out[i], expected) && ++bad <= 5) {
-      ADD_FAILURE() << what << " pair " << i << " on " << pebble::simd_path_name(pebble::simd_path()) << ": " << text(s.pairs[i].a) << " "
-                    << text(s.pairs[i].b);
+      ADD_FAILURE() << what << " pair " << i << " on " << pebble::simd_path_name(pebble::simd_path()) << ": "
+                    << text(s.pairs[i].a) << " " << text(s.pairs[i].b);
     }
   }
   EXPECT_EQ(bad, 0) << what;
@@ -173,19 +194,25 @@ bool one_overlap(const BatchBody& a, const BatchBody& b, float) {
 }
 
 struct ApproachBatch {
-  void operator()(std::span<const BatchPair> p, float h, std::span<Approach> o) const { pebble::batch::closest_approach(p, h, o); }
+  void operator()(std::span<const BatchPair> p, float h, std::span<Approach> o) const {
+    pebble::batch::closest_approach(p, h, o);
+  }
   void operator()(const BatchBody& a, std::span<const BatchBody> b, float h, std::span<Approach> o) const {
     pebble::batch::closest_approach(a, b, h, o);
   }
 };
 struct TtcBatch {
-  void operator()(std::span<const BatchPair> p, float h, std::span<float> o) const { pebble::batch::time_to_collision(p, h, o); }
+  void operator()(std::span<const BatchPair> p, float h, std::span<float> o) const {
+    pebble::batch::time_to_collision(p, h, o);
+  }
   void operator()(const BatchBody& a, std::span<const BatchBody> b, float h, std::span<float> o) const {
     pebble::batch::time_to_collision(a, b, h, o);
   }
 };
 struct DistanceBatch {
-  void operator()(std::span<const BatchPair> p, float, std::span<DistanceResult> o) const { pebble::batch::distance(p, o); }
+  void operator()(std::span<const BatchPair> p, float, std::span<DistanceResult> o) const {
+    pebble::batch::distance(p, o);
+  }
   void operator()(const BatchBody& a, std::span<const BatchBody> b, float, std::span<DistanceResult> o) const {
     pebble::batch::distance(a, b, o);
   }
@@ -235,8 +262,9 @@ TEST(Batch, SameBitsAcrossPaths) {
   }
   for (std::size_t k = 1; k < got.size(); ++k) {
     for (std::size_t i = 0; i < s.pairs.size(); ++i) {
-      ASSERT_TRUE(same(got[k][i], got[0][i])) << "pair " << i << " differs between " << pebble::simd_path_name(paths.list[0]) << " and "
-                                              << pebble::simd_path_name(paths.list[k]);
+      ASSERT_TRUE(same(got[k][i], got[0][i]))
+          << "pair " << i << " differs between " << pebble::simd_path_name(paths.list[0]) << " and "
+          << pebble::simd_path_name(paths.list[k]);
     }
   }
 }
@@ -274,11 +302,13 @@ TEST(Batch, DiscAgainstCoreTiesAndZerosMatchTheSingleQuery) {
   // corner's diagonal (two edges tie), on an edge's line (separation exactly 0, and -0 from a
   // negative zero), on a vertex, deep inside, at the centre, on a capsule's axis; turned by exact
   // quarter turns and by an inexact angle; the disc as A and as B.
-  const Shape box = Shape::rounded_box(1, 1, 0.1f), capsule = Shape::capsule({-1, 0}, {1, 0}, 0.2f), point = Shape::circle(0);
+  const Shape box = Shape::rounded_box(1, 1, 0.1f), capsule = Shape::capsule({-1, 0}, {1, 0}, 0.2f),
+              point = Shape::circle(0);
   const Vec2 tri_points[] = {{-1, -1}, {1, -1}, {0, 1}};
   const Shape triangle = Shape::polygon(tri_points), disc = Shape::circle(0.25f, {0.5f, 0});
-  const Vec2 spots[] = {{2, 2}, {-2, 2}, {1, 1}, {0.9f, 0.9f}, {1, 0}, {1, 0.5f}, {0, 1}, {-0.0f, -1}, {0, 0}, {0.25f, 0.1f}, {3, 0},
-                        {-3, 0}, {1.5f, -0.0f}, {0.5f, 0}, {0, -1}, {1, -1}, {-1, 1}, {0.3f, -0.999999f}};
+  const Vec2 spots[] = {{2, 2},        {-2, 2},     {1, 1},  {0.9f, 0.9f},  {1, 0},  {1, 0.5f},
+                        {0, 1},        {-0.0f, -1}, {0, 0},  {0.25f, 0.1f}, {3, 0},  {-3, 0},
+                        {1.5f, -0.0f}, {0.5f, 0},   {0, -1}, {1, -1},       {-1, 1}, {0.3f, -0.999999f}};
   const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot::from_angle(0.7f)};
   std::vector<BatchPair> pairs;
   for (const Shape* core : {&box, &capsule, &triangle}) {
@@ -301,7 +331,8 @@ TEST(Batch, DiscAgainstCoreTiesAndZerosMatchTheSingleQuery) {
     pebble::batch::overlap(pairs, std::span<bool>(touching.get(), pairs.size()));
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       EXPECT_TRUE(same(out[i], one_distance(pairs[i].a, pairs[i].b, 0)))
-          << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << text(pairs[i].a) << " " << text(pairs[i].b);
+          << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << text(pairs[i].a) << " "
+          << text(pairs[i].b);
       EXPECT_EQ(touching[i], one_overlap(pairs[i].a, pairs[i].b, 0)) << "pair " << i;
     }
   }
@@ -320,10 +351,17 @@ TEST(Batch, DistanceRunsOfDiscPairsMatchTheSingleQuery) {
   const auto disc_body = [&] {
     BatchBody b{&discs[rng() % 3], {{3 * u(rng), 3 * u(rng)}, Rot::from_angle(3.2f * u(rng))}, {}};
     switch (rng() % 25) {
-      case 0: b.transform.p.x = kNaN; break;
-      case 1: b.transform.p.y = -2e9f; break;
-      case 2: b.transform.q = {1, 1}; break;
-      default: break;
+      case 0:
+        b.transform.p.x = kNaN;
+        break;
+      case 1:
+        b.transform.p.y = -2e9f;
+        break;
+      case 2:
+        b.transform.q = {1, 1};
+        break;
+      default:
+        break;
     }
     return b;
   };
@@ -337,10 +375,18 @@ TEST(Batch, DistanceRunsOfDiscPairsMatchTheSingleQuery) {
   for (int k = 0; k < 8; ++k) {
     BatchPair& p = pairs[std::size_t(64 + 24 * k + k)];
     switch (k % 4) {
-      case 0: p.b.shape = &capsule; break;
-      case 1: p.a.shape = &box; break;
-      case 2: p.a.shape = nullptr; break;
-      default: p.b.shape = nullptr; break;
+      case 0:
+        p.b.shape = &capsule;
+        break;
+      case 1:
+        p.a.shape = &box;
+        break;
+      case 2:
+        p.a.shape = nullptr;
+        break;
+      default:
+        p.b.shape = nullptr;
+        break;
     }
   }
   const Paths paths;
@@ -354,7 +400,8 @@ TEST(Batch, DistanceRunsOfDiscPairsMatchTheSingleQuery) {
         pebble::batch::distance(some, std::span<DistanceResult>(out).first(n));
         for (std::size_t i = 0; i < n; ++i) {
           ASSERT_TRUE(same(out[i], one_distance(some[i].a, some[i].b, 0)))
-              << "pair " << from + i << " of " << n << " on " << pebble::simd_path_name(path) << ": " << text(some[i].a) << " " << text(some[i].b);
+              << "pair " << from + i << " of " << n << " on " << pebble::simd_path_name(path) << ": " << text(some[i].a)
+              << " " << text(some[i].b);
         }
         ASSERT_TRUE(same(out[n], guard)) << n << " pairs on " << pebble::simd_path_name(path);
       }
@@ -362,7 +409,8 @@ TEST(Batch, DistanceRunsOfDiscPairsMatchTheSingleQuery) {
     std::vector<DistanceResult> out(pairs.size());
     pebble::batch::distance(pairs, out);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-      ASSERT_TRUE(same(out[i], one_distance(pairs[i].a, pairs[i].b, 0))) << "pair " << i << " on " << pebble::simd_path_name(path);
+      ASSERT_TRUE(same(out[i], one_distance(pairs[i].a, pairs[i].b, 0)))
+          << "pair " << i << " on " << pebble::simd_path_name(path);
     }
     // One against many: a disc, an invalid disc, a capsule and a null shape as the one.
     std::vector<BatchBody> others;
@@ -373,9 +421,11 @@ TEST(Batch, DistanceRunsOfDiscPairsMatchTheSingleQuery) {
     for (const BatchBody& a : ones) {
       for (const std::size_t n : {std::size_t(7), std::size_t(9), others.size()}) {
         std::vector<DistanceResult> many(n + 1, guard);
-        pebble::batch::distance(a, std::span<const BatchBody>(others).first(n), std::span<DistanceResult>(many).first(n));
+        pebble::batch::distance(a, std::span<const BatchBody>(others).first(n),
+                                std::span<DistanceResult>(many).first(n));
         for (std::size_t i = 0; i < n; ++i) {
-          ASSERT_TRUE(same(many[i], one_distance(a, others[i], 0))) << "one against many, body " << i << " on " << pebble::simd_path_name(path);
+          ASSERT_TRUE(same(many[i], one_distance(a, others[i], 0)))
+              << "one against many, body " << i << " on " << pebble::simd_path_name(path);
         }
         ASSERT_TRUE(same(many[n], guard));
       }
@@ -390,18 +440,22 @@ TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
   // corner circle's tangent, through a vertex; exact quarter turns (normals with zero and
   // negative-zero parts: the difference's first edge and the merge's ties), parallel and
   // perpendicular capsules, sharp segments and boxes (radius 0), and no relative motion.
-  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f), long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
-  const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}), box = Shape::box(0.4f, 0.3f), rounded = Shape::rounded_box(0.3f, 0.2f, 0.1f);
+  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f),
+              long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
+  const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}), box = Shape::box(0.4f, 0.3f),
+              rounded = Shape::rounded_box(0.3f, 0.2f, 0.1f);
   const Shape disc = Shape::circle(0.3f), point = Shape::circle(0), off_centre = Shape::circle(0.25f, {0.1f, -0.2f});
   const Shape* kinds[] = {&capsule, &long_capsule, &segment, &box, &rounded, &disc, &point, &off_centre};
-  const Vec2 offsets[] = {{2, 0}, {0, 2}, {-2, 0.5f}, {2, 0.5f}, {2, -0.5f}, {1.5f, 1.5f}, {0.6f, 0.5f}, {0.5f, 0}, {3, 0.2f},
-                          {-2, -0.3f}, {0.3f, 0.5f}, {0, 0}, {2, 0.4f}, {1, 0.7f}};
+  const Vec2 offsets[] = {{2, 0},    {0, 2},    {-2, 0.5f},  {2, 0.5f},    {2, -0.5f}, {1.5f, 1.5f}, {0.6f, 0.5f},
+                          {0.5f, 0}, {3, 0.2f}, {-2, -0.3f}, {0.3f, 0.5f}, {0, 0},     {2, 0.4f},    {1, 0.7f}};
   const Vec2 motions[] = {{-1, 0}, {0, -1}, {-1, -1}, {1, 0.5f}, {-2, -0.25f}, {0, 0}};
-  const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}, Rot::from_angle(0.7f), Rot::from_angle(-2.1f)};
+  const Rot turns[] = {Rot::identity(),       Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}, Rot::from_angle(0.7f),
+                       Rot::from_angle(-2.1f)};
   std::vector<BatchPair> pairs;
   for (const Shape* ka : kinds) {
     for (const Shape* kb : kinds) {
-      const bool lanes = (ka->vertex_count() == 1) != (kb->vertex_count() == 1) || (ka->vertex_count() == 2 && kb->vertex_count() == 2);
+      const bool lanes = (ka->vertex_count() == 1) != (kb->vertex_count() == 1) ||
+                         (ka->vertex_count() == 2 && kb->vertex_count() == 2);
       if (!lanes) continue;
       for (const Rot qa : turns) {
         for (const Rot qb : turns) {
@@ -429,8 +483,8 @@ TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
       const float expected = one_ttc(pairs[i].a, pairs[i].b, 2);
       hits += expected < pebble::kNoCollision;
       if (!same(out[i], expected) && ++bad <= 5) {
-        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i] << " against " << expected << " "
-                      << text(pairs[i].a) << " " << text(pairs[i].b);
+        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i] << " against "
+                      << expected << " " << text(pairs[i].a) << " " << text(pairs[i].b);
       }
     }
     EXPECT_EQ(bad, 0);
@@ -441,7 +495,8 @@ TEST(Batch, CapsuleAndBoxTimeToCollisionLanesMatchTheSingleQueryAtAlignments) {
       std::vector<float> many(others.size());
       pebble::batch::time_to_collision(pairs[k].a, others, 2, many);
       for (std::size_t i = 0; i < others.size(); ++i) {
-        EXPECT_TRUE(same(many[i], one_ttc(pairs[k].a, others[i], 2))) << "one against many, body " << i << " on " << pebble::simd_path_name(path);
+        EXPECT_TRUE(same(many[i], one_ttc(pairs[k].a, others[i], 2)))
+            << "one against many, body " << i << " on " << pebble::simd_path_name(path);
       }
     }
   }
@@ -472,8 +527,10 @@ TEST(Batch, CapsuleTimeToCollisionLanesMatchTheSingleQueryOnDifferencesWithAnEdg
         const Shape* b = &shapes.back();
         for (const Vec2 off : {Vec2{0.15f, 0}, Vec2{radius + 1, 0}, Vec2{-radius - 2, 20}, Vec2{0, -radius - 3}}) {
           for (const Vec2 v : {Vec2{34, 0.13f}, Vec2{-40, 0}, Vec2{1e-18f, 34}, Vec2{0, -50}, Vec2{radius, radius}}) {
-            pairs.push_back({{a, {{far + off.x, far + off.y}, Rot::identity()}, {0, 0}}, {b, {{far, far}, Rot::identity()}, v}});
-            pairs.push_back({{a, {{far + off.x, far + off.y}, Rot::identity()}, -1.0f * v}, {b, {{far, far}, Rot::from_angle(1.5f)}, {}}});
+            pairs.push_back(
+                {{a, {{far + off.x, far + off.y}, Rot::identity()}, {0, 0}}, {b, {{far, far}, Rot::identity()}, v}});
+            pairs.push_back({{a, {{far + off.x, far + off.y}, Rot::identity()}, -1.0f * v},
+                             {b, {{far, far}, Rot::from_angle(1.5f)}, {}}});
           }
         }
       }
@@ -488,8 +545,8 @@ TEST(Batch, CapsuleTimeToCollisionLanesMatchTheSingleQueryOnDifferencesWithAnEdg
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const float expected = one_ttc(pairs[i].a, pairs[i].b, 1);
       if (!same(out[i], expected) && ++bad <= 5) {
-        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i] << " against " << expected << " "
-                      << text(pairs[i].a) << " " << text(pairs[i].b);
+        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i] << " against "
+                      << expected << " " << text(pairs[i].a) << " " << text(pairs[i].b);
       }
     }
     EXPECT_EQ(bad, 0) << pairs.size() << " pairs on " << pebble::simd_path_name(path);
@@ -504,14 +561,23 @@ TEST(Batch, CapsuleDistanceLanesMatchTheSingleQueryAtAlignments) {
   // against an end), crossing and overlapping (the single query), exactly touching, sharp segments;
   // exact quarter turns (normals with zero and negative-zero parts) and inexact angles; a disc over
   // a capsule's side, past its end, on its axis and at its centre.
-  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f), long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
-  const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}), short_capsule = Shape::capsule({0, 0}, {0.25f, 0}, 0.05f);
+  const Shape capsule = Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f),
+              long_capsule = Shape::capsule({-1, -0.5f}, {1, 0.5f}, 0.1f);
+  const Shape segment = Shape::segment({0, -0.5f}, {0, 0.5f}),
+              short_capsule = Shape::capsule({0, 0}, {0.25f, 0}, 0.05f);
   const Shape disc = Shape::circle(0.3f), point = Shape::circle(0), off_centre = Shape::circle(0.25f, {0.1f, -0.2f});
   const Shape* kinds[] = {&capsule, &long_capsule, &segment, &short_capsule, &disc, &point, &off_centre};
-  const Vec2 offsets[] = {{0, 0.5f}, {0, 0.4f}, {0.6f, 0}, {1, 0},     {1.2f, 0.1f}, {0.3f, 0.45f}, {-0.3f, 0.6f}, {0, 0},
-                          {0.5f, 0.5f}, {2, 1}, {0.3f, 0}, {0.6f, 0.4f}, {-1, 0.25f}, {0.75f, -0.2f}, {0.0001f, 0.3f}};
-  const Rot turns[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}, Rot::from_angle(0.7f), Rot::from_angle(-2.1f),
-                       Rot::from_angle(1e-4f), Rot::from_angle(3.1415f)};
+  const Vec2 offsets[] = {{0, 0.5f},     {0, 0.4f},     {0.6f, 0},   {1, 0},         {1.2f, 0.1f},
+                          {0.3f, 0.45f}, {-0.3f, 0.6f}, {0, 0},      {0.5f, 0.5f},   {2, 1},
+                          {0.3f, 0},     {0.6f, 0.4f},  {-1, 0.25f}, {0.75f, -0.2f}, {0.0001f, 0.3f}};
+  const Rot turns[] = {Rot::identity(),
+                       Rot{0, 1},
+                       Rot{-1, 0},
+                       Rot{0, -1},
+                       Rot::from_angle(0.7f),
+                       Rot::from_angle(-2.1f),
+                       Rot::from_angle(1e-4f),
+                       Rot::from_angle(3.1415f)};
   std::vector<BatchPair> pairs;
   for (const Shape* ka : kinds) {
     for (const Shape* kb : kinds) {
@@ -534,8 +600,9 @@ TEST(Batch, CapsuleDistanceLanesMatchTheSingleQueryAtAlignments) {
     int bad = 0;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       if (!same(out[i], one_distance(pairs[i].a, pairs[i].b, 0)) && ++bad <= 5) {
-        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i].distance << " against "
-                      << one_distance(pairs[i].a, pairs[i].b, 0).distance << " " << text(pairs[i].a) << " " << text(pairs[i].b);
+        ADD_FAILURE() << "pair " << i << " on " << pebble::simd_path_name(path) << ": " << out[i].distance
+                      << " against " << one_distance(pairs[i].a, pairs[i].b, 0).distance << " " << text(pairs[i].a)
+                      << " " << text(pairs[i].b);
       }
     }
     EXPECT_EQ(bad, 0);
@@ -543,7 +610,8 @@ TEST(Batch, CapsuleDistanceLanesMatchTheSingleQueryAtAlignments) {
     std::vector<BatchBody> others;
     for (std::size_t i = 0; i < many.size(); ++i) others.push_back(pairs[i].b);
     pebble::batch::distance(pairs[0].a, others, many);
-    for (std::size_t i = 0; i < many.size(); ++i) EXPECT_TRUE(same(many[i], one_distance(pairs[0].a, others[i], 0))) << "one against many, " << i;
+    for (std::size_t i = 0; i < many.size(); ++i)
+      EXPECT_TRUE(same(many[i], one_distance(pairs[0].a, others[i], 0))) << "one against many, " << i;
   }
 }
 

@@ -21,7 +21,9 @@ inline bool finite(const pebble::CastHit& h) {
 }
 
 /// The contract's answer without a hit (also for invalid input).
-inline bool is_no_hit(const pebble::CastHit& h) { return !h.hit && h.fraction == 1 && h.point == Vec2{} && h.normal == Vec2{}; }
+inline bool is_no_hit(const pebble::CastHit& h) {
+  return !h.hit && h.fraction == 1 && h.point == Vec2{} && h.normal == Vec2{};
+}
 
 /// A random pose within 2 sizes of origin, at a uniform angle.
 inline Transform random_pose(std::mt19937& rng, float size, Vec2 origin) {
@@ -96,7 +98,8 @@ inline CornerApproach corner_approach(Kind ka, Kind kb, std::mt19937& rng, float
   ShapeSpec b = random_shape(kb, rng, size * uniform(rng, 0.5f, 1.5f));
   const Transform xa = random_pose(rng, size, origin);
   const Rot qb = Rot::from_angle(uniform(rng, -3.14159265f, 3.14159265f));
-  const std::vector<oracle::DifferenceVertex> verts = oracle::difference_vertices(world(a, xa), world(b, Transform{{0, 0}, qb}));
+  const std::vector<oracle::DifferenceVertex> verts =
+      oracle::difference_vertices(world(a, xa), world(b, Transform{{0, 0}, qb}));
   const oracle::DifferenceVertex& vx = verts[rng() % verts.size()];
   // The cone, counter-clockwise from `before` to `after` (a whole turn for a single point).
   real lo = uniform(rng, -3.14159265f, 3.14159265f), half = 3.14159265358979L;
@@ -109,16 +112,23 @@ inline CornerApproach corner_approach(Kind ka, Kind kb, std::mt19937& rng, float
   real angle = lo + half, side = 0;
   const real sign = (rng() & 1) ? 1 : -1;
   switch (rng() % 5) {
-    case 0: break;                                                          // the bisector
-    case 1: angle += sign * 1e-4L; break;                                   // a hair off
-    case 2: angle += sign * half * uniform(rng, 0, 0.95f); break;           // inside the cone
+    case 0:
+      break;  // the bisector
+    case 1:
+      angle += sign * 1e-4L;
+      break;  // a hair off
+    case 2:
+      angle += sign * half * uniform(rng, 0, 0.95f);
+      break;  // inside the cone
     case 3: {
       // Beyond it, yet within a quarter turn of both edge normals: still into the vertex head on.
       const real room = 3.14159265358979L / 2 - 2 * half;
       angle += sign * (room > 0 ? half + room * uniform(rng, 0.05f, 0.95f) : 1e-4L);
       break;
     }
-    default: side = sign * size * uniform(rng, 1e-5f, 1e-4f); break;        // beside the vertex
+    default:
+      side = sign * size * uniform(rng, 1e-5f, 1e-4f);
+      break;  // beside the vertex
   }
   const V m{std::cos(angle), std::sin(angle)};
   const real reach = size * uniform(rng, 0.2f, 2), grown = a.shape.radius() + b.shape.radius();
@@ -154,7 +164,8 @@ inline std::string check_in_cone(Vec2 n, const oracle::RShape& wa, const oracle:
   const real off = oracle::angle_outside(cone, v(n));
   if (off <= 1e-3L) return "";
   char buf[200];
-  std::snprintf(buf, sizeof buf, "normal (%.9g, %.9g) %.3g rad outside the cone about (%.6g, %.6g) of half angle %.6g; ", double(n.x),
+  std::snprintf(buf, sizeof buf,
+                "normal (%.9g, %.9g) %.3g rad outside the cone about (%.6g, %.6g) of half angle %.6g; ", double(n.x),
                 double(n.y), double(off), double(cone.centre.x), double(cone.centre.y), double(cone.half_angle));
   return buf;
 }

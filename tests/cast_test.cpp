@@ -38,15 +38,17 @@ struct CastCase {
 };
 
 std::string describe(const CastCase& c) {
-  std::string out = "Shape a = " + c.a.maker + "; Transform xa = " + lit(c.xa) + "; Vec2 ta = " + lit(c.ta) + ";\n    Shape b = " +
-                    c.b.maker + "; Transform xb = " + lit(c.xb) + "; Vec2 tb = " + lit(c.tb) + ";";
+  std::string out = "Shape a = " + c.a.maker + "; Transform xa = " + lit(c.xa) + "; Vec2 ta = " + lit(c.ta) +
+                    ";\n    Shape b = " + c.b.maker + "; Transform xb = " + lit(c.xb) + "; Vec2 tb = " + lit(c.tb) +
+                    ";";
   if (c.target > 0) out += " float target = " + lit(c.target) + ";";
   return out;
 }
 
 CastHit run(const CastCase& c) {
-  return c.target > 0 ? pebble::shape_cast(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb, pebble::ShapeCastOptions{c.target})
-                      : pebble::shape_cast(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb);
+  return c.target > 0
+             ? pebble::shape_cast(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb, pebble::ShapeCastOptions{c.target})
+             : pebble::shape_cast(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb);
 }
 
 /// The oracle's view of a cast: the signed distance over the motion, minus the target.
@@ -58,9 +60,15 @@ struct CastOracle {
   real tol, tol_t, noise;
 
   explicit CastOracle(const CastCase& c)
-      : wa(world(c.a, c.xa)), wb(world(c.b, c.xb)), ta(v(c.ta)), tb(v(c.tb)), diff(oracle::minkowski_difference(wa, wb)),
+      : wa(world(c.a, c.xa)),
+        wb(world(c.b, c.xb)),
+        ta(v(c.ta)),
+        tb(v(c.tb)),
+        diff(oracle::minkowski_difference(wa, wb)),
         track([this, target = real(c.target)](real t) { return diff.signed_distance(t * (tb - ta)) - target; }),
-        tol(0), tol_t(0), noise(0) {
+        tol(0),
+        tol_t(0),
+        noise(0) {
     // 1e-3 x the smaller shape plus float rounding of every coordinate involved (the shapes at
     // both ends of the motion) plus the rounding of the fraction itself over the relative motion.
     const Tolerance t0 = tolerance_for(wa, wb), t1 = tolerance_for(moved(wa, ta), moved(wb, tb));
@@ -83,7 +91,9 @@ std::string check_cast(const CastCase& c) {
   const real t_early = o.track.first_at_or_below(o.tol), t_late = o.track.first_at_or_below(-o.tol);
   if (!h.hit) {
     if (!is_no_hit(h)) err << "a miss must be {false, 1, 0, 0}; ";
-    if (t_late >= 0) err << "missed, but the oracle gets within the target by " << double(o.tol) << " at t = " << double(t_late) << "; ";
+    if (t_late >= 0)
+      err << "missed, but the oracle gets within the target by " << double(o.tol) << " at t = " << double(t_late)
+          << "; ";
     return err.str();
   }
   if (t_early < 0) {
@@ -113,12 +123,15 @@ std::string check_cast(const CastCase& c) {
   const real sa = oracle::signed_distance_to_surface(wa, p), sb = oracle::signed_distance_to_surface(wb, p);
   if (at.distance >= -tol.length) {
     const real half = std::max(at.distance, real(0)) / 2;
-    if (std::fabs(sa - half) > slack) err << "point " << double(sa) << " from A's surface, not " << double(half) << "; ";
-    if (std::fabs(sb - half) > slack) err << "point " << double(sb) << " from B's surface, not " << double(half) << "; ";
+    if (std::fabs(sa - half) > slack)
+      err << "point " << double(sa) << " from A's surface, not " << double(half) << "; ";
+    if (std::fabs(sb - half) > slack)
+      err << "point " << double(sb) << " from B's surface, not " << double(half) << "; ";
   } else {
     const real depth = -at.distance;
     for (const real sd : {sa, sb}) {
-      if (sd < -depth - slack || sd > depth / 2 + slack) err << "overlap point at " << double(sd) << " from a surface (depth " << double(depth) << "); ";
+      if (sd < -depth - slack || sd > depth / 2 + slack)
+        err << "overlap point at " << double(sd) << " from a surface (depth " << double(depth) << "); ";
     }
   }
   return err.str();
@@ -141,7 +154,9 @@ CastCase random_cast(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origi
   const real reach = (std::max(gap, real(0)) + size) * uniform(rng, 0.3f, 3);
   const V aim = (-reach) * dir + (size * uniform(rng, -1.5f, 1.5f)) * perpendicular(dir);
   Vec2 ta{};
-  if (rng() % 2) ta = size * uniform(rng, 0, 0.5f) * Vec2{float(dir.x), float(dir.y)} + Vec2{uniform(rng, -0.2f, 0.2f), uniform(rng, -0.2f, 0.2f)} * size;
+  if (rng() % 2)
+    ta = size * uniform(rng, 0, 0.5f) * Vec2{float(dir.x), float(dir.y)} +
+         Vec2{uniform(rng, -0.2f, 0.2f), uniform(rng, -0.2f, 0.2f)} * size;
   return {std::move(a), std::move(b), xa, Transform{pb, qb}, ta, Vec2{float(aim.x), float(aim.y)} + ta};
 }
 
@@ -165,7 +180,8 @@ std::vector<CastCase> grazing_casts(unsigned seed, int per_pair) {
       return s;
     };
     // From a shift that touches (0, usually) outward to one that misses.
-    const std::optional<real> edge = edge_of_contact([&](real shift) { return CastOracle(shifted(shift)).track.least() <= 0; }, 0, 4, 60);
+    const std::optional<real> edge =
+        edge_of_contact([&](real shift) { return CastOracle(shifted(shift)).track.least() <= 0; }, 0, 4, 60);
     if (!edge) return std::nullopt;
     return shifted(*edge + hair(rng));
   });
@@ -251,8 +267,8 @@ std::vector<CastCase> tilted_long_face_casts() {
   struct Scale {
     float half_width, half_height, radius;
   };
-  const Scale scales[] = {{100, 1, 0.01f},     {100, 1, 1},        {14885, 58.2265625f, 52.203125f}, {14885, 58.2265625f, 1},
-                          {1e5f, 50, 5},       {10, 0.01f, 0.01f}};
+  const Scale scales[] = {{100, 1, 0.01f},         {100, 1, 1},   {14885, 58.2265625f, 52.203125f},
+                          {14885, 58.2265625f, 1}, {1e5f, 50, 5}, {10, 0.01f, 0.01f}};
   std::vector<CastCase> cases;
   for (const Scale& sc : scales) {
     const float s = sc.half_height, r = sc.radius;
@@ -261,15 +277,17 @@ std::vector<CastCase> tilted_long_face_casts() {
       // Riders whose core's lowest points are `hair` above their frame's origin: a flat bottom
       // edge (short beside the box's), a capsule's, a corner.
       const ShapeSpec riders[] = {make_polygon({{-s, hair}, {s, hair}, {s, hair + s}, {-s, hair + s}}, r),
-                                  make_capsule({-s, hair}, {s, hair}, r), make_polygon({{0, hair}, {s, s}, {-s, s}}, r)};
+                                  make_capsule({-s, hair}, {s, hair}, r),
+                                  make_polygon({{0, hair}, {s, s}, {-s, s}}, r)};
       for (const float tilt : {1e-10f, -1e-10f, 3e-9f, -2e-8f}) {
         for (const ShapeSpec& rider : riders) {
-          for (const float sink : {0.0f, 0.5f}) {            // the core this far (x r) into the face
-            for (int motion = 0; motion < 3; ++motion) {   // none, rider apart, along the face
-              for (int turned = 0; turned < 2; ++turned) { // the box turned, or the rider
+          for (const float sink : {0.0f, 0.5f}) {           // the core this far (x r) into the face
+            for (int motion = 0; motion < 3; ++motion) {    // none, rider apart, along the face
+              for (int turned = 0; turned < 2; ++turned) {  // the box turned, or the rider
                 const Rot q = Rot::from_angle(tilt);
                 const Transform xbox{{0, 0}, turned == 0 ? q : Rot::identity()};
-                const Transform xrider{{0.25f * sc.half_width, sc.half_height - sink * r}, turned == 1 ? q : Rot::identity()};
+                const Transform xrider{{0.25f * sc.half_width, sc.half_height - sink * r},
+                                       turned == 1 ? q : Rot::identity()};
                 const Vec2 move = motion == 0 ? Vec2{0, 0} : motion == 1 ? Vec2{0, r} : Vec2{0.3f * sc.half_width, 0};
                 cases.push_back({rider, box, xrider, xbox, move, {0, 0}});
                 cases.push_back({box, rider, xbox, xrider, {0, 0}, move});
@@ -287,12 +305,15 @@ std::vector<CastCase> tilted_long_face_casts() {
 
 TEST(ShapeCast, TiltedLongFaceUnderARoundedShapeHitsAtTheStart) {
   const std::vector<CastCase> cases = tilted_long_face_casts();
-  expect_all(cases, [](const CastCase& c) {
-    const CastHit h = run(c);
-    std::string err = check_cast(c);
-    if (!h.hit || h.fraction != 0) err += "overlapping at the start, yet not a hit at fraction 0; ";
-    return err;
-  }, "tilted long face");
+  expect_all(
+      cases,
+      [](const CastCase& c) {
+        const CastHit h = run(c);
+        std::string err = check_cast(c);
+        if (!h.hit || h.fraction != 0) err += "overlapping at the start, yet not a hit at fraction 0; ";
+        return err;
+      },
+      "tilted long face");
   // Both moving together (no relative motion) too.
   std::vector<CastCase> together = cases;
   for (CastCase& c : together) c.ta = c.tb = Vec2{-0.25f * c.xa.p.y, 0.5f};
@@ -333,7 +354,11 @@ TEST(ShapeCast, ParallelSharpSegmentsWhoseDifferenceHasAnEdgeOfLengthZero) {
     for (const float end : {-24.0976562f, -1.0f, -1e-3f, 0.0f, 1e-3f, 24.0f}) {
       // The mover's near end reaches x = 43.168 + end at fraction 1.
       const CastCase c{make_capsule({end, 1.21977439e-12f}, {end - 120.46875f, 1.21977439e-12f}, 0),
-                       make_capsule({0, 0}, {0, length}, 0), xm, xc, {43.1679688f, 43.1679688f}, {0, 0}};
+                       make_capsule({0, 0}, {0, length}, 0),
+                       xm,
+                       xc,
+                       {43.1679688f, 43.1679688f},
+                       {0, 0}};
       SCOPED_TRACE("length " + std::to_string(length) + " end " + std::to_string(end));
       EXPECT_EQ(check_cast(c), "");
       if (end < -1e-4f) {
@@ -367,9 +392,14 @@ TEST(ShapeCast, RoundedPairsWhoseDifferenceHasAnEdgeOfLengthZero) {
     for (const float length : {0.0f, 1.21622623e-12f, 1e-9f, 1e-6f}) {
       for (const float clear : {27.0f, 5.0f, 1e-3f, 0.0f, -1e-3f, -5.0f}) {
         const Vec2 start{radius + 40, -10};
-        const CastCase c{make_capsule({0, -0.5f * length}, {0, 0.5f * length}, 0), make_capsule({0, 0}, {0, 40}, radius),
-                         Transform{start, Rot::identity()}, kId, Vec2{radius + clear - start.x, 30}, {0, 0}};
-        SCOPED_TRACE("radius " + std::to_string(radius) + " length " + std::to_string(length) + " clear " + std::to_string(clear));
+        const CastCase c{make_capsule({0, -0.5f * length}, {0, 0.5f * length}, 0),
+                         make_capsule({0, 0}, {0, 40}, radius),
+                         Transform{start, Rot::identity()},
+                         kId,
+                         Vec2{radius + clear - start.x, 30},
+                         {0, 0}};
+        SCOPED_TRACE("radius " + std::to_string(radius) + " length " + std::to_string(length) + " clear " +
+                     std::to_string(clear));
         EXPECT_EQ(check_cast(c), "");
         if (clear > 1e-4f) EXPECT_FALSE(run(c).hit);
         if (clear < -1e-4f) EXPECT_TRUE(run(c).hit);
@@ -390,7 +420,8 @@ TEST(ShapeCast, StartAtTheTargetWithinRoundingOfALongShapesEndHits) {
   for (const float half : {2.0f, 20.0f, 100.0f, 214.0f, 400.0f}) {
     const ShapeSpec box = make_polygon({{-1, -half}, {1, -half}, {1, half}, {-1, half}}, 0);
     for (const float gap : {0.0999f, 0.1f, 0.100006f, 0.10001f, 0.1001f, 0.2f}) {
-      const CastCase c{box, make_circle(0.5f), Transform{{262.171875f - gap - half, 0.46484375f}, Rot{0, -1}}, disc_at, {2.1166f, 0}, {0, 0},
+      const CastCase c{box,     make_circle(0.5f), Transform{{262.171875f - gap - half, 0.46484375f}, Rot{0, -1}},
+                       disc_at, {2.1166f, 0},      {0, 0},
                        0.1f};
       SCOPED_TRACE("half " + std::to_string(half) + " gap " + std::to_string(gap));
       EXPECT_TRUE(run(c).hit);
@@ -404,7 +435,8 @@ TEST(ShapeCast, StartAtTheTargetWithinRoundingOfALongShapesEndHits) {
 
 TEST(ShapeCast, BoxOntoBoxFaceFirst) {
   // B (unit box at x = 4) moves left by 4: faces meet when it has moved 2.
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{4, 0.5f}, Rot::identity()}, {-4, 0});
+  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                       Transform{{4, 0.5f}, Rot::identity()}, {-4, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.normal, (Vec2{1, 0}));
@@ -415,7 +447,8 @@ TEST(ShapeCast, BoxOntoBoxFaceFirst) {
 
 TEST(ShapeCast, BothMovingMeetHalfway) {
   // Surfaces 2 apart, closing at 4: they meet at 0.5 with the centres at 1 and 3.
-  const CastHit h = pebble::shape_cast(Shape::circle(1), kId, {2, 0}, Shape::circle(1), Transform{{4, 0}, Rot::identity()}, {-2, 0});
+  const CastHit h =
+      pebble::shape_cast(Shape::circle(1), kId, {2, 0}, Shape::circle(1), Transform{{4, 0}, Rot::identity()}, {-2, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{2, 0}));
@@ -424,7 +457,8 @@ TEST(ShapeCast, BothMovingMeetHalfway) {
 
 TEST(ShapeCast, CornerOntoCornerAlongTheDiagonal) {
   // Two unit boxes apart diagonally, moving together along the diagonal: corners meet.
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{4, 4}, Rot::identity()}, {-4, -4});
+  const CastHit h =
+      pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{4, 4}, Rot::identity()}, {-4, -4});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_NEAR(h.point.x, 1, 1e-6f);
@@ -475,13 +509,15 @@ TEST(ShapeCast, SlidingAlongAFaceTouchesOnlyWhenReachingIt) {
 }
 
 TEST(ShapeCast, StartingInContactGivesFractionZeroAndTheMinimumTranslation) {
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{1.5f, 0.25f}, Rot::identity()}, {-1, 0});
+  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                       Transform{{1.5f, 0.25f}, Rot::identity()}, {-1, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.0f);
   EXPECT_NEAR(h.normal.x, 1, 1e-6f);
   EXPECT_NEAR(h.normal.y, 0, 1e-6f);
   // Moving apart does not matter: they touch at the start.
-  const CastHit away = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2, 0}, Rot::identity()}, {3, 0});
+  const CastHit away =
+      pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2, 0}, Rot::identity()}, {3, 0});
   EXPECT_TRUE(away.hit);
   EXPECT_EQ(away.fraction, 0.0f);
 }
@@ -489,15 +525,16 @@ TEST(ShapeCast, StartingInContactGivesFractionZeroAndTheMinimumTranslation) {
 TEST(ShapeCast, TargetSeparationStopsShort) {
   // The faces are 2 apart and close at 4 per unit of fraction: 0.25 apart at 0.4375; the point
   // is midway between the two faces.
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{4, 0}, Rot::identity()}, {-4, 0},
-                                       pebble::ShapeCastOptions{0.25f});
+  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                       Transform{{4, 0}, Rot::identity()}, {-4, 0}, pebble::ShapeCastOptions{0.25f});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.4375f);
   EXPECT_EQ(h.normal, (Vec2{1, 0}));
   EXPECT_EQ(h.point.x, 1.125f);
   // Already within the target at the start: fraction 0, the closest points' normal.
-  const CastHit near = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2.125f, 0}, Rot::identity()},
-                                          {-4, 0}, pebble::ShapeCastOptions{0.25f});
+  const CastHit near =
+      pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2.125f, 0}, Rot::identity()},
+                         {-4, 0}, pebble::ShapeCastOptions{0.25f});
   EXPECT_TRUE(near.hit);
   EXPECT_EQ(near.fraction, 0.0f);
   EXPECT_EQ(near.normal, (Vec2{1, 0}));
@@ -537,13 +574,18 @@ TEST(ShapeCast, PublishedBox2dCases) {
   // Box2D v3, test/test_distance.c, ShapeCastTest: the box of half extents 1 at the origin and the
   // segment (2, -1)-(2, 1) moved by (-2, 0) touch at 0.5 (Box2D stops a linear slop short and
   // checks to 0.005).
-  expect_published({make_polygon({{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}), make_segment({2, -1}, {2, 1}), kId, kId, {0, 0}, {-2, 0}}, 0.5,
-                   1e-12, "Box2D ShapeCastTest");
+  expect_published(
+      {make_polygon({{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}), make_segment({2, -1}, {2, 1}), kId, kId, {0, 0}, {-2, 0}},
+      0.5, 1e-12, "Box2D ShapeCastTest");
   // Box2D v3 test_distance.c, ShapeCastShortEdgeTest (a reported false overlap of a point falling
   // past the end of a plank 0.0004 thick): Box2D only asks for no hit or a unit normal. The
   // point passes the plank's end 0.0059 to its right: the oracle and pebble see no contact.
   expect_published({make_polygon({{-0.5f, -0.0002f}, {0.5f, -0.0002f}, {0.5f, 0.0002f}, {-0.5f, 0.0002f}}),
-                    make_segment({0.506f, 0.0035f}, {0.506f, 0.0035f}), kId, kId, {0, 0}, {-0.01f, -0.5f}},
+                    make_segment({0.506f, 0.0035f}, {0.506f, 0.0035f}),
+                    kId,
+                    kId,
+                    {0, 0},
+                    {-0.01f, -0.5f}},
                    -1, 0, "Box2D ShapeCastShortEdgeTest");
 }
 
@@ -552,12 +594,15 @@ TEST(ShapeCast, PublishedParryCases) {
   // 1 and the cuboid of half extents 1, horizon T = 10.
   const float T = 10;
   const ShapeSpec ball = make_circle(1), cuboid = make_box(1, 1);
-  expect_published({ball, cuboid, at(1, 1), kId, T * Vec2{2, 2}, T * Vec2{-1, 1}}, 0, 1e-12, "parry ball_cuboid_toi (intersecting)");
+  expect_published({ball, cuboid, at(1, 1), kId, T * Vec2{2, 2}, T * Vec2{-1, 1}}, 0, 1e-12,
+                   "parry ball_cuboid_toi (intersecting)");
   expect_published({ball, cuboid, at(2, 2), kId, T * Vec2{-0.5f, -0.5f}, T * Vec2{1, 1}},
                    (std::sqrt(2.0) - 1) / std::hypot(1.5, 1.5) / T, 1e-9, "parry ball_cuboid_toi (will touch)");
-  expect_published({ball, cuboid, at(3, 3), kId, T * Vec2{-0.5f, -0.5f}, T * Vec2{-1, 1}}, -1, 0, "parry ball_cuboid_toi (won't touch)");
+  expect_published({ball, cuboid, at(3, 3), kId, T * Vec2{-0.5f, -0.5f}, T * Vec2{-1, 1}}, -1, 0,
+                   "parry ball_cuboid_toi (won't touch)");
   // cuboid_cuboid_toi_issue_214: 8 apart closing at 1.
-  expect_published({make_box(1, 1), make_box(1, 1.5f), kId, at(10, 0), T * Vec2{1, 0}, {0, 0}}, 0.8, 1e-9, "parry issue 214");
+  expect_published({make_box(1, 1), make_box(1, 1.5f), kId, at(10, 0), T * Vec2{1, 0}, {0, 0}}, 0.8, 1e-9,
+                   "parry issue 214");
   // cast_shapes_should_return_toi_for_ball_and_rotated_segment: the segment (1, 1)-(-1, 1) turned
   // by -pi/2 (to about x = 1), a ball of radius 0.5 moving (1, 0) for 1: time 0.5.
   const Transform turned{{0, 0}, Rot::from_angle(-1.57079633f)};
@@ -567,7 +612,8 @@ TEST(ShapeCast, PublishedParryCases) {
                    "parry rotated segment and ball");
   // crates/parry2d/tests/geometry/ball_ball_toi.rs (issue 35): balls of radius 0.5 ten apart,
   // one moving at 10: time 0.9.
-  expect_published({make_circle(0.5f), make_circle(0.5f), kId, at(0, 10), {0, 10}, {0, 0}}, 0.9, 1e-9, "parry issue 35");
+  expect_published({make_circle(0.5f), make_circle(0.5f), kId, at(0, 10), {0, 10}, {0, 0}}, 0.9, 1e-9,
+                   "parry issue 35");
   // crates/parry2d/tests/issue_180_shape_cast_grazing_none.rs: the cuboid of half extents 2
   // falling almost straight onto the long segment (1, 1)-(124, 1), from three positions one
   // float apart (one used to be missed), horizon 100.
@@ -580,8 +626,12 @@ TEST(ShapeCast, PublishedParryCases) {
   // segment and moving into it over one frame; parry's horizon is the speed itself.
   const Vec2 vel{-3.3333337f, -5.4166675f};
   const float horizon = pebble::length(vel);
-  const CastCase steep{make_capsule({0, -14}, {0, 14}, 8), make_segment({-24, 48}, {24, -48}), at(-653.3891f, -245.08746f),
-                       at(-648, -288), horizon * vel, {0, 0}};
+  const CastCase steep{make_capsule({0, -14}, {0, 14}, 8),
+                       make_segment({-24, 48}, {24, -48}),
+                       at(-653.3891f, -245.08746f),
+                       at(-648, -288),
+                       horizon * vel,
+                       {0, 0}};
   const real o = oracle_fraction(steep);
   EXPECT_GE(double(o), 0) << "the oracle must see parry's clear hit";
   const std::string e = check_cast(steep);
@@ -603,7 +653,8 @@ TEST(ShapeCast, SwappingTheShapesGivesTheSameCastWithTheNormalReversed) {
     if (ab.hit && ba.hit) {
       if (std::fabs(real(ab.fraction) - ba.fraction) > 2 * o.tol_t) e += "fractions differ; ";
       const oracle::DistanceAnswer at = oracle::distance(o.a_at(ab.fraction), o.b_at(ab.fraction), o.tol);
-      if (at.normal_unique && angle_between(v(ab.normal), V{-ba.normal.x, -ba.normal.y}) > 2e-3L) e += "normals not opposite; ";
+      if (at.normal_unique && angle_between(v(ab.normal), V{-ba.normal.x, -ba.normal.y}) > 2e-3L)
+        e += "normals not opposite; ";
     }
     if (!e.empty() && ++failures <= 6) ADD_FAILURE() << e << "\n    " << describe(c);
   }
@@ -615,10 +666,13 @@ TEST(ShapeCast, MovingEverythingRigidlyChangesNothing) {
   int failures = 0;
   for (const CastCase& c : random_casts(13, 8)) {
     const Transform m{{uniform(rng, -20, 20), uniform(rng, -20, 20)}, Rot::from_angle(uniform(rng, -3.14f, 3.14f))};
-    const CastCase q{c.a, c.b, pebble::mul(m, c.xa), pebble::mul(m, c.xb), pebble::rotate(m.q, c.ta), pebble::rotate(m.q, c.tb), c.target};
+    const CastCase q{
+        c.a,     c.b, pebble::mul(m, c.xa), pebble::mul(m, c.xb), pebble::rotate(m.q, c.ta), pebble::rotate(m.q, c.tb),
+        c.target};
     const CastHit h0 = run(c), h1 = run(q);
     std::string e = check_cast(q);
-    if (h0.hit && h1.hit && std::fabs(real(h0.fraction) - h1.fraction) > 2 * CastOracle(c).tol_t + 1e-4L) e += "fraction changed; ";
+    if (h0.hit && h1.hit && std::fabs(real(h0.fraction) - h1.fraction) > 2 * CastOracle(c).tol_t + 1e-4L)
+      e += "fraction changed; ";
     if (!e.empty() && ++failures <= 6) ADD_FAILURE() << e << "\n    " << describe(c) << "\n    motion " << lit(m);
   }
   EXPECT_EQ(failures, 0);
@@ -629,9 +683,10 @@ TEST(ShapeCast, MovingEverythingRigidlyChangesNothing) {
 
 TEST(ShapeCast, InvalidInputGivesNoHit) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  for_each_invalid_placement([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
-    EXPECT_TRUE(is_no_hit(pebble::shape_cast(a, xa, {1, 0}, b, xb, {-1, 0}))) << lit(bad);
-  });
+  for_each_invalid_placement(
+      [](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
+        EXPECT_TRUE(is_no_hit(pebble::shape_cast(a, xa, {1, 0}, b, xb, {-1, 0}))) << lit(bad);
+      });
   const Shape box = Shape::box(1, 1);
   const Transform at{{3, 0}, Rot::identity()};
   for (const Vec2 bad : {Vec2{nan, 0}, Vec2{0, inf}, Vec2{1e30f, 0}}) {
@@ -663,12 +718,13 @@ struct ToiCase {
 
 using contact_cases::lit;
 std::string lit(const Sweep& s) {
-  return "Sweep{" + lit(s.local_center) + ", " + lit(s.c0) + ", " + lit(s.c1) + ", " + lit(s.a0) + ", " + lit(s.a1) + "}";
+  return "Sweep{" + lit(s.local_center) + ", " + lit(s.c0) + ", " + lit(s.c1) + ", " + lit(s.a0) + ", " + lit(s.a1) +
+         "}";
 }
 
 std::string describe(const ToiCase& c) {
-  return "Shape a = " + c.a.maker + "; Sweep sa = " + lit(c.sa) + ";\n    Shape b = " + c.b.maker + "; Sweep sb = " + lit(c.sb) +
-         "; float t_max = " + lit(c.t_max) + ", target = " + lit(c.target) + ";";
+  return "Shape a = " + c.a.maker + "; Sweep sa = " + lit(c.sa) + ";\n    Shape b = " + c.b.maker +
+         "; Sweep sb = " + lit(c.sb) + "; float t_max = " + lit(c.t_max) + ", target = " + lit(c.target) + ";";
 }
 
 ToiResult run(const ToiCase& c) {
@@ -677,10 +733,14 @@ ToiResult run(const ToiCase& c) {
 
 const char* name(State s) {
   switch (s) {
-    case State::hit: return "hit";
-    case State::separated: return "separated";
-    case State::overlapped: return "overlapped";
-    case State::failed: return "failed";
+    case State::hit:
+      return "hit";
+    case State::separated:
+      return "separated";
+    case State::overlapped:
+      return "overlapped";
+    case State::failed:
+      return "failed";
   }
   return "?";
 }
@@ -689,13 +749,15 @@ const char* name(State s) {
 std::pair<oracle::RShape, oracle::Motion> oracle_motion(const ShapeSpec& s, const Sweep& w) {
   oracle::RShape centred;
   centred.radius = s.shape.radius();
-  for (Vec2 p : s.shape.vertices()) centred.core.push_back(V{real(p.x) - w.local_center.x, real(p.y) - w.local_center.y});
+  for (Vec2 p : s.shape.vertices())
+    centred.core.push_back(V{real(p.x) - w.local_center.x, real(p.y) - w.local_center.y});
   return {centred, oracle::Motion{v(w.c0), v(w.c1), w.a0, w.a1}};
 }
 
 /// The tolerance time_of_impact() uses by default (pebble/cast.hpp), in long double.
 real default_tolerance(const ToiCase& c) {
-  return std::min(real(pebble::kToiTolerance), real(pebble::kToiToleranceFraction) * std::min(c.a.shape.extent(), c.b.shape.extent()));
+  return std::min(real(pebble::kToiTolerance),
+                  real(pebble::kToiToleranceFraction) * std::min(c.a.shape.extent(), c.b.shape.extent()));
 }
 
 struct ToiStats {
@@ -708,15 +770,19 @@ std::string check_toi(const ToiCase& c, ToiStats* stats = nullptr) {
   const ToiResult r = run(c);
   std::ostringstream err;
   err.precision(9);
-  if (!std::isfinite(r.fraction) || !pebble::is_finite(r.point) || !pebble::is_finite(r.normal)) return "non-finite field; ";
+  if (!std::isfinite(r.fraction) || !pebble::is_finite(r.point) || !pebble::is_finite(r.normal))
+    return "non-finite field; ";
   const auto [ca, ma] = oracle_motion(c.a, c.sa);
   const auto [cb, mb] = oracle_motion(c.b, c.sb);
   const real lipschitz = ma.speed_bound(oracle::reach(ca)) + mb.speed_bound(oracle::reach(cb));
   // Float rounding of the poses (coordinates and angles, whose float cosine differs from the
   // oracle's by about an ulp of the angle times the reach).
   real biggest = 0;
-  for (const Sweep* w : {&c.sa, &c.sb}) biggest = std::max({biggest, real(std::fabs(w->c0.x)), real(std::fabs(w->c0.y)), real(std::fabs(w->c1.x)), real(std::fabs(w->c1.y))});
-  const real angles = std::max({std::fabs(real(c.sa.a0)), std::fabs(real(c.sa.a1)), std::fabs(real(c.sb.a0)), std::fabs(real(c.sb.a1))});
+  for (const Sweep* w : {&c.sa, &c.sb})
+    biggest = std::max({biggest, real(std::fabs(w->c0.x)), real(std::fabs(w->c0.y)), real(std::fabs(w->c1.x)),
+                        real(std::fabs(w->c1.y))});
+  const real angles = std::max(
+      {std::fabs(real(c.sa.a0)), std::fabs(real(c.sa.a1)), std::fabs(real(c.sb.a0)), std::fabs(real(c.sb.a1))});
   const real size = std::max(oracle::reach(ca), oracle::reach(cb));
   const real noise = 16 * real(FLT_EPSILON) * (biggest + size + angles * size);
   const real tol = std::max(default_tolerance(c), noise) + noise;
@@ -740,10 +806,13 @@ std::string check_toi(const ToiCase& c, ToiStats* stats = nullptr) {
       if (stats) ++stats->hits;
       if (d0 < -tol) err << "hit, but the oracle starts overlapping by " << double(-d0) << "; ";
       if (!(t >= 0 && t <= c.t_max)) err << "fraction " << r.fraction << " outside [0, t_max]; ";
-      if (clear.certain >= 0 && t > clear.certain + late) err << "late: fraction " << r.fraction << ", the oracle is within the target by the tolerance at " << double(clear.certain) << "; ";
+      if (clear.certain >= 0 && t > clear.certain + late)
+        err << "late: fraction " << r.fraction << ", the oracle is within the target by the tolerance at "
+            << double(clear.certain) << "; ";
       const oracle::RShape wa = ma.at(ca, t), wb = mb.at(cb, t);
       const real dt = oracle::signed_distance_between(wa, wb);
-      if (dt > target + tol) err << "early: the oracle is " << double(dt) << " apart at the fraction (target " << double(target) << "); ";
+      if (dt > target + tol)
+        err << "early: the oracle is " << double(dt) << " apart at the fraction (target " << double(target) << "); ";
       Tolerance tl = tolerance_for(wa, wb);
       tl.length = std::max(tl.length, tol);
       const oracle::DistanceAnswer at = oracle::distance(wa, wb, tl.length, tl.conditioning);
@@ -753,11 +822,15 @@ std::string check_toi(const ToiCase& c, ToiStats* stats = nullptr) {
     case State::separated:
       if (stats) ++stats->separated;
       if (r.fraction != c.t_max) err << "separated at fraction " << r.fraction << ", not t_max; ";
-      if (clear.certain >= 0) err << "separated, but the oracle comes within the target less the tolerance at " << double(clear.certain) << "; ";
+      if (clear.certain >= 0)
+        err << "separated, but the oracle comes within the target less the tolerance at " << double(clear.certain)
+            << "; ";
       break;
     case State::failed:
       if (stats) ++stats->failed;
-      if (clear.certain >= 0 && t > clear.certain + late) err << "failed late: safe until " << r.fraction << ", the oracle is within the target by the tolerance at " << double(clear.certain) << "; ";
+      if (clear.certain >= 0 && t > clear.certain + late)
+        err << "failed late: safe until " << r.fraction << ", the oracle is within the target by the tolerance at "
+            << double(clear.certain) << "; ";
       break;
   }
   if (!err.str().empty()) err << "[" << name(r.state) << "] ";
@@ -767,11 +840,13 @@ std::string check_toi(const ToiCase& c, ToiStats* stats = nullptr) {
 /// Random sweeps: B placed `gap` from A, its rotation centre moving toward A's (aimed off centre)
 /// over 0.3 to 3 times the distance, both turning by up to `spin` radians; A moving a little or
 /// not at all.
-ToiCase random_toi(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origin, float gap_lo, float gap_hi, float spin) {
+ToiCase random_toi(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origin, float gap_lo, float gap_hi,
+                   float spin) {
   ShapeSpec a = random_shape(ka, rng, size * uniform(rng, 0.5f, 1.5f));
   ShapeSpec b = random_shape(kb, rng, size * uniform(rng, 0.5f, 1.5f));
   const float angle_a = uniform(rng, -3.14159265f, 3.14159265f), angle_b = uniform(rng, -3.14159265f, 3.14159265f);
-  const Transform xa{{origin.x + uniform(rng, -2, 2) * size, origin.y + uniform(rng, -2, 2) * size}, Rot::from_angle(angle_a)};
+  const Transform xa{{origin.x + uniform(rng, -2, 2) * size, origin.y + uniform(rng, -2, 2) * size},
+                     Rot::from_angle(angle_a)};
   const V dir = random_direction(rng);
   const real gap = size * uniform(rng, gap_lo, gap_hi);
   const Vec2 pb = place(a, xa, b, Rot::from_angle(angle_b), gap, dir);
@@ -788,8 +863,8 @@ ToiCase random_toi(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origin,
   return {std::move(a), std::move(b), sa, sb};
 }
 
-std::vector<ToiCase> random_tois(unsigned seed, int per_pair, float spin, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
-                                 float gap_hi = 2) {
+std::vector<ToiCase> random_tois(unsigned seed, int per_pair, float spin, float size = 1, Vec2 origin = {},
+                                 float gap_lo = 0.05f, float gap_hi = 2) {
   return every_kind_pair<ToiCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
     return std::optional<ToiCase>(random_toi(ka, kb, rng, size, origin, gap_lo, gap_hi, spin));
   });
@@ -803,7 +878,7 @@ std::vector<ToiCase> spinning_thin_boxes(unsigned seed, int count) {
   for (int i = 0; i < count; ++i) {
     const float half = uniform(rng, 0.5f, 1.5f);
     ShapeSpec a = make_box(half, half * uniform(rng, 0.01f, 0.04f));
-    ShapeSpec b = i % 4 == 0 ? make_box(uniform(rng, 0.5f, 2), uniform(rng, 0.01f, 0.05f))
+    ShapeSpec b = i % 4 == 0   ? make_box(uniform(rng, 0.5f, 2), uniform(rng, 0.01f, 0.05f))
                   : i % 4 == 1 ? make_segment({-1.5f, 0}, {1.5f, 0})
                   : i % 4 == 2 ? make_capsule({-1, 0}, {1, 0}, 0.05f)
                                : make_circle(uniform(rng, 0.05f, 0.3f));
@@ -851,7 +926,8 @@ std::vector<ToiCase> grazing_tois(unsigned seed, int per_pair) {
 
 TEST(TimeOfImpact, MatchesOracleForEveryKindPair) {
   ToiStats stats;
-  expect_all(random_tois(41, 24, 3), [&](const ToiCase& c) { return check_toi(c, &stats); }, "random sweeps");
+  expect_all(
+      random_tois(41, 24, 3), [&](const ToiCase& c) { return check_toi(c, &stats); }, "random sweeps");
   EXPECT_GT(stats.hits, 200);
   EXPECT_GT(stats.separated, 50);
   EXPECT_LE(stats.failed, 2) << "a random sweep should converge within the iteration cap";
@@ -859,22 +935,26 @@ TEST(TimeOfImpact, MatchesOracleForEveryKindPair) {
 
 TEST(TimeOfImpact, TranslationOnlyIsExact) {
   ToiStats stats;
-  expect_all(random_tois(42, 6, 0), [&](const ToiCase& c) { return check_toi(c, &stats); }, "no rotation");
+  expect_all(
+      random_tois(42, 6, 0), [&](const ToiCase& c) { return check_toi(c, &stats); }, "no rotation");
   EXPECT_EQ(stats.failed, 0);
 }
 
 TEST(TimeOfImpact, FastSpinningThinBoxesNeverTunnel) {
   ToiStats stats;
-  expect_all(spinning_thin_boxes(43, 600), [&](const ToiCase& c) { return check_toi(c, &stats); }, "spinning thin boxes");
+  expect_all(
+      spinning_thin_boxes(43, 600), [&](const ToiCase& c) { return check_toi(c, &stats); }, "spinning thin boxes");
   EXPECT_GT(stats.hits, 100);
-  std::printf("spinning thin boxes: %d hits, %d separated, %d failed, %d overlapped\n", stats.hits, stats.separated, stats.failed,
-              stats.overlapped);
+  std::printf("spinning thin boxes: %d hits, %d separated, %d failed, %d overlapped\n", stats.hits, stats.separated,
+              stats.failed, stats.overlapped);
 }
 
 TEST(TimeOfImpact, GrazingMotionsNeverTunnel) {
   ToiStats stats;
-  expect_all(grazing_tois(49, 2), [&](const ToiCase& c) { return check_toi(c, &stats); }, "grazing");
-  std::printf("grazing: %d hits, %d separated, %d failed, %d overlapped\n", stats.hits, stats.separated, stats.failed, stats.overlapped);
+  expect_all(
+      grazing_tois(49, 2), [&](const ToiCase& c) { return check_toi(c, &stats); }, "grazing");
+  std::printf("grazing: %d hits, %d separated, %d failed, %d overlapped\n", stats.hits, stats.separated, stats.failed,
+              stats.overlapped);
 }
 
 TEST(TimeOfImpact, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
@@ -885,52 +965,63 @@ TEST(TimeOfImpact, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
   std::mt19937 rng(731);
   std::vector<ToiCase> cases;
   for (const CornerApproach& c : corner_approaches(73, 20)) {
-    const float spin_a = rng() % 2 ? uniform(rng, -0.05f, 0.05f) : 0, spin_b = rng() % 2 ? uniform(rng, -0.05f, 0.05f) : 0;
+    const float spin_a = rng() % 2 ? uniform(rng, -0.05f, 0.05f) : 0,
+                spin_b = rng() % 2 ? uniform(rng, -0.05f, 0.05f) : 0;
     const float qa = c.xa.q.angle(), qb = c.xb.q.angle();
-    cases.push_back({c.a, c.b, Sweep{{0, 0}, c.xa.p, c.xa.p + c.ta, qa, qa + spin_a}, Sweep{{0, 0}, c.xb.p, c.xb.p + c.tb, qb, qb + spin_b}});
+    cases.push_back({c.a, c.b, Sweep{{0, 0}, c.xa.p, c.xa.p + c.ta, qa, qa + spin_a},
+                     Sweep{{0, 0}, c.xb.p, c.xb.p + c.tb, qb, qb + spin_b}});
   }
   ToiStats stats;
-  expect_all(cases, [&](const ToiCase& c) {
-    std::string err = check_toi(c, &stats);
-    const ToiResult r = run(c);
-    if (r.state != State::hit) return err;
-    const auto [ca, ma] = oracle_motion(c.a, c.sa);
-    const auto [cb, mb] = oracle_motion(c.b, c.sb);
-    return err + check_in_cone(r.normal, ma.at(ca, r.fraction), mb.at(cb, r.fraction), (mb.c1 - mb.c0) - (ma.c1 - ma.c0));
-  }, "corner approaches");
+  expect_all(
+      cases,
+      [&](const ToiCase& c) {
+        std::string err = check_toi(c, &stats);
+        const ToiResult r = run(c);
+        if (r.state != State::hit) return err;
+        const auto [ca, ma] = oracle_motion(c.a, c.sa);
+        const auto [cb, mb] = oracle_motion(c.b, c.sb);
+        return err +
+               check_in_cone(r.normal, ma.at(ca, r.fraction), mb.at(cb, r.fraction), (mb.c1 - mb.c0) - (ma.c1 - ma.c0));
+      },
+      "corner approaches");
   EXPECT_GT(stats.hits, int(cases.size()) * 3 / 4);
 }
 
 TEST(TimeOfImpact, PublishedBox2dCases) {
   // Box2D v3, test/test_distance.c, TimeOfImpactTest: the box of half extents 1 at rest and the
   // segment (2, -1)-(2, 1) swept by (-2, 0) touch at 0.5.
-  const ToiCase slide{make_polygon({{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}), make_segment({2, -1}, {2, 1}), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 0},
-                      Sweep{{0, 0}, {0, 0}, {-2, 0}, 0, 0}};
+  const ToiCase slide{make_polygon({{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}), make_segment({2, -1}, {2, 1}),
+                      Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {0, 0}, {-2, 0}, 0, 0}};
   EXPECT_EQ(check_toi(slide), "") << describe(slide);
   const ToiResult r = run(slide);
   EXPECT_EQ(r.state, State::hit);
   const auto [ca, ma] = oracle_motion(slide.a, slide.sa);
   const auto [cb, mb] = oracle_motion(slide.b, slide.sb);
-  EXPECT_NEAR(double(oracle::first_time_at_or_below(ca, ma, cb, mb, 0).certain), 0.5, 1e-8) << "the oracle disagrees with Box2D";
+  EXPECT_NEAR(double(oracle::first_time_at_or_below(ca, ma, cb, mb, 0).certain), 0.5, 1e-8)
+      << "the oracle disagrees with Box2D";
   EXPECT_NEAR(r.fraction, 0.5, 1e-6);
   // Box2D 2.4.1 testbed, "Time of Impact" (testbed/tests/time_of_impact.cpp): a 50 x 10 box at
   // rest turned by 2.95, a 5 x 5 box moving 1.4 while turning by 0.26 at angles near 513 rad,
   // and the variant its comment suggests, with 300 pi less on both angles. The testbed prints
   // Box2D's answer and publishes none: the oracle decides.
   for (const float less : {0.0f, 300 * 3.14159265f}) {
-    const ToiCase bed{make_box(25, 5), make_box(2.5f, 2.5f), Sweep{{0, 0}, {24, -60}, {24, -60}, 2.95f, 2.95f},
-                      Sweep{{0, 0}, {53.474274f, -50.252514f}, {54.595478f, -51.083473f}, 513.36676f - less, 513.62781f - less}};
+    const ToiCase bed{
+        make_box(25, 5), make_box(2.5f, 2.5f), Sweep{{0, 0}, {24, -60}, {24, -60}, 2.95f, 2.95f},
+        Sweep{{0, 0}, {53.474274f, -50.252514f}, {54.595478f, -51.083473f}, 513.36676f - less, 513.62781f - less}};
     EXPECT_EQ(check_toi(bed), "") << describe(bed);
   }
 }
 
 TEST(TimeOfImpact, StartingInContact) {
-  expect_all(random_tois(44, 6, 2, 1, {}, -0.4f, 0.0f), [](const ToiCase& c) { return check_toi(c); }, "starting in contact");
+  expect_all(
+      random_tois(44, 6, 2, 1, {}, -0.4f, 0.0f), [](const ToiCase& c) { return check_toi(c); }, "starting in contact");
 }
 
 TEST(TimeOfImpact, TinyAndFarShapes) {
-  expect_all(random_tois(45, 4, 3, 0.01f), [](const ToiCase& c) { return check_toi(c); }, "size 0.01");
-  expect_all(random_tois(46, 4, 3, 1, {1e4f, -1e4f}), [](const ToiCase& c) { return check_toi(c); }, "coordinates 1e4");
+  expect_all(
+      random_tois(45, 4, 3, 0.01f), [](const ToiCase& c) { return check_toi(c); }, "size 0.01");
+  expect_all(
+      random_tois(46, 4, 3, 1, {1e4f, -1e4f}), [](const ToiCase& c) { return check_toi(c); }, "coordinates 1e4");
 }
 
 TEST(TimeOfImpact, TargetSeparationAndShortSteps) {
@@ -940,7 +1031,8 @@ TEST(TimeOfImpact, TargetSeparationAndShortSteps) {
     c.target = rng() % 2 ? pebble::kLinearSlop : 0.05f;
     c.t_max = rng() % 2 ? 1.0f : uniform(rng, 0.1f, 0.9f);
   }
-  expect_all(cases, [](const ToiCase& c) { return check_toi(c); }, "target and t_max");
+  expect_all(
+      cases, [](const ToiCase& c) { return check_toi(c); }, "target and t_max");
 }
 
 namespace {
@@ -958,8 +1050,10 @@ std::vector<ToiCase> gap_axis_tois() {
     const ShapeSpec block = radius > 0 ? make_rounded_box(0.5f, 0.5f, radius) : make_box(0.5f, 0.5f);
     for (const auto& [spin_a, spin_b] : spins) {
       // B's corner onto A's top face; A's corner onto B's bottom face; corner to corner.
-      out.push_back({flat, block, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, spin_a}, Sweep{{0, 0}, {0.3f, 2}, {-0.2f, -1}, quarter, quarter + spin_b}});
-      out.push_back({block, flat, Sweep{{0, 0}, {0.3f, -2}, {-0.2f, 1}, quarter, quarter + spin_a}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, spin_b}});
+      out.push_back({flat, block, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, spin_a},
+                     Sweep{{0, 0}, {0.3f, 2}, {-0.2f, -1}, quarter, quarter + spin_b}});
+      out.push_back({block, flat, Sweep{{0, 0}, {0.3f, -2}, {-0.2f, 1}, quarter, quarter + spin_a},
+                     Sweep{{0, 0}, {0, 0}, {0, 0}, 0, spin_b}});
       out.push_back({block, block, Sweep{{0, 0}, {0, 0}, {0.2f, 0}, quarter, quarter + spin_a},
                      Sweep{{0, 0}, {2.2f, 0.1f}, {0.5f, -0.1f}, quarter, quarter + spin_b}});
     }
@@ -988,14 +1082,17 @@ std::vector<ToiCase> off_centre_tois(unsigned seed, int per_pair) {
 
 TEST(TimeOfImpact, EveryKindOfGapAxisMatchesOracle) {
   ToiStats stats;
-  expect_all(gap_axis_tois(), [&](const ToiCase& c) { return check_toi(c, &stats); }, "face of A, face of B, corner to corner");
+  expect_all(
+      gap_axis_tois(), [&](const ToiCase& c) { return check_toi(c, &stats); },
+      "face of A, face of B, corner to corner");
   EXPECT_GT(stats.hits, 20);
   EXPECT_EQ(stats.failed, 0);
 }
 
 TEST(TimeOfImpact, RotationCentresOffTheShapesMatchOracle) {
   ToiStats stats;
-  expect_all(off_centre_tois(50, 6), [&](const ToiCase& c) { return check_toi(c, &stats); }, "off-centre rotation");
+  expect_all(
+      off_centre_tois(50, 6), [&](const ToiCase& c) { return check_toi(c, &stats); }, "off-centre rotation");
   EXPECT_GT(stats.hits, 50);
   EXPECT_LE(stats.failed, 2);
 }
@@ -1005,12 +1102,16 @@ TEST(TimeOfImpact, ThousandsOfRadiansPerStepNeverTunnel) {
   // turn() instead: a disc spinning about its centre that a box reaches late in the step, and a
   // thin box spinning next to a segment, which it hits within a fraction of a turn.
   const std::vector<ToiCase> cases = {
-      {make_circle(0.5f), make_box(0.5f, 0.5f), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 12000}, Sweep{{0, 0}, {4, 0}, {0.5f, 0}, 0, 0}},
-      {make_circle(0.5f), make_box(0.5f, 0.5f), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, -12000}, Sweep{{0, 0}, {4, 1}, {0.5f, 0}, 0, 0.5f}},
-      {make_box(1, 0.02f), make_segment({-2, 0}, {2, 0}), Sweep{{0, 0}, {0, 0.9f}, {0, 0.9f}, 0.1f, 0.1f + 10000}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 0}},
+      {make_circle(0.5f), make_box(0.5f, 0.5f), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 12000},
+       Sweep{{0, 0}, {4, 0}, {0.5f, 0}, 0, 0}},
+      {make_circle(0.5f), make_box(0.5f, 0.5f), Sweep{{0, 0}, {0, 0}, {0, 0}, 0, -12000},
+       Sweep{{0, 0}, {4, 1}, {0.5f, 0}, 0, 0.5f}},
+      {make_box(1, 0.02f), make_segment({-2, 0}, {2, 0}), Sweep{{0, 0}, {0, 0.9f}, {0, 0.9f}, 0.1f, 0.1f + 10000},
+       Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 0}},
   };
   ToiStats stats;
-  expect_all(cases, [&](const ToiCase& c) { return check_toi(c, &stats); }, "thousands of radians");
+  expect_all(
+      cases, [&](const ToiCase& c) { return check_toi(c, &stats); }, "thousands of radians");
   EXPECT_EQ(stats.hits + stats.failed, 3);
 }
 
@@ -1031,19 +1132,22 @@ struct ApproachCase {
 };
 
 std::string describe(const ApproachCase& c) {
-  return "Shape a = " + c.a.maker + "; Transform xa = " + lit(c.xa) + "; Vec2 va = " + lit(c.va) + ";\n    Shape b = " + c.b.maker +
-         "; Transform xb = " + lit(c.xb) + "; Vec2 vb = " + lit(c.vb) + "; float horizon = " + lit(c.horizon) + ";";
+  return "Shape a = " + c.a.maker + "; Transform xa = " + lit(c.xa) + "; Vec2 va = " + lit(c.va) +
+         ";\n    Shape b = " + c.b.maker + "; Transform xb = " + lit(c.xb) + "; Vec2 vb = " + lit(c.vb) +
+         "; float horizon = " + lit(c.horizon) + ";";
 }
 
-Approach run(const ApproachCase& c) { return pebble::closest_approach(c.a.shape, c.xa, c.va, c.b.shape, c.xb, c.vb, c.horizon); }
+Approach run(const ApproachCase& c) {
+  return pebble::closest_approach(c.a.shape, c.xa, c.va, c.b.shape, c.xb, c.vb, c.horizon);
+}
 
 /// Everything the contract says about one closest approach, checked against the oracle.
 std::string check_approach(const ApproachCase& c) {
   const Approach r = run(c);
   std::ostringstream err;
   err.precision(9);
-  if (!std::isfinite(r.time) || !std::isfinite(r.distance) || !pebble::is_finite(r.point_a) || !pebble::is_finite(r.point_b) ||
-      !pebble::is_finite(r.normal)) {
+  if (!std::isfinite(r.time) || !std::isfinite(r.distance) || !pebble::is_finite(r.point_a) ||
+      !pebble::is_finite(r.point_b) || !pebble::is_finite(r.normal)) {
     return "non-finite field; ";
   }
   // The same motion as a cast over the horizon (fraction = time / horizon).
@@ -1059,16 +1163,21 @@ std::string check_approach(const ApproachCase& c) {
     if (t_early < 0) err << "hit, but the oracle stays " << double(least) << " apart; ";
     const real latest = t_late >= 0 ? t_late : o.track.last_at_or_below(o.tol);
     if (t_early >= 0 && (s < t_early - o.tol_t || s > latest + o.tol_t)) {
-      err << "touch at fraction " << double(s) << " outside the oracle's [" << double(t_early) << ", " << double(latest) << "]; ";
+      err << "touch at fraction " << double(s) << " outside the oracle's [" << double(t_early) << ", " << double(latest)
+          << "]; ";
     }
     const real expected = start < 0 ? start : real(0);
-    if (std::fabs(r.distance - expected) > o.tol) err << "distance " << r.distance << " at the touch, not " << double(expected) << "; ";
+    if (std::fabs(r.distance - expected) > o.tol)
+      err << "distance " << r.distance << " at the touch, not " << double(expected) << "; ";
   } else {
     if (t_late >= 0) err << "no hit, but the oracle overlaps by the tolerance at fraction " << double(t_late) << "; ";
-    if (std::fabs(r.distance - least) > o.tol) err << "distance " << r.distance << ", the oracle's least is " << double(least) << "; ";
-    if (at > least + o.tol) err << "the distance at the reported time is " << double(at) << ", not least (" << double(least) << "); ";
+    if (std::fabs(r.distance - least) > o.tol)
+      err << "distance " << r.distance << ", the oracle's least is " << double(least) << "; ";
+    if (at > least + o.tol)
+      err << "the distance at the reported time is " << double(at) << ", not least (" << double(least) << "); ";
   }
-  if (std::fabs(r.distance - at) > o.tol) err << "distance " << r.distance << " is not the oracle's " << double(at) << " at that time; ";
+  if (std::fabs(r.distance - at) > o.tol)
+    err << "distance " << r.distance << " is not the oracle's " << double(at) << " at that time; ";
   // The witnesses and normal at that time.
   const oracle::RShape wa = o.a_at(s), wb = o.b_at(s);
   Tolerance tol = tolerance_for(wa, wb);
@@ -1079,7 +1188,8 @@ std::string check_approach(const ApproachCase& c) {
   const real slack = tol.length + tol.angle * 2 * std::max(oracle::half_diameter(wa), oracle::half_diameter(wb));
   if (std::fabs(oracle::signed_distance_to_surface(wa, pa)) > slack) err << "point_a off A's surface; ";
   if (std::fabs(oracle::signed_distance_to_surface(wb, pb)) > slack) err << "point_b off B's surface; ";
-  if (oracle::length(pb - pa - real(r.distance) * v(r.normal)) > slack) err << "point_b - point_a != normal * distance; ";
+  if (oracle::length(pb - pa - real(r.distance) * v(r.normal)) > slack)
+    err << "point_b - point_a != normal * distance; ";
   return err.str();
 }
 
@@ -1090,16 +1200,23 @@ ApproachCase random_approach(Kind ka, Kind kb, std::mt19937& rng, float size, Ve
   const float horizon = uniform(rng, 0.3f, 3);
   Vec2 vb = (1 / horizon) * c.tb, va = (1 / horizon) * c.ta;
   switch (rng() % 6) {
-    case 0: vb = -1.0f * vb; break;                          // apart
-    case 1: vb = pebble::left_perp(vb); break;               // sideways
-    case 2: va = vb; break;                                  // no relative motion
-    default: break;                                          // toward
+    case 0:
+      vb = -1.0f * vb;
+      break;  // apart
+    case 1:
+      vb = pebble::left_perp(vb);
+      break;  // sideways
+    case 2:
+      va = vb;
+      break;  // no relative motion
+    default:
+      break;  // toward
   }
   return {std::move(c.a), std::move(c.b), c.xa, c.xb, va, vb, horizon};
 }
 
-std::vector<ApproachCase> random_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
-                                            float gap_hi = 2) {
+std::vector<ApproachCase> random_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {},
+                                            float gap_lo = 0.05f, float gap_hi = 2) {
   return every_kind_pair<ApproachCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
     return std::optional<ApproachCase>(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
   });
@@ -1138,7 +1255,8 @@ std::string check_time_to_collision(const ApproachCase& c) {
   const Approach r = run(c);
   std::ostringstream err;
   err.precision(9);
-  if (r.hit ? !(t == r.time) : t != pebble::kNoCollision) err << "time " << t << " but closest_approach says " << r.hit << " at " << r.time << "; ";
+  if (r.hit ? !(t == r.time) : t != pebble::kNoCollision)
+    err << "time " << t << " but closest_approach says " << r.hit << " at " << r.time << "; ";
   const CastCase cast{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0};
   const CastOracle o(cast);
   const real h = c.horizon;
@@ -1147,8 +1265,11 @@ std::string check_time_to_collision(const ApproachCase& c) {
     if (!(t >= 0 && t <= c.horizon)) err << "time " << t << " outside [0, horizon]; ";
     const real s = h > 0 ? real(t) / h : 0;
     const real latest = t_late >= 0 ? t_late : o.track.last_at_or_below(o.tol);
-    if (t_early < 0) err << "a time, but the oracle stays " << double(o.track.least()) << " apart; ";
-    else if (s < t_early - o.tol_t || s > latest + o.tol_t) err << "touch at fraction " << double(s) << " outside the oracle's [" << double(t_early) << ", " << double(latest) << "]; ";
+    if (t_early < 0)
+      err << "a time, but the oracle stays " << double(o.track.least()) << " apart; ";
+    else if (s < t_early - o.tol_t || s > latest + o.tol_t)
+      err << "touch at fraction " << double(s) << " outside the oracle's [" << double(t_early) << ", " << double(latest)
+          << "]; ";
   } else if (t_late >= 0) {
     err << "no time, but the oracle overlaps by the tolerance at fraction " << double(t_late) << "; ";
   }
@@ -1176,7 +1297,8 @@ TEST(ClosestApproach, DiscDeepInsideAHugeRoundedPolygonHitsAtTheStart) {
   // off unit length, past today's kRotationTolerance: normalized here.)
   const Shape a = Shape::circle(34.1328125f, Vec2{34.1328125f, 34.1328125f});
   const Transform xa{Vec2{-6908265.5f, -2.43288401e-25f}, pebble::normalize(Rot{-0.00390625f, -1})};
-  const std::vector<Vec2> points{{9.42232415e-38f, -2.4233807e-25f}, {2, 9.47742545e-38f}, {44.171875f, 44.171875f}, {0, 0.00637817383f}};
+  const std::vector<Vec2> points{
+      {9.42232415e-38f, -2.4233807e-25f}, {2, 9.47742545e-38f}, {44.171875f, 44.171875f}, {0, 0.00637817383f}};
   const Shape b = Shape::polygon(points, 6908265.5f);
   const Transform xb{Vec2{-1, -1}, Rot{0, -1}};
   ASSERT_LT(pebble::distance(a, xa, b, xb).distance, -60);
@@ -1191,11 +1313,16 @@ TEST(TimeToCollision, InvalidInputGivesNoCollision) {
   const Shape box = Shape::box(1, 1), disc = Shape::circle(1);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (const Shape* s : {&box, &disc}) {
-    EXPECT_EQ(pebble::time_to_collision(*s, Transform{{nan, 0}, Rot::identity()}, {1, 0}, *s, kId, {0, 0}, 1), pebble::kNoCollision);
-    EXPECT_EQ(pebble::time_to_collision(*s, kId, {nan, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, 1), pebble::kNoCollision);
-    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, -1), pebble::kNoCollision);
-    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot{1, 1}}, {0, 0}, 1), pebble::kNoCollision);
-    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, 5), 1);  // gap 1 closes at t = 1
+    EXPECT_EQ(pebble::time_to_collision(*s, Transform{{nan, 0}, Rot::identity()}, {1, 0}, *s, kId, {0, 0}, 1),
+              pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {nan, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, 1),
+              pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, -1),
+              pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot{1, 1}}, {0, 0}, 1),
+              pebble::kNoCollision);
+    EXPECT_EQ(pebble::time_to_collision(*s, kId, {1, 0}, *s, Transform{{3, 0}, Rot::identity()}, {0, 0}, 5),
+              1);  // gap 1 closes at t = 1
   }
 }
 
@@ -1203,21 +1330,26 @@ TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
   // The shape casts' family above (one Minkowski difference and ray cast): touching at time 0.
   std::vector<ApproachCase> cases;
   for (const CastCase& c : tilted_long_face_casts()) cases.push_back({c.a, c.b, c.xa, c.xb, c.ta, c.tb, 1});
-  expect_all(cases, [](const ApproachCase& c) {
-    const Approach r = run(c);
-    std::string err = check_approach(c);
-    if (!r.hit || r.time != 0) err += "overlapping at the start, yet not touching at time 0; ";
-    return err;
-  }, "tilted long face");
+  expect_all(
+      cases,
+      [](const ApproachCase& c) {
+        const Approach r = run(c);
+        std::string err = check_approach(c);
+        if (!r.hit || r.time != 0) err += "overlapping at the start, yet not touching at time 0; ";
+        return err;
+      },
+      "tilted long face");
 }
 
 // Seed 003's reference code gets three things wrong; these pin them down.
 TEST(ClosestApproach, ShapesMovingApartAreClosestAtTheStartWithoutAHit) {
-  const Approach r = pebble::closest_approach(Shape::circle(1), kId, {-1, 0}, Shape::circle(1), Transform{{3, 0}, Rot::identity()}, {1, 0}, 5);
+  const Approach r = pebble::closest_approach(Shape::circle(1), kId, {-1, 0}, Shape::circle(1),
+                                              Transform{{3, 0}, Rot::identity()}, {1, 0}, 5);
   EXPECT_FALSE(r.hit);
   EXPECT_EQ(r.time, 0.0f);
   EXPECT_NEAR(r.distance, 1, 1e-6f);
-  const Approach box = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{3, 0.5f}, Rot::identity()}, {2, 1}, 1);
+  const Approach box = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                                Transform{{3, 0.5f}, Rot::identity()}, {2, 1}, 1);
   EXPECT_FALSE(box.hit);
   EXPECT_EQ(box.time, 0.0f);
 }
@@ -1229,11 +1361,13 @@ TEST(ClosestApproach, HeadOnThroughAVertexWhereTwoEdgesMeetHits) {
     const Shape box = r > 0 ? Shape::rounded_box(1, 1, r) : Shape::box(1, 1);
     const Approach a = pebble::closest_approach(box, kId, {0, 0}, box, Transform{{4, 4}, Rot::identity()}, {-1, -1}, 4);
     EXPECT_TRUE(a.hit) << r;
-    const float expected = r > 0 ? 4 - (2 - 2 * r + 2 * r / std::sqrt(2.0f)) : 2;  // centres sqrt2 (core gap + 2r) apart
+    const float expected =
+        r > 0 ? 4 - (2 - 2 * r + 2 * r / std::sqrt(2.0f)) : 2;  // centres sqrt2 (core gap + 2r) apart
     EXPECT_NEAR(a.time, expected, 1e-5f) << r;
     EXPECT_NEAR(a.distance, 0, 1e-5f) << r;
   }
-  const Approach p = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::circle(0, {0, 0}), Transform{{3, 3}, Rot::identity()}, {-1, -1}, 4);
+  const Approach p = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::circle(0, {0, 0}),
+                                              Transform{{3, 3}, Rot::identity()}, {-1, -1}, 4);
   EXPECT_TRUE(p.hit);
   EXPECT_NEAR(p.time, 2, 1e-6f);
 }
@@ -1295,16 +1429,19 @@ TEST(ClosestApproach, ZeroRadiiMeetingExactlyHit) {
   // Two points on a collision course (a double root of seed 003's quadratic), and two sharp
   // segments crossing.
   const Shape point = Shape::circle(0);
-  const Approach p = pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0}, Rot::identity()}, {-1, 1}, 3);
+  const Approach p =
+      pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0}, Rot::identity()}, {-1, 1}, 3);
   EXPECT_TRUE(p.hit);
   EXPECT_EQ(p.time, 2.0f);
   EXPECT_EQ(p.distance, 0.0f);
-  const Approach miss = pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0.5f}, Rot::identity()}, {-1, 1}, 3);
+  const Approach miss =
+      pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0.5f}, Rot::identity()}, {-1, 1}, 3);
   EXPECT_FALSE(miss.hit);
   EXPECT_NEAR(miss.time, 2, 1e-6f);
   EXPECT_NEAR(miss.distance, 0.5f, 1e-6f);
   const Shape seg = Shape::segment({-1, 0}, {1, 0});
-  const Approach cross = pebble::closest_approach(seg, kId, {0, 0}, Shape::segment({0, -1}, {0, 1}), Transform{{0, 3}, Rot::identity()}, {0, -1}, 5);
+  const Approach cross = pebble::closest_approach(seg, kId, {0, 0}, Shape::segment({0, -1}, {0, 1}),
+                                                  Transform{{0, 3}, Rot::identity()}, {0, -1}, 5);
   EXPECT_TRUE(cross.hit);
   EXPECT_EQ(cross.time, 2.0f);
 }
@@ -1314,8 +1451,8 @@ TEST(ClosestApproach, CrowdsPassingCircles) {
   // second behind the other. Their centres are (4 - t, t - 5) apart, least at t = 4.5: 0.5 sqrt 2
   // apart, less both radii. 0.2 s closer, they collide.
   const Shape agent = Shape::circle(0.3f);
-  const Approach r = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent, Transform{{0, -5}, Rot::identity()},
-                                              {0, 1}, 10);
+  const Approach r = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent,
+                                              Transform{{0, -5}, Rot::identity()}, {0, 1}, 10);
   EXPECT_FALSE(r.hit);
   EXPECT_NEAR(r.time, 4.5f, 1e-5f);
   EXPECT_NEAR(r.distance, 0.5f * std::sqrt(2.0f) - 0.6f, 1e-5f);
@@ -1358,18 +1495,21 @@ TEST(ClosestApproach, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
 TEST(ClosestApproach, InvalidInputGivesTheEmptyResult) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   auto empty = [](const Approach& r) {
-    return !r.hit && r.time == 0 && r.distance == pebble::kHugeDistance && r.point_a == Vec2{} && r.point_b == Vec2{} && r.normal == Vec2{};
+    return !r.hit && r.time == 0 && r.distance == pebble::kHugeDistance && r.point_a == Vec2{} && r.point_b == Vec2{} &&
+           r.normal == Vec2{};
   };
-  for_each_invalid_placement([&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
-    EXPECT_TRUE(empty(pebble::closest_approach(a, xa, {1, 0}, b, xb, {-1, 0}, 1))) << lit(bad);
-  });
+  for_each_invalid_placement(
+      [&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
+        EXPECT_TRUE(empty(pebble::closest_approach(a, xa, {1, 0}, b, xb, {-1, 0}, 1))) << lit(bad);
+      });
   const Shape box = Shape::box(1, 1);
   const Transform at{{3, 0}, Rot::identity()};
   for (const Vec2 bad : {Vec2{nan, 0}, Vec2{0, inf}, Vec2{1e30f, 0}}) {
     EXPECT_TRUE(empty(pebble::closest_approach(box, kId, bad, box, at, {0, 0}, 1)));
     EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, bad, 1)));
   }
-  for (const float bad : {-1.0f, nan, inf}) EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, {-1, 0}, bad)));
+  for (const float bad : {-1.0f, nan, inf})
+    EXPECT_TRUE(empty(pebble::closest_approach(box, kId, {0, 0}, box, at, {-1, 0}, bad)));
 }
 
 TEST(SweepTransform, FollowsTheSweepToFloatPrecision) {
@@ -1379,7 +1519,11 @@ TEST(SweepTransform, FollowsTheSweepToFloatPrecision) {
   for (int i = 0; i < 20000; ++i) {
     const float a0 = uniform(rng, -1000, 1000) * (i % 4 == 0 ? 1.0f : 0.003f);
     const float a1 = a0 + uniform(rng, -40, 40) * (i % 3 == 0 ? 1.0f : 0.02f);
-    const Sweep s{{uniform(rng, -1, 1), uniform(rng, -1, 1)}, {uniform(rng, -5, 5), uniform(rng, -5, 5)}, {uniform(rng, -5, 5), uniform(rng, -5, 5)}, a0, a1};
+    const Sweep s{{uniform(rng, -1, 1), uniform(rng, -1, 1)},
+                  {uniform(rng, -5, 5), uniform(rng, -5, 5)},
+                  {uniform(rng, -5, 5), uniform(rng, -5, 5)},
+                  a0,
+                  a1};
     const float t = i % 10 == 0 ? 1.0f : uniform(rng, 0, 1);
     const Transform x = pebble::sweep_transform(s, t);
     const real angle = real(a0) + real(t) * (real(a1) - real(a0));
@@ -1408,12 +1552,14 @@ TEST(TimeOfImpact, InvalidInputFailsAtZero) {
   auto invalid = [](const ToiResult& r) {
     return r.state == State::failed && r.fraction == 0 && r.point == Vec2{} && r.normal == Vec2{};
   };
-  for (const Sweep bad : {Sweep{{nan, 0}, {0, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {inf, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {0, 0}, {1e30f, 0}, 0, 0},
-                          Sweep{{0, 0}, {0, 0}, {0, 0}, nan, 0}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, inf}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 1e30f}}) {
+  for (const Sweep bad : {Sweep{{nan, 0}, {0, 0}, {0, 0}, 0, 0}, Sweep{{0, 0}, {inf, 0}, {0, 0}, 0, 0},
+                          Sweep{{0, 0}, {0, 0}, {1e30f, 0}, 0, 0}, Sweep{{0, 0}, {0, 0}, {0, 0}, nan, 0},
+                          Sweep{{0, 0}, {0, 0}, {0, 0}, 0, inf}, Sweep{{0, 0}, {0, 0}, {0, 0}, 0, 1e30f}}) {
     EXPECT_TRUE(invalid(pebble::time_of_impact(box, bad, box, moving)));
     EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, bad)));
   }
-  for (const float t_max : {-0.5f, 1.5f, nan}) EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, t_max)));
+  for (const float t_max : {-0.5f, 1.5f, nan})
+    EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, t_max)));
   pebble::ToiOptions o;
   o.target_separation = -1;
   EXPECT_TRUE(invalid(pebble::time_of_impact(box, good, box, moving, 1, o)));
@@ -1473,8 +1619,10 @@ TEST(CastAccuracy, DISABLED_Report) {
       worst_gap = std::max(worst_gap, std::fabs(at.distance) / size);
       if (at.normal_unique) worst_angle = std::max(worst_angle, angle_between(v(h.normal), at.normal));
     }
-    std::printf("shape_cast: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
-                hits, cases, double(worst_gap), double(worst_angle));
+    std::printf(
+        "shape_cast: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e "
+        "rad\n",
+        hits, cases, double(worst_gap), double(worst_angle));
   }
   // Time of impact: how far apart the oracle finds the shapes at a hit (over the tolerance), and
   // how early the hit is (the oracle's first touch minus the fraction).
@@ -1495,8 +1643,10 @@ TEST(CastAccuracy, DISABLED_Report) {
         if (touch.certain >= 0) worst_early = std::max(worst_early, touch.certain - real(r.fraction));
       }
     }
-    std::printf("time_of_impact: %d of %d sweeps hit; worst distance at a hit %.2f x the tolerance; earliest hit %.2e before the first touch\n",
-                hits, cases, double(worst_gap), double(worst_early));
+    std::printf(
+        "time_of_impact: %d of %d sweeps hit; worst distance at a hit %.2f x the tolerance; earliest hit %.2e before "
+        "the first touch\n",
+        hits, cases, double(worst_gap), double(worst_early));
   }
   // Closest approach: |distance - oracle| over size.
   {
@@ -1511,6 +1661,7 @@ TEST(CastAccuracy, DISABLED_Report) {
       worst = std::max(worst, std::fabs(r.distance - expected) / size);
       ++cases;
     }
-    std::printf("closest_approach: %d random approaches; worst |distance - oracle| / size %.2e\n", cases, double(worst));
+    std::printf("closest_approach: %d random approaches; worst |distance - oracle| / size %.2e\n", cases,
+                double(worst));
   }
 }

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "oracle/distance.hpp"
-#include "to_oracle.hpp"
 #include "random_cases.hpp"
+#include "to_oracle.hpp"
 
 using namespace pebble;
 
@@ -27,15 +27,19 @@ namespace {
 constexpr float kPi = 3.14159265358979f;
 constexpr int kScale = test_random::kSanitizerScale;
 
-using test_oracle::to_oracle;
 using oracle::V;
+using test_oracle::to_oracle;
 
 Shape random_body(test_random::Rng& rng, float size) {
   switch (rng.integer(0, 4)) {
-    case 0: return Shape::box(size * float(rng.uniform(0.3, 1)), size * float(rng.uniform(0.3, 1)));
-    case 1: return Shape::rounded_box(size, size * float(rng.uniform(0.4, 1)), size * 0.2f);
-    case 2: return Shape::capsule({-size * 0.7f, 0}, {size * 0.7f, 0}, size * 0.3f);
-    case 3: return Shape::circle(size * float(rng.uniform(0.3, 1)));
+    case 0:
+      return Shape::box(size * float(rng.uniform(0.3, 1)), size * float(rng.uniform(0.3, 1)));
+    case 1:
+      return Shape::rounded_box(size, size * float(rng.uniform(0.4, 1)), size * 0.2f);
+    case 2:
+      return Shape::capsule({-size * 0.7f, 0}, {size * 0.7f, 0}, size * 0.3f);
+    case 3:
+      return Shape::circle(size * float(rng.uniform(0.3, 1)));
     default: {
       std::vector<Vec2> points;
       for (int i = 0; i < 7; ++i) points.push_back(rng.in_disc(size));
@@ -121,7 +125,8 @@ TEST(Chain, NoGhostNormalsOverAFlatFloor) {
   for (int trial = 0; trial < 6000 / kScale; ++trial) {
     const float size = float(rng.log_uniform(0.05, 0.8));
     const Shape b = random_body(rng, size);
-    const Transform xs{{float(rng.uniform(-50, 50)), float(rng.uniform(-50, 50))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+    const Transform xs{{float(rng.uniform(-50, 50)), float(rng.uniform(-50, 50))},
+                       Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
     // Over a joint (x near an integer), at a random tilt, with its lowest point at `gap`.
     const float x = float(rng.integer(2, 10)) + float(rng.uniform(-1.2, 1.2)) * size;
     Rot tilt = Rot::from_angle(float(rng.uniform(-0.4, 0.4)));
@@ -219,7 +224,7 @@ TEST(Chain, RaysAndCastsAreOneSided) {
   ASSERT_TRUE(down.hit);
   EXPECT_NEAR(down.fraction, 0.5f, 1e-6f);
   EXPECT_EQ(down.normal, (Vec2{0, 1}));
-  EXPECT_FALSE(raycast(s, xs, Ray{{2.5f, -1}, {0, 2}}).hit);                // from behind: passes through
+  EXPECT_FALSE(raycast(s, xs, Ray{{2.5f, -1}, {0, 2}}).hit);  // from behind: passes through
   EXPECT_FALSE(raycast(s, xs, Ray{{2.5f, -1}, {0, 2}}, 0.2f).hit);
   EXPECT_TRUE(raycast(s, xs, Ray{{2.5f, 1}, {0, -2}}, 0.2f).hit);
   const Shape ball = Shape::circle(0.25f);
@@ -252,7 +257,8 @@ TEST(Chain, RaysAndCastsAreOneSided) {
 // from up: on the segment beyond the crest that is a ghost, and the cast gives the face normal;
 // a normal inside a convex corner's fan is the next segment's (no hit on the segment ending there).
 TEST(Chain, CastNormalsAreTheSmoothSurfaces) {
-  const std::vector<Vec2> points{{310.0f, 0.65896f}, {309.5f, 0.69467f}, {309.0f, 0.71215f}, {308.5f, 0.70617f}, {308.0f, 0.67256f}};
+  const std::vector<Vec2> points{
+      {310.0f, 0.65896f}, {309.5f, 0.69467f}, {309.0f, 0.71215f}, {308.5f, 0.70617f}, {308.0f, 0.67256f}};
   const Chain crest = Chain::open(points);
   const ChainSegment& beyond = crest.segment(1);  // 309.5 -> 309.0: ends at the crest
   const Transform xs = Transform::identity();
@@ -298,8 +304,10 @@ TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   std::vector<ColliderId> ids;
   for (int i = 0; i < 300 / kScale; ++i) {
     const Shape b = random_body(rng, float(rng.log_uniform(0.1, 0.8)));
-    const Transform xb = rng.chance(0.5) ? Transform{{float(rng.uniform(0, 20)), float(rng.uniform(-5.5, -2.5))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))}
-                                         : Transform{transform_point(at_loop, rng.in_disc(4.5)), Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+    const Transform xb = rng.chance(0.5) ? Transform{{float(rng.uniform(0, 20)), float(rng.uniform(-5.5, -2.5))},
+                                                     Rot::from_angle(float(rng.uniform(-kPi, kPi)))}
+                                         : Transform{transform_point(at_loop, rng.in_disc(4.5)),
+                                                     Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
     bodies.push_back({b, xb});
     ids.push_back(world.add(b, xb));
   }
@@ -307,7 +315,8 @@ TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   ASSERT_TRUE(world.validate());
   std::map<std::tuple<std::uint32_t, int, std::uint32_t, int>, Manifold> got;
   for (const ContactPair& c : world.contacts())
-    if (c.a == open_id || c.a == loop_id) got[{c.a.index, c.part_a, c.b.index, c.part_b}] = c.manifold;  // chains were added first
+    if (c.a == open_id || c.a == loop_id)
+      got[{c.a.index, c.part_a, c.b.index, c.part_b}] = c.manifold;  // chains were added first
   std::size_t want = 0;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     for (const auto& [chain, id, xs] : {std::tuple{&open, open_id, at_open}, std::tuple{&loop, loop_id, at_loop}}) {
@@ -352,9 +361,13 @@ Chain kink_chain(float turn) {
 // across.
 Shape body_of_kind(test_random::Rng& rng, int k, float size) {
   switch (k) {
-    case 0: return Shape::circle(size * float(rng.uniform(0.3, 1)));
-    case 1: return Shape::capsule({-size * float(rng.uniform(0.3, 0.9)), 0}, {size * float(rng.uniform(0.3, 0.9)), 0}, size * float(rng.uniform(0.1, 0.4)));
-    case 2: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
+    case 0:
+      return Shape::circle(size * float(rng.uniform(0.3, 1)));
+    case 1:
+      return Shape::capsule({-size * float(rng.uniform(0.3, 0.9)), 0}, {size * float(rng.uniform(0.3, 0.9)), 0},
+                            size * float(rng.uniform(0.1, 0.4)));
+    case 2:
+      return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
     default: {
       std::vector<Vec2> points;
       const int n = rng.integer(3, 7);
@@ -380,7 +393,8 @@ KinkCase kink_case(test_random::Rng& rng, int trial) {
   const float degrees = float(rng.uniform(60, 120));
   const bool convex = rng.chance(0.5);
   Chain chain = kink_chain((convex ? 1 : -1) * degrees * kPi / 180);
-  const Transform xs{{float(rng.uniform(-20, 20)), float(rng.uniform(-20, 20))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+  const Transform xs{{float(rng.uniform(-20, 20)), float(rng.uniform(-20, 20))},
+                     Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
   const int kind = trial % 5;
   const float size = float(rng.log_uniform(0.05, 0.6));
   Shape b = body_of_kind(rng, kind, size);
@@ -390,7 +404,7 @@ KinkCase kink_case(test_random::Rng& rng, int trial) {
     at = rng.in_disc(1.2 * size);
   } else {
     const ChainSegment& s = chain.segment(where);  // 1: the incoming face (J = its b), 2: the outgoing (J = its a)
-    const Vec2 away = where == 1 ? s.a : s.b;         // unit, from J
+    const Vec2 away = where == 1 ? s.a : s.b;      // unit, from J
     at = float(rng.uniform(0, 1.6)) * away + float(rng.uniform(-0.5, 1.3)) * size * s.normal;
   }
   const Transform local{at, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
@@ -430,7 +444,8 @@ TEST(Chain, SteepKinksAgreeWithTheOracle) {
     bool front[4];
     for (int i = 0; i < 4; ++i) {
       const ChainSegment& s = chain.segment(i);
-      const oracle::DistanceAnswer o = oracle::distance(to_oracle(s.shape, Transform::identity()), to_oracle(k.b, k.local));
+      const oracle::DistanceAnswer o =
+          oracle::distance(to_oracle(s.shape, Transform::identity()), to_oracle(k.b, k.local));
       d[i] = o.distance;
       own[i] = o.normal;
       whole = std::min(whole, d[i]);
@@ -452,21 +467,25 @@ TEST(Chain, SteepKinksAgreeWithTheOracle) {
       const Vec2 n = inv_rotate(k.xs.q, m[i].normal);
       const bool face = length(n - s.normal) < 1e-3f;
       const bool fan = k.convex && (i == 2 || (i == 1 && !front[2])) && in_fan(s1.normal, s2.normal, n);
-      if (!face && !fan) bad.push_back("normal of segment " + std::to_string(i) + " neither its face's nor in the corner's fan");
+      if (!face && !fan)
+        bad.push_back("normal of segment " + std::to_string(i) + " neither its face's nor in the corner's fan");
       long double own_least = 1e30L;
       for (int j = 0; j < m[i].count; ++j) {
         const ContactPoint& p = m[i].points[j];
         own_least = std::min<long double>(own_least, p.separation);
         const Vec2 on_body = p.point + 0.5f * p.separation * m[i].normal;
         const Vec2 on_chain = inv_transform_point(k.xs, p.point - 0.5f * p.separation * m[i].normal);
-        if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol) bad.push_back("point not on the body's surface");
-        if (oracle::closest_segments({on_chain.x, on_chain.y}, {on_chain.x, on_chain.y}, {s.a.x, s.a.y}, {s.b.x, s.b.y}).distance > tol) {
+        if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol)
+          bad.push_back("point not on the body's surface");
+        if (oracle::closest_segments({on_chain.x, on_chain.y}, {on_chain.x, on_chain.y}, {s.a.x, s.a.y}, {s.b.x, s.b.y})
+                .distance > tol) {
           bad.push_back("point not on its segment");
         }
         if (p.separation > margin) bad.push_back("separation above the margin");
       }
       least = std::min(least, own_least);
-      if (d[i] > tol && own_least < d[i] - tol) bad.push_back("a point deeper than its segment's distance, apart from it");
+      if (d[i] > tol && own_least < d[i] - tol)
+        bad.push_back("a point deeper than its segment's distance, apart from it");
     }
     if (whole > margin + tol && total > 0) bad.push_back("a contact beyond the margin");
     if (outside && whole <= margin - tol && total == 0) {
@@ -475,25 +494,29 @@ TEST(Chain, SteepKinksAgreeWithTheOracle) {
       // lies beyond the fan on the first face's side and whose face clip is empty.
       const bool unowned = k.convex && in_fan(s1.normal, s2.normal, {float(own[1].x), float(own[1].y)}) &&
                            cross(s1.normal, Vec2{float(own[2].x), float(own[2].y)}) < 0;
-      if (unowned) ++unowned_corner;
-      else bad.push_back("no contact at all");
+      if (unowned)
+        ++unowned_corner;
+      else
+        bad.push_back("no contact at all");
     }
-    if (outside && whole >= 0 && whole <= margin - tol && total > 0 && std::fabs(least - whole) > tol) bad.push_back("least separation not the distance");
+    if (outside && whole >= 0 && whole <= margin - tol && total > 0 && std::fabs(least - whole) > tol)
+      bad.push_back("least separation not the distance");
     for (int i = 0; i < 4; ++i) {
       if (!(d[i] < -tol && front[i] && outside) || total == 0) continue;
       bool pushed = false;
       for (int j = 0; j < 4; ++j) {
         const Vec2 n = inv_rotate(k.xs.q, m[j].normal);
-        pushed = pushed || (m[j].count > 0 && (length(n - chain.segment(i).normal) < 1e-3f || (k.convex && in_fan(s1.normal, s2.normal, n))));
+        pushed = pushed || (m[j].count > 0 && (length(n - chain.segment(i).normal) < 1e-3f ||
+                                               (k.convex && in_fan(s1.normal, s2.normal, n))));
       }
       if (!pushed) bad.push_back("sunk into segment " + std::to_string(i) + " and nothing pushes it out");
     }
     for (const std::string& what : bad) {
       if (failures[what]++ > 0) continue;
       std::ostringstream out;
-      out << "trial " << trial << ": " << (k.convex ? "convex " : "concave ") << k.degrees << " degrees, body kind " << k.kind << " at ("
-          << k.local.p.x << ", " << k.local.p.y << "), distances to the segments " << double(d[0]) << " " << double(d[1]) << " "
-          << double(d[2]) << " " << double(d[3]) << "; contacts";
+      out << "trial " << trial << ": " << (k.convex ? "convex " : "concave ") << k.degrees << " degrees, body kind "
+          << k.kind << " at (" << k.local.p.x << ", " << k.local.p.y << "), distances to the segments " << double(d[0])
+          << " " << double(d[1]) << " " << double(d[2]) << " " << double(d[3]) << "; contacts";
       for (int i = 0; i < 4; ++i) out << " " << m[i].count;
       first[what] = out.str();
     }
@@ -520,7 +543,9 @@ TEST(Chain, SteepKinkFaceContactsHaveCollidesIds) {
     for (int i = 0; i < 4; ++i) {
       const ChainSegment& s = k.chain.segment(i);
       const Manifold plain = collide(s.shape, k.xs, k.b, k.xb, margin);
-      if (plain.count == 0 || length(inv_rotate(k.xs.q, plain.normal) - s.normal) >= 1e-3f || dot(s.normal, c - s.a) <= 0) continue;
+      if (plain.count == 0 || length(inv_rotate(k.xs.q, plain.normal) - s.normal) >= 1e-3f ||
+          dot(s.normal, c - s.a) <= 0)
+        continue;
       ++compared;
       const Manifold m = collide(s, k.xs, k.b, k.xb, margin);
       ASSERT_EQ(m.count, plain.count) << "trial " << trial << " segment " << i;
@@ -528,8 +553,9 @@ TEST(Chain, SteepKinkFaceContactsHaveCollidesIds) {
       for (int j = 0; j < plain.count; ++j) {
         // (In either order: a body face parallel to the segment may be collide()'s reference.)
         EXPECT_TRUE(plain.points[j].id == m.points[0].id || plain.points[j].id == m.points[m.count - 1].id)
-            << "trial " << trial << " segment " << i << ": collide() names a point " << plain.points[j].id << ", the chain "
-            << m.points[0].id << (m.count > 1 ? " and " + std::to_string(m.points[1].id) : std::string());
+            << "trial " << trial << " segment " << i << ": collide() names a point " << plain.points[j].id
+            << ", the chain " << m.points[0].id
+            << (m.count > 1 ? " and " + std::to_string(m.points[1].id) : std::string());
       }
     }
   }
@@ -556,7 +582,8 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
     const oracle::RShape body = to_oracle(k.b, k.local);
     const long double tol = 1e-3L * oracle::half_diameter(body) + 8e-7L * 40;
     const Vec2 c = transform_point(k.local, k.b.core_centroid());
-    const Vec2 move = rotate(k.xs.q, float(rng.uniform(0.1, 1)) * Vec2{float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))});
+    const Vec2 move =
+        rotate(k.xs.q, float(rng.uniform(0.1, 1)) * Vec2{float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))});
     const ShapeCastOptions options = rng.chance(0.5) ? skin : ShapeCastOptions{};
     bool starts_in_contact = false, hit_at_start = false;
     for (int i = 0; i < 4; ++i) {
@@ -571,7 +598,8 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
       // Only where the body starts within the target of this segment (its centroid in front).
       if (!(front && o.distance <= options.target_separation + tol)) {
         ++wrong;
-        ADD_FAILURE() << "trial " << trial << " segment " << i << ": a hit at the start " << double(o.distance) << " away";
+        ADD_FAILURE() << "trial " << trial << " segment " << i << ": a hit at the start " << double(o.distance)
+                      << " away";
         continue;
       }
       const Vec2 n = -inv_rotate(k.xs.q, h.normal);  // from the segment to the body
@@ -579,14 +607,18 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
       const bool fan = k.convex && (i == 2 || i == 1) && in_fan(chain.segment(1).normal, chain.segment(2).normal, n);
       const bool least = o.distance < 0 && length(Vec2{float(o.normal.x), float(o.normal.y)} - n) < 1e-3f;
       const bool touching = o.distance >= -tol && length(Vec2{float(o.normal.x), float(o.normal.y)} - n) < 2e-3f;
-      EXPECT_TRUE(face || fan || least || touching) << "trial " << trial << " segment " << i << ": normal " << n.x << " " << n.y;
+      EXPECT_TRUE(face || fan || least || touching)
+          << "trial " << trial << " segment " << i << ": normal " << n.x << " " << n.y;
       if (o.distance < 0 && dot(n, s.normal) < 0) ++sunk_backwards;
     }
     if (starts_in_contact) {
       ++starts;
       if (!hit_at_start) {
         ++missed;
-        if (missed < 4) ADD_FAILURE() << "trial " << trial << ": starts in contact (kind " << k.kind << ", " << (k.convex ? "convex " : "concave ") << k.degrees << " degrees) and no cast hits at the start";
+        if (missed < 4)
+          ADD_FAILURE() << "trial " << trial << ": starts in contact (kind " << k.kind << ", "
+                        << (k.convex ? "convex " : "concave ") << k.degrees
+                        << " degrees) and no cast hits at the start";
       }
     }
   }
@@ -604,7 +636,8 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
     ASSERT_TRUE(h.hit) << x;
     EXPECT_EQ(h.fraction, 0.0f);
     EXPECT_EQ(h.normal, (Vec2{0, 0}));
-    EXPECT_FALSE(raycast(floor.segment(i), xs, {transform_point(xs, {x, -0.2f}), rotate(xs.q, Vec2{0.3f, 1})}, 0.3f).hit);  // from behind
+    EXPECT_FALSE(raycast(floor.segment(i), xs, {transform_point(xs, {x, -0.2f}), rotate(xs.q, Vec2{0.3f, 1})}, 0.3f)
+                     .hit);  // from behind
   }
 }
 

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <ostream>
 #include <random>
 #include <string>
-#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -37,9 +37,16 @@ inline const std::vector<Transform>& invalid_transforms() {
   static const std::vector<Transform> list = [] {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     return std::vector<Transform>{
-        {{nan, 0}, pebble::Rot::identity()}, {{0, inf}, pebble::Rot::identity()}, {{-inf, 0}, pebble::Rot::identity()},
-        {{1e30f, 0}, pebble::Rot::identity()}, {{0, -1e30f}, pebble::Rot::identity()}, {{0, 0}, pebble::Rot{nan, 0}},
-        {{0, 0}, pebble::Rot{1, inf}}, {{0, 0}, pebble::Rot{1e30f, 0}}, {{0, 0}, pebble::Rot{2, 0}}, {{0, 0}, pebble::Rot{0, 0}},
+        {{nan, 0}, pebble::Rot::identity()},
+        {{0, inf}, pebble::Rot::identity()},
+        {{-inf, 0}, pebble::Rot::identity()},
+        {{1e30f, 0}, pebble::Rot::identity()},
+        {{0, -1e30f}, pebble::Rot::identity()},
+        {{0, 0}, pebble::Rot{nan, 0}},
+        {{0, 0}, pebble::Rot{1, inf}},
+        {{0, 0}, pebble::Rot{1e30f, 0}},
+        {{0, 0}, pebble::Rot{2, 0}},
+        {{0, 0}, pebble::Rot{0, 0}},
     };
   }();
   return list;
@@ -52,10 +59,11 @@ inline const std::vector<Transform>& invalid_transforms() {
 /// ignored a bad transform would usually report contact.
 template <class F>
 void for_each_invalid_placement(F f) {
-  const Vec2 octagon_points[] = {{1, 0}, {0.7f, 0.7f}, {0, 1}, {-0.7f, 0.7f}, {-1, 0}, {-0.7f, -0.7f}, {0, -1}, {0.7f, -0.7f}};
+  const Vec2 octagon_points[] = {{1, 0},  {0.7f, 0.7f},   {0, 1},  {-0.7f, 0.7f},
+                                 {-1, 0}, {-0.7f, -0.7f}, {0, -1}, {0.7f, -0.7f}};
   const Shape octagon = Shape::polygon(octagon_points);
-  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1}),
-                          octagon};
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f),
+                          Shape::segment({0, 0}, {1, 1}), octagon};
   const Shape others[] = {Shape::box(1, 0.5f), Shape::circle(0.5f, {0.25f, 0}), octagon};
   const Transform id = Transform::identity();
   for (const Transform& bad : invalid_transforms()) {
@@ -114,7 +122,8 @@ inline ShapeSpec make_rounded_box(float hw, float hh, float r) {
 inline ShapeSpec make_polygon(const std::vector<Vec2>& pts, float r = 0) {
   std::string list;
   for (Vec2 p : pts) list += (list.empty() ? "" : ", ") + lit(p);
-  return {Shape::polygon(pts, r), "[] { const Vec2 p[] = {" + list + "}; return Shape::polygon(p, " + lit(r) + "); }()"};
+  return {Shape::polygon(pts, r),
+          "[] { const Vec2 p[] = {" + list + "}; return Shape::polygon(p, " + lit(r) + "); }()"};
 }
 
 enum class Kind { circle, capsule, segment, box, rounded_box, polygon, rounded_polygon };
@@ -122,18 +131,27 @@ inline constexpr Kind kAllKinds[] = {Kind::circle,      Kind::capsule, Kind::seg
                                      Kind::rounded_box, Kind::polygon, Kind::rounded_polygon};
 inline const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::circle: return "circle";
-    case Kind::capsule: return "capsule";
-    case Kind::segment: return "segment";
-    case Kind::box: return "box";
-    case Kind::rounded_box: return "rounded_box";
-    case Kind::polygon: return "polygon";
-    case Kind::rounded_polygon: return "rounded_polygon";
+    case Kind::circle:
+      return "circle";
+    case Kind::capsule:
+      return "capsule";
+    case Kind::segment:
+      return "segment";
+    case Kind::box:
+      return "box";
+    case Kind::rounded_box:
+      return "rounded_box";
+    case Kind::polygon:
+      return "polygon";
+    case Kind::rounded_polygon:
+      return "rounded_polygon";
   }
   return "?";
 }
 
-inline float uniform(std::mt19937& rng, float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); }
+inline float uniform(std::mt19937& rng, float lo, float hi) {
+  return std::uniform_real_distribution<float>(lo, hi)(rng);
+}
 
 /// A random convex polygon: 3..8 points on a random ellipse around a random local offset.
 inline std::vector<Vec2> random_polygon_points(std::mt19937& rng, float size) {
@@ -152,22 +170,28 @@ inline std::vector<Vec2> random_polygon_points(std::mt19937& rng, float size) {
 inline ShapeSpec random_shape(Kind kind, std::mt19937& rng, float size) {
   auto point = [&](float reach) { return Vec2{uniform(rng, -reach, reach), uniform(rng, -reach, reach)}; };
   switch (kind) {
-    case Kind::circle: return make_circle(size * uniform(rng, 0.3f, 1.0f), point(0.3f * size));
+    case Kind::circle:
+      return make_circle(size * uniform(rng, 0.3f, 1.0f), point(0.3f * size));
     case Kind::capsule: {
       const Vec2 a = point(0.8f * size), b = point(0.8f * size);
       return make_capsule(a, b, size * uniform(rng, 0.05f, 0.5f));
     }
-    case Kind::segment: return make_segment(point(size), point(size));
-    case Kind::box: return make_box(size * uniform(rng, 0.15f, 1.0f), size * uniform(rng, 0.15f, 1.0f));
+    case Kind::segment:
+      return make_segment(point(size), point(size));
+    case Kind::box:
+      return make_box(size * uniform(rng, 0.15f, 1.0f), size * uniform(rng, 0.15f, 1.0f));
     case Kind::rounded_box: {
       const float hw = size * uniform(rng, 0.2f, 1.0f), hh = size * uniform(rng, 0.2f, 1.0f);
       const float smaller = std::min(hw, hh);
       // One in ten at the limit, where the core degenerates to a segment.
-      const float r = std::uniform_int_distribution<int>(0, 9)(rng) == 0 ? smaller : smaller * uniform(rng, 0.05f, 0.9f);
+      const float r =
+          std::uniform_int_distribution<int>(0, 9)(rng) == 0 ? smaller : smaller * uniform(rng, 0.05f, 0.9f);
       return make_rounded_box(hw, hh, r);
     }
-    case Kind::polygon: return make_polygon(random_polygon_points(rng, size), 0);
-    case Kind::rounded_polygon: return make_polygon(random_polygon_points(rng, size), size * uniform(rng, 0.02f, 0.4f));
+    case Kind::polygon:
+      return make_polygon(random_polygon_points(rng, size), 0);
+    case Kind::rounded_polygon:
+      return make_polygon(random_polygon_points(rng, size), size * uniform(rng, 0.02f, 0.4f));
   }
   return make_circle(size);
 }
@@ -180,7 +204,8 @@ inline oracle::RShape world(const ShapeSpec& s, const Transform& xf) {
   oracle::RShape out;
   out.radius = s.shape.radius();
   const real c = xf.q.c, sn = xf.q.s;
-  for (Vec2 p : s.shape.vertices()) out.core.push_back({c * p.x - sn * p.y + real(xf.p.x), sn * p.x + c * p.y + real(xf.p.y)});
+  for (Vec2 p : s.shape.vertices())
+    out.core.push_back({c * p.x - sn * p.y + real(xf.p.x), sn * p.x + c * p.y + real(xf.p.y)});
   return out;
 }
 
@@ -194,7 +219,8 @@ inline V mean(const std::vector<V>& ps) {
 /// along `dir` from A's centre (plus `offset`): bisection on the oracle's distance (the distance along such a ray
 /// grows once B has left the deepest position). When even the deepest position is shallower than
 /// target, B stays there.
-inline Vec2 place(const ShapeSpec& a, const Transform& xa, const ShapeSpec& b, Rot qb, real target, V dir, V offset = {}) {
+inline Vec2 place(const ShapeSpec& a, const Transform& xa, const ShapeSpec& b, Rot qb, real target, V dir,
+                  V offset = {}) {
   const oracle::RShape wa = world(a, xa);
   const V ca = mean(wa.core);
   const oracle::RShape b_local = world(b, Transform{{0, 0}, qb});
@@ -254,15 +280,20 @@ inline Pair random_pair(Kind ka, Kind kb, std::mt19937& rng, float size = 1, Vec
 /// Facing edges nearly parallel: flat shapes (box, rounded box, capsule, segment) with B turned
 /// from A by a tiny angle (or that plus half a turn), placed along A's up or down direction at a
 /// chosen signed distance, slid along the edge by a random amount.
-inline std::vector<Pair> nearly_parallel_pairs(unsigned seed, const std::vector<float>& offsets, const std::vector<float>& gaps) {
+inline std::vector<Pair> nearly_parallel_pairs(unsigned seed, const std::vector<float>& offsets,
+                                               const std::vector<float>& gaps) {
   std::mt19937 rng(seed);
   std::vector<Pair> out;
   auto flat = [&](int kind, float w, float h, float r) {
     switch (kind) {
-      case 0: return make_box(w, h);
-      case 1: return make_rounded_box(w, h, r);
-      case 2: return make_capsule({-w, 0}, {w, 0}, r);
-      default: return make_segment({-w, 0}, {w, 0});
+      case 0:
+        return make_box(w, h);
+      case 1:
+        return make_rounded_box(w, h, r);
+      case 2:
+        return make_capsule({-w, 0}, {w, 0}, r);
+      default:
+        return make_segment({-w, 0}, {w, 0});
     }
   };
   for (int ka = 0; ka < 4; ++ka) {
@@ -302,7 +333,8 @@ inline std::vector<Pair> containment_pairs(unsigned seed, int per_kind_pair) {
         const V c = mean(world(a, xa).core);
         const Rot qb = Rot::from_angle(uniform(rng, -3, 3));
         const V cb = mean(world(b, Transform{{0, 0}, qb}).core);
-        const Transform xb{{float(c.x - cb.x) + uniform(rng, -0.1f, 0.1f), float(c.y - cb.y) + uniform(rng, -0.1f, 0.1f)}, qb};
+        const Transform xb{
+            {float(c.x - cb.x) + uniform(rng, -0.1f, 0.1f), float(c.y - cb.y) + uniform(rng, -0.1f, 0.1f)}, qb};
         const oracle::RShape wb = world(b, xb);
         if (oracle::distance(world(a, xa), wb).distance < -2 * oracle::half_diameter(wb)) {
           out.push_back({a, b, xa, xb});
@@ -373,9 +405,9 @@ inline std::vector<Pair> touching_pairs() {
 // Tolerances of the contract.
 
 struct Tolerance {
-  real length;       ///< 1e-3 x the smaller size + float rounding of the coordinates
-  real noise;        ///< float rounding alone: 8 ulp of the largest coordinate
-  real conditioning; ///< separated cores closer than this have an ill-posed normal
+  real length;        ///< 1e-3 x the smaller size + float rounding of the coordinates
+  real noise;         ///< float rounding alone: 8 ulp of the largest coordinate
+  real conditioning;  ///< separated cores closer than this have an ill-posed normal
   real angle = 1e-3L;
 };
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "random_cases.hpp"
 #include <pebble/decompose.hpp>
+#include "random_cases.hpp"
 
 #include "oracle/polygon.hpp"
 
@@ -159,7 +159,8 @@ real weld_tolerance(const std::vector<Vec2>& p) {
     lo_y = std::min<real>(lo_y, q.y), hi_y = std::max<real>(hi_y, q.y);
     biggest = std::max({biggest, std::fabs(real(q.x)), std::fabs(real(q.y))});
   }
-  return std::max({real(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y), 4 * 1.2e-7L * biggest, real(kMinWeldDistance)});
+  return std::max(
+      {real(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y), 4 * 1.2e-7L * biggest, real(kMinWeldDistance)});
 }
 
 real core_area(const Shape& s) {
@@ -256,12 +257,14 @@ std::vector<Shape> check(const std::vector<Vec2>& poly, float radius, const char
     // (A 1-vertex core is the centre of its welded points.)
     for (const Vec2 q : v) {
       if (v.size() >= 2) {
-        EXPECT_TRUE(std::binary_search(sorted.begin(), sorted.end(), q, less)) << family << ": a corner that is no input point";
+        EXPECT_TRUE(std::binary_search(sorted.begin(), sorted.end(), q, less))
+            << family << ": a corner that is no input point";
       }
     }
     if (v.size() >= 3) {
       for (std::size_t i = 0; i < v.size(); ++i) {
-        EXPECT_GT(op::orient(f2(v[i]), f2(v[(i + 1) % v.size()]), f2(v[(i + 2) % v.size()])), 0) << family << ": not convex";
+        EXPECT_GT(op::orient(f2(v[i]), f2(v[(i + 1) % v.size()]), f2(v[(i + 2) % v.size()])), 0)
+            << family << ": not convex";
       }
     }
     area += core_area(s);
@@ -273,7 +276,8 @@ std::vector<Shape> check(const std::vector<Vec2>& poly, float radius, const char
     for (std::size_t j = i + 1; j < pieces.size(); ++j) {
       const auto a = pieces[i].vertices(), b = pieces[j].vertices();
       if (a.size() < 3 || b.size() < 3 || !boxes_overlap(boxes[i], boxes[j])) continue;
-      EXPECT_TRUE(separated_by_edge_of(a, b) || separated_by_edge_of(b, a)) << family << ": pieces " << i << " and " << j << " overlap";
+      EXPECT_TRUE(separated_by_edge_of(a, b) || separated_by_edge_of(b, a))
+          << family << ": pieces " << i << " and " << j << " overlap";
     }
   }
 
@@ -351,7 +355,8 @@ class DecomposeRandom : public ::testing::Test {
 protected:
   static void TearDownTestSuite() {
     std::printf("decompose: pieces vs lower bound max(ceil(reflex/2)+1, ceil(convex/8)) by family\n");
-    std::printf("  %-22s %6s %8s %8s %7s %7s %9s\n", "family", "cases", "pieces", "bound", "ratio", "worst", "nonsimple");
+    std::printf("  %-22s %6s %8s %8s %7s %7s %9s\n", "family", "cases", "pieces", "bound", "ratio", "worst",
+                "nonsimple");
     for (const auto& [name, t] : tallies()) {
       std::printf("  %-22s %6ld %8ld %8ld %7.3f %7.3f %9ld\n", name.c_str(), t.cases, t.pieces, t.bound,
                   t.bound ? double(t.pieces) / double(t.bound) : 0.0, t.worst, t.failures_expected);
@@ -423,14 +428,16 @@ TEST_F(DecomposeRandom, RoundedPiecesCoverTheGrownPolygon) {
     ASSERT_EQ(sharp.size(), round.size());
     for (std::size_t i = 0; i < sharp.size(); ++i) {
       ASSERT_EQ(sharp[i].vertex_count(), round[i].vertex_count());
-      for (int j = 0; j < sharp[i].vertex_count(); ++j) EXPECT_EQ(sharp[i].vertices()[std::size_t(j)], round[i].vertices()[std::size_t(j)]);
+      for (int j = 0; j < sharp[i].vertex_count(); ++j)
+        EXPECT_EQ(sharp[i].vertices()[std::size_t(j)], round[i].vertices()[std::size_t(j)]);
     }
     // A point within radius of the polygon is in some piece, one further than that in none.
     const std::vector<op::F2> fp = to_f2(p);
     const real tol = weld_tolerance(p);
     const Box b = box_of(p);
     for (int s = 0; s < 300; ++s) {
-      const V q{real(rng.uniform(b.lo_x - 2 * radius, b.hi_x + 2 * radius)), real(rng.uniform(b.lo_y - 2 * radius, b.hi_y + 2 * radius))};
+      const V q{real(rng.uniform(b.lo_x - 2 * radius, b.hi_x + 2 * radius)),
+                real(rng.uniform(b.lo_y - 2 * radius, b.hi_y + 2 * radius))};
       const real d = op::winding_number(fp, q) != 0 ? 0 : op::boundary_distance(fp, q);
       real best = INFINITY;
       for (const Shape& piece : round) best = std::min(best, core_distance(piece, q) - piece.radius());
@@ -484,13 +491,15 @@ TEST_F(DecomposeRandom, SmallPolygonsAgainstTheOptimum) {
   const double ceiling[] = {1.034, 1.008, 1.166, 1.000, 1.126, 1.025, 1.298};
   for (std::size_t i = 0; test_random::kSanitizerScale == 1 && i < std::size(families); ++i) {
     const Family& f = families[i];
-    EXPECT_LE(double(f.pieces), (ceiling[i] + 0.02) * double(f.optimum)) << f.name << ": more pieces than decompose() made";
+    EXPECT_LE(double(f.pieces), (ceiling[i] + 0.02) * double(f.optimum))
+        << f.name << ": more pieces than decompose() made";
   }
   std::printf("decompose: pieces vs the optimum (oracle DP), small polygons\n");
   std::printf("  %-10s %6s %8s %8s %7s %7s %8s\n", "family", "cases", "pieces", "optimum", "ratio", "worst", "optimal");
   for (const Family& f : families) {
     std::printf("  %-10s %6ld %8ld %8ld %7.3f %7.3f %7.0f%%\n", f.name, f.cases, f.pieces, f.optimum,
-                f.optimum ? double(f.pieces) / double(f.optimum) : 0.0, f.worst, f.cases ? 100.0 * double(f.optimal) / double(f.cases) : 0.0);
+                f.optimum ? double(f.pieces) / double(f.optimum) : 0.0, f.worst,
+                f.cases ? 100.0 * double(f.optimal) / double(f.cases) : 0.0);
   }
 }
 
@@ -666,7 +675,8 @@ TEST(Decompose, PieceCountsOfKnownPolygons) {
   EXPECT_LE(convex_total, 60);
   const std::vector<Vec2> l{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
   const std::vector<Vec2> t{{1, 0}, {2, 0}, {2, 2}, {3, 2}, {3, 3}, {0, 3}, {0, 2}, {1, 2}};
-  const std::vector<Vec2> plus{{1, 0}, {2, 0}, {2, 1}, {3, 1}, {3, 2}, {2, 2}, {2, 3}, {1, 3}, {1, 2}, {0, 2}, {0, 1}, {1, 1}};
+  const std::vector<Vec2> plus{{1, 0}, {2, 0}, {2, 1}, {3, 1}, {3, 2}, {2, 2},
+                               {2, 3}, {1, 3}, {1, 2}, {0, 2}, {0, 1}, {1, 1}};
   const std::vector<Vec2> u{{0, 0}, {3, 0}, {3, 3}, {2, 3}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
   EXPECT_EQ(count(l, "L", 2), 2);
   EXPECT_EQ(count(reversed(l), "L reversed", 2), 2);

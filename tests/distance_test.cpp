@@ -12,9 +12,9 @@
 #include <pebble/manifold.hpp>
 
 #include "cast_cases.hpp"
-#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
-#include "oracle/cast.hpp"
 #include "contact_cases.hpp"
+#include "oracle/cast.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 using namespace contact_cases;
 
@@ -25,7 +25,8 @@ bool finite(const pebble::DistanceResult& r) {
          pebble::is_finite(r.point_b);
 }
 
-using DistanceQuery = pebble::DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
+using DistanceQuery = pebble::DistanceResult (*)(const Shape&, const Transform&, const Shape&,
+                                                 const Transform&) noexcept;
 
 /// Everything the contract says about one answer of `query` (distance() or the generic path),
 /// checked against the oracle. Returns an empty string when all holds, else what failed.
@@ -51,7 +52,8 @@ std::string check_distance_with(const Pair& p, DistanceQuery query) {
   if (std::fabs(sa) > tol.length) err << "point_a off A's surface by " << double(sa) << "; ";
   if (std::fabs(sb) > tol.length) err << "point_b off B's surface by " << double(sb) << "; ";
   const V diff = pb - pa - real(r.distance) * n;
-  if (oracle::length(diff) > tol.length) err << "point_b - point_a != normal * distance (off by " << double(oracle::length(diff)) << "); ";
+  if (oracle::length(diff) > tol.length)
+    err << "point_b - point_a != normal * distance (off by " << double(oracle::length(diff)) << "); ";
   // Witnesses are the extreme points along the normal (closest points when separated, deepest
   // points when overlapping). A normal off by the allowed angle moves the support of a flat
   // side by up to that angle times the shape's diameter.
@@ -60,8 +62,10 @@ std::string check_distance_with(const Pair& p, DistanceQuery query) {
   const real slack_b = tol.length + tol.angle * 2 * oracle::half_diameter(wb);
   if (std::fabs(oracle::dot(pa, n) - ha) > slack_a) err << "point_a not A's support along the normal; ";
   if (std::fabs(oracle::dot(pb, n) - hb) > slack_b) err << "point_b not B's support against the normal; ";
-  if (query == static_cast<DistanceQuery>(&pebble::distance) && ov != (r.distance <= 0)) err << "overlap() " << ov << " but distance " << r.distance << "; ";
-  if (std::fabs(o.distance) > tol.length && ov != (o.distance <= 0)) err << "overlap() " << ov << " but oracle " << double(o.distance) << "; ";
+  if (query == static_cast<DistanceQuery>(&pebble::distance) && ov != (r.distance <= 0))
+    err << "overlap() " << ov << " but distance " << r.distance << "; ";
+  if (std::fabs(o.distance) > tol.length && ov != (o.distance <= 0))
+    err << "overlap() " << ov << " but oracle " << double(o.distance) << "; ";
   return err.str();
 }
 
@@ -103,7 +107,8 @@ TEST(DistanceOracle, ExactFormulaAgreesWithDirectionSampling) {
         EXPECT_LT(double(oracle::length(diff)), 1e-12 * double(size)) << describe(p);
         EXPECT_NEAR(double(oracle::signed_distance_to_surface(wa, o.point_a)), 0, 1e-12 * double(size)) << describe(p);
         EXPECT_NEAR(double(oracle::signed_distance_to_surface(wb, o.point_b)), 0, 1e-12 * double(size)) << describe(p);
-        EXPECT_NEAR(double(oracle::separation_along(wa, wb, o.normal)), double(o.distance), 1e-12 * double(size)) << describe(p);
+        EXPECT_NEAR(double(oracle::separation_along(wa, wb, o.normal)), double(o.distance), 1e-12 * double(size))
+            << describe(p);
         ++checked;
       }
     }
@@ -120,7 +125,8 @@ TEST(DistanceOracle, ExactFormulaAgreesWithSamplingOnHardFamilies) {
   for (const Pair& p : pairs) {
     const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
     const real size = oracle::half_diameter(wa) + oracle::half_diameter(wb);
-    EXPECT_NEAR(double(oracle::distance(wa, wb).core_distance), double(oracle::sampled_core_distance(wa, wb)), double(1e-9L * size))
+    EXPECT_NEAR(double(oracle::distance(wa, wb).core_distance), double(oracle::sampled_core_distance(wa, wb)),
+                double(1e-9L * size))
         << describe(p);
   }
 }
@@ -147,8 +153,10 @@ TEST(DistanceOracle, HandWorkedAnswers) {
   EXPECT_FALSE(oracle::distance(unit_box, unit_box, 1e-6L).normal_unique);
   EXPECT_NEAR(double(oracle::distance(unit_box, unit_box).distance), -2, 1e-15);
   // Rounded: a capsule over a box, corner radius included.
-  EXPECT_NEAR(double(oracle::distance(RShape{{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}, 0.25L}, RShape{{{-1, 2}, {1, 2}}, 0.5L}).distance),
-              0.25, 1e-15);
+  EXPECT_NEAR(
+      double(oracle::distance(RShape{{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}, 0.25L}, RShape{{{-1, 2}, {1, 2}}, 0.5L})
+                 .distance),
+      0.25, 1e-15);
   EXPECT_NEAR(double(oracle::signed_distance_to_surface(unit_box, V{0.5L, 0})), -0.5, 1e-15);
   EXPECT_NEAR(double(oracle::signed_distance_to_surface(unit_box, V{4, 5})), 5, 1e-15);
 }
@@ -161,13 +169,12 @@ TEST(Distance, MatchesOracleForEveryKindPairNearContact) {
 }
 
 TEST(Distance, MatchesOracleForNearlyParallelEdges) {
-  expect_all(nearly_parallel_pairs(2, {1e-3f, 3e-4f, 1e-4f, 1e-5f, 1e-6f, 0.0f}, {-0.2f, -0.01f, -1e-4f, 0.0f, 1e-4f, 0.01f, 0.2f}),
+  expect_all(nearly_parallel_pairs(2, {1e-3f, 3e-4f, 1e-4f, 1e-5f, 1e-6f, 0.0f},
+                                   {-0.2f, -0.01f, -1e-4f, 0.0f, 1e-4f, 0.01f, 0.2f}),
              check_distance, "nearly parallel");
 }
 
-TEST(Distance, MatchesOracleForTinyShapes) {
-  expect_all(random_pairs(3, 20, 0.01f), check_distance, "size 0.01");
-}
+TEST(Distance, MatchesOracleForTinyShapes) { expect_all(random_pairs(3, 20, 0.01f), check_distance, "size 0.01"); }
 
 TEST(Distance, MatchesOracleFarFromTheOrigin) {
   expect_all(random_pairs(4, 20, 1, {1e4f, -1e4f}), check_distance, "coordinates 1e4");
@@ -209,20 +216,23 @@ TEST(Distance, CornerToCornerIsTheTrueDistance) {
 TEST(Distance, TouchingAtADifferenceVertexGivesANormalInItsCone) {
   // Corner against corner (tests/oracle/cone.hpp), exactly touching or within 1e-5 of the size:
   // the normal lies in the cone of the difference's vertex, and the cores' overlap is not a gap.
-  expect_all(cast_cases::corner_touches(81, 30), [](const cast_cases::CornerTouch& c) {
-    const Pair& p = c.pair;
-    const pebble::DistanceResult r = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb);
-    const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
-    const std::string cone = cast_cases::check_in_cone(r.normal, wa, wb, c.from);
-    // Within the corner slack of a touch, a normal outside the cone is still right when the shapes
-    // are as far apart along it as along the best axis, to that slack: distance() takes A's face
-    // where another axis beats it by less than kAxisPreference (docs/contacts.md), and a segment
-    // corner touching a box face, the segment 2.6 degrees off parallel, is such a near tie (found by
-    // the ARM64 build's inputs: the segment's normal, 0.046 rad off the face's, at an overlap of 9e-6).
-    const bool near_tie = oracle::separation_along(wa, wb, v(r.normal)) >=
-                          oracle::signed_distance_between(wa, wb) - cast_cases::corner_slack(wa, wb);
-    return check_distance(p) + (near_tie ? std::string() : cone);
-  }, "corner touches");
+  expect_all(
+      cast_cases::corner_touches(81, 30),
+      [](const cast_cases::CornerTouch& c) {
+        const Pair& p = c.pair;
+        const pebble::DistanceResult r = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb);
+        const oracle::RShape wa = world(p.a, p.xa), wb = world(p.b, p.xb);
+        const std::string cone = cast_cases::check_in_cone(r.normal, wa, wb, c.from);
+        // Within the corner slack of a touch, a normal outside the cone is still right when the shapes
+        // are as far apart along it as along the best axis, to that slack: distance() takes A's face
+        // where another axis beats it by less than kAxisPreference (docs/contacts.md), and a segment
+        // corner touching a box face, the segment 2.6 degrees off parallel, is such a near tie (found by
+        // the ARM64 build's inputs: the segment's normal, 0.046 rad off the face's, at an overlap of 9e-6).
+        const bool near_tie = oracle::separation_along(wa, wb, v(r.normal)) >=
+                              oracle::signed_distance_between(wa, wb) - cast_cases::corner_slack(wa, wb);
+        return check_distance(p) + (near_tie ? std::string() : cone);
+      },
+      "corner touches");
 }
 
 TEST(Distance, SegmentCornerOnABoxFaceNearlyParallelIsANearTie) {
@@ -269,7 +279,8 @@ TEST(Distance, FastPathsAgreeWithTheGenericPath) {
   // Circles and points take a fast path; detail::distance_generic() is the one general
   // algorithm. Both must meet the contract, and agree with each other to float rounding.
   const std::vector<Pair> pairs = fast_path_pairs(13, 14);
-  expect_all(pairs, [](const Pair& p) { return check_distance_with(p, pebble::detail::distance_generic); }, "generic path");
+  expect_all(
+      pairs, [](const Pair& p) { return check_distance_with(p, pebble::detail::distance_generic); }, "generic path");
   expect_all(
       pairs,
       [](const Pair& p) {
@@ -282,7 +293,8 @@ TEST(Distance, FastPathsAgreeWithTheGenericPath) {
         err.precision(9);
         // Float rounding of two different routes through the same geometry.
         const real close = 4 * tol.noise + 1e-5L * std::min(oracle::half_diameter(wa), oracle::half_diameter(wb));
-        if (std::fabs(real(fast.distance) - slow.distance) > close) err << "distance " << fast.distance << " generic " << slow.distance << "; ";
+        if (std::fabs(real(fast.distance) - slow.distance) > close)
+          err << "distance " << fast.distance << " generic " << slow.distance << "; ";
         if (o.normal_unique && angle_between(v(fast.normal), v(slow.normal)) > tol.angle) err << "normals differ; ";
         if (o.normal_unique && (oracle::length(v(fast.point_a) - v(slow.point_a)) > tol.length ||
                                 oracle::length(v(fast.point_b) - v(slow.point_b)) > tol.length)) {
@@ -306,12 +318,14 @@ TEST(Distance, SwappingTheShapesNegatesTheNormal) {
     const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
     std::string e;
     if (std::fabs(ab.distance - ba.distance) > tol.length) e += "distances differ; ";
-    if (o.normal_unique && angle_between(v(ab.normal), V{-ba.normal.x, -ba.normal.y}) > tol.angle) e += "normals not opposite; ";
+    if (o.normal_unique && angle_between(v(ab.normal), V{-ba.normal.x, -ba.normal.y}) > tol.angle)
+      e += "normals not opposite; ";
     if (std::fabs(ab.distance) > tol.noise &&
         pebble::overlap(p.a.shape, p.xa, p.b.shape, p.xb) != pebble::overlap(p.b.shape, p.xb, p.a.shape, p.xa)) {
       e += "overlap not symmetric; ";
     }
-    if (!e.empty() && ++failures <= 6) ADD_FAILURE() << e << ab.distance << " vs " << ba.distance << "\n    " << describe(p);
+    if (!e.empty() && ++failures <= 6)
+      ADD_FAILURE() << e << ab.distance << " vs " << ba.distance << "\n    " << describe(p);
   }
   EXPECT_EQ(failures, 0);
 }
@@ -329,7 +343,8 @@ TEST(Distance, MovingBothShapesRigidlyChangesNothing) {
     const oracle::DistanceAnswer o = oracle::distance(wa, wb, tol.length, tol.conditioning);
     std::string e = check_distance(q);
     if (std::fabs(r0.distance - r1.distance) > tol.length) e += "distance changed; ";
-    if (o.normal_unique && angle_between(v(pebble::rotate(m.q, r0.normal)), v(r1.normal)) > tol.angle) e += "normal not carried along; ";
+    if (o.normal_unique && angle_between(v(pebble::rotate(m.q, r0.normal)), v(r1.normal)) > tol.angle)
+      e += "normal not carried along; ";
     if (!e.empty() && ++failures <= 6) ADD_FAILURE() << e << "\n    " << describe(p) << "\n    motion " << lit(m);
   }
   EXPECT_EQ(failures, 0);
@@ -339,7 +354,8 @@ TEST(Distance, TinyMotionGivesTinyChange) {
   std::mt19937 rng(10);
   int failures = 0;
   for (const Pair& p : random_pairs(11, 40)) {
-    const float size = float(std::min(oracle::half_diameter(world(p.a, p.xa)), oracle::half_diameter(world(p.b, p.xb))));
+    const float size =
+        float(std::min(oracle::half_diameter(world(p.a, p.xa)), oracle::half_diameter(world(p.b, p.xb))));
     const float step = 1e-4f * size, turn = 1e-4f;
     const V dir = random_direction(rng);
     const Transform xb2{{p.xb.p.x + step * float(dir.x), p.xb.p.y + step * float(dir.y)},
@@ -354,8 +370,9 @@ TEST(Distance, TinyMotionGivesTinyChange) {
     const Tolerance tol = tolerance_for(world(p.a, p.xa), world(p.b, p.xb));
     const real bound = step + turn * reach + 4 * tol.noise + 1e-4L * size;
     if (std::fabs(real(r1.distance) - r0.distance) > bound) {
-      if (++failures <= 6) ADD_FAILURE() << "distance jumped " << r0.distance << " -> " << r1.distance << "\n    " << describe(p)
-                                         << "\n    moved xb = " << lit(xb2);
+      if (++failures <= 6)
+        ADD_FAILURE() << "distance jumped " << r0.distance << " -> " << r1.distance << "\n    " << describe(p)
+                      << "\n    moved xb = " << lit(xb2);
     }
   }
   EXPECT_EQ(failures, 0);
@@ -365,14 +382,15 @@ TEST(Distance, TinyMotionGivesTinyChange) {
 // Invalid and extreme input.
 
 TEST(Distance, InvalidTransformsGiveTheEmptyResult) {
-  for_each_invalid_placement([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& x) {
-    const pebble::DistanceResult r = pebble::distance(a, xa, b, xb);
-    EXPECT_EQ(r.distance, pebble::kHugeDistance) << lit(x);
-    EXPECT_EQ(r.normal, Vec2{}) << lit(x);
-    EXPECT_EQ(r.point_a, Vec2{}) << lit(x);
-    EXPECT_EQ(r.point_b, Vec2{}) << lit(x);
-    EXPECT_FALSE(pebble::overlap(a, xa, b, xb)) << lit(x);
-  });
+  for_each_invalid_placement(
+      [](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& x) {
+        const pebble::DistanceResult r = pebble::distance(a, xa, b, xb);
+        EXPECT_EQ(r.distance, pebble::kHugeDistance) << lit(x);
+        EXPECT_EQ(r.normal, Vec2{}) << lit(x);
+        EXPECT_EQ(r.point_a, Vec2{}) << lit(x);
+        EXPECT_EQ(r.point_b, Vec2{}) << lit(x);
+        EXPECT_FALSE(pebble::overlap(a, xa, b, xb)) << lit(x);
+      });
 }
 
 TEST(Distance, HugeButValidCoordinatesStayFinite) {
@@ -389,8 +407,10 @@ TEST(Distance, HugeButValidCoordinatesStayFinite) {
 }
 
 TEST(Distance, ExtremeShapeSizesStayFinite) {
-  const Shape big = Shape::box(1e6f, 1e6f), small = Shape::circle(1e-6f), far_segment = Shape::segment({-1e7f, 0}, {1e7f, 1});
-  const Transform xs[] = {kId, Transform{{5e5f, 2e6f}, Rot::from_angle(0.3f)}, Transform{{-1e6f, 1e6f}, Rot::from_angle(2)}};
+  const Shape big = Shape::box(1e6f, 1e6f), small = Shape::circle(1e-6f),
+              far_segment = Shape::segment({-1e7f, 0}, {1e7f, 1});
+  const Transform xs[] = {kId, Transform{{5e5f, 2e6f}, Rot::from_angle(0.3f)},
+                          Transform{{-1e6f, 1e6f}, Rot::from_angle(2)}};
   for (const Transform& x1 : xs) {
     for (const Transform& x2 : xs) {
       for (const Shape* s1 : {&big, &small, &far_segment}) {
@@ -410,7 +430,8 @@ TEST(Distance, ExtremeShapeSizesStayFinite) {
 // boxes measured as 2e-4 apart.
 TEST(Distance, NearlyParallelSegmentsAreExact) {
   const Shape a = Shape::segment({-1, 0}, {1, 0});
-  const pebble::DistanceResult d = pebble::distance(a, Transform::identity(), a, Transform{{0.5f, 0.2f}, pebble::Rot::from_angle(2e-4f)});
+  const pebble::DistanceResult d =
+      pebble::distance(a, Transform::identity(), a, Transform{{0.5f, 0.2f}, pebble::Rot::from_angle(2e-4f)});
   // The closest pair is b's left end (0.5 - cos, 0.2 - sin) against a: height 0.2 - sin(2e-4).
   EXPECT_NEAR(d.distance, 0.2 - std::sin(2e-4), 2e-7);
 }

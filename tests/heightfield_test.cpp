@@ -38,10 +38,14 @@ using test_oracle::to_oracle;
 
 Shape random_body(test_random::Rng& rng, float size) {
   switch (rng.integer(0, 4)) {
-    case 0: return Shape::box(size * float(rng.uniform(0.3, 1)), size * float(rng.uniform(0.3, 1)));
-    case 1: return Shape::rounded_box(size, size * float(rng.uniform(0.4, 1)), size * 0.2f);
-    case 2: return Shape::capsule({-size * 0.7f, 0}, {size * 0.7f, 0}, size * 0.3f);
-    case 3: return Shape::circle(size * float(rng.uniform(0.3, 1)));
+    case 0:
+      return Shape::box(size * float(rng.uniform(0.3, 1)), size * float(rng.uniform(0.3, 1)));
+    case 1:
+      return Shape::rounded_box(size, size * float(rng.uniform(0.4, 1)), size * 0.2f);
+    case 2:
+      return Shape::capsule({-size * 0.7f, 0}, {size * 0.7f, 0}, size * 0.3f);
+    case 3:
+      return Shape::circle(size * float(rng.uniform(0.3, 1)));
     default: {
       std::vector<Vec2> points;
       for (int i = 0; i < 7; ++i) points.push_back(rng.in_disc(size));
@@ -199,7 +203,8 @@ TEST(Heightfield, NoGhostNormalsOverAFlatField) {
   for (int trial = 0; trial < 6000 / kScale; ++trial) {
     const float size = float(rng.log_uniform(0.05, 0.8));
     const Shape b = random_body(rng, size);
-    const Transform xs{{float(rng.uniform(-50, 50)), float(rng.uniform(-50, 50))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+    const Transform xs{{float(rng.uniform(-50, 50)), float(rng.uniform(-50, 50))},
+                       Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
     const float x = float(rng.integer(2, 10)) + float(rng.uniform(-1.2, 1.2)) * size;  // over a joint
     Transform local{{x, 0}, Rot::from_angle(float(rng.uniform(-0.4, 0.4)))};
     const long double lowest = -oracle::support(to_oracle(b, local), {0, -1});
@@ -223,7 +228,8 @@ TEST(Heightfield, NoGhostNormalsOverAFlatField) {
         const Vec2 p = inv_transform_point(xs, m.points[k].point);
         least = std::min<long double>(least, m.points[k].separation);
         EXPECT_NEAR(p.y, 0.5L * m.points[k].separation, tol) << "trial " << trial << ": not midway";
-        EXPECT_GE(p.x, float(i) - tol) << "trial " << trial << ": beyond cell " << i;  // within the cell, x from i to i+1
+        EXPECT_GE(p.x, float(i) - tol) << "trial " << trial << ": beyond cell "
+                                       << i;  // within the cell, x from i to i+1
         EXPECT_LE(p.x, float(i + 1) + tol) << "trial " << trial << ": beyond cell " << i;
       }
     }
@@ -262,7 +268,8 @@ TEST(Heightfield, ContactsOverAGentleFieldAgreeWithTheOracle) {
     if (trial % 200 == 199) field = Heightfield::make(bumpy_heights(rng, 24, spacing, 0.3f, 0.6f), spacing);
     const float size = float(rng.log_uniform(0.05, 0.6));
     const Shape b = random_body(rng, size);
-    const Transform xs{{float(rng.uniform(-30, 30)), float(rng.uniform(-30, 30))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+    const Transform xs{{float(rng.uniform(-30, 30)), float(rng.uniform(-30, 30))},
+                       Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
     const int joint = rng.integer(3, field.cell_count() - 3);
     const Vec2 j = field.point(joint);
     // Over the joint at a random tilt, its lowest point (straight down in the field's frame) at
@@ -294,25 +301,32 @@ TEST(Heightfield, ContactsOverAGentleFieldAgreeWithTheOracle) {
       const Vec2 n = inv_rotate(xs.q, m.normal);
       const bool face = length(n - s.normal) < 1e-3f;
       const bool convex_start = s.has_prev && cross(s.a - s.ghost_prev, s.b - s.a) > 0;
-      const bool fan = convex_start && cross(right_perp(s.a - s.ghost_prev), n) >= -1e-3f && cross(s.normal, n) <= 1e-3f;
-      if (!face && !fan) bad.push_back("a normal neither its cell's face normal nor in the fan of the corner it starts at");
+      const bool fan =
+          convex_start && cross(right_perp(s.a - s.ghost_prev), n) >= -1e-3f && cross(s.normal, n) <= 1e-3f;
+      if (!face && !fan)
+        bad.push_back("a normal neither its cell's face normal nor in the fan of the corner it starts at");
       for (int k = 0; k < m.count; ++k) {
         const ContactPoint& p = m.points[k];
         least = std::min<long double>(least, p.separation);
         if (p.separation > margin) bad.push_back("a separation above the margin");
         const Vec2 on_body = p.point + 0.5f * p.separation * m.normal;
         const Vec2 on_cell = inv_transform_point(xs, p.point - 0.5f * p.separation * m.normal);
-        if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol) bad.push_back("a point not on the body's surface");
-        if (oracle::closest_segments({on_cell.x, on_cell.y}, {on_cell.x, on_cell.y}, {s.a.x, s.a.y}, {s.b.x, s.b.y}).distance > tol)
+        if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol)
+          bad.push_back("a point not on the body's surface");
+        if (oracle::closest_segments({on_cell.x, on_cell.y}, {on_cell.x, on_cell.y}, {s.a.x, s.a.y}, {s.b.x, s.b.y})
+                .distance > tol)
           bad.push_back("a point not on its cell");
       }
     }
     if (whole > margin + tol && total > 0) bad.push_back("a contact beyond the margin");
     if (whole <= margin - tol && total == 0) bad.push_back("no contact within the margin");
-    if (whole >= 0 && whole <= margin - tol && total > 0 && std::fabs(least - whole) > tol) bad.push_back("least separation not the field's distance");
+    if (whole >= 0 && whole <= margin - tol && total > 0 && std::fabs(least - whole) > tol)
+      bad.push_back("least separation not the field's distance");
     if (total > 0) ++touching;
     for (const std::string& what : bad)
-      if (failures[what]++ == 0) ADD_FAILURE() << "trial " << trial << ": " << what << " (distance " << double(whole) << ", least " << double(least) << ")";
+      if (failures[what]++ == 0)
+        ADD_FAILURE() << "trial " << trial << ": " << what << " (distance " << double(whole) << ", least "
+                      << double(least) << ")";
   }
   for (const auto& [what, count] : failures) ADD_FAILURE() << count << " x " << what;
   EXPECT_GT(touching, cases / 3);
@@ -363,11 +377,13 @@ TEST(Heightfield, WorldContactsNameTheCell) {
   CollisionWorld other;
   const ColliderId f = other.add(field, Transform::identity(), moving);
   EXPECT_FALSE(other.options(f)->fixed);
-  const ColliderId ball = other.add(Shape::circle(0.1f), {{1.125f, 10.0f}, Rot::identity()});  // over the middle of cell 4
+  const ColliderId ball =
+      other.add(Shape::circle(0.1f), {{1.125f, 10.0f}, Rot::identity()});  // over the middle of cell 4
   other.update();
   EXPECT_TRUE(other.contacts().empty());
   const ChainSegment& four = field.cell(4);
-  const float under = 10.0f - 0.5f * (four.a.y + four.b.y) - 0.1f / four.normal.y + 0.001f;  // sunk 1 mm along the vertical
+  const float under =
+      10.0f - 0.5f * (four.a.y + four.b.y) - 0.1f / four.normal.y + 0.001f;  // sunk 1 mm along the vertical
   ASSERT_TRUE(other.set_transform(f, {{0.0f, under}, Rot::identity()}));
   other.update();
   ASSERT_EQ(other.contacts().size(), 1u);
@@ -415,15 +431,19 @@ TEST(Heightfield, WorldRaysHitTheFrontSideAsTheOracleSays) {
     }
     // Rays that start under the field (below the height at their x) pass through its back.
     const int under = std::clamp(int(local_origin.x / spacing), 0, n - 1);
-    if (local_origin.x > 0 && local_origin.x < float(n) * spacing && dot(field.cell(under).normal, local_origin - field.cell(under).a) < 0) ++from_below;
+    if (local_origin.x > 0 && local_origin.x < float(n) * spacing &&
+        dot(field.cell(under).normal, local_origin - field.cell(under).a) < 0)
+      ++from_below;
     const std::optional<RayResult> hit = world.cast_ray(ray);
     if (best_cell < 0) {
       ++misses;
-      EXPECT_FALSE(hit.has_value()) << "trial " << trial << ": a hit at " << hit->hit.fraction << " on cell " << hit->part;
+      EXPECT_FALSE(hit.has_value()) << "trial " << trial << ": a hit at " << hit->hit.fraction << " on cell "
+                                    << hit->part;
       continue;
     }
     ++hits;
-    ASSERT_TRUE(hit.has_value()) << "trial " << trial << ": the ray crosses cell " << best_cell << " at " << double(best);
+    ASSERT_TRUE(hit.has_value()) << "trial " << trial << ": the ray crosses cell " << best_cell << " at "
+                                 << double(best);
     EXPECT_EQ(hit->id, id);
     const long double len = std::sqrt(oracle::dot(d, d));
     EXPECT_NEAR(hit->hit.fraction * len, best * len, 1e-4L) << "trial " << trial;
@@ -488,7 +508,8 @@ TEST(Heightfield, WorldShapeCastsMatchTheCellsAndTouchTheField) {
     };
     const long double tol = 1e-3L * size + 1e-5L;
     const float end = hit ? hit->hit.fraction : 1.0f;
-    for (int k = 0; k < 8; ++k) EXPECT_GT(field_distance(end * float(k) / 8), -tol) << "trial " << trial << ": overlaps before the hit";
+    for (int k = 0; k < 8; ++k)
+      EXPECT_GT(field_distance(end * float(k) / 8), -tol) << "trial " << trial << ": overlaps before the hit";
     if (!hit) {
       ++misses;
       EXPECT_GT(field_distance(1), -tol) << "trial " << trial;
@@ -496,7 +517,9 @@ TEST(Heightfield, WorldShapeCastsMatchTheCellsAndTouchTheField) {
     }
     ++hits;
     EXPECT_EQ(hit->hit.fraction, best) << "trial " << trial;
-    EXPECT_EQ(fraction[std::size_t(hit->part)], best) << "trial " << trial << ": cell " << hit->part << ", the brute force's " << best_cell;  // (a tie at a joint: either)
+    EXPECT_EQ(fraction[std::size_t(hit->part)], best)
+        << "trial " << trial << ": cell " << hit->part << ", the brute force's "
+        << best_cell;  // (a tie at a joint: either)
     EXPECT_NEAR(field_distance(hit->hit.fraction), 0.0L, tol) << "trial " << trial;
   }
   EXPECT_GT(hits, 1500 / kScale / 4);
@@ -542,7 +565,8 @@ Slide slide(const Shape& shape, float speed, bool on_field) {
     stepper.step(kDt);
     const Body& b = stepper.bodies()[std::size_t(body)];
     if (b.center.x < 5) break;
-    for (const BodyContact& c : stepper.contacts()) run.worst_normal = std::max(run.worst_normal, std::fabs(c.manifold.normal.x));
+    for (const BodyContact& c : stepper.contacts())
+      run.worst_normal = std::max(run.worst_normal, std::fabs(c.manifold.normal.x));
     if (i > 10) run.worst_vertical_speed = std::max(run.worst_vertical_speed, std::fabs(b.velocity.y));
     run.travelled = start - b.center.x;
   }
@@ -595,7 +619,8 @@ TEST(Heightfield, BodiesDroppedOnABumpyFieldComeToRest) {
     BodyDef def;
     def.shape = random_body(rng, float(rng.uniform(0.15, 0.4)));
     const float x = 1 + float(i) * 0.95f;
-    def.xf = {{x, field.point(int(x / spacing)).y + 1.5f + float(rng.uniform(0, 2))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+    def.xf = {{x, field.point(int(x / spacing)).y + 1.5f + float(rng.uniform(0, 2))},
+              Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
     def.rolling_resistance = 0.2f;
     bodies.push_back(stepper.add(def));
   }
@@ -606,7 +631,10 @@ TEST(Heightfield, BodiesDroppedOnABumpyFieldComeToRest) {
     ASSERT_GT(b.center.x, 0);
     ASSERT_LT(b.center.x, 40);
     long double d = 1e30L;
-    for (int k = 0; k < field.cell_count(); ++k) d = std::min(d, oracle::distance(to_oracle(field.cell(k).shape, Transform::identity()), to_oracle(b.shape, b.xf)).distance);
+    for (int k = 0; k < field.cell_count(); ++k)
+      d = std::min(
+          d,
+          oracle::distance(to_oracle(field.cell(k).shape, Transform::identity()), to_oracle(b.shape, b.xf)).distance);
     EXPECT_GT(d, -2.0L * kLinearSlop) << "body " << i << " sunk into the field";
     // Above the surface, not under it: the body's centre is above the field's height there.
     const int cell = std::min(field.cell_count() - 1, int(b.center.x / spacing));

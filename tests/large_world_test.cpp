@@ -49,12 +49,18 @@ struct Score {
   int wrong = 0;       ///< yes/no answers (hit, overlap, contact, containment) that disagree with
                        ///< an oracle clear of the decision by more than kAccuracy x size
   int cases = 0;
-  std::string worst;   ///< what the worst case was, for a failure message
+  std::string worst;  ///< what the worst case was, for a failure message
   void add_invariant(real e, const std::string& what) {
-    if (e > invariant) { invariant = e; if (e > kAccuracy) worst = what; }
+    if (e > invariant) {
+      invariant = e;
+      if (e > kAccuracy) worst = what;
+    }
   }
   void add_point(real e, const std::string& what) {
-    if (e > points) { points = e; if (e > kAccuracy) worst = what; }
+    if (e > points) {
+      points = e;
+      if (e > kAccuracy) worst = what;
+    }
   }
   bool holds() const { return invariant <= kAccuracy && points <= kAccuracy && wrong == 0; }
 };
@@ -63,9 +69,7 @@ struct Score {
 real rounding(Vec2 p) { return real(FLT_EPSILON) * (std::fabs(p.x) + std::fabs(p.y)); }
 
 /// Error of world point p against the exact q, beyond p's own rounding, in units of size.
-real point_error(Vec2 p, V q, real size) {
-  return std::max<real>(0, oracle::length(v(p) - q) - rounding(p)) / size;
-}
+real point_error(Vec2 p, V q, real size) { return std::max<real>(0, oracle::length(v(p) - q) - rounding(p)) / size; }
 
 Transform shifted(Transform xf, Vec2 by) { return {{xf.p.x + by.x, xf.p.y + by.y}, xf.q}; }
 Vec2 vec(V p) { return {float(p.x), float(p.y)}; }
@@ -137,7 +141,8 @@ Score score_distance(const std::vector<Pair>& base, Vec2 offset) {
     const pebble::DistanceResult r = pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb);
     ++s.cases;
     s.add_invariant(std::fabs(r.distance - o.distance) / size, at("distance", p));
-    if (o.normal_unique) s.add_invariant(angle_between(oracle::normalize(v(r.normal)), o.normal), at("distance normal", p));
+    if (o.normal_unique)
+      s.add_invariant(angle_between(oracle::normalize(v(r.normal)), o.normal), at("distance normal", p));
     const real ea = std::fabs(oracle::signed_distance_to_surface(wa, v(r.point_a))) - rounding(r.point_a);
     const real eb = std::fabs(oracle::signed_distance_to_surface(wb, v(r.point_b))) - rounding(r.point_b);
     s.add_point(std::max<real>({0, ea, eb}) / size, at("distance points", p));
@@ -175,7 +180,8 @@ Score score_collide(const std::vector<Pair>& base, Vec2 offset) {
     real least = HUGE_VALL;
     for (int i = 0; i < m.count; ++i) least = std::min<real>(least, m.points[i].separation);
     s.add_invariant(std::fabs(least - o.distance) / size, at("collide least separation", p));
-    if (o.normal_unique) s.add_invariant(angle_between(oracle::normalize(v(m.normal)), o.normal), at("collide normal", p));
+    if (o.normal_unique)
+      s.add_invariant(angle_between(oracle::normalize(v(m.normal)), o.normal), at("collide normal", p));
     // Each point is midway between the surfaces: its separation is the gap along the normal.
     const V n = oracle::normalize(v(m.normal));
     for (int i = 0; i < m.count; ++i) {
@@ -206,7 +212,9 @@ Score score_point(const std::vector<Pair>& base, Vec2 offset, unsigned seed) {
       s.add_invariant(std::fabs(r.distance - o.distance) / size, what);
       if (o.normal_margin > 1e-2L * size) s.add_invariant(angle_between(v(r.normal), o.normal), what + " (normal)");
       s.add_point(point_error(r.point, o.point, size), what + " (point)");
-      if (std::fabs(o.distance) > kAccuracy * size && (r.inside != o.inside || pebble::contains(b.a.shape, xf, q) != o.inside)) ++s.wrong;
+      if (std::fabs(o.distance) > kAccuracy * size &&
+          (r.inside != o.inside || pebble::contains(b.a.shape, xf, q) != o.inside))
+        ++s.wrong;
     }
   }
   return s;
@@ -219,7 +227,8 @@ constexpr real kTouchLevel = 1e-9L;
 /// First fraction at which a disc of radius `radius` moving along the ray touches w (the signed
 /// distance to the surface is convex along a line), and how close it comes at best.
 std::pair<real, real> oracle_ray(const oracle::RShape& w, V origin, V translation, real radius) {
-  const oracle::ConvexTrack track([&](real t) { return oracle::signed_distance_to_surface(w, origin + t * translation) - radius; });
+  const oracle::ConvexTrack track(
+      [&](real t) { return oracle::signed_distance_to_surface(w, origin + t * translation) - radius; });
   return {track.first_at_or_below(kTouchLevel * oracle::half_diameter(w)), track.least()};
 }
 
@@ -237,8 +246,8 @@ Score score_ray(const std::vector<Pair>& base, Vec2 offset, unsigned seed, bool 
     const pebble::CastHit h = pebble::raycast(b.a.shape, xf, {origin, translation}, radius);
     const auto [t, least] = oracle_ray(w, v(origin), v(translation), radius);
     const real length = oracle::length(v(translation));
-    const std::string what = std::string(circle ? "circle cast " : "raycast ") + lit(origin) + " + " + lit(translation) +
-                             " r " + lit(radius) + " on " + b.a.maker + " at " + lit(xf);
+    const std::string what = std::string(circle ? "circle cast " : "raycast ") + lit(origin) + " + " +
+                             lit(translation) + " r " + lit(radius) + " on " + b.a.maker + " at " + lit(xf);
     ++s.cases;
     if (std::fabs(least) > kAccuracy * size && h.hit != (t >= 0)) ++s.wrong;
     if (!h.hit || t < 0) continue;
@@ -251,7 +260,9 @@ Score score_ray(const std::vector<Pair>& base, Vec2 offset, unsigned seed, bool 
       s.add_point(oracle::length(v(h.point) - v(origin)) / size, what + " (point at a start touching)");
       continue;
     }
-    s.add_point(std::max<real>(0, std::fabs(oracle::signed_distance_to_surface(w, v(h.point))) - rounding(h.point)) / size, what + " (point)");
+    s.add_point(
+        std::max<real>(0, std::fabs(oracle::signed_distance_to_surface(w, v(h.point))) - rounding(h.point)) / size,
+        what + " (point)");
   }
   return s;
 }
@@ -273,7 +284,8 @@ Score score_shape_cast(const std::vector<Moving>& base, Vec2 offset, real target
     const oracle::RShape &wa = pl.wa, &wb = pl.wb;
     const real size = pl.size;
     const float target = float(target_fraction * size);
-    const oracle::ConvexTrack track([&](real t) { return moved_distance(wa, wb, t * v(mv.ta), t * v(mv.tb)) - target; });
+    const oracle::ConvexTrack track(
+        [&](real t) { return moved_distance(wa, wb, t * v(mv.ta), t * v(mv.tb)) - target; });
     const real t = track.first_at_or_below(kTouchLevel * size);
     const pebble::CastHit h = pebble::shape_cast(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb, {target});
     const std::string what = "shape_cast (target " + lit(target) + ")";
@@ -315,15 +327,18 @@ Score score_toi(const std::vector<Moving>& base, Vec2 offset) {
     for (int i = 0; i <= 200; ++i) least = std::min(least, oracle::moving_distance(ca, ma, cb, mb, i / 200.0L));
     ++s.cases;
     const bool touched = r.state == pebble::ToiResult::State::hit || r.state == pebble::ToiResult::State::overlapped;
-    if (std::fabs(least) > kAccuracy * size && r.state != pebble::ToiResult::State::failed && touched != (o.certain >= 0)) ++s.wrong;
+    if (std::fabs(least) > kAccuracy * size && r.state != pebble::ToiResult::State::failed &&
+        touched != (o.certain >= 0))
+      ++s.wrong;
     if (r.state != pebble::ToiResult::State::hit) continue;
     // A hit stops within the tolerance (kToiToleranceFraction x the smaller extent, at most
     // kToiTolerance) above contact, and never after the first touch.
-    const real tolerance = std::min<real>(pebble::kToiToleranceFraction * std::min(p.a.shape.extent(), p.b.shape.extent()),
-                                          pebble::kToiTolerance);
+    const real tolerance = std::min<real>(
+        pebble::kToiToleranceFraction * std::min(p.a.shape.extent(), p.b.shape.extent()), pebble::kToiTolerance);
     const real d = oracle::moving_distance(ca, ma, cb, mb, r.fraction);
     s.add_invariant((std::max<real>(0, -d) + std::max<real>(0, d - tolerance)) / size, at("time_of_impact", p));
-    if (o.certain >= 0 && r.fraction > o.certain + 1e-6L) s.add_invariant(1, at("time_of_impact after the first touch", p));
+    if (o.certain >= 0 && r.fraction > o.certain + 1e-6L)
+      s.add_invariant(1, at("time_of_impact after the first touch", p));
   }
   return s;
 }
@@ -341,7 +356,8 @@ Score score_approach(const std::vector<Moving>& base, Vec2 offset) {
     if (std::fabs(track.least()) > kAccuracy * size && r.hit != (track.least() <= kTouchLevel * size)) ++s.wrong;
     const real speed = oracle::length(v(mv.tb - mv.ta));
     if (r.hit && track.least() <= kTouchLevel * size) {
-      s.add_invariant(std::fabs(r.time - track.first_at_or_below(kTouchLevel * size)) * speed / size, at("closest_approach time", p));
+      s.add_invariant(std::fabs(r.time - track.first_at_or_below(kTouchLevel * size)) * speed / size,
+                      at("closest_approach time", p));
     } else if (!r.hit && track.least() > kTouchLevel * size) {
       s.add_invariant(std::fabs(r.distance - track.least()) / size, at("closest_approach distance", p));
     }
@@ -384,12 +400,16 @@ Score score_world(unsigned seed, float size, Vec2 offset, bool contacts) {
       for (int j = i + 1; j < 40; ++j) {
         const real size_ij = smaller_size(ws[i], ws[j]);
         const real d = oracle::signed_distance_between(ws[i], ws[j]);
-        const auto it = found.find({std::min(index_of(ids[i]), index_of(ids[j])), std::max(index_of(ids[i]), index_of(ids[j]))});
+        const auto it =
+            found.find({std::min(index_of(ids[i]), index_of(ids[j])), std::max(index_of(ids[i]), index_of(ids[j]))});
         ++s.cases;
-        if (std::fabs(d - settings.contact_margin) > kAccuracy * size_ij && (it != found.end()) != (d <= settings.contact_margin)) ++s.wrong;
+        if (std::fabs(d - settings.contact_margin) > kAccuracy * size_ij &&
+            (it != found.end()) != (d <= settings.contact_margin))
+          ++s.wrong;
         if (it != found.end()) {
-          s.add_invariant(std::fabs(it->second - d) / size_ij, "world contact " + shapes[i].maker + " at " + lit(xfs[i]) + " and " +
-                                                                   shapes[j].maker + " at " + lit(xfs[j]));
+          s.add_invariant(std::fabs(it->second - d) / size_ij, "world contact " + shapes[i].maker + " at " +
+                                                                   lit(xfs[i]) + " and " + shapes[j].maker + " at " +
+                                                                   lit(xfs[j]));
         }
       }
     }
@@ -401,7 +421,8 @@ Score score_world(unsigned seed, float size, Vec2 offset, bool contacts) {
     const int kind = k % 3;  // 0 ray, 1 circle, 2 shape
     const V from = random_direction(rng);
     const Vec2 origin = offset + vec(8 * real(size) * from);
-    const Vec2 translation = vec(-16 * real(size) * from) + Vec2{uniform(rng, -3, 3) * size, uniform(rng, -3, 3) * size};
+    const Vec2 translation =
+        vec(-16 * real(size) * from) + Vec2{uniform(rng, -3, 3) * size, uniform(rng, -3, 3) * size};
     const float radius = kind == 1 ? size * uniform(rng, 0.05f, 0.5f) : 0;
     const ShapeSpec probe = random_shape(kAllKinds[k % 7], rng, size * uniform(rng, 0.3f, 1));
     const Transform probe_xf{origin, Rot::from_angle(uniform(rng, -3.14159265f, 3.14159265f))};
@@ -425,7 +446,9 @@ Score score_world(unsigned seed, float size, Vec2 offset, bool contacts) {
                                                : kind == 1 ? world.cast_circle({origin, translation}, radius)
                                                            : world.cast_shape(probe.shape, probe_xf, translation);
     const real length = oracle::length(v(translation));
-    const std::string what = std::string(kind == 0 ? "world cast_ray " : kind == 1 ? "world cast_circle " : "world cast_shape ") +
+    const std::string what = std::string(kind == 0   ? "world cast_ray "
+                                         : kind == 1 ? "world cast_circle "
+                                                     : "world cast_shape ") +
                              lit(origin) + " + " + lit(translation) + (kind == 2 ? " " + probe.maker : "");
     ++s.cases;
     if (r.has_value() ? clear_miss : clear_hit) ++s.wrong;
@@ -439,23 +462,34 @@ Score score_world(unsigned seed, float size, Vec2 offset, bool contacts) {
     const oracle::RShape wp = ::contact_cases::world(probe, probe_xf);
     const float within = k % 2 == 0 ? 0 : 0.2f * size;
     std::set<std::uint32_t> hits;
-    const auto collect = [&](pebble::ColliderId id) { hits.insert(id.index); return true; };
-    if (within == 0) world.overlap_shape(probe.shape, probe_xf, collect);
-    else world.within_distance(probe.shape, probe_xf, within, collect);
+    const auto collect = [&](pebble::ColliderId id) {
+      hits.insert(id.index);
+      return true;
+    };
+    if (within == 0)
+      world.overlap_shape(probe.shape, probe_xf, collect);
+    else
+      world.within_distance(probe.shape, probe_xf, within, collect);
     for (int i = 0; i < 40; ++i) {
       const real d = oracle::signed_distance_between(wp, ws[i]);
       ++s.cases;
-      if (std::fabs(d - within) > kAccuracy * smaller_size(wp, ws[i]) && (hits.count(index_of(ids[i])) > 0) != (d <= within)) ++s.wrong;
+      if (std::fabs(d - within) > kAccuracy * smaller_size(wp, ws[i]) &&
+          (hits.count(index_of(ids[i])) > 0) != (d <= within))
+        ++s.wrong;
     }
   }
   for (int k = 0; k < 200; ++k) {
     const Vec2 q = offset + Vec2{uniform(rng, -7, 7) * size, uniform(rng, -7, 7) * size};
     std::set<std::uint32_t> hits;
-    world.overlap_point(q, [&](pebble::ColliderId id) { hits.insert(id.index); return true; });
+    world.overlap_point(q, [&](pebble::ColliderId id) {
+      hits.insert(id.index);
+      return true;
+    });
     for (int i = 0; i < 40; ++i) {
       const real d = oracle::signed_distance_to_surface(ws[i], v(q));
       ++s.cases;
-      if (std::fabs(d) > kAccuracy * oracle::half_diameter(ws[i]) && (hits.count(index_of(ids[i])) > 0) != (d <= 0)) ++s.wrong;
+      if (std::fabs(d) > kAccuracy * oracle::half_diameter(ws[i]) && (hits.count(index_of(ids[i])) > 0) != (d <= 0))
+        ++s.wrong;
     }
   }
   return s;
@@ -503,13 +537,13 @@ const std::vector<std::pair<const char*, Scorer>>& queries() {
 void expect_holds(float size, Vec2 offset) {
   for (const auto& [name, scorer] : queries()) {
     const Score s = scorer(cases(size), offset);
-    std::printf("%-24s size %-5g at %-22s invariant %.2e  points %.2e  wrong %d of %d\n", name, size, lit(offset).c_str(),
-                double(s.invariant), double(s.points), s.wrong, s.cases);
+    std::printf("%-24s size %-5g at %-22s invariant %.2e  points %.2e  wrong %d of %d\n", name, size,
+                lit(offset).c_str(), double(s.invariant), double(s.points), s.wrong, s.cases);
     const real bound = kAccuracy;
     EXPECT_TRUE(s.invariant <= bound && s.points <= bound && s.wrong == 0)
-        << name << " at size " << size << ", offset " << lit(offset) << ": worst invariant error " << double(s.invariant)
-        << " x size, worst point error " << double(s.points) << " x size (bound " << double(bound) << "), " << s.wrong << " of "
-        << s.cases << " answers wrong; worst: " << s.worst;
+        << name << " at size " << size << ", offset " << lit(offset) << ": worst invariant error "
+        << double(s.invariant) << " x size, worst point error " << double(s.points) << " x size (bound "
+        << double(bound) << "), " << s.wrong << " of " << s.cases << " answers wrong; worst: " << s.worst;
   }
 }
 
@@ -537,7 +571,8 @@ TEST(LargeWorld, Sweep) {
         const Score s = scorer(cases(size), {o, -o});
         if (s.holds() && !broken) largest = o;
         if (!s.holds()) broken = true;
-        if (k % 2 == 0 || !s.holds()) std::printf(" 2^%d:%.1e/%.1e/%d", k, double(s.invariant), double(s.points), s.wrong);
+        if (k % 2 == 0 || !s.holds())
+          std::printf(" 2^%d:%.1e/%.1e/%d", k, double(s.invariant), double(s.points), s.wrong);
         if (broken) break;
       }
       std::printf("\n  -> holds up to coordinates %g\n", double(largest));

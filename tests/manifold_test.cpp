@@ -17,8 +17,8 @@
 #include <pebble/manifold.hpp>
 
 #include "cast_cases.hpp"
-#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "contact_cases.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 using namespace contact_cases;
 using pebble::ContactPoint;
@@ -41,8 +41,8 @@ std::string show(const Manifold& m) {
   out.precision(9);
   out << "{normal (" << m.normal.x << ", " << m.normal.y << "), count " << m.count;
   for (int i = 0; i < m.count && i < 2; ++i) {
-    out << ", [(" << m.points[i].point.x << ", " << m.points[i].point.y << ") sep " << m.points[i].separation << " id 0x"
-        << std::hex << m.points[i].id << std::dec << "]";
+    out << ", [(" << m.points[i].point.x << ", " << m.points[i].point.y << ") sep " << m.points[i].separation
+        << " id 0x" << std::hex << m.points[i].id << std::dec << "]";
   }
   return out.str() + "}";
 }
@@ -79,7 +79,8 @@ std::vector<ExpectedPoint> facing_stretch_ends(const oracle::RShape& wa, const o
       if (c > best) {
         best = c;
         // A 2-point hull's second normal belongs to the edge run backwards.
-        out = hull.size() == 2 && i == 1 ? Edge{hull[1], hull[0], normals[i]} : Edge{hull[i], hull[(i + 1) % hull.size()], normals[i]};
+        out = hull.size() == 2 && i == 1 ? Edge{hull[1], hull[0], normals[i]}
+                                         : Edge{hull[i], hull[(i + 1) % hull.size()], normals[i]};
       }
     }
     out.p = out.p + s.radius * out.normal;
@@ -89,7 +90,10 @@ std::vector<ExpectedPoint> facing_stretch_ends(const oracle::RShape& wa, const o
   Edge ea, eb;
   if (!facing_edge(wa, n, ea) || !facing_edge(wb, V{-n.x, -n.y}, eb)) return {};
   const V t = oracle::left_perp(n);
-  auto span = [&](const Edge& e) { return std::pair{std::min(oracle::dot(e.p, t), oracle::dot(e.q, t)), std::max(oracle::dot(e.p, t), oracle::dot(e.q, t))}; };
+  auto span = [&](const Edge& e) {
+    return std::pair{std::min(oracle::dot(e.p, t), oracle::dot(e.q, t)),
+                     std::max(oracle::dot(e.p, t), oracle::dot(e.q, t))};
+  };
   const auto [a_lo, a_hi] = span(ea);
   const auto [b_lo, b_hi] = span(eb);
   const real lo = std::max(a_lo, b_lo), hi = std::min(a_hi, b_hi);
@@ -118,7 +122,8 @@ using CollideQuery = Manifold (*)(const Shape&, const Transform&, const Shape&, 
 std::string check_manifold_with(const Case& c, CollideQuery query) {
   const Pair& p = c.pair;
   const Manifold m = query(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
-  using DistanceQuery = pebble::DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
+  using DistanceQuery =
+      pebble::DistanceResult (*)(const Shape&, const Transform&, const Shape&, const Transform&) noexcept;
   const DistanceQuery distance_fn =
       query == &pebble::collide ? static_cast<DistanceQuery>(&pebble::distance) : &pebble::detail::distance_generic;
   const float d_impl = distance_fn(p.a.shape, p.xa, p.b.shape, p.xb).distance;
@@ -148,15 +153,20 @@ std::string check_manifold_with(const Case& c, CollideQuery query) {
     const real s = cp.separation;
     const V xa = v(cp.point) - (s / 2) * n, xb = v(cp.point) + (s / 2) * n;
     const real ea = oracle::signed_distance_to_surface(wa, xa), eb = oracle::signed_distance_to_surface(wb, xb);
-    if (std::fabs(ea) > tol.length) err << "point " << i << " not midway: A side off A's surface by " << double(ea) << "; ";
-    if (std::fabs(eb) > tol.length) err << "point " << i << " not midway: B side off B's surface by " << double(eb) << "; ";
+    if (std::fabs(ea) > tol.length)
+      err << "point " << i << " not midway: A side off A's surface by " << double(ea) << "; ";
+    if (std::fabs(eb) > tol.length)
+      err << "point " << i << " not midway: B side off B's surface by " << double(eb) << "; ";
   }
-  if (std::fabs(least - o.distance) > tol.length) err << "least separation " << double(least) << " oracle distance " << double(o.distance) << "; ";
-  if (std::fabs(least - real(d_impl)) > tol.length) err << "least separation " << double(least) << " distance() " << d_impl << "; ";
+  if (std::fabs(least - o.distance) > tol.length)
+    err << "least separation " << double(least) << " oracle distance " << double(o.distance) << "; ";
+  if (std::fabs(least - real(d_impl)) > tol.length)
+    err << "least separation " << double(least) << " distance() " << d_impl << "; ";
   if (m.count == 2 && m.points[0].id == m.points[1].id) err << "two points share an id; ";
   // Every point within the margin is reported: both ends of a stretch of facing edges.
   real slack = 0;
-  for (const ExpectedPoint& want : facing_stretch_ends(wa, wb, n, 1e-2L * oracle::half_diameter(wa) + 1e-2L * oracle::half_diameter(wb), slack)) {
+  for (const ExpectedPoint& want :
+       facing_stretch_ends(wa, wb, n, 1e-2L * oracle::half_diameter(wa) + 1e-2L * oracle::half_diameter(wb), slack)) {
     if (want.separation > c.margin - tol.length) continue;
     bool found = false;
     for (int i = 0; i < m.count; ++i) {
@@ -164,8 +174,8 @@ std::string check_manifold_with(const Case& c, CollideQuery query) {
                         std::fabs(m.points[i].separation - want.separation) <= tol.length + slack);
     }
     if (!found) {
-      err << "missing the facing-edge point (" << double(want.point.x) << ", " << double(want.point.y) << ") separation "
-          << double(want.separation) << "; ";
+      err << "missing the facing-edge point (" << double(want.point.x) << ", " << double(want.point.y)
+          << ") separation " << double(want.separation) << "; ";
     }
   }
   if (!err.str().empty()) err << "\n    got " << show(m);
@@ -277,7 +287,9 @@ TEST(Collide, EveryIdNamesVerticesTheCoresHave) {
     const Pair& p = c.pair;
     check(p.a.shape, p.xa, p.b.shape, p.xb);
     check(p.b.shape, p.xb, p.a.shape, p.xa);
-    contacts += pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, 0.25f * std::min(p.a.shape.extent(), p.b.shape.extent())).count;
+    contacts +=
+        pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, 0.25f * std::min(p.a.shape.extent(), p.b.shape.extent()))
+            .count;
   }
   EXPECT_GT(contacts, 1000);
   // Every edge of the largest cores, the last (whose end wraps to vertex 0) included: a box
@@ -297,7 +309,8 @@ TEST(Collide, EveryIdNamesVerticesTheCoresHave) {
     ASSERT_EQ(m.count, 2) << "edge " << i;
     for (int k = 0; k < 2; ++k) {
       const int a_vertex = int(m.points[k].id & 0xffffu);
-      EXPECT_TRUE(a_vertex == i || a_vertex == (i + 1) % big.vertex_count()) << "edge " << i << " names vertex " << a_vertex;
+      EXPECT_TRUE(a_vertex == i || a_vertex == (i + 1) % big.vertex_count())
+          << "edge " << i << " names vertex " << a_vertex;
     }
   }
 }
@@ -305,16 +318,15 @@ TEST(Collide, EveryIdNamesVerticesTheCoresHave) {
 TEST(Collide, MatchesOracleForNearlyParallelEdges) {
   // Each pair at margins 0 and 0.02.
   std::vector<Case> cases;
-  for (const Pair& p : nearly_parallel_pairs(22, {1e-3f, 1e-4f, 1e-5f, 1e-6f, 0.0f}, {-0.05f, -1e-4f, 0.0f, 1e-4f, 0.01f, 0.03f})) {
+  for (const Pair& p :
+       nearly_parallel_pairs(22, {1e-3f, 1e-4f, 1e-5f, 1e-6f, 0.0f}, {-0.05f, -1e-4f, 0.0f, 1e-4f, 0.01f, 0.03f})) {
     cases.push_back({p, 0.0f});
     cases.push_back({p, 0.02f});
   }
   expect_all(cases, check_manifold, "nearly parallel");
 }
 
-TEST(Collide, MatchesOracleForTinyShapes) {
-  expect_all(random_cases(23, 20, 0.01f), check_manifold, "size 0.01");
-}
+TEST(Collide, MatchesOracleForTinyShapes) { expect_all(random_cases(23, 20, 0.01f), check_manifold, "size 0.01"); }
 
 TEST(Collide, MatchesOracleFarFromTheOrigin) {
   expect_all(random_cases(24, 20, 1, {-1e4f, 1e4f}), check_manifold, "coordinates 1e4");
@@ -335,10 +347,14 @@ std::vector<Case> tilted_incident_cases(unsigned seed, float size, Vec2 origin) 
   auto flat = [&](int kind) {
     const float w = size * uniform(rng, 0.4f, 1.2f), h = size * uniform(rng, 0.2f, 0.8f);
     switch (kind) {
-      case 0: return make_rounded_box(w, h, std::min(w, h) * uniform(rng, 0.1f, 0.9f));
-      case 1: return make_capsule({-w, 0}, {w, 0}, w * uniform(rng, 0.1f, 1.0f));
-      case 2: return make_polygon(random_polygon_points(rng, size), size * uniform(rng, 0.05f, 0.4f));
-      default: return make_box(w, h);
+      case 0:
+        return make_rounded_box(w, h, std::min(w, h) * uniform(rng, 0.1f, 0.9f));
+      case 1:
+        return make_capsule({-w, 0}, {w, 0}, w * uniform(rng, 0.1f, 1.0f));
+      case 2:
+        return make_polygon(random_polygon_points(rng, size), size * uniform(rng, 0.05f, 0.4f));
+      default:
+        return make_box(w, h);
     }
   };
   const float degrees[] = {0, 0.5f, 2, 5, 10, 20, 30, 45, 60};
@@ -349,10 +365,12 @@ std::vector<Case> tilted_incident_cases(unsigned seed, float size, Vec2 origin) 
         for (float g : gaps) {
           ShapeSpec a = flat(ka), b = flat(kb);
           const float angle = uniform(rng, -3.14f, 3.14f);
-          const Transform xa{{origin.x + size * uniform(rng, -2, 2), origin.y + size * uniform(rng, -2, 2)}, Rot::from_angle(angle)};
+          const Transform xa{{origin.x + size * uniform(rng, -2, 2), origin.y + size * uniform(rng, -2, 2)},
+                             Rot::from_angle(angle)};
           const float tilt = ((rng() & 1) ? 1.0f : -1.0f) * deg * 3.14159265f / 180;
           const Rot qb = Rot::from_angle(angle + tilt + ((rng() & 1) ? 3.14159265f : 0.0f));
-          const V up{-std::sin(real(angle)), std::cos(real(angle))}, along{std::cos(real(angle)), std::sin(real(angle))};
+          const V up{-std::sin(real(angle)), std::cos(real(angle))},
+              along{std::cos(real(angle)), std::sin(real(angle))};
           const real slide = size * uniform(rng, -1.0f, 1.0f);
           const Vec2 pb = place(a, xa, b, qb, g * size, (rng() & 1) ? up : V{-up.x, -up.y}, slide * along);
           out.push_back({{std::move(a), std::move(b), xa, Transform{pb, qb}}, (rng() & 1) ? 0.0f : 0.05f * size});
@@ -371,7 +389,8 @@ TEST(Collide, PointsLieOnTheRoundedSurfacesOfTiltedIncidentEdges) {
 
 TEST(Collide, TiltedRoundedBoxesFromTheIssueReport) {
   // Issue 11's reproducer: the second point used to be 0.04 off B's surface (tolerance 6e-4).
-  const Pair p{make_rounded_box(1.4405874f, 0.966337562f, 0.223144934f), make_rounded_box(0.486642182f, 0.360024661f, 0.0788088888f),
+  const Pair p{make_rounded_box(1.4405874f, 0.966337562f, 0.223144934f),
+               make_rounded_box(0.486642182f, 0.360024661f, 0.0788088888f),
                Transform{{7.03431988f, -2.34462953f}, Rot{-0.361880302f, 0.932224572f}},
                Transform{{5.39544773f, -1.51892936f}, Rot{0.556048453f, 0.831149876f}}};
   const std::string e = check_manifold({p, 0.0f});
@@ -418,18 +437,21 @@ TEST(Collide, TouchingAtADifferenceVertexGivesANormalInItsCone) {
   // at margins 0 and 1e-4: a contact's normal lies in the cone of the difference's vertex.
   std::vector<cast_cases::CornerTouch> touches = cast_cases::corner_touches(82, 30);
   int contacts = 0;
-  expect_all(touches, [&](const cast_cases::CornerTouch& c) {
-    std::string err;
-    for (const float margin : {0.0f, 1e-4f}) {
-      const Pair& p = c.pair;
-      err += check_manifold(Case{p, margin});
-      const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
-      if (m.count == 0) continue;
-      ++contacts;
-      err += cast_cases::check_in_cone(m.normal, world(p.a, p.xa), world(p.b, p.xb), c.from);
-    }
-    return err;
-  }, "corner touches");
+  expect_all(
+      touches,
+      [&](const cast_cases::CornerTouch& c) {
+        std::string err;
+        for (const float margin : {0.0f, 1e-4f}) {
+          const Pair& p = c.pair;
+          err += check_manifold(Case{p, margin});
+          const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
+          if (m.count == 0) continue;
+          ++contacts;
+          err += cast_cases::check_in_cone(m.normal, world(p.a, p.xa), world(p.b, p.xb), c.from);
+        }
+        return err;
+      },
+      "corner touches");
   EXPECT_GT(contacts, int(touches.size()));
 }
 
@@ -457,7 +479,8 @@ TEST(Collide, FastPathsAgreeWithTheGenericPath) {
   // algorithm. Both must meet the contract and give the same manifold, ids included.
   const std::vector<Pair> pairs = fast_path_pairs(36, 37);
   const std::vector<Case> cases = with_margins(pairs);
-  expect_all(cases, [](const Case& c) { return check_manifold_with(c, pebble::detail::collide_generic); }, "generic path");
+  expect_all(
+      cases, [](const Case& c) { return check_manifold_with(c, pebble::detail::collide_generic); }, "generic path");
   expect_all(
       cases,
       [](const Case& c) -> std::string {
@@ -506,21 +529,21 @@ TEST(Collide, CapsulePairsAtTheEdgesOfTheDedicatedPath) {
         const auto add = [&](Vec2 p, Vec2 q) { pairs.push_back({a, make_capsule(p, q, rb), x, x}); };
         for (const float gap : {-0.05f, 0.0f, 0.05f}) {
           const float h = touch + gap;
-          add({1, h}, {3, h});     // parallel, overlapping at exactly one endpoint
-          add({3, h}, {1, h});     // the same, B run the other way
-          add({-1, h}, {1, h});    // parallel, exactly over each other
-          add({0.5f, h}, {2, h});  // parallel, half over
-          add({1 + h, 0}, {3, 0}); // collinear, end to end
-          add({1, h}, {1, 2});     // an end exactly over A's end, B upright
+          add({1, h}, {3, h});                 // parallel, overlapping at exactly one endpoint
+          add({3, h}, {1, h});                 // the same, B run the other way
+          add({-1, h}, {1, h});                // parallel, exactly over each other
+          add({0.5f, h}, {2, h});              // parallel, half over
+          add({1 + h, 0}, {3, 0});             // collinear, end to end
+          add({1, h}, {1, 2});                 // an end exactly over A's end, B upright
           add({1 + h, 0.5f}, {1 + h, -0.5f});  // beside A's end, upright
           add({0.25f, h}, {1.5f, h + 1});      // an end over A's inside, tilted
         }
-        add({-0.5f, 0}, {3, 0});                 // collinear, overlapping
-        add({0, -1}, {0, 1});                    // crossing at right angles
-        add({-1, -0.5f}, {1, 0.5f});             // crossing at an angle
-        add({1, -1}, {1, 1});                    // crossing at A's end
-        add({0.3f, 0.2f}, {0.3f, 0.2f});         // zero length: a circle
-        add({0.3f, touch}, {0.3001f, touch});    // very short
+        add({-0.5f, 0}, {3, 0});               // collinear, overlapping
+        add({0, -1}, {0, 1});                  // crossing at right angles
+        add({-1, -0.5f}, {1, 0.5f});           // crossing at an angle
+        add({1, -1}, {1, 1});                  // crossing at A's end
+        add({0.3f, 0.2f}, {0.3f, 0.2f});       // zero length: a circle
+        add({0.3f, touch}, {0.3001f, touch});  // very short
       }
     }
   }
@@ -535,7 +558,8 @@ TEST(Collide, CapsulePairsAtTheEdgesOfTheDedicatedPath) {
       const Manifold slow = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, margin);
       // (A zero-length capsule is a circle, on the point path, which may round an ulp apart.)
       const bool segments = p.a.shape.vertex_count() == 2 && p.b.shape.vertex_count() == 2;
-      if (segments && std::memcmp(&fast, &slow, sizeof fast) != 0) e += "not the generic path's bytes: " + show(fast) + " generic " + show(slow) + "; ";
+      if (segments && std::memcmp(&fast, &slow, sizeof fast) != 0)
+        e += "not the generic path's bytes: " + show(fast) + " generic " + show(slow) + "; ";
       if (margin == d && fast.count == 0) e += "no contact at a margin equal to the distance; ";
       if (margin < d && fast.count != 0) e += "a contact one float step below the distance; ";
       if (!e.empty() && ++failures <= max_reports()) ADD_FAILURE() << e << "\n    " << describe(c);
@@ -547,7 +571,8 @@ TEST(Collide, CapsulePairsAtTheEdgesOfTheDedicatedPath) {
 TEST(Collide, TheMarginOnlyFiltersPoints) {
   // The manifold at margin m is the manifold at a larger margin without the points above m.
   std::vector<Case> cases = random_cases(26, 40);
-  for (const Pair& p : nearly_parallel_pairs(38, {1e-3f, 1e-4f, 0.0f}, {-1e-3f, 0.0f, 0.002f, 0.006f})) cases.push_back({p, 0.005f});
+  for (const Pair& p : nearly_parallel_pairs(38, {1e-3f, 1e-4f, 0.0f}, {-1e-3f, 0.0f, 0.002f, 0.006f}))
+    cases.push_back({p, 0.005f});
   int failures = 0;
   for (const Case& c : cases) {
     const Pair& p = c.pair;
@@ -566,8 +591,8 @@ TEST(Collide, TheMarginOnlyFiltersPoints) {
     }
     if (borderline) continue;
     if (!same_points(small_m, filtered, tol.length, true) && ++failures <= max_reports()) {
-      ADD_FAILURE() << "margin " << c.margin << ": " << show(small_m) << "\n    margin " << big << ": " << show(big_m) << "\n    "
-                    << describe(c);
+      ADD_FAILURE() << "margin " << c.margin << ": " << show(small_m) << "\n    margin " << big << ": " << show(big_m)
+                    << "\n    " << describe(c);
     }
   }
   EXPECT_EQ(failures, 0);
@@ -594,7 +619,8 @@ TEST(Collide, AlignedBoxesCloserThanTheMarginGiveTwoPoints) {
   std::mt19937 rng(27);
   int failures = 0;
   for (int i = 0; i < 2000; ++i) {
-    const float w1 = uniform(rng, 0.2f, 2), h1 = uniform(rng, 0.2f, 2), w2 = uniform(rng, 0.2f, 2), h2 = uniform(rng, 0.2f, 2);
+    const float w1 = uniform(rng, 0.2f, 2), h1 = uniform(rng, 0.2f, 2), w2 = uniform(rng, 0.2f, 2),
+                h2 = uniform(rng, 0.2f, 2);
     const float margin = uniform(rng, 0.005f, 0.05f);
     const float gap = std::array<float, 5>{-0.3f * margin, 0, 0.5f * margin, 0.9f * margin, -0.05f}[size_t(i % 5)];
     const float dx = uniform(rng, -(w1 + w2 - 0.2f), w1 + w2 - 0.2f);
@@ -603,8 +629,10 @@ TEST(Collide, AlignedBoxesCloserThanTheMarginGiveTwoPoints) {
     const Shape a = r1 > 0 ? Shape::rounded_box(w1, h1, r1) : Shape::box(w1, h1);
     const Shape b = r2 > 0 ? Shape::rounded_box(w2, h2, r2) : Shape::box(w2, h2);
     // The pose: a random rigid motion of the aligned configuration.
-    const Transform motion{{uniform(rng, -5, 5), uniform(rng, -5, 5)}, Rot::from_angle((i % 2) ? uniform(rng, -3, 3) : 0.0f)};
-    const Transform xa = pebble::mul(motion, kId), xb = pebble::mul(motion, Transform{{dx, h1 + h2 + gap}, Rot::identity()});
+    const Transform motion{{uniform(rng, -5, 5), uniform(rng, -5, 5)},
+                           Rot::from_angle((i % 2) ? uniform(rng, -3, 3) : 0.0f)};
+    const Transform xa = pebble::mul(motion, kId),
+                    xb = pebble::mul(motion, Transform{{dx, h1 + h2 + gap}, Rot::identity()});
     const Manifold got = pebble::collide(a, xa, b, xb, margin);
     // Expected, in the aligned frame: the stretch where both flat faces lie over each other.
     const float lo = std::max(-(w1 - r1), dx - (w2 - r2)), hi = std::min(w1 - r1, dx + (w2 - r2));
@@ -622,9 +650,11 @@ TEST(Collide, AlignedBoxesCloserThanTheMarginGiveTwoPoints) {
     }
     if (!why.str().empty() && ++failures <= max_reports()) {
       ADD_FAILURE() << why.str() << "\n    got " << show(got) << "\n    Shape a = "
-                    << (r1 > 0 ? "Shape::rounded_box(" + lit(w1) + ", " + lit(h1) + ", " + lit(r1) + ")" : "Shape::box(" + lit(w1) + ", " + lit(h1) + ")")
+                    << (r1 > 0 ? "Shape::rounded_box(" + lit(w1) + ", " + lit(h1) + ", " + lit(r1) + ")"
+                               : "Shape::box(" + lit(w1) + ", " + lit(h1) + ")")
                     << "; Transform xa = " << lit(xa) << "; Shape b = "
-                    << (r2 > 0 ? "Shape::rounded_box(" + lit(w2) + ", " + lit(h2) + ", " + lit(r2) + ")" : "Shape::box(" + lit(w2) + ", " + lit(h2) + ")")
+                    << (r2 > 0 ? "Shape::rounded_box(" + lit(w2) + ", " + lit(h2) + ", " + lit(r2) + ")"
+                               : "Shape::box(" + lit(w2) + ", " + lit(h2) + ")")
                     << "; Transform xb = " << lit(xb) << "; margin " << lit(margin);
     }
   }
@@ -763,11 +793,12 @@ TEST(Collide, AMarginEqualToTheDistanceCountsAsContact) {
         // distance differently, by an ulp).
         const float dg = pebble::detail::distance_generic(p.a.shape, p.xa, p.b.shape, p.xb).distance;
         const int generic_at = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, dg).count;
-        const int generic_down = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, std::nextafter(dg, -1e30f)).count;
+        const int generic_down =
+            pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, std::nextafter(dg, -1e30f)).count;
         if ((at == 0 || up == 0 || down != 0 || generic_at == 0 || generic_down != 0) && ++failures <= max_reports()) {
-          ADD_FAILURE() << "margin = distance " << lit(d) << ": count " << at << ", one step above " << up << ", one step below "
-                        << down << ", generic at its distance " << generic_at << ", one step below " << generic_down << "\n    "
-                        << contact_cases::describe(p);
+          ADD_FAILURE() << "margin = distance " << lit(d) << ": count " << at << ", one step above " << up
+                        << ", one step below " << down << ", generic at its distance " << generic_at
+                        << ", one step below " << generic_down << "\n    " << contact_cases::describe(p);
         }
       }
     }
@@ -790,7 +821,8 @@ TEST(Collide, AlignedBoxesNudgedAlongTheEdgeKeepBothPointsAndTheirIds) {
       ASSERT_EQ(base.count, 2) << show(base);
       for (const float fraction : {1e-7f, 1e-6f, 5e-6f, -1e-7f, -1e-6f, -5e-6f}) {
         const Manifold m = pebble::collide(box, xa, box, at(fraction * size), 0.02f);
-        const std::string where = "corner " + lit(corner) + " gap " + lit(gap) + " nudge " + lit(fraction) + ": " + show(m) + " base " + show(base);
+        const std::string where = "corner " + lit(corner) + " gap " + lit(gap) + " nudge " + lit(fraction) + ": " +
+                                  show(m) + " base " + show(base);
         ASSERT_EQ(m.count, 2) << where;
         EXPECT_FALSE(coincident_points(m)) << where;
         EXPECT_TRUE(same_points(m, base, 1e-4L, true)) << where;
@@ -828,7 +860,8 @@ TEST(Collide, BetweenExactlyParallelFacesTheFirstShapesFaceIsTheReference) {
 
 TEST(Collide, CirclesGiveOnePointOnTheLineOfCentres) {
   const Shape a = Shape::circle(1), b = Shape::circle(0.5f, {0.25f, 0});
-  const Manifold m = pebble::collide(a, Transform{{1, 1}, Rot::identity()}, b, Transform{{1, 2.5f}, Rot::from_angle(1.5707964f)}, 0.3f);
+  const Manifold m = pebble::collide(a, Transform{{1, 1}, Rot::identity()}, b,
+                                     Transform{{1, 2.5f}, Rot::from_angle(1.5707964f)}, 0.3f);
   ASSERT_EQ(m.count, 1) << show(m);
   // B's centre is at (1, 2.75): centres 1.75 apart, radii 1.5.
   EXPECT_NEAR(m.points[0].separation, 0.25f, 1e-6f);
@@ -881,7 +914,8 @@ TEST(Collide, MovingBothShapesRigidlyMovesTheManifold) {
   int failures = 0;
   for (const Case& c : random_cases(30, 40)) {
     const Pair& p = c.pair;
-    const Transform motion{{uniform(rng, -20, 20), uniform(rng, -20, 20)}, Rot::from_angle(uniform(rng, -3.14f, 3.14f))};
+    const Transform motion{{uniform(rng, -20, 20), uniform(rng, -20, 20)},
+                           Rot::from_angle(uniform(rng, -3.14f, 3.14f))};
     const Transform xa2 = pebble::mul(motion, p.xa), xb2 = pebble::mul(motion, p.xb);
     const Manifold m0 = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, c.margin);
     const Manifold m1 = pebble::collide(p.a.shape, xa2, p.b.shape, xb2, c.margin);
@@ -896,7 +930,8 @@ TEST(Collide, MovingBothShapesRigidlyMovesTheManifold) {
         e += "normal not carried along; ";
       } else if (!same_points(expect, m1, tol.length, false)) {
         e += "points not carried along; ";
-      } else if (!near_feature_switch(m0, world(p.a, p.xa), world(p.b, p.xb), 1e-3L * smaller_size(p), 1e-4L * smaller_size(p)) &&
+      } else if (!near_feature_switch(m0, world(p.a, p.xa), world(p.b, p.xb), 1e-3L * smaller_size(p),
+                                      1e-4L * smaller_size(p)) &&
                  !same_points(expect, m1, tol.length, true)) {
         e += "ids changed; ";
       }
@@ -908,7 +943,6 @@ TEST(Collide, MovingBothShapesRigidlyMovesTheManifold) {
   }
   EXPECT_EQ(failures, 0);
 }
-
 
 TEST(Collide, IdsAndPointsSurviveTinyMotions) {
   std::mt19937 rng(31);
@@ -984,7 +1018,8 @@ TEST(Collide, IdsSurviveTheJitterOfRestingContact) {
       {"rounded column", Shape::rounded_box(0.5f, 0.3f, 0.05f), Shape::rounded_box(0.5f, 0.3f, 0.05f), 0},
       {"capsule on a box", Shape::box(1, 0.5f), Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), 0.2f},
       {"box on a capsule", Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), Shape::box(0.4f, 0.2f), 0.05f},
-      {"capsule on a capsule", Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), 0.25f},
+      {"capsule on a capsule", Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f),
+       0.25f},
   };
   auto extreme = [](const Shape& s, bool x, bool most) {
     float e = most ? -1e30f : 1e30f;
@@ -1023,8 +1058,8 @@ TEST(Collide, IdsSurviveTheJitterOfRestingContact) {
           const Vec2 up = pebble::rotate(frame.q, Vec2{0, 1});
           const bool lower_face = std::fabs(tilt) > 2e-4f || pebble::length(m.normal - up) <= 1e-6f;
           if ((m.count != 2 || ids != first || !lower_face) && ++failures <= max_reports()) {
-            ADD_FAILURE() << st.what << ", drift " << drift << ", frame angle " << frame_angle << ", tilt " << tilt << ": " << show(m)
-                          << "\n    at tilt -1e-3: " << first_m;
+            ADD_FAILURE() << st.what << ", drift " << drift << ", frame angle " << frame_angle << ", tilt " << tilt
+                          << ": " << show(m) << "\n    at tilt -1e-3: " << first_m;
           }
         }
       }
@@ -1054,14 +1089,17 @@ TEST(Collide, IdsHoldThroughLandingAtAnyTilt) {
       {"capsule on a box", Shape::box(1, 0.5f), Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), 0.2f},
       {"box on a capsule", Shape::capsule({-0.5f, 0}, {0.5f, 0}, 0.1f), Shape::box(0.4f, 0.2f), 0.05f},
       {"rounded hexagon on a box", Shape::box(1, 0.5f),
-       Shape::polygon(std::array<Vec2, 6>{{{0.5f, 0}, {0.25f, 0.4f}, {-0.25f, 0.4f}, {-0.5f, 0}, {-0.25f, -0.4f}, {0.25f, -0.4f}}}, 0.05f),
+       Shape::polygon(
+           std::array<Vec2, 6>{{{0.5f, 0}, {0.25f, 0.4f}, {-0.25f, 0.4f}, {-0.5f, 0}, {-0.25f, -0.4f}, {0.25f, -0.4f}}},
+           0.05f),
        0.4f},
   };
   // Sines of the tilt: the old bound exactly and a float step either side, the preference's reach
   // in a unit pyramid (4e-4 / 0.5), and tilts that only landing bodies have.
   const float bound = 9.5e-4f;
-  std::vector<float> sines = {0, 1e-5f, 1e-4f, 8e-4f, std::nextafter(bound, 0.0f), bound, std::nextafter(bound, 1.0f),
-                              1e-3f, 2e-3f, 5e-3f, 0.01f, 0.03f, 0.1f, 0.2f};
+  std::vector<float> sines = {
+      0,     1e-5f, 1e-4f, 8e-4f, std::nextafter(bound, 0.0f), bound, std::nextafter(bound, 1.0f), 1e-3f, 2e-3f, 5e-3f,
+      0.01f, 0.03f, 0.1f,  0.2f};
   const float margin = 4 * pebble::kLinearSlop, depth = 0.5f * pebble::kLinearSlop;
   int failures = 0, checked = 0, b_reference = 0;
   for (const Stack& st : stacks) {
@@ -1082,7 +1120,9 @@ TEST(Collide, IdsHoldThroughLandingAtAnyTilt) {
           float lo = lower_top - 1, hi = lower_top + 2 * (upper_half + upper_below + st.upper.radius());
           for (int i = 0; i < 60; ++i) {
             const float mid = 0.5f * (lo + hi);
-            const float d = pebble::distance(st.lower, frame, st.upper, pebble::mul(frame, Transform{{st.offset, mid}, Rot{c, sn}})).distance;
+            const float d =
+                pebble::distance(st.lower, frame, st.upper, pebble::mul(frame, Transform{{st.offset, mid}, Rot{c, sn}}))
+                    .distance;
             (d > -depth ? hi : lo) = mid;
           }
           return pebble::mul(frame, Transform{{st.offset, hi}, Rot{c, sn}});
@@ -1105,13 +1145,15 @@ TEST(Collide, IdsHoldThroughLandingAtAnyTilt) {
           ++checked;
           if (pebble::length(m.normal - up) > 1e-6f) ++b_reference;
           bool ok = m.count >= 1;
-          for (const uint32_t id : ids_of(m)) ok = ok && std::find(flat_ids.begin(), flat_ids.end(), id) != flat_ids.end();
+          for (const uint32_t id : ids_of(m))
+            ok = ok && std::find(flat_ids.begin(), flat_ids.end(), id) != flat_ids.end();
           // The symmetric call names the same pairs.
-          const std::vector<uint32_t> mirrored = ids_of(pebble::collide(st.upper, place(sine), st.lower, frame, margin).flipped());
+          const std::vector<uint32_t> mirrored =
+              ids_of(pebble::collide(st.upper, place(sine), st.lower, frame, margin).flipped());
           ok = ok && mirrored == ids_of(m);
           if (!ok && ++failures <= max_reports()) {
-            ADD_FAILURE() << st.what << ", side " << side << ", frame angle " << frame_angle << ", sine " << sine << ": " << show(m)
-                          << "\n    flat: " << show(flat);
+            ADD_FAILURE() << st.what << ", side " << side << ", frame angle " << frame_angle << ", sine " << sine
+                          << ": " << show(m) << "\n    flat: " << show(flat);
           }
         }
       }
@@ -1143,13 +1185,14 @@ TEST(Collide, FlippedSwapsTheIdHalvesAndNegatesTheNormal) {
 // Invalid input.
 
 TEST(Collide, InvalidTransformsGiveNoContact) {
-  for_each_invalid_placement([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& x) {
-    for (const float margin : {0.0f, 0.1f, 1e30f}) {
-      const Manifold m = pebble::collide(a, xa, b, xb, margin);
-      EXPECT_EQ(m.count, 0) << lit(x);
-      EXPECT_TRUE(finite(m)) << lit(x);
-    }
-  });
+  for_each_invalid_placement(
+      [](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& x) {
+        for (const float margin : {0.0f, 0.1f, 1e30f}) {
+          const Manifold m = pebble::collide(a, xa, b, xb, margin);
+          EXPECT_EQ(m.count, 0) << lit(x);
+          EXPECT_TRUE(finite(m)) << lit(x);
+        }
+      });
 }
 
 // The contact queries check both transforms at once (with SSE where available); at the edges of
@@ -1169,7 +1212,8 @@ TEST(Collide, AcceptsExactlyTheTransformsIsValidAccepts) {
       const float k0 = float(std::sqrt(target));
       float k = k0;
       for (int step = 0; step < 6; ++step) k = std::nextafter(k, 0.0f);
-      for (int step = 0; step < 12; ++step, k = std::nextafter(k, 2.0f)) edge_cases.push_back({{0, 0}, Rot{k * q.c, k * q.s}});
+      for (int step = 0; step < 12; ++step, k = std::nextafter(k, 2.0f))
+        edge_cases.push_back({{0, 0}, Rot{k * q.c, k * q.s}});
     }
   }
   int accepted = 0, refused = 0;
@@ -1211,7 +1255,8 @@ TEST(Collide, HugeButValidCoordinatesStayFinite) {
       const Pair p = random_pair(kAllKinds[i % 7], kAllKinds[(i / 7) % 7], rng, 1, {far, far}, 3);
       const Manifold m = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, 0.1f);
       EXPECT_TRUE(finite(m)) << contact_cases::describe(p);
-      EXPECT_EQ(m.count > 0, pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb).distance <= 0.1f) << contact_cases::describe(p);
+      EXPECT_EQ(m.count > 0, pebble::distance(p.a.shape, p.xa, p.b.shape, p.xb).distance <= 0.1f)
+          << contact_cases::describe(p);
     }
   }
 }
@@ -1271,7 +1316,8 @@ TEST(Collide, HandMadePairsHaveTheIdsTheirFeaturesGive) {
       const int b_vertex = int(m.points[i].id >> 16);
       ASSERT_LT(b_vertex, box.vertex_count());
       const Vec2 at = pebble::transform_point(xb, box.vertices()[std::size_t(b_vertex)]);
-      EXPECT_LT(pebble::length(m.points[i].point - at), 0.01f) << "point " << i << " is not by the vertex its id names; " << show(m);
+      EXPECT_LT(pebble::length(m.points[i].point - at), 0.01f)
+          << "point " << i << " is not by the vertex its id names; " << show(m);
     }
     const Manifold swapped = pebble::collide(box, xb, ground, kId, margin);
     std::vector<std::uint32_t> want_swapped{vertex_pair(bottom_left, top_left), vertex_pair(bottom_right, top_right)};
@@ -1288,7 +1334,8 @@ TEST(Collide, HandMadePairsHaveTheIdsTheirFeaturesGive) {
     const float low = pebble::rotate(q, box.vertices()[std::size_t(corner)]).y;
     const Transform xb{{0.3f, 0.5f + 0.005f - low}, q};
     for (const bool swap : {false, true}) {
-      const Manifold m = swap ? pebble::collide(box, xb, ground, kId, margin) : pebble::collide(ground, kId, box, xb, margin);
+      const Manifold m =
+          swap ? pebble::collide(box, xb, ground, kId, margin) : pebble::collide(ground, kId, box, xb, margin);
       ASSERT_EQ(m.count, 1) << show(m);
       const int face_vertex = angle > 0 ? top_left : top_right;
       EXPECT_EQ(m.points[0].id, swap ? vertex_pair(corner, face_vertex) : vertex_pair(face_vertex, corner)) << show(m);

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include <vector>
 #include "random_cases.hpp"
 #include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
-#include <vector>
 
 #include "oracle/mass.hpp"
 
@@ -90,8 +90,10 @@ public:
   // shapes up to size 1, where float coordinates keep only a few digits of the shape).
   Vec2 offset(real size) {
     switch (integer(0, 2)) {
-      case 0: return {};
-      case 1: return {float(uniform(-10, 10) * size), float(uniform(-10, 10) * size)};
+      case 0:
+        return {};
+      case 1:
+        return {float(uniform(-10, 10) * size), float(uniform(-10, 10) * size)};
       default: {
         const real far = size <= 1 ? 1e3L : 1e3L * size;
         return {float(uniform(-far, far)), float(uniform(-far, far))};
@@ -177,8 +179,7 @@ public:
         // (not within 1e-4 of it otherwise: the maker would rightly weld the core flat)
         const float cr = integer(0, 3) == 0 ? smaller : float(smaller * uniform(0, 0.99L));
         const float w = hw - cr, h = hh - cr;  // the core, as the maker computes it
-        return {Shape::rounded_box(hw, hh, cr), to_oracle({{-w, -h}, {w, -h}, {w, h}, {-w, h}}, cr),
-                "rounded box"};
+        return {Shape::rounded_box(hw, hh, cr), to_oracle({{-w, -h}, {w, -h}, {w, h}, {-w, h}}, cr), "rounded box"};
       }
       case 5: {  // sharp polygon
         const auto pts = convex_points(integer(3, 8), size, o);
@@ -238,8 +239,10 @@ TEST(MassProperties, RandomShapesOfEveryKindMatchGreensTheoremOracle) {
     }
   }
   const char* names[kKinds] = {"circle", "capsule", "box", "rotated box", "rounded box", "polygon", "rounded polygon"};
-  std::printf("%d shapes (%d polygons cleaned by the maker); worst relative error of mass and inertia, worst center error as a fraction of its tolerance:\n",
-              count, g_cleaned);
+  std::printf(
+      "%d shapes (%d polygons cleaned by the maker); worst relative error of mass and inertia, worst center error as a "
+      "fraction of its tolerance:\n",
+      count, g_cleaned);
   for (int k = 0; k < kKinds; ++k)
     std::printf("  %-16s %.2e %.2e %.2e\n", names[k], worst[k].mass, worst[k].center, worst[k].inertia);
 }
@@ -322,8 +325,8 @@ TEST(MassProperties, CapsuleMatchesTextbook) {
     const Vec2 q{7 - 0.5f * len * std::cos(a), -2 - 0.5f * len * std::sin(a)};
     const real L = std::hypot(real(p.x) - q.x, real(p.y) - q.y);
     const real m_rect = density * 2 * r * L, m_disc = density * kPi * r * r;
-    const real inertia = m_rect * (L * L + 4 * real(r) * r) / 12 +
-                         m_disc * (real(r) * r / 2 + L * L / 4 + 4 * L * r / (3 * kPi));
+    const real inertia =
+        m_rect * (L * L + 4 * real(r) * r) / 12 + m_disc * (real(r) * r / 2 + L * L / 4 + 4 * L * r / (3 * kPi));
     const MassProperties mp = mass_properties(Shape::capsule(p, q, r), density);
     EXPECT_LE(rel_error(mp.mass, m_rect + m_disc), 1e-6) << len << ' ' << r;
     EXPECT_LE(rel_error(mp.inertia, inertia), 1e-6) << len << ' ' << r;
@@ -335,8 +338,11 @@ TEST(MassProperties, CapsuleMatchesTextbook) {
 TEST(MassProperties, RoundedBoxIsTheBoxLessFourCorners) {
   // Each corner of the full box that rounding removes is an r × r square minus a quarter
   // disc; subtracting their moments from the box's gives the rounded box independently.
-  for (auto [hw, hh, r] : {std::tuple{2.0f, 1.0f, 0.25f}, {1.0f, 1.0f, 1.0f}, {3.0f, 0.5f, 0.5f},
-                           {0.02f, 0.03f, 0.019f}, {60.0f, 40.0f, 10.0f}}) {
+  for (auto [hw, hh, r] : {std::tuple{2.0f, 1.0f, 0.25f},
+                           {1.0f, 1.0f, 1.0f},
+                           {3.0f, 0.5f, 0.5f},
+                           {0.02f, 0.03f, 0.019f},
+                           {60.0f, 40.0f, 10.0f}}) {
     const real a = real(hw) - r, b = real(hh) - r, R = r;
     const real box_area = 4 * real(hw) * hh;
     const real box_polar = box_area * (4 * real(hw) * hw + 4 * real(hh) * hh) / 12;
@@ -448,7 +454,9 @@ TEST(MassProperties, InvalidDensityThrowsNamingTheValue) {
 }
 
 TEST(MassProperties, ExtremeShapesGiveFiniteResults) {
-  const Shape shapes[] = {Shape::box(1e7f, 1e7f), Shape::circle(1e7f), Shape::capsule({0, 0}, {1, 0}, 1e-30f),
+  const Shape shapes[] = {Shape::box(1e7f, 1e7f),
+                          Shape::circle(1e7f),
+                          Shape::capsule({0, 0}, {1, 0}, 1e-30f),
                           Shape::circle(std::numeric_limits<float>::denorm_min()),
                           Shape::capsule({-1e7f, -1e7f}, {1e7f, 1e7f}, 1e7f),
                           Shape::rounded_box(1e-6f, 1e-6f, 1e-6f)};
@@ -473,7 +481,8 @@ oracle::RShape moved(const oracle::RShape& s, const Transform& xf) {
   oracle::RShape out;
   out.radius = s.radius;
   for (const auto& v : s.core)
-    out.core.push_back({real(xf.q.c) * v.x - real(xf.q.s) * v.y + xf.p.x, real(xf.q.s) * v.x + real(xf.q.c) * v.y + xf.p.y});
+    out.core.push_back(
+        {real(xf.q.c) * v.x - real(xf.q.s) * v.y + xf.p.x, real(xf.q.s) * v.x + real(xf.q.c) * v.y + xf.p.y});
   return out;
 }
 
@@ -494,10 +503,13 @@ struct ExactBox {
 ExactBox exact_box(const oracle::RShape& moved_shape) {
   ExactBox b{moved_shape.core[0].x, moved_shape.core[0].y, moved_shape.core[0].x, moved_shape.core[0].y};
   for (const auto& v : moved_shape.core) {
-    b.lo_x = std::min(b.lo_x, v.x); b.hi_x = std::max(b.hi_x, v.x);
-    b.lo_y = std::min(b.lo_y, v.y); b.hi_y = std::max(b.hi_y, v.y);
+    b.lo_x = std::min(b.lo_x, v.x);
+    b.hi_x = std::max(b.hi_x, v.x);
+    b.lo_y = std::min(b.lo_y, v.y);
+    b.hi_y = std::max(b.hi_y, v.y);
   }
-  return {b.lo_x - moved_shape.radius, b.lo_y - moved_shape.radius, b.hi_x + moved_shape.radius, b.hi_y + moved_shape.radius};
+  return {b.lo_x - moved_shape.radius, b.lo_y - moved_shape.radius, b.hi_x + moved_shape.radius,
+          b.hi_y + moved_shape.radius};
 }
 
 oracle::RShape as_oracle(const Shape& shape) {
@@ -528,8 +540,10 @@ TEST(Bounds, ContainTheDenselySampledBoundaryAndAreTight) {
       ASSERT_LE(p.x, box.upper.x + slack) << c.label << " case " << i;
       ASSERT_GE(p.y, box.lower.y - slack) << c.label << " case " << i;
       ASSERT_LE(p.y, box.upper.y + slack) << c.label << " case " << i;
-      lo_x = std::min(lo_x, p.x); hi_x = std::max(hi_x, p.x);
-      lo_y = std::min(lo_y, p.y); hi_y = std::max(hi_y, p.y);
+      lo_x = std::min(lo_x, p.x);
+      hi_x = std::max(hi_x, p.x);
+      lo_y = std::min(lo_y, p.y);
+      hi_y = std::max(hi_y, p.y);
     }
     // Tight: no side further out than 1e-5 × size beyond the furthest sample, plus the
     // documented outward pad (2⁻²¹ × (|p| + |centroid|₁ + extent)) and its rounding.
@@ -578,7 +592,8 @@ TEST(Bounds, NeverSmallerThanTheExactBox) {
     const Case c = gen.next(i % kKinds);
     const int regime = i % 5;
     const real far = regime == 0 ? 10 : regime == 1 ? 1e4L : regime == 2 ? real(kMaxWorldCoordinate) : 1e3L;
-    Transform xf{{float(gen.uniform(-far, far)), float(gen.uniform(-far, far))}, Rot::from_angle(float(gen.uniform(-4, 4)))};
+    Transform xf{{float(gen.uniform(-far, far)), float(gen.uniform(-far, far))},
+                 Rot::from_angle(float(gen.uniform(-4, 4)))};
     if (regime == 3) {  // stretch the rotation to the edge of what is_valid accepts
       const float k = float(std::sqrt(1 + gen.uniform(-0.99L, 0.99L) * kRotationTolerance));
       xf.q = {xf.q.c * k, xf.q.s * k};
@@ -620,9 +635,8 @@ TEST(Bounds, NeverSmallerThanTheExactBox) {
 TEST(Bounds, InvalidTransformGivesTheEmptyBoxAtTheOrigin) {
   const Shape s = Shape::rounded_box(1, 2, 0.3f);
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  const Transform bad[] = {{{nan, 0}, {}},          {{0, inf}, {}},       {{1e30f, 0}, {}},
-                           {{0, -2e9f}, {}},        {{}, Rot{nan, 0}},    {{}, Rot{2, 0}},
-                           {{}, Rot{0, 0}},         {{}, Rot{inf, 0}},    {{}, Rot{0.5f, 0.5f}}};
+  const Transform bad[] = {{{nan, 0}, {}},  {{0, inf}, {}},  {{1e30f, 0}, {}},  {{0, -2e9f}, {}},     {{}, Rot{nan, 0}},
+                           {{}, Rot{2, 0}}, {{}, Rot{0, 0}}, {{}, Rot{inf, 0}}, {{}, Rot{0.5f, 0.5f}}};
   for (const Transform& xf : bad) {
     const Aabb box = bounds(s, xf);
     EXPECT_EQ(box, (Aabb{{0, 0}, {0, 0}}));
@@ -648,7 +662,8 @@ TEST(MassProperties, CompoundOfTilesIsTheWholeShape) {
     const float density = float(rng.log_uniform(0.1, 10));
     const MassProperties got = mass_properties(tiles, density);
     oracle::RShape whole;
-    whole.core = {{origin.x, origin.y}, {origin.x + w, origin.y}, {origin.x + w, origin.y + h}, {origin.x, origin.y + h}};
+    whole.core = {
+        {origin.x, origin.y}, {origin.x + w, origin.y}, {origin.x + w, origin.y + h}, {origin.x, origin.y + h}};
     const oracle::RMass want = oracle::rounded_mass(whole);
     const long double size = std::max(w, h);
     EXPECT_NEAR(got.mass, density * want.area, 1e-5 * density * want.area) << "trial " << trial;

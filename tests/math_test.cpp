@@ -72,9 +72,10 @@ TEST(Trig, FromAngleIsWithinHalfAnUlpOfTheExactCosineAndSine) {
   EXPECT_LE(worst_unit, 1.2e-7L);  // c*c + s*s within 2 float ulps of 1 (the contract's rotations)
   RecordProperty("worst_cos_ulps", double(worst_c));
   RecordProperty("worst_sin_ulps", double(worst_s));
-  std::printf("from_angle over %ld angles: worst cos %.9Lf ulp at %.9g, worst sin %.9Lf ulp at %.9g, "
-              "%ld of %ld values not the nearest float, |c^2 + s^2 - 1| <= %.3Lg\n",
-              count, worst_c, double(at_c), worst_s, double(at_s), rounded_apart, 2 * count, worst_unit);
+  std::printf(
+      "from_angle over %ld angles: worst cos %.9Lf ulp at %.9g, worst sin %.9Lf ulp at %.9g, "
+      "%ld of %ld values not the nearest float, |c^2 + s^2 - 1| <= %.3Lg\n",
+      count, worst_c, double(at_c), worst_s, double(at_s), rounded_apart, 2 * count, worst_unit);
 }
 
 TEST(Trig, FromAngleAtExactValues) {
@@ -124,7 +125,7 @@ TEST(Trig, AngleIsWithinHalfAnUlpOfTheExactArctangent) {
   float at_c = 0, at_s = 0;
   std::vector<Rot> rotations;
   for (float x : test_angles()) rotations.push_back(Rot::from_angle(x));
-  for (int i = 0; i < 300000; ++i) rotations.push_back({u(rng), u(rng)});                    // any length
+  for (int i = 0; i < 300000; ++i) rotations.push_back({u(rng), u(rng)});                  // any length
   for (int i = 0; i < 50000; ++i) rotations.push_back({u(rng) * 1e-30f, u(rng) * 1e30f});  // steep, huge and tiny
   for (int i = 0; i < 50000; ++i) rotations.push_back({1, u(rng) * 1e-4f});                // near the reduction's ends
   for (int i = 0; i < 50000; ++i) rotations.push_back({u(rng), u(rng) * 0.27f * std::fabs(rotations.back().c)});

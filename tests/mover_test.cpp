@@ -5,10 +5,10 @@
 // plane solver, clipping and the tolerant cast.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
-#include <limits>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -64,7 +64,8 @@ struct Level {
     world.overlap_aabb({box.lower - Vec2{1, 1}, box.upper + Vec2{1, 1}}, [&](ColliderId id) {
       if (!world.options(id)->fixed) return true;
       for (int k = 0; k < world.part_count(id); ++k) {
-        const long double d = oracle::distance(test_oracle::to_oracle(*world.part(id, k), *world.transform(id)), mover).distance;
+        const long double d =
+            oracle::distance(test_oracle::to_oracle(*world.part(id, k), *world.transform(id)), mover).distance;
         if (d < least) {
           least = d;
           if (nearest) *nearest = id;
@@ -78,7 +79,8 @@ struct Level {
 
 // Runs n steps with the input velocity chosen from the last step's result (gravity added to the
 // vertical part the mover gave back), checking the oracle after each. Returns every step.
-std::vector<MoverStep> run(Level& level, CharacterMover& mover, int n, const std::function<Vec2(const MoverStep&)>& input,
+std::vector<MoverStep> run(Level& level, CharacterMover& mover, int n,
+                           const std::function<Vec2(const MoverStep&)>& input,
                            const std::function<void(int)>& before = nullptr) {
   std::vector<MoverStep> out;
   MoverStep last;
@@ -190,7 +192,8 @@ TEST(MoverPrimitives, SolvePlanesGivesAFiniteAnswerForHostileFinitePlanes) {
   EXPECT_NEAR(s.translation.x, 0.5f, 1e-6f);
   EXPECT_NEAR(s.translation.y, 0.2f, 1e-6f);
   // Huge normals and separations, every combination of signs: always finite.
-  const float values[] = {0, 1, -1, 1e-30f, 1e30f, -1e30f, std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+  const float values[] = {
+      0, 1, -1, 1e-30f, 1e30f, -1e30f, std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
   for (float nx : values)
     for (float ny : values)
       for (float sep : values) {
@@ -203,7 +206,9 @@ TEST(MoverPrimitives, SolvePlanesGivesAFiniteAnswerForHostileFinitePlanes) {
         if (r.converged) {
           for (const MoverPlane& m : two) {
             const Vec2 n = normalize(m.normal);
-            if (n != Vec2{}) EXPECT_GE(dot(n, r.translation) + std::clamp(m.separation, -1e9f, 1e9f), -1e-3f * (1 + length(r.translation)));
+            if (n != Vec2{})
+              EXPECT_GE(dot(n, r.translation) + std::clamp(m.separation, -1e9f, 1e9f),
+                        -1e-3f * (1 + length(r.translation)));
           }
         }
       }
@@ -251,7 +256,9 @@ TEST(MoverPrimitives, CollideShapeIsCollideOnEveryPartNear) {
   std::vector<Transform> xfs;
   std::vector<bool> fixed;
   for (int i = 0; i < 40; ++i) {
-    const Shape shape = i % 3 == 0 ? Shape::circle(size(rng)) : i % 3 == 1 ? Shape::box(size(rng), size(rng)) : Shape::capsule({-size(rng), 0}, {size(rng), 0}, 0.2f);
+    const Shape shape = i % 3 == 0   ? Shape::circle(size(rng))
+                        : i % 3 == 1 ? Shape::box(size(rng), size(rng))
+                                     : Shape::capsule({-size(rng), 0}, {size(rng), 0}, 0.2f);
     const Transform xf{{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))};
     ColliderOptions o;
     o.fixed = i % 2 == 0;
@@ -273,10 +280,13 @@ TEST(MoverPrimitives, CollideShapeIsCollideOnEveryPartNear) {
       QueryFilter filter;
       filter.fixed = see_fixed;
       std::vector<std::tuple<std::uint32_t, int, Manifold>> got;
-      world.collide_shape(probe, at, margin, [&](ColliderId id, int part, const Manifold& m) {
-        got.emplace_back(id.index, part, m);
-        return true;
-      }, filter);
+      world.collide_shape(
+          probe, at, margin,
+          [&](ColliderId id, int part, const Manifold& m) {
+            got.emplace_back(id.index, part, m);
+            return true;
+          },
+          filter);
       std::vector<std::tuple<std::uint32_t, int, Manifold>> want;
       for (std::size_t i = 0; i < ids.size(); ++i) {
         if (!see_fixed && fixed[i]) continue;
@@ -287,7 +297,9 @@ TEST(MoverPrimitives, CollideShapeIsCollideOnEveryPartNear) {
         const Manifold m = collide(chain.segment(k), Transform::identity(), probe, at, margin);
         if (m.count > 0) want.emplace_back(chain_id.index, k, m);
       }
-      const auto key = [](const auto& a, const auto& b) { return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b)); };
+      const auto key = [](const auto& a, const auto& b) {
+        return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+      };
       std::sort(got.begin(), got.end(), key);
       std::sort(want.begin(), want.end(), key);
       ASSERT_EQ(got.size(), want.size()) << "query " << q;
@@ -331,7 +343,9 @@ TEST(MoverPrimitives, BadSettingsThrowAndBadInputDoesNothing) {
 TEST(Mover, WalksFlatChainsAndTileMapsWithoutCatchingOrBouncing) {
   for (const Body& body : bodies()) {
     for (int map = 0; map < 3; ++map) {
-      SCOPED_TRACE(std::string(body.name) + (map == 0 ? " on a chain" : map == 1 ? " on a tile map" : " on a dense chain"));
+      SCOPED_TRACE(std::string(body.name) + (map == 0   ? " on a chain"
+                                             : map == 1 ? " on a tile map"
+                                                        : " on a dense chain"));
       Level level;
       if (map != 1) {
         const int per_metre = map == 0 ? 2 : 50;
@@ -424,9 +438,12 @@ TEST(Mover, SlidesDownSlopesAboveTheLimitAndCannotClimbThem) {
     // On the slope, halfway up, falling with nothing asked: it slides down and off onto the flat
     // (momentum kept: the mover has no friction), never grounded on the slope.
     CharacterMover mover(body.shape, {{4.5f, 4.5f * rise + 1.2f}, Rot::identity()});
-    const auto sliding = run(level, mover, 90, [](const MoverStep& last) { return last.velocity + Vec2{0, kGravity * kDt}; });
+    const auto sliding = run(level, mover, 90, [](const MoverStep& last) {
+      return last.velocity + Vec2{0, kGravity * kDt};
+    });
     bool grounded_on_slope = false;
-    for (const MoverStep& s : sliding) grounded_on_slope = grounded_on_slope || (s.ground.grounded && s.ground.normal.y < 0.9f);
+    for (const MoverStep& s : sliding)
+      grounded_on_slope = grounded_on_slope || (s.ground.grounded && s.ground.normal.y < 0.9f);
     EXPECT_FALSE(grounded_on_slope);
     EXPECT_LT(mover.transform().p.x, 0.0f);  // beyond the foot
     EXPECT_TRUE(mover.ground().grounded);
@@ -534,7 +551,8 @@ TEST(Mover, RisersOfExactlyTheStepHeightAreClimbedAndSnapsAreOnlyWhereTheGroundD
         const MoverStep& s = down[k];
         const Vec2 before = k == 0 ? top : down[k - 1].transform.p;
         EXPECT_FALSE(s.stepped) << "step " << k << ": a step going down stairs";
-        EXPECT_TRUE(s.ground.grounded) << "step " << k << " at x = " << s.transform.p.x << ": off the ground going down stairs";
+        EXPECT_TRUE(s.ground.grounded) << "step " << k << " at x = " << s.transform.p.x
+                                       << ": off the ground going down stairs";
         if (!s.snapped) continue;
         const float r = riser_near(s.transform.p.x, body, false);
         EXPECT_NE(r, 0) << "step " << k << ": snapped at x = " << s.transform.p.x << ", at no riser";
@@ -625,7 +643,9 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
       Level level;
       level.chain({{3, 3 * rise}, {0, 0}, {-3, 3 * rise}});
       CharacterMover mover(body.shape, {{0.7f, 4}, Rot::identity()});
-      const auto steps = run(level, mover, 240, [](const MoverStep& last) { return last.velocity + Vec2{0, 2 * kGravity * kDt}; });
+      const auto steps = run(level, mover, 240, [](const MoverStep& last) {
+        return last.velocity + Vec2{0, 2 * kGravity * kDt};
+      });
       const Vec2 rest = mover.transform().p;
       for (std::size_t i = steps.size() - 20; i < steps.size(); ++i) {
         EXPECT_NEAR(steps[i].transform.p.x, rest.x, 1e-4f);
@@ -666,7 +686,8 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
           EXPECT_GE(rest.x - body.half_width, -1e-3f);
           EXPECT_LT(rest.x - body.half_width, 0.05f);
         }
-        for (std::size_t i = steps.size() - 20; i < steps.size(); ++i) EXPECT_EQ(steps[i].transform.p, rest) << "jitter at step " << i;
+        for (std::size_t i = steps.size() - 20; i < steps.size(); ++i)
+          EXPECT_EQ(steps[i].transform.p, rest) << "jitter at step " << i;
       }
     }
   }
@@ -771,8 +792,9 @@ TEST(Mover, WalksOverRollingTerrainWithoutCatchingOnCrests) {
 // looked for where the push left the mover, and lies within two skins of it.
 TEST(Mover, GroundAfterAPushOutOfAFixedColliderIsWhereTheMoverEnds) {
   Level level;
-  level.solid(Shape::box(5, 10), {{5, 0}, Rot::identity()});                 // a wall over x in [0, 10]
-  const ColliderId platform = level.solid(Shape::box(0.5f, 0.5f), {{1, -0.5f}, Rot::identity()}, false);  // top at y = 0
+  level.solid(Shape::box(5, 10), {{5, 0}, Rot::identity()});  // a wall over x in [0, 10]
+  const ColliderId platform =
+      level.solid(Shape::box(0.5f, 0.5f), {{1, -0.5f}, Rot::identity()}, false);  // top at y = 0
   CharacterMover mover(Shape::circle(0.5f), {{1.0f, 0.5f}, Rot::identity()});  // 1.5 deep in the wall, on the platform
   level.world.update();
   const MoverStep s = mover.step(level.world, {0, 0}, kDt);
@@ -780,7 +802,8 @@ TEST(Mover, GroundAfterAPushOutOfAFixedColliderIsWhereTheMoverEnds) {
   EXPECT_LE(s.transform.p.x, -0.5f + mover.settings().skin);
   if (s.ground.grounded) {
     const float gap = distance(mover.shape(), s.transform, *level.world.part(s.ground.collider, s.ground.part),
-                               *level.world.transform(s.ground.collider)).distance;
+                               *level.world.transform(s.ground.collider))
+                          .distance;
     EXPECT_LE(gap, 2 * mover.settings().skin) << "ground " << (s.ground.collider == platform ? "platform" : "other");
   }
 }
@@ -798,7 +821,8 @@ TEST(Mover, GroundAfterALongSettleIsWhereTheMoverEnds) {
   EXPECT_TRUE(is_valid(s.transform));
   if (s.ground.grounded) {
     const float gap = distance(mover.shape(), s.transform, *level.world.part(s.ground.collider, s.ground.part),
-                               *level.world.transform(s.ground.collider)).distance;
+                               *level.world.transform(s.ground.collider))
+                          .distance;
     EXPECT_LE(gap, 2 * mover.settings().skin);
   }
 }

@@ -93,7 +93,9 @@ TEST(Neighbors, WorldNearestIsTheBruteForceOrderAndTheOracleAgrees) {
     if (kind == 0) c.parts = {Shape::circle(size(rng))};
     if (kind == 1) c.parts = {Shape::capsule({-size(rng), 0}, {size(rng), 0}, 0.3f)};
     if (kind == 2) c.parts = {Shape::rounded_box(size(rng), size(rng), 0.1f)};
-    if (kind == 3) c.parts = {Shape::box(size(rng), 0.3f, {0.8f, 0}, 0), Shape::box(0.3f, size(rng), {-0.5f, 0.5f}, 0.4f)};  // a compound
+    if (kind == 3)
+      c.parts = {Shape::box(size(rng), 0.3f, {0.8f, 0}, 0),
+                 Shape::box(0.3f, size(rng), {-0.5f, 0.5f}, 0.4f)};  // a compound
     if (kind == 4) c.parts = {Shape::polygon(std::vector<Vec2>{{0, 0}, {size(rng), 0}, {0, size(rng)}})};
     c.xf = {{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))};
     c.fixed = i % 3 == 0;
@@ -139,12 +141,14 @@ TEST(Neighbors, WorldNearestIsTheBruteForceOrderAndTheOracleAgrees) {
       if (best.distance <= radius) want.push_back(best);
     }
     std::sort(want.begin(), want.end(), [](const Neighbor& a, const Neighbor& b) {
-      return a.distance < b.distance || (a.distance == b.distance && (a.id.index < b.id.index || (a.id.index == b.id.index && a.part < b.part)));
+      return a.distance < b.distance ||
+             (a.distance == b.distance && (a.id.index < b.id.index || (a.id.index == b.id.index && a.part < b.part)));
     });
     std::vector<Neighbor> all = want;
     want.resize(std::min<std::size_t>(want.size(), std::size_t(k)));
     std::vector<Neighbor> got(static_cast<std::size_t>(k));
-    got.resize(std::size_t(q % 2 ? world.within_radius(agent, at, radius, got, filter) : world.nearest(agent, at, got, radius, filter)));
+    got.resize(std::size_t(q % 2 ? world.within_radius(agent, at, radius, got, filter)
+                                 : world.nearest(agent, at, got, radius, filter)));
     ASSERT_EQ(got.size(), want.size()) << "query " << q;
     for (std::size_t i = 0; i < got.size(); ++i) {
       EXPECT_EQ(got[i].id, want[i].id) << "query " << q << " rank " << i;
@@ -161,7 +165,8 @@ TEST(Neighbors, WorldNearestIsTheBruteForceOrderAndTheOracleAgrees) {
     };
     const long double tolerance = 2e-3L;  // 1e-3 x the sizes here (0.2-3) plus rounding at 30
     for (const Neighbor& n : got) EXPECT_NEAR(double(exact(n)), double(n.distance), double(tolerance)) << "query " << q;
-    for (std::size_t i = got.size(); i < all.size(); ++i) EXPECT_GE(exact(all[i]), (long double)got.back().distance - tolerance);
+    for (std::size_t i = got.size(); i < all.size(); ++i)
+      EXPECT_GE(exact(all[i]), (long double)got.back().distance - tolerance);
     ++checked;
   }
   EXPECT_GT(checked, 250);

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "random_cases.hpp"
 #include <pebble/point.hpp>
+#include "random_cases.hpp"
 
 #include "oracle/hull.hpp"
 #include "oracle/projection.hpp"
@@ -32,17 +32,22 @@ using test_random::Rng;
 enum Kind { kCircle, kCapsule, kSegment, kBox, kOffsetBox, kRoundedBox, kPolygon, kRoundedPolygon, kRegular, kKinds };
 
 const char* kind_name(int kind) {
-  static const char* names[] = {"circle", "capsule", "segment", "box", "offset box", "rounded box", "polygon", "rounded polygon", "regular polygon"};
+  static const char* names[] = {"circle",  "capsule",         "segment",        "box", "offset box", "rounded box",
+                                "polygon", "rounded polygon", "regular polygon"};
   return names[kind];
 }
 
 Shape random_shape(Rng& rng, int kind) {
   const float s = float(rng.log_uniform(0.01, 100));
   switch (kind) {
-    case kCircle: return Shape::circle(s * float(rng.uniform(0.1, 1)), rng.chance(0.5) ? Vec2{} : rng.in_disc(2 * s));
-    case kCapsule: return Shape::capsule(rng.in_disc(s), rng.in_disc(s), s * float(rng.uniform(0.02, 0.5)));
-    case kSegment: return Shape::segment(rng.in_disc(s), rng.in_disc(s));
-    case kBox: return Shape::box(s * float(rng.uniform(0.05, 1)), s * float(rng.uniform(0.05, 1)));
+    case kCircle:
+      return Shape::circle(s * float(rng.uniform(0.1, 1)), rng.chance(0.5) ? Vec2{} : rng.in_disc(2 * s));
+    case kCapsule:
+      return Shape::capsule(rng.in_disc(s), rng.in_disc(s), s * float(rng.uniform(0.02, 0.5)));
+    case kSegment:
+      return Shape::segment(rng.in_disc(s), rng.in_disc(s));
+    case kBox:
+      return Shape::box(s * float(rng.uniform(0.05, 1)), s * float(rng.uniform(0.05, 1)));
     case kOffsetBox:
       return Shape::box(s * float(rng.uniform(0.05, 1)), s * float(rng.uniform(0.05, 1)), rng.in_disc(3 * s),
                         float(rng.uniform(-4, 4)));
@@ -74,14 +79,26 @@ Shape random_shape(Rng& rng, int kind) {
 Transform random_transform(Rng& rng) {
   Transform xf;
   switch (rng.integer(0, 3)) {
-    case 0: xf.p = {}; break;
-    case 1: xf.p = {float(rng.uniform(-10, 10)), float(rng.uniform(-10, 10))}; break;
-    default: xf.p = {float(rng.uniform(-1e4, 1e4)), float(rng.uniform(-1e4, 1e4))}; break;
+    case 0:
+      xf.p = {};
+      break;
+    case 1:
+      xf.p = {float(rng.uniform(-10, 10)), float(rng.uniform(-10, 10))};
+      break;
+    default:
+      xf.p = {float(rng.uniform(-1e4, 1e4)), float(rng.uniform(-1e4, 1e4))};
+      break;
   }
   switch (rng.integer(0, 5)) {
-    case 0: xf.q = Rot::identity(); break;
-    case 1: xf.q = Rot{0, 1}; break;
-    default: xf.q = Rot::from_angle(float(rng.uniform(-kPi, kPi))); break;
+    case 0:
+      xf.q = Rot::identity();
+      break;
+    case 1:
+      xf.q = Rot{0, 1};
+      break;
+    default:
+      xf.q = Rot::from_angle(float(rng.uniform(-kPi, kPi)));
+      break;
   }
   return xf;
 }
@@ -172,10 +189,13 @@ oracle::V random_local_point(Rng& rng, const Shape& shape) {
   const real angle = rng.uniform(-kPi, kPi);
   const oracle::V u{std::cos(angle), std::sin(angle)};
   switch (rng.integer(0, 9)) {
-    case 0: return centroid;
-    case 1: return vi;  // exactly on a core vertex
-    case 2: return vi + real(rng.uniform(0, 1)) * (vj - vi);  // on a core edge or chord
-    case 3: {           // far away, up to the 1e9 limit of valid points
+    case 0:
+      return centroid;
+    case 1:
+      return vi;  // exactly on a core vertex
+    case 2:
+      return vi + real(rng.uniform(0, 1)) * (vj - vi);  // on a core edge or chord
+    case 3: {                                           // far away, up to the 1e9 limit of valid points
       const real far = rng.log_uniform(double(size) * 2, 5e8);
       return centroid + far * u;
     }
@@ -296,11 +316,12 @@ TEST(ProjectPoint, MatchesOracleOnRandomShapesAndPoints) {
       if (HasFailure()) return;
     }
   }
-  std::printf("[ stats ] %ld queries: worst distance error %.3Lg ulp of the largest coordinate (%.3Lg of the "
-              "tolerance); on %ld unique answers worst point error %.3Lg ulp, worst normal error %.3Lg rad; "
-              "inside compared on %ld\n",
-              g_stats.cases, g_stats.distance, g_stats.distance_tol, g_stats.normals, g_stats.point, g_stats.normal,
-              g_stats.inside_checked);
+  std::printf(
+      "[ stats ] %ld queries: worst distance error %.3Lg ulp of the largest coordinate (%.3Lg of the "
+      "tolerance); on %ld unique answers worst point error %.3Lg ulp, worst normal error %.3Lg rad; "
+      "inside compared on %ld\n",
+      g_stats.cases, g_stats.distance, g_stats.distance_tol, g_stats.normals, g_stats.point, g_stats.normal,
+      g_stats.inside_checked);
 }
 
 TEST(ProjectPoint, MatchesOracleForPointsOnTheCoreWithoutRotation) {
@@ -494,10 +515,10 @@ TEST(ProjectPoint, FarPointsUpToTheCoordinateLimit) {
 TEST(ProjectPoint, InvalidInputGivesTheEmptyResult) {
   const Shape shapes[] = {Shape::circle(1), Shape::capsule({0, 0}, {1, 0}, 0.5f), Shape::box(1, 2)};
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  const Transform bad_transforms[] = {
-      {{nan, 0}, Rot::identity()}, {{0, inf}, Rot::identity()}, {{1e30f, 0}, Rot::identity()},
-      {{0, 0}, Rot{nan, 0}},       {{0, 0}, Rot{2, 0}},         {{0, 0}, Rot{0, 0}},
-      {{0, 0}, Rot{inf, 1}},       {{-2e9f, 0}, Rot::identity()}};
+  const Transform bad_transforms[] = {{{nan, 0}, Rot::identity()},   {{0, inf}, Rot::identity()},
+                                      {{1e30f, 0}, Rot::identity()}, {{0, 0}, Rot{nan, 0}},
+                                      {{0, 0}, Rot{2, 0}},           {{0, 0}, Rot{0, 0}},
+                                      {{0, 0}, Rot{inf, 1}},         {{-2e9f, 0}, Rot::identity()}};
   const Vec2 bad_points[] = {{nan, 0}, {0, -inf}, {1e30f, 1e30f}, {-3e9f, 0}};
   for (const Shape& s : shapes) {
     for (const Transform& xf : bad_transforms) {
@@ -550,8 +571,9 @@ TEST(ProjectPoint, InvariantUnderRigidMotionOfShapeAndPoint) {
       const PointProjection b = project_point(shape, moved, p2);
       const oracle::RShape ws = world_shape(shape, xf);
       const real size = shape_size(ws);
-      const real coordinate = std::max(largest_coordinate(ws, xf, p), largest_coordinate(world_shape(shape, moved), moved, p2)) +
-                              std::fabs(real(a.distance));
+      const real coordinate =
+          std::max(largest_coordinate(ws, xf, p), largest_coordinate(world_shape(shape, moved), moved, p2)) +
+          std::fabs(real(a.distance));
       // Both inputs are rounded to float, so they differ from an exact motion by a few ulp.
       const real tol = tolerance(size, coordinate);
       SCOPED_TRACE(::testing::Message() << kind_name(kind) << " case " << shape_case << " query " << q);
@@ -616,7 +638,8 @@ TEST(Contains, FloatFilterAgreesWithTheExactTestAtTheBoundary) {
   for (int n = 0; n < 3000; ++n) {
     const float size = float(rng.log_uniform(1e-3, 1e4));
     const float far = n % 3 == 0 ? 0.0f : float(rng.log_uniform(1, 1e6));
-    const float scale = n % 4 == 0 ? float(1 + rng.uniform(-0.49, 0.49) * kRotationTolerance) : 1.0f;  // |q|^2 within the tolerance
+    const float scale =
+        n % 4 == 0 ? float(1 + rng.uniform(-0.49, 0.49) * kRotationTolerance) : 1.0f;  // |q|^2 within the tolerance
     const float angle = float(rng.uniform(-3.2, 3.2));
     Transform xf{{far * float(rng.uniform(-1, 1)), far * float(rng.uniform(-1, 1))}, Rot::from_angle(angle)};
     xf.q.c *= scale;
@@ -632,8 +655,14 @@ TEST(Contains, FloatFilterAgreesWithTheExactTestAtTheBoundary) {
       check(disc, Transform{xf.p, Rot::identity()}, xf.p + centre + Vec2{0, -size});
     } else {
       const Shape box = Shape::box(size, 0.5f * size);
-      const Shape octagon = Shape::polygon(std::vector<Vec2>{{size, 0}, {0.7f * size, 0.7f * size}, {0, size}, {-0.7f * size, 0.7f * size},
-                                                            {-size, 0}, {-0.7f * size, -0.7f * size}, {0, -size}, {0.7f * size, -0.7f * size}});
+      const Shape octagon = Shape::polygon(std::vector<Vec2>{{size, 0},
+                                                             {0.7f * size, 0.7f * size},
+                                                             {0, size},
+                                                             {-0.7f * size, 0.7f * size},
+                                                             {-size, 0},
+                                                             {-0.7f * size, -0.7f * size},
+                                                             {0, -size},
+                                                             {0.7f * size, -0.7f * size}});
       const float t = float(rng.uniform(0, 1));
       // On an edge, at a vertex, and an axis-aligned edge under a translation only.
       check(box, xf, transform_point(xf, Vec2{size, 0.5f * size * (2 * t - 1)}));
@@ -677,7 +706,8 @@ TEST(ProjectPoint, DistanceIsOneLipschitz) {
     const Vec2 p2 = p + step;
     const PointProjection a = project_point(shape, xf, p), b = project_point(shape, xf, p2);
     const real coordinate = largest_coordinate(world_shape(shape, xf), xf, p) + std::fabs(real(a.distance));
-    EXPECT_LE(std::fabs(real(a.distance) - b.distance), lnorm(lv(p2) - lv(p)) + 8 * kFloatEps * coordinate + 1e-6L * size);
+    EXPECT_LE(std::fabs(real(a.distance) - b.distance),
+              lnorm(lv(p2) - lv(p)) + 8 * kFloatEps * coordinate + 1e-6L * size);
   }
 }
 

@@ -49,7 +49,8 @@ std::vector<V> ov(const Box& b) {
 }
 std::vector<V> ov(const Aabb& a) { return op::corners(ov(a.lower), ov(a.upper)); }
 std::vector<V> ov(const Rect& r) {
-  return op::corners(ov(r.origin), {real(r.origin.x) + std::max(0.0f, r.size.x), real(r.origin.y) + std::max(0.0f, r.size.y)});
+  return op::corners(ov(r.origin),
+                     {real(r.origin.x) + std::max(0.0f, r.size.x), real(r.origin.y) + std::max(0.0f, r.size.y)});
 }
 real dist(V a, V b) { return op::length(a - b); }
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
@@ -65,9 +66,12 @@ public:
 
   float coord() {
     switch (regime) {
-      case Regime::kFloat: return std::uniform_real_distribution<float>(-10, 10)(rng_);
-      case Regime::kFine: return float(std::uniform_int_distribution<int>(-40, 40)(rng_)) / 4;
-      case Regime::kCoarse: return float(std::uniform_int_distribution<int>(-8, 8)(rng_)) / 2;
+      case Regime::kFloat:
+        return std::uniform_real_distribution<float>(-10, 10)(rng_);
+      case Regime::kFine:
+        return float(std::uniform_int_distribution<int>(-40, 40)(rng_)) / 4;
+      case Regime::kCoarse:
+        return float(std::uniform_int_distribution<int>(-8, 8)(rng_)) / 2;
     }
     return 0;
   }
@@ -76,9 +80,12 @@ public:
   Vec2 point_around(Vec2 center, float reach) { return {center.x + offset(reach), center.y + offset(reach)}; }
   float offset(float reach) {
     switch (regime) {
-      case Regime::kFloat: return std::uniform_real_distribution<float>(-reach, reach)(rng_);
-      case Regime::kFine: return float(integer(-int(reach * 4), int(reach * 4))) / 4;
-      case Regime::kCoarse: return float(integer(-int(reach * 2), int(reach * 2))) / 2;
+      case Regime::kFloat:
+        return std::uniform_real_distribution<float>(-reach, reach)(rng_);
+      case Regime::kFine:
+        return float(integer(-int(reach * 4), int(reach * 4))) / 4;
+      case Regime::kCoarse:
+        return float(integer(-int(reach * 2), int(reach * 2))) / 2;
     }
     return 0;
   }
@@ -86,9 +93,12 @@ public:
   float size(float hi) {
     if (uniform() < 0.03) return 0;
     switch (regime) {
-      case Regime::kFloat: return std::uniform_real_distribution<float>(0.01f, hi)(rng_);
-      case Regime::kFine: return float(std::uniform_int_distribution<int>(1, int(hi * 4))(rng_)) / 4;
-      case Regime::kCoarse: return float(std::uniform_int_distribution<int>(1, int(hi))(rng_)) / 2;
+      case Regime::kFloat:
+        return std::uniform_real_distribution<float>(0.01f, hi)(rng_);
+      case Regime::kFine:
+        return float(std::uniform_int_distribution<int>(1, int(hi * 4))(rng_)) / 4;
+      case Regime::kCoarse:
+        return float(std::uniform_int_distribution<int>(1, int(hi))(rng_)) / 2;
     }
     return 0;
   }
@@ -282,12 +292,12 @@ TEST(NearestPoint, TriangleMatchesDenseSamplingInEitherWinding) {
 
 TEST(NearestPoint, TriangleVoronoiRegions) {
   const Triangle t{{0, 0}, {4, 0}, {0, 2}};
-  EXPECT_EQ(nearest_point(t, Vec2{-1, -1}), t.a);       // vertex a
-  EXPECT_EQ(nearest_point(t, Vec2{6, -1}), t.b);        // vertex b
-  EXPECT_EQ(nearest_point(t, Vec2{-1, 5}), t.c);        // vertex c
-  EXPECT_EQ(nearest_point(t, Vec2{2, -3}), (Vec2{2, 0}));   // edge ab
-  EXPECT_EQ(nearest_point(t, Vec2{-2, 1}), (Vec2{0, 1}));   // edge ca
-  EXPECT_EQ(nearest_point(t, Vec2{3, 2}), (Vec2{2.4f, 0.8f}));     // edge bc
+  EXPECT_EQ(nearest_point(t, Vec2{-1, -1}), t.a);               // vertex a
+  EXPECT_EQ(nearest_point(t, Vec2{6, -1}), t.b);                // vertex b
+  EXPECT_EQ(nearest_point(t, Vec2{-1, 5}), t.c);                // vertex c
+  EXPECT_EQ(nearest_point(t, Vec2{2, -3}), (Vec2{2, 0}));       // edge ab
+  EXPECT_EQ(nearest_point(t, Vec2{-2, 1}), (Vec2{0, 1}));       // edge ca
+  EXPECT_EQ(nearest_point(t, Vec2{3, 2}), (Vec2{2.4f, 0.8f}));  // edge bc
   EXPECT_EQ(nearest_point(t, Vec2{1, 0.5f}), (Vec2{1, 0.5f}));  // inside
 }
 
@@ -483,8 +493,8 @@ TEST(SegmentIntersection, CrossingPointIsExact) {
 }
 
 TEST(SegmentIntersection, ParallelSegmentsMissUnlessCollinearAndOverlapping) {
-  EXPECT_FALSE(intersect({{0, 0}, {4, 0}}, {{0, 1}, {4, 1}}).hit);      // parallel
-  EXPECT_FALSE(intersect({{0, 0}, {1, 0}}, {{2, 0}, {3, 0}}).hit);      // collinear, apart
+  EXPECT_FALSE(intersect({{0, 0}, {4, 0}}, {{0, 1}, {4, 1}}).hit);         // parallel
+  EXPECT_FALSE(intersect({{0, 0}, {1, 0}}, {{2, 0}, {3, 0}}).hit);         // collinear, apart
   const SegmentHit touch = intersect({{0, 0}, {2, 0}}, {{2, 0}, {3, 0}});  // collinear, touching
   EXPECT_TRUE(touch.hit);
   EXPECT_EQ(touch.point, (Vec2{2, 0}));
@@ -667,9 +677,9 @@ TEST(Penetration, RectPairAgreesWithExactPredicateAndLeastTranslation) { check_r
 
 TEST(Penetration, SeparationMovesTheSecondRectangleAlongTheLeastOverlap) {
   const Box a{{0, 0}, {2, 1}};
-  EXPECT_EQ(penetration(a, Box{{2.5f, 0.5f}, {1, 1}}).separation, (Vec2{0.5f, 0}));   // right
-  EXPECT_EQ(penetration(a, Box{{-2.5f, 0.5f}, {1, 1}}).separation, (Vec2{-0.5f, 0})); // left
-  EXPECT_EQ(penetration(a, Box{{0.5f, 1.75f}, {1, 1}}).separation, (Vec2{0, 0.25f})); // up
+  EXPECT_EQ(penetration(a, Box{{2.5f, 0.5f}, {1, 1}}).separation, (Vec2{0.5f, 0}));    // right
+  EXPECT_EQ(penetration(a, Box{{-2.5f, 0.5f}, {1, 1}}).separation, (Vec2{-0.5f, 0}));  // left
+  EXPECT_EQ(penetration(a, Box{{0.5f, 1.75f}, {1, 1}}).separation, (Vec2{0, 0.25f}));  // up
   EXPECT_EQ(penetration(a, Box{{0.5f, -1.75f}, {1, 1}}).separation, (Vec2{0, -0.25f}));
   // b deep inside a: out through the nearer side.
   EXPECT_EQ(penetration(a, Box{{1.5f, 0}, {0.25f, 0.25f}}).separation, (Vec2{0.75f, 0}));
@@ -723,9 +733,11 @@ TEST(NearestEdge, BoxMatchesEdgeDistances) {
     real d[4];
     for (int k = 0; k < 4; ++k) d[k] = op::distance_to_segment(poly[k], poly[(k + 1) % 4], ov(p));
     int best = 0;
-    for (int k = 1; k < 4; ++k) if (d[k] < d[best]) best = k;
+    for (int k = 1; k < 4; ++k)
+      if (d[k] < d[best]) best = k;
     real second = std::numeric_limits<real>::infinity();
-    for (int k = 0; k < 4; ++k) if (k != best) second = std::min(second, d[k]);
+    for (int k = 0; k < 4; ++k)
+      if (k != best) second = std::min(second, d[k]);
     const NearestEdge e = nearest_edge(b, p);
     EXPECT_LE(dist(ov(e.point), ov(p)), d[best] + kPointTol) << i;
     EXPECT_LE(op::distance_to_segment(poly[best], poly[(best + 1) % 4], ov(e.point)), kPointTol) << i;
@@ -790,7 +802,12 @@ TEST(Bounds, PointSetBoxIsTheExactMinAndMax) {
     for (Vec2& p : pts) p = g.point();
     const Aabb box = bounds(pts);
     real lx = pts[0].x, ly = pts[0].y, ux = lx, uy = ly;
-    for (const Vec2 p : pts) { lx = std::min<real>(lx, p.x); ly = std::min<real>(ly, p.y); ux = std::max<real>(ux, p.x); uy = std::max<real>(uy, p.y); }
+    for (const Vec2 p : pts) {
+      lx = std::min<real>(lx, p.x);
+      ly = std::min<real>(ly, p.y);
+      ux = std::max<real>(ux, p.x);
+      uy = std::max<real>(uy, p.y);
+    }
     EXPECT_EQ(real(box.lower.x), lx);
     EXPECT_EQ(real(box.lower.y), ly);
     EXPECT_EQ(real(box.upper.x), ux);
@@ -844,13 +861,29 @@ TEST(Degenerate, EveryFunctionGivesFiniteAnswers) {
     const Box b{v(), v()};
     const Aabb a{v(), v()};
     const Rect r{v(), v()};
-    for (const Vec2 q : {nearest_point(s, p), nearest_point(c, p), nearest_point(b, p), nearest_point(a, p),
-                         nearest_point(r, p), nearest_point(t, p), intersect(s, s2).point,
-                         penetration(b, Box{v(), v()}).separation, penetration(a, Aabb{v(), v()}).separation,
-                         penetration(r, Rect{v(), v()}).separation, nearest_edge(c, p).point, nearest_edge(c, p).normal,
-                         nearest_edge(b, p).point, nearest_edge(a, p).point, nearest_edge(r, p).point,
-                         to_aabb(b).lower, to_aabb(b).upper, to_aabb(r).upper, to_box(a).center,
-                         to_box(a).half_extents, to_rect(a).size, bounds(c).lower, bounds(c).upper}) {
+    for (const Vec2 q : {nearest_point(s, p),
+                         nearest_point(c, p),
+                         nearest_point(b, p),
+                         nearest_point(a, p),
+                         nearest_point(r, p),
+                         nearest_point(t, p),
+                         intersect(s, s2).point,
+                         penetration(b, Box{v(), v()}).separation,
+                         penetration(a, Aabb{v(), v()}).separation,
+                         penetration(r, Rect{v(), v()}).separation,
+                         nearest_edge(c, p).point,
+                         nearest_edge(c, p).normal,
+                         nearest_edge(b, p).point,
+                         nearest_edge(a, p).point,
+                         nearest_edge(r, p).point,
+                         to_aabb(b).lower,
+                         to_aabb(b).upper,
+                         to_aabb(r).upper,
+                         to_box(a).center,
+                         to_box(a).half_extents,
+                         to_rect(a).size,
+                         bounds(c).lower,
+                         bounds(c).upper}) {
       ASSERT_TRUE(finite(q)) << i << ": " << q.x << ", " << q.y;
     }
     // The booleans just have to be computed; make sure the calls are not optimized away.
@@ -950,9 +983,11 @@ TEST(ShapeAgreement, PairTestsAgreeWithOverlap) {
   for (int i = 0; i < 3000; ++i) {
     g.regime = regime_of(i);
     const Circle c1{g.point(), g.size(5)}, c2{g.point(), g.size(5)};
-    const Box b1{g.point(), {g.size(5) + 0.05f, g.size(5) + 0.05f}}, b2{g.point(), {g.size(5) + 0.05f, g.size(5) + 0.05f}};
+    const Box b1{g.point(), {g.size(5) + 0.05f, g.size(5) + 0.05f}},
+        b2{g.point(), {g.size(5) + 0.05f, g.size(5) + 0.05f}};
     const Shape s_c1 = Shape::circle(c1.radius), s_c2 = Shape::circle(c2.radius);
-    const Shape s_b1 = Shape::box(b1.half_extents.x, b1.half_extents.y), s_b2 = Shape::box(b2.half_extents.x, b2.half_extents.y);
+    const Shape s_b1 = Shape::box(b1.half_extents.x, b1.half_extents.y),
+                s_b2 = Shape::box(b2.half_extents.x, b2.half_extents.y);
     const Transform x_c1{c1.center, {}}, x_c2{c2.center, {}}, x_b1{b1.center, {}}, x_b2{b2.center, {}};
     constexpr real kTol = 1e-4L;
     // Exact margins (the distance between the shapes; negative when they overlap) decide
@@ -978,7 +1013,6 @@ TEST(ShapeAgreement, PairTestsAgreeWithOverlap) {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Exactness, checked in integer arithmetic (tests/oracle/exact.hpp): every predicate on 100k
 // cases per regime, where long double could not decide (products of doubles, sums of floats
@@ -994,17 +1028,22 @@ TEST(ShapeAgreement, PairTestsAgreeWithOverlap) {
 namespace ex = oracle::exact;
 
 enum class ExactRegime { kUnit, kLarge, kMixed, kNear, kBuilt };
-constexpr ExactRegime kExactRegimes[] = {ExactRegime::kUnit, ExactRegime::kLarge, ExactRegime::kMixed, ExactRegime::kNear,
-                                         ExactRegime::kBuilt};
+constexpr ExactRegime kExactRegimes[] = {ExactRegime::kUnit, ExactRegime::kLarge, ExactRegime::kMixed,
+                                         ExactRegime::kNear, ExactRegime::kBuilt};
 constexpr int kExactCases = 100000;
 
 const char* name(ExactRegime r) {
   switch (r) {
-    case ExactRegime::kUnit: return "unit";
-    case ExactRegime::kLarge: return "large";
-    case ExactRegime::kMixed: return "mixed";
-    case ExactRegime::kNear: return "near";
-    case ExactRegime::kBuilt: return "built";
+    case ExactRegime::kUnit:
+      return "unit";
+    case ExactRegime::kLarge:
+      return "large";
+    case ExactRegime::kMixed:
+      return "mixed";
+    case ExactRegime::kNear:
+      return "near";
+    case ExactRegime::kBuilt:
+      return "built";
   }
   return "?";
 }
@@ -1020,9 +1059,12 @@ public:
   float coord() {
     const float u = std::uniform_real_distribution<float>(-1, 1)(rng_);
     switch (scale) {
-      case ExactRegime::kLarge: return 1e4f * u;
-      case ExactRegime::kMixed: return uniform() < 0.5 ? u : std::ldexp(u, 30);
-      default: return u;
+      case ExactRegime::kLarge:
+        return 1e4f * u;
+      case ExactRegime::kMixed:
+        return uniform() < 0.5 ? u : std::ldexp(u, 30);
+      default:
+        return u;
     }
   }
   Vec2 point() { return {coord(), coord()}; }
@@ -1041,8 +1083,9 @@ public:
   }
   // A Pythagorean triple (a, b, h), a^2 + b^2 = h^2, with random signs and order.
   std::array<int, 3> triple() {
-    static constexpr int kTriples[][3] = {{3, 4, 5}, {5, 12, 13}, {8, 15, 17}, {7, 24, 25}, {20, 21, 29}, {12, 35, 37},
-                                          {9, 40, 41}, {28, 45, 53}, {11, 60, 61}, {33, 56, 65}, {0, 1, 1}};
+    static constexpr int kTriples[][3] = {{3, 4, 5},    {5, 12, 13},  {8, 15, 17}, {7, 24, 25},
+                                          {20, 21, 29}, {12, 35, 37}, {9, 40, 41}, {28, 45, 53},
+                                          {11, 60, 61}, {33, 56, 65}, {0, 1, 1}};
     const auto& t = kTriples[integer(0, 10)];
     int a = t[0], b = t[1];
     if (integer(0, 1)) std::swap(a, b);
@@ -1099,8 +1142,10 @@ void run_exact(const char* what, uint32_t seed, F make_case) {
     ExactGen g(seed + 1000 * static_cast<uint32_t>(regime));
     ExactCheck check(what);
     for (int i = 0; i < kExactCases; ++i) {
-      if (regime == ExactRegime::kNear || regime == ExactRegime::kBuilt) g.pick_scale();
-      else g.scale = regime;
+      if (regime == ExactRegime::kNear || regime == ExactRegime::kBuilt)
+        g.pick_scale();
+      else
+        g.scale = regime;
       const auto [got, exact] = make_case(g, regime, i);
       check.check(got, exact, regime, i);
       if (regime == ExactRegime::kBuilt) check.check(exact, true, regime, i);  // the construction touches
@@ -1166,7 +1211,9 @@ ExactRect exact_rect(const ex::Scale& s, const Rect& r) {
   const ex::I2 o = ex::to_int(s, ef(r.origin));
   return {o, {o.x + s(std::max(r.size.x, 0.0f)), o.y + s(std::max(r.size.y, 0.0f))}};
 }
-ExactRect exact_rect(const ex::Scale& s, const Aabb& a) { return {ex::to_int(s, ef(a.lower)), ex::to_int(s, ef(a.upper))}; }
+ExactRect exact_rect(const ex::Scale& s, const Aabb& a) {
+  return {ex::to_int(s, ef(a.lower)), ex::to_int(s, ef(a.upper))};
+}
 std::vector<float> floats_of(const Box& b) { return floats_of({b.center, b.half_extents}); }
 std::vector<float> floats_of(const Rect& r) { return floats_of({r.origin, r.size}); }
 std::vector<float> floats_of(const Aabb& a) { return floats_of({a.lower, a.upper}); }
@@ -1191,9 +1238,12 @@ R far_apart_rect(ExactGen& g) {
   // Size ~2^30 and position ~1 (or the reverse): the ends need more than double's 53 bits.
   const float big = std::ldexp(float(g.integer(1, 1 << 20)), 10 + g.integer(0, 3));
   const float small = float(g.integer(-(1 << 20), 1 << 20)) * std::ldexp(1.0f, -g.integer(20, 40));
-  if constexpr (std::is_same_v<R, Box>) return Box{{small, -small}, {big, big}};
-  else if constexpr (std::is_same_v<R, Rect>) return Rect{{small, -small}, {big, big}};
-  else return Aabb{{-big, small}, {small, big}};
+  if constexpr (std::is_same_v<R, Box>)
+    return Box{{small, -small}, {big, big}};
+  else if constexpr (std::is_same_v<R, Rect>)
+    return Rect{{small, -small}, {big, big}};
+  else
+    return Aabb{{-big, small}, {small, big}};
 }
 template <class R>
 std::array<double, 4> rounded_ends(const R& r) {
@@ -1203,7 +1253,8 @@ std::array<double, 4> rounded_ends(const R& r) {
             double(r.center.x) + r.half_extents.x, double(r.center.y) + r.half_extents.y};
   else if constexpr (std::is_same_v<R, Rect>)
     return {r.origin.x, r.origin.y, double(r.origin.x) + r.size.x, double(r.origin.y) + r.size.y};
-  else return {r.lower.x, r.lower.y, r.upper.x, r.upper.y};
+  else
+    return {r.lower.x, r.lower.y, r.upper.x, r.upper.y};
 }
 
 // A rectangle of the form R whose sides are short floats (exact sums), and a point exactly on
@@ -1216,9 +1267,12 @@ std::pair<R, Vec2> touching_rect(ExactGen& g) {
   const float t = float(g.integer(0, 4)) / 4;
   const Vec2 p = g.integer(0, 1) ? Vec2{g.integer(0, 1) ? lo.x : hi.x, lo.y + t * size.y}
                                  : Vec2{lo.x + t * size.x, g.integer(0, 1) ? lo.y : hi.y};
-  if constexpr (std::is_same_v<R, Box>) return {Box{lo + 0.5f * size, 0.5f * size}, p};
-  else if constexpr (std::is_same_v<R, Rect>) return {Rect{lo, size}, p};
-  else return {Aabb{lo, hi}, p};
+  if constexpr (std::is_same_v<R, Box>)
+    return {Box{lo + 0.5f * size, 0.5f * size}, p};
+  else if constexpr (std::is_same_v<R, Rect>)
+    return {Rect{lo, size}, p};
+  else
+    return {Aabb{lo, hi}, p};
 }
 
 template <class R>
@@ -1262,9 +1316,12 @@ void check_rectangles_overlap_exactly(const char* what, uint32_t seed) {
       const Vec2 corner{near_end(g, e[2]), near_end(g, e[3])};
       const Aabb bb = as_aabb(b);
       const Vec2 shift = corner - bb.lower;
-      if constexpr (std::is_same_v<R, Box>) b.center = b.center + shift;
-      else if constexpr (std::is_same_v<R, Rect>) b.origin = b.origin + shift;
-      else b = Aabb{corner, corner + (bb.upper - bb.lower)};
+      if constexpr (std::is_same_v<R, Box>)
+        b.center = b.center + shift;
+      else if constexpr (std::is_same_v<R, Rect>)
+        b.origin = b.origin + shift;
+      else
+        b = Aabb{corner, corner + (bb.upper - bb.lower)};
     }
     if (regime == ExactRegime::kBuilt) {
       Vec2 p;
@@ -1273,9 +1330,12 @@ void check_rectangles_overlap_exactly(const char* what, uint32_t seed) {
       // b has p as a corner, on the outer side of a's boundary point p.
       const Aabb box = as_aabb(a);
       const float x0 = p.x == box.lower.x ? p.x - w : p.x, y0 = p.y == box.lower.y ? p.y - h : p.y;
-      if constexpr (std::is_same_v<R, Box>) b = Box{{x0 + 0.5f * w, y0 + 0.5f * h}, {0.5f * w, 0.5f * h}};
-      else if constexpr (std::is_same_v<R, Rect>) b = Rect{{x0, y0}, {w, h}};
-      else b = Aabb{{x0, y0}, {x0 + w, y0 + h}};
+      if constexpr (std::is_same_v<R, Box>)
+        b = Box{{x0 + 0.5f * w, y0 + 0.5f * h}, {0.5f * w, 0.5f * h}};
+      else if constexpr (std::is_same_v<R, Rect>)
+        b = Rect{{x0, y0}, {w, h}};
+      else
+        b = Aabb{{x0, y0}, {x0 + w, y0 + h}};
     }
     const ex::Scale s = [&] {
       std::vector<float> v = floats_of(a), w = floats_of(b);
@@ -1323,7 +1383,8 @@ void check_circle_rectangle_exactly(const char* what, uint32_t seed) {
     const ex::Scale s = scale_of(r, {c.center}, {c.radius});
     const ExactRect x = exact_rect(s, r);
     const ex::Int rr = s(std::max(c.radius, 0.0f));
-    const bool exact = (ex::squared_distance_to_rectangle(x.lo, x.hi, ex::to_int(s, ef(c.center))) - rr * rr).sign() <= 0;
+    const bool exact =
+        (ex::squared_distance_to_rectangle(x.lo, x.hi, ex::to_int(s, ef(c.center))) - rr * rr).sign() <= 0;
     const bool got = overlaps(c, r);
     EXPECT_EQ(overlaps(r, c), got);
     return Answer{got, exact};
@@ -1366,7 +1427,8 @@ float line_t(ExactGen& g) {
 
 bool exact_triangle_contains(const Triangle& t, Vec2 p) {
   const ex::Scale s(floats_of({t.a, t.b, t.c, p}));
-  return ex::hull_contains({ex::to_int(s, ef(t.a)), ex::to_int(s, ef(t.b)), ex::to_int(s, ef(t.c))}, ex::to_int(s, ef(p)));
+  return ex::hull_contains({ex::to_int(s, ef(t.a)), ex::to_int(s, ef(t.b)), ex::to_int(s, ef(t.c))},
+                           ex::to_int(s, ef(p)));
 }
 
 TEST(Exactness, TriangleContains) {
@@ -1508,7 +1570,6 @@ TEST(Exactness, ReportedCases) {
   EXPECT_TRUE(contains(b, Vec2{std::nextafter(big, 0.0f), 0}));
 }
 
-
 TEST(Aabb, InvertedBoxGetsItsFormulasAsWritten) {
   // lower.x = 5 > upper.x = 3: not repaired; each function applies its formula (the header's
   // and docs/primitives.md's "Inverted boxes").
@@ -1532,7 +1593,7 @@ TEST(Aabb, InvertedBoxGetsItsFormulasAsWritten) {
 TEST(Ties, PenetrationAndNearestEdgeFollowTheirStatedOrder) {
   // penetration: on each axis the positive way out wins a tie, then x wins a tie of the axes.
   const Box a{{0, 0}, {1, 1}};
-  EXPECT_EQ(penetration(a, Box{{0, 0}, {1, 1}}).separation, (Vec2{2, 0}));      // all four equal: +x
+  EXPECT_EQ(penetration(a, Box{{0, 0}, {1, 1}}).separation, (Vec2{2, 0}));        // all four equal: +x
   EXPECT_EQ(penetration(a, Box{{0, 0.5f}, {1, 1}}).separation, (Vec2{0, 1.5f}));  // +y is shallower
   EXPECT_EQ(penetration(a, Box{{-0.5f, 0}, {1, 1}}).separation, (Vec2{-1.5f, 0}));
   // nearest_edge: positive side, then x.

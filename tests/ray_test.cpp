@@ -32,14 +32,15 @@ struct RayCase {
 };
 
 std::string describe(const RayCase& c) {
-  std::string out = "Shape s = " + c.shape.maker + "; Transform xf = " + lit(c.xf) + "; Ray ray{" + lit(c.ray.origin) + ", " +
-                    lit(c.ray.translation) + "};";
+  std::string out = "Shape s = " + c.shape.maker + "; Transform xf = " + lit(c.xf) + "; Ray ray{" + lit(c.ray.origin) +
+                    ", " + lit(c.ray.translation) + "};";
   if (c.radius > 0) out += " float radius = " + lit(c.radius) + ";";
   return out;
 }
 
 CastHit run(const RayCase& c) {
-  return c.radius > 0 ? pebble::raycast(c.shape.shape, c.xf, c.ray, c.radius) : pebble::raycast(c.shape.shape, c.xf, c.ray);
+  return c.radius > 0 ? pebble::raycast(c.shape.shape, c.xf, c.ray, c.radius)
+                      : pebble::raycast(c.shape.shape, c.xf, c.ray);
 }
 
 /// Everything the contract says about one cast, checked against the oracle. "" when all holds.
@@ -75,7 +76,8 @@ std::string check_ray(const RayCase& c) {
   const real t_late = track.first_at_or_below(-tol);  // first time clearly inside
   if (!h.hit) {
     if (!is_no_hit(h)) err << "a miss must be {false, 1, 0, 0}; ";
-    if (t_late >= 0) err << "missed, but the oracle enters the shape by " << double(tol) << " at t = " << double(t_late) << "; ";
+    if (t_late >= 0)
+      err << "missed, but the oracle enters the shape by " << double(tol) << " at t = " << double(t_late) << "; ";
     return err.str();
   }
   if (t_early < 0) {
@@ -97,7 +99,8 @@ std::string check_ray(const RayCase& c) {
     if (track.at(0) > tol) err << "reported inside, but the origin is " << double(track.at(0)) << " away; ";
     return err.str();
   }
-  if (starts_inside && track.at(0) < -tol) err << "the origin is inside by " << double(-track.at(0)) << " but the normal is not zero; ";
+  if (starts_inside && track.at(0) < -tol)
+    err << "the origin is inside by " << double(-track.at(0)) << " but the normal is not zero; ";
 
   // A surface hit: the point is on the shape's surface, where the disc (or the ray's point)
   // touches it, and the normal is the surface normal there.
@@ -233,7 +236,9 @@ std::vector<RayCase> rays_through_corners(unsigned seed, int per_kind, bool circ
     const Vec2 dir = pebble::rotate(Rot::from_angle(turn), u);
     const float before = uniform(rng, 0.5f, 3);
     const Vec2 local_from = corner - before * dir;
-    return RayCase{std::move(s), xf, Ray{world_point(xf, local_from), pebble::rotate(xf.q, uniform(rng, 1.1f, 3) * before * dir)}, radius};
+    return RayCase{std::move(s), xf,
+                   Ray{world_point(xf, local_from), pebble::rotate(xf.q, uniform(rng, 1.1f, 3) * before * dir)},
+                   radius};
   });
 }
 
@@ -294,7 +299,9 @@ TEST(Raycast, MatchesOracleFromInside) { expect_all(rays_from_inside(2, 200, fal
 
 TEST(Raycast, MatchesOracleAlongEdges) { expect_all(rays_along_edges(3, 300, false), check_ray, "along edges"); }
 
-TEST(Raycast, MatchesOracleThroughCorners) { expect_all(rays_through_corners(4, 300, false), check_ray, "through corners"); }
+TEST(Raycast, MatchesOracleThroughCorners) {
+  expect_all(rays_through_corners(4, 300, false), check_ray, "through corners");
+}
 
 TEST(Raycast, MatchesOracleForTinyShapes) { expect_all(random_rays(5, 200, 0.01f, {}, false), check_ray, "size 0.01"); }
 
@@ -303,22 +310,30 @@ TEST(Raycast, MatchesOracleFarFromTheOrigin) {
   expect_all(random_rays(7, 100, 0.01f, {-1e4f, 1e4f}, false), check_ray, "size 0.01 at 1e4");
 }
 
-TEST(Raycast, ZeroLengthRayHitsOnlyFromInside) { expect_all(zero_length_rays(8, 100, false), check_ray, "zero length"); }
+TEST(Raycast, ZeroLengthRayHitsOnlyFromInside) {
+  expect_all(zero_length_rays(8, 100, false), check_ray, "zero length");
+}
 
-TEST(CircleCast, MatchesOracleForRandomCasts) { expect_all(random_rays(11, 400, 1, {}, true), check_ray, "random circle casts"); }
+TEST(CircleCast, MatchesOracleForRandomCasts) {
+  expect_all(random_rays(11, 400, 1, {}, true), check_ray, "random circle casts");
+}
 
 TEST(CircleCast, MatchesOracleFromInside) { expect_all(rays_from_inside(12, 200, true), check_ray, "from inside"); }
 
 TEST(CircleCast, MatchesOracleAlongEdges) { expect_all(rays_along_edges(13, 300, true), check_ray, "along edges"); }
 
-TEST(CircleCast, MatchesOracleThroughCorners) { expect_all(rays_through_corners(14, 300, true), check_ray, "through corners"); }
+TEST(CircleCast, MatchesOracleThroughCorners) {
+  expect_all(rays_through_corners(14, 300, true), check_ray, "through corners");
+}
 
 TEST(CircleCast, MatchesOracleForTinyAndFarShapes) {
   expect_all(random_rays(15, 200, 0.01f, {}, true), check_ray, "size 0.01");
   expect_all(random_rays(16, 200, 1, {1e4f, 1e4f}, true), check_ray, "coordinates 1e4");
 }
 
-TEST(CircleCast, ZeroLengthCastHitsOnlyFromInside) { expect_all(zero_length_rays(17, 100, true), check_ray, "zero length"); }
+TEST(CircleCast, ZeroLengthCastHitsOnlyFromInside) {
+  expect_all(zero_length_rays(17, 100, true), check_ray, "zero length");
+}
 
 TEST(Raycast, TinyRadiusCornersAreNotMissed) {
   // A rounding radius far below float precision: a ray entering the shape right next to a corner
@@ -565,7 +580,8 @@ TEST(Raycast, PublishedBox2dCases) {
   // circle of radius 1 at (1, 0), the box of half extents 1 and the segment (0, 1)-(0, -1); all
   // with the normal (-1, 0).
   const Ray ray{{-4, 0}, {8, 0}};
-  const RayCase cases[] = {{make_circle(1, {1, 0}), kId, ray}, {make_box(1, 1), kId, ray}, {make_segment({0, 1}, {0, -1}), kId, ray}};
+  const RayCase cases[] = {
+      {make_circle(1, {1, 0}), kId, ray}, {make_box(1, 1), kId, ray}, {make_segment({0, 1}, {0, -1}), kId, ray}};
   const double fractions[] = {0.5, 3.0 / 8, 0.5};
   for (int i = 0; i < 3; ++i) {
     expect_published(cases[i], fractions[i], "Box2D RayCastShapeTest");
@@ -583,9 +599,12 @@ TEST(Raycast, PublishedParryCases) {
   expect_published({make_segment({2, 1}, {2, 0}), kId, ray({0, 0}, {0, 1})}, -1, "parry issue_178_parallel_raycast");
   expect_published({make_segment({2, 1}, {2, -1}), kId, ray({0, 0}, {0, 1})}, -1, "parry parallel_raycast");
   // Collinear rays: starting on the segment (time 0), below it (time 1), above it (miss).
-  expect_published({make_segment({0, 1}, {0, -1}), kId, ray({0, 0}, {0, 1})}, 0, "parry collinear_raycast_starting_on_segment");
-  expect_published({make_segment({0, 1}, {0, -1}), kId, ray({0, -2}, {0, 1})}, 1.0 / len, "parry collinear_raycast_starting_below_segment");
-  expect_published({make_segment({0, 1}, {0, -1}), kId, ray({0, 2}, {0, 1})}, -1, "parry collinear_raycast_starting_above_segment");
+  expect_published({make_segment({0, 1}, {0, -1}), kId, ray({0, 0}, {0, 1})}, 0,
+                   "parry collinear_raycast_starting_on_segment");
+  expect_published({make_segment({0, 1}, {0, -1}), kId, ray({0, -2}, {0, 1})}, 1.0 / len,
+                   "parry collinear_raycast_starting_below_segment");
+  expect_published({make_segment({0, 1}, {0, -1}), kId, ray({0, 2}, {0, 1})}, -1,
+                   "parry collinear_raycast_starting_above_segment");
   // Perpendicular rays against the segment (0, -10)-(0, 10): from behind (hits at time 1), in
   // front (miss), starting on it (time 0), beyond either end (miss).
   const ShapeSpec wall = make_segment({0, -10}, {0, 10});
@@ -614,7 +633,8 @@ TEST(Raycast, PublishedParryConvexPolygonSweep) {
     const CastHit h = run(c);
     const float travelled = h.fraction * pebble::length(c.ray.translation);
     std::string e = check_ray(c);
-    if (!h.hit || h.normal != Vec2{1, 0} || travelled < 1 - 1e-5f || travelled >= std::sqrt(2.0f)) e += "not the near face; ";
+    if (!h.hit || h.normal != Vec2{1, 0} || travelled < 1 - 1e-5f || travelled >= std::sqrt(2.0f))
+      e += "not the near face; ";
     if (!e.empty() && ++failures <= 6) ADD_FAILURE() << e << "\n    " << describe(c);
   }
   EXPECT_EQ(failures, 0);
@@ -649,30 +669,32 @@ TEST(Raycast, MovingShapeAndRayRigidlyChangesNothing) {
 
 TEST(Raycast, InvalidInputGivesNoHit) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::segment({0, 0}, {1, 1}),
-                          Shape::rounded_box(1, 1, 0.25f)};
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f),
+                          Shape::segment({0, 0}, {1, 1}), Shape::rounded_box(1, 1, 0.25f)};
   const Ray good{{-5, 0.1f}, {10, 0}};
   for (const Shape& s : shapes) {
     for (const Transform& bad : invalid_transforms()) {
       EXPECT_TRUE(is_no_hit(pebble::raycast(s, bad, good))) << lit(bad);
       EXPECT_TRUE(is_no_hit(pebble::raycast(s, bad, good, 0.5f))) << lit(bad);
     }
-    for (const Ray& bad : {Ray{{nan, 0}, {1, 0}}, Ray{{0, 0}, {inf, 0}}, Ray{{1e30f, 0}, {1, 0}}, Ray{{0, 0}, {-1e30f, 1}},
-                           Ray{{0, 0}, {nan, nan}}}) {
+    for (const Ray& bad : {Ray{{nan, 0}, {1, 0}}, Ray{{0, 0}, {inf, 0}}, Ray{{1e30f, 0}, {1, 0}},
+                           Ray{{0, 0}, {-1e30f, 1}}, Ray{{0, 0}, {nan, nan}}}) {
       EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, bad)));
       EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, bad, 0.5f)));
     }
-    for (const float bad_radius : {-1.0f, nan, inf, 1e30f}) EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, good, bad_radius)));
+    for (const float bad_radius : {-1.0f, nan, inf, 1e30f})
+      EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, good, bad_radius)));
   }
 }
 
 TEST(Raycast, HugeButValidCoordinatesStayFinite) {
-  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f), Shape::box(1e6f, 1e6f)};
+  const Shape shapes[] = {Shape::circle(1), Shape::box(1, 0.5f), Shape::capsule({0, 0}, {1, 0}, 0.2f),
+                          Shape::box(1e6f, 1e6f)};
   for (const Shape& s : shapes) {
     for (const float far : {1e6f, 1e8f, 9e8f}) {
       const Transform xf{{far, -far}, Rot::from_angle(0.3f)};
-      for (const Ray& ray : {Ray{{-far, far}, {2 * far, -2 * far}}, Ray{{far - 10, -far}, {20, 0}}, Ray{{far, -far}, {0, 0}},
-                             Ray{{-9e8f, -9e8f}, {9e8f, 9e8f}}}) {
+      for (const Ray& ray : {Ray{{-far, far}, {2 * far, -2 * far}}, Ray{{far - 10, -far}, {20, 0}},
+                             Ray{{far, -far}, {0, 0}}, Ray{{-9e8f, -9e8f}, {9e8f, 9e8f}}}) {
         EXPECT_TRUE(finite(pebble::raycast(s, xf, ray)));
         EXPECT_TRUE(finite(pebble::raycast(s, xf, ray, 1e6f)));
       }
@@ -729,7 +751,8 @@ TEST(RayAccuracy, DISABLED_Report) {
                                  : oracle::surface_normal(ws, v(h.point), v(c.ray.origin), 1e-6L * size, &unique);
       if (unique) worst_angle = std::max(worst_angle, angle_between(v(h.normal), expected));
     }
-    std::printf("%s: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
-                circles ? "circle cast" : "raycast", hits, cases, double(worst_gap), double(worst_angle));
+    std::printf(
+        "%s: %d of %d random casts hit; worst |distance at the fraction| / size %.2e, worst normal angle %.2e rad\n",
+        circles ? "circle cast" : "raycast", hits, cases, double(worst_gap), double(worst_angle));
   }
 }

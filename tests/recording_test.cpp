@@ -30,11 +30,16 @@ bool same_bits(const Shape& a, const Shape& b) {
 Shape random_shape(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1, 1), r(0, 0.3f), size(0.1f, 0.8f);
   switch (rng() % 6) {
-    case 0: return Shape::circle(size(rng), {0.2f * u(rng), 0.2f * u(rng)});
-    case 1: return Shape::capsule({u(rng), u(rng)}, {u(rng), u(rng)}, r(rng));
-    case 2: return Shape::box(size(rng), size(rng), {0.1f * u(rng), 0.1f * u(rng)}, 3 * u(rng));
-    case 3: return Shape::rounded_box(0.5f, 0.3f, 0.1f);
-    case 4: return Shape::segment({u(rng), u(rng)}, {u(rng), u(rng)});
+    case 0:
+      return Shape::circle(size(rng), {0.2f * u(rng), 0.2f * u(rng)});
+    case 1:
+      return Shape::capsule({u(rng), u(rng)}, {u(rng), u(rng)}, r(rng));
+    case 2:
+      return Shape::box(size(rng), size(rng), {0.1f * u(rng), 0.1f * u(rng)}, 3 * u(rng));
+    case 3:
+      return Shape::rounded_box(0.5f, 0.3f, 0.1f);
+    case 4:
+      return Shape::segment({u(rng), u(rng)}, {u(rng), u(rng)});
     default: {
       Vec2 p[7];
       for (Vec2& v : p) v = {u(rng), u(rng)};
@@ -119,7 +124,8 @@ std::vector<std::uint64_t> drive(CollisionWorld& world, unsigned seed, int calls
   return digests;
 }
 
-std::string record(unsigned seed, int calls, std::vector<std::uint64_t>* digests = nullptr, WorldSettings settings = {}) {
+std::string record(unsigned seed, int calls, std::vector<std::uint64_t>* digests = nullptr,
+                   WorldSettings settings = {}) {
   std::ostringstream out(std::ios::binary);
   CollisionWorld world(settings);
   world.start_recording(out);
@@ -297,8 +303,8 @@ TEST(ShapeFromVertices, RefusesWhatPolygonWouldChange) {
   const Vec2 concave[] = {{0, 0}, {2, 0}, {1, 0.2f}, {2, 2}, {0, 2}};
   const Vec2 collinear[] = {{0, 0}, {1, 0}, {2, 0}, {2, 2}};
   const Vec2 repeated[] = {{0, 0}, {1, 0}, {1, 0}, {0, 1}};
-  const Vec2 nine[] = {{1, 0}, {0.77f, 0.64f}, {0.17f, 0.98f}, {-0.5f, 0.87f}, {-0.94f, 0.34f}, {-0.94f, -0.34f}, {-0.5f, -0.87f},
-                       {0.17f, -0.98f}, {0.77f, -0.64f}};
+  const Vec2 nine[] = {{1, 0},           {0.77f, 0.64f},  {0.17f, 0.98f},  {-0.5f, 0.87f}, {-0.94f, 0.34f},
+                       {-0.94f, -0.34f}, {-0.5f, -0.87f}, {0.17f, -0.98f}, {0.77f, -0.64f}};
   const Vec2 nan[] = {{0, 0}, {std::nanf(""), 1}};
   EXPECT_THROW(Shape::from_vertices(clockwise, 0), InvalidShape);
   EXPECT_THROW(Shape::from_vertices(concave, 0), InvalidShape);

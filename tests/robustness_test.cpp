@@ -13,8 +13,8 @@
 #include <pebble/pebble.hpp>
 
 #include "oracle/distance.hpp"
-#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 #include "random_cases.hpp"
+#include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 namespace {
 
@@ -110,7 +110,8 @@ TEST(Robustness, SharpPolygonRayFromADenormalOutsideIsTheRayOfRadiusZero) {
   // 1.8e-42 beyond a sharp triangle's edge plane, moving away; that exit plane's crossing
   // underflowed to -0, so the clip kept "[0, -0]". raycast()'s lean path called it inside (a
   // hit at 0); raycast(..., 0), through the general path's vertex test, a miss.
-  const Shape a = Shape::polygon(std::vector<Vec2>{{0, 0}, {9.42232415e-38f, -2}, {2, 9.47742545e-38f}, {0.00999999978f, 1}});
+  const Shape a =
+      Shape::polygon(std::vector<Vec2>{{0, 0}, {9.42232415e-38f, -2}, {2, 9.47742545e-38f}, {0.00999999978f, 1}});
   const Transform xa{{9.40395705e-38f, 7.17464814e-43f}, Rot{1, 1.84028323e-40f}};
   const Ray ray{{9.40395705e-38f, 1.83670992e-40f}, {-33554440, 0.24609375f}};
   expect_same_bits(raycast(a, xa, ray), raycast(a, xa, ray, 0), "fuzzer's input");
@@ -123,8 +124,9 @@ TEST(Robustness, SharpPolygonRayFromADenormalOutsideIsTheRayOfRadiusZero) {
         for (const Vec2 dir : {Vec2{-1, 0.01f}, Vec2{-1, 0}, Vec2{-0.01f, -1}, Vec2{0.01f, 1}, Vec2{1, 0}}) {
           for (const Transform& x : {kId, Transform{{9.40395705e-38f, 7.17464814e-43f}, Rot{1, 1.84028323e-40f}}}) {
             const Ray r{x.p + Vec2{0, hair}, length * dir};
-            expect_same_bits(raycast(tri, x, r), raycast(tri, x, r, 0),
-                             "size " + std::to_string(size) + " hair " + std::to_string(hair) + " length " + std::to_string(length));
+            expect_same_bits(
+                raycast(tri, x, r), raycast(tri, x, r, 0),
+                "size " + std::to_string(size) + " hair " + std::to_string(hair) + " length " + std::to_string(length));
           }
         }
       }
@@ -139,7 +141,9 @@ TEST(Robustness, ShapeCastStartsInsideWithAnEdgeShorterThanRounding) {
   // B's edge (3e-13 long) lost its direction when B was placed in A's frame (its two vertices
   // rounded to one y): the Minkowski difference, merged by edge directions from the vertices, put
   // that edge's plane on the wrong side and the origin, 56 deep inside, came out outside.
-  const std::vector<Vec2> long_thin = {{-1365.24719f, 809.651611f}, {1300.57214f, -902.05127f}, {1363.24719f, -804.440674f},
+  const std::vector<Vec2> long_thin = {{-1365.24719f, 809.651611f},
+                                       {1300.57214f, -902.05127f},
+                                       {1363.24719f, -804.440674f},
                                        {-1302.57214f, 907.262207f}};
   const Shape a = Shape::polygon(long_thin);
   const Shape b = Shape::capsule({0, 0}, {1.08420217e-19f, -3.03164883e-13f}, 0);
@@ -285,8 +289,8 @@ TEST(Robustness, DistanceOfACircleBeyondTheTipOfASliverTriangle) {
   // to 500 beyond the tip lie below both (and below the far edge): point_to_core() said inside,
   // distance() -35.
   const Shape circle = Shape::circle(33.4298859f);
-  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-2106224, 2225817.75f}, {-2082266.12f, 2213358}, {-2106213.25f, 2225838.25f}},
-                                      1.90142739f);
+  const Shape sliver = Shape::polygon(
+      std::vector<Vec2>{{-2106224, 2225817.75f}, {-2082266.12f, 2213358}, {-2106213.25f, 2225838.25f}}, 1.90142739f);
   const Transform xc{{-1130893.62f, -2820430}, Rot{-0.679977417f, -0.733233035f}};
   const Transform xs{{15.3943329f, 79.183548f}, Rot{-0.421032935f, 0.907045364f}};
   EXPECT_NEAR(distance(circle, xc, sliver, xs).distance, 62.04, 3);
@@ -299,8 +303,9 @@ TEST(Robustness, CircleCastFromBeyondTheTipOfASliverTriangle) {
   // The circle cast of shape_cast() (a disc against a polygon, cast_polygon() in src/cast/ray_core.hpp)
   // from 4.1 beyond the tip of a triangle 1.2e5 long, 19.6 wide at its far end: the origin was
   // below every plane grown by nothing at all, and the cast started "inside" (fraction 0).
-  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-1393448.75f, -2100132.5f}, {-1355141.62f, -2218582.25f}, {-1393430.12f, -2100126.5f}},
-                                      1.01586127f);
+  const Shape sliver = Shape::polygon(
+      std::vector<Vec2>{{-1393448.75f, -2100132.5f}, {-1355141.62f, -2218582.25f}, {-1393430.12f, -2100126.5f}},
+      1.01586127f);
   const Shape circle = Shape::circle(3.01338553f);
   const Transform xs{{7010.51953f, 4118.89551f}, Rot{-0.728074968f, 0.685497522f}};
   const Transform xc{{2514491, 690473.25f}, Rot{-0.838169634f, -0.54540962f}};
@@ -316,7 +321,8 @@ TEST(Robustness, ShapeCastInsideBesideNearlyParallelEdgesOfADifference) {
   // 0.11, where rounding makes the plane the origin is least below that of an edge next to the one
   // it is over (0.002 rad apart). shape_cast() must hit at fraction 0.
   const Shape box = Shape::box(0.312100112f, 0.176210523f);
-  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-76196.7891f, -74515.8906f}, {-76176.9297f, -74536.1953f}, {0, 0}});
+  const Shape sliver =
+      Shape::polygon(std::vector<Vec2>{{-76196.7891f, -74515.8906f}, {-76176.9297f, -74536.1953f}, {0, 0}});
   const Transform xb{{72076.7812f, -78366.5156f}, Rot{-0.675237715f, 0.737600207f}};
   const Transform xs{{-53.5211906f, 92.5803833f}, Rot{0.0308501199f, 0.999523997f}};
   ASSERT_LT(distance(sliver, xs, box, xb).distance, -0.1);
@@ -331,8 +337,9 @@ TEST(Robustness, ShapeCastBesideAShortEdgeRoundedFarFromTheOrigin) {
   // difference runs another way than its normal; the origin was beside that edge by its vertices
   // and beyond it (by less than r) by its plane, and the cast started inside.
   const Shape segment = Shape::segment({-0.107089192f, 0}, {0.107089192f, 0});
-  const Shape sliver = Shape::polygon(std::vector<Vec2>{{-2270708.25f, -403525.812f}, {-2245237.5f, -418178.625f}, {-2245225, -418156.875f}},
-                                      5.32129717f);
+  const Shape sliver = Shape::polygon(
+      std::vector<Vec2>{{-2270708.25f, -403525.812f}, {-2245237.5f, -418178.625f}, {-2245225, -418156.875f}},
+      5.32129717f);
   const Transform xg{{2265756, -430303.5f}, Rot{-0.987095535f, 0.160132542f}};
   const Transform xs{{-33.5894928f, 38.4576721f}, Rot{-0.934634328f, 0.355610341f}};
   ASSERT_NEAR(distance(sliver, xs, segment, xg).distance, 5.01, 1);
@@ -368,9 +375,10 @@ TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
     if (std::fabs(a1.x) > 1e7f || std::fabs(a1.y) > 1e7f) continue;
     const float radius = rng.chance(0.3) ? 0 : u(0, 10), width = u(0.001, 30);
     const int long_kind = i % 3;
-    const Shape long_shape = long_kind == 0   ? Shape::capsule(a0, a1, radius)
-                             : long_kind == 1 ? Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side}, radius)
-                                              : Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side, a0 + width * side}, radius);
+    const Shape long_shape =
+        long_kind == 0   ? Shape::capsule(a0, a1, radius)
+        : long_kind == 1 ? Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side}, radius)
+                         : Shape::polygon(std::vector<Vec2>{a0, a1, a1 + width * side, a0 + width * side}, radius);
     const float far = rng.chance(0.3) ? 9e8f : rng.chance(0.5) ? 1e4f : 100.0f;
     const Transform xl{{u(-far, far), u(-far, far)}, Rot::from_angle(rng.chance(0.5) ? 0 : u(-3, 3))};
     const int kind = (i / 3) % 6;
@@ -382,8 +390,10 @@ TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
                         : kind == 4 ? Shape::segment({-size, 0}, {size, 0})
                                     : Shape::polygon(std::vector<Vec2>{{-size, 0}, {size, 0}, {0, size}});
     const bool at_end = rng.chance(0.5);
-    const Vec2 on_line = at_end ? a1 + u(0, 3) * size * dir + u(-1, 1) * side : a0 - u(0, 3) * size * dir + u(-1, 1) * side;
-    const Vec2 near_end = transform_point(xl, at_end ? a1 : a0) + Vec2{u(-3, 3) * (size + radius), u(-3, 3) * (size + radius)};
+    const Vec2 on_line =
+        at_end ? a1 + u(0, 3) * size * dir + u(-1, 1) * side : a0 - u(0, 3) * size * dir + u(-1, 1) * side;
+    const Vec2 near_end =
+        transform_point(xl, at_end ? a1 : a0) + Vec2{u(-3, 3) * (size + radius), u(-3, 3) * (size + radius)};
     const Vec2 where = rng.chance(0.5) ? transform_point(xl, on_line) : near_end;
     const Transform xs{where, Rot::from_angle(u(-3, 3))};
     const bool swap = rng.chance(0.5);
@@ -396,20 +406,24 @@ TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
     const long double exact = oracle::distance(oracle_shape(a, xa), oracle_shape(b, xb)).distance;
     float biggest = 0;
     for (const Aabb& box : {bounds(a, xa), bounds(b, xb)}) {
-      biggest = std::max({biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
+      biggest = std::max(
+          {biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
     }
-    const float accuracy = 1e-3f * std::min(a.extent(), b.extent()) + 8 * std::numeric_limits<float>::epsilon() * biggest;
+    const float accuracy =
+        1e-3f * std::min(a.extent(), b.extent()) + 8 * std::numeric_limits<float>::epsilon() * biggest;
     if (std::fabs(distance(a, xa, b, xb).distance - exact) > accuracy) ++wrong_distance;
     if (std::fabs(exact) <= accuracy) continue;
     const bool overlapping = exact < 0;
     const Vec2 move{u(-10, 10), u(-10, 10)};
     const CastHit still = shape_cast(a, xa, {0, 0}, b, xb, {0, 0}), moving = shape_cast(b, xb, move, a, xa, {0, 0});
-    const Sweep sa{a.core_centroid(), transform_point(xa, a.core_centroid()), transform_point(xa, a.core_centroid()), xa.q.angle(), xa.q.angle()};
-    const Sweep sb{b.core_centroid(), transform_point(xb, b.core_centroid()), transform_point(xb, b.core_centroid()) + move, xb.q.angle(),
-                   xb.q.angle()};
+    const Sweep sa{a.core_centroid(), transform_point(xa, a.core_centroid()), transform_point(xa, a.core_centroid()),
+                   xa.q.angle(), xa.q.angle()};
+    const Sweep sb{b.core_centroid(), transform_point(xb, b.core_centroid()),
+                   transform_point(xb, b.core_centroid()) + move, xb.q.angle(), xb.q.angle()};
     const Approach approach = closest_approach(a, xa, {0, 0}, b, xb, move, 1);
     bool wrong = overlap(a, xa, b, xb) != overlapping || (collide(a, xa, b, xb).count > 0) != overlapping ||
-                 (still.hit && still.fraction == 0) != overlapping || (moving.hit && moving.fraction == 0) != overlapping ||
+                 (still.hit && still.fraction == 0) != overlapping ||
+                 (moving.hit && moving.fraction == 0) != overlapping ||
                  (time_of_impact(a, sa, b, sb).state == ToiResult::State::overlapped) != overlapping ||
                  (approach.hit && approach.time == 0) != overlapping;
     if (b.vertex_count() == 1) {
@@ -437,7 +451,10 @@ TEST(Robustness, OverlapAabbWithAColliderLargerThanAShapeMakerAccepts) {
   const Shape big = Shape::capsule({110.25f, 7237230.5f}, {7237230.5f, 7237230.5f}, 7237230.5f);
   const ColliderId id = world.add(big, {{7237230.5f, 7237230.5f}, Rot::identity()});
   std::vector<ColliderId> got;
-  const auto collect = [&](ColliderId c) { got.push_back(c); return true; };
+  const auto collect = [&](ColliderId c) {
+    got.push_back(c);
+    return true;
+  };
   EXPECT_NO_THROW(world.overlap_aabb({{-1e9f, -1e9f}, {7237230.5f, 1e9f}}, collect));
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0], id);
@@ -492,7 +509,10 @@ TEST(Robustness, OverlapAabbWithASegmentBoxOfHalfExtentRoundedTo1e7) {
   const Aabb box{{5, -35086768}, {5, -15086767}};
   ASSERT_EQ(extents(box).y, kMaxShapeExtent);
   int calls = 0;
-  EXPECT_NO_THROW(world.overlap_aabb(box, [&](ColliderId) { ++calls; return true; }));
+  EXPECT_NO_THROW(world.overlap_aabb(box, [&](ColliderId) {
+    ++calls;
+    return true;
+  }));
   EXPECT_EQ(calls, 1);
 }
 
@@ -527,7 +547,8 @@ TEST(Robustness, CollideAgreesWithDistanceForATouchingLongSegment) {
   // The same early stop: a triangle touching a 15000-long segment (distance() exactly 0) has
   // no contact at margin 0; the slack (1e-5 x 1.5) is below the rounding of the segment's
   // coordinates.
-  const Shape triangle = Shape::polygon(std::vector<Vec2>{{9.40452878e-38f, 0}, {0.00999999978f, 3}, {5.7453237e-44f, 1}});
+  const Shape triangle =
+      Shape::polygon(std::vector<Vec2>{{9.40452878e-38f, 0}, {0.00999999978f, 3}, {5.7453237e-44f, 1}});
   const Shape segment = Shape::segment({7.21668709e-43f, 2.1526747e-41f}, {15428.6055f, 786});
   ASSERT_LE(distance(triangle, kId, segment, kId).distance, 0);
   EXPECT_TRUE(overlap(triangle, kId, segment, kId));
@@ -549,10 +570,14 @@ TEST(Robustness, CollideAgreesWithDistanceAtMarginsLargeAgainstTheShapes) {
     const Vec2 c{u(rng) * mag(), u(rng) * mag()};
     const float size = 1e-2f * mag(), radius = rng() % 2 ? 0.0f : std::fabs(u(rng)) * size;
     switch (rng() % 4) {
-      case 0: return Shape::circle(radius, c);
-      case 1: return Shape::capsule(c, c + Vec2{size, 0.5f * size}, radius);
-      case 2: return Shape::polygon(std::vector<Vec2>{c, c + Vec2{size, 0}, c + Vec2{0, size}}, radius);
-      default: return Shape::box(size, 0.5f * size, c, 0.3f);
+      case 0:
+        return Shape::circle(radius, c);
+      case 1:
+        return Shape::capsule(c, c + Vec2{size, 0.5f * size}, radius);
+      case 2:
+        return Shape::polygon(std::vector<Vec2>{c, c + Vec2{size, 0}, c + Vec2{0, size}}, radius);
+      default:
+        return Shape::box(size, 0.5f * size, c, 0.3f);
     }
   };
   int pairs = 0, missed = 0;
@@ -564,7 +589,8 @@ TEST(Robustness, CollideAgreesWithDistanceAtMarginsLargeAgainstTheShapes) {
     if (!(d > 0 && d < 1e6f)) continue;
     ++pairs;
     for (const float margin : {d, std::nextafter(d, 2 * d)}) {
-      if (collide(a, xa, b, xb, margin).count == 0 && ++missed <= 5) ADD_FAILURE() << "pair " << i << " margin " << margin;
+      if (collide(a, xa, b, xb, margin).count == 0 && ++missed <= 5)
+        ADD_FAILURE() << "pair " << i << " margin " << margin;
     }
   }
   EXPECT_EQ(missed, 0) << "of " << pairs << " pairs";
@@ -592,8 +618,11 @@ TEST(Robustness, UnitNormalsForFeaturesADenormalApart) {
   // Corpus input: a circle 2.8e-45 from a point, through collide_generic. Here every kind of core
   // meets another vertex to vertex, with gaps from the smallest denormal to 1e-18 along a
   // diagonal (so no face normal answers), through every entry point and SIMD copy.
-  const Shape shapes[] = {Shape::circle(0), Shape::circle(0.25f), Shape::segment({-1, -1}, {0, 0}),
-                          Shape::capsule({-1, -1}, {0, 0}, 0.125f), Shape::polygon(std::vector<Vec2>{{0, 0}, {-1, 0.2f}, {-0.8f, -1.3f}}),
+  const Shape shapes[] = {Shape::circle(0),
+                          Shape::circle(0.25f),
+                          Shape::segment({-1, -1}, {0, 0}),
+                          Shape::capsule({-1, -1}, {0, 0}, 0.125f),
+                          Shape::polygon(std::vector<Vec2>{{0, 0}, {-1, 0.2f}, {-0.8f, -1.3f}}),
                           Shape::polygon(std::vector<Vec2>{{0, 0}, {-2, 0.5f}, {-2.5f, -1}, {-0.5f, -2}}, 0.0625f)};
   // B is A's mirror image through the origin: the vertex at A's origin meets B's at the gap.
   const auto mirrored = [](const Shape& s) {
@@ -613,15 +642,15 @@ TEST(Robustness, UnitNormalsForFeaturesADenormalApart) {
         for (const float gap : {1.4e-45f, 2.8e-45f, 1e-42f, 3e-40f, 1e-38f, 1e-30f, 1e-20f, 1e-18f}) {
           for (const Vec2 dir : {Vec2{0.6f, 0.8f}, Vec2{1, 0}, Vec2{0.8f, 0.6f}}) {
             const Transform xa = kId, xb{gap * dir, Rot::identity()};
-            const std::string what = std::string(simd_path_name(path)) + " a " + std::to_string(a.vertex_count()) + " b " +
-                                     std::to_string(b.vertex_count()) + " gap " + std::to_string(gap);
+            const std::string what = std::string(simd_path_name(path)) + " a " + std::to_string(a.vertex_count()) +
+                                     " b " + std::to_string(b.vertex_count()) + " gap " + std::to_string(gap);
             for (const Manifold& m : {collide(a, xa, b, xb, 0.5f), detail::collide_generic(a, xa, b, xb, 0.5f),
                                       collide(b, xb, a, xa, 0.5f), detail::collide_generic(b, xb, a, xa, 0.5f)}) {
               ASSERT_GT(m.count, 0) << what;
               EXPECT_NEAR(norm(m.normal), 1, 1e-5) << what;
             }
-            for (const DistanceResult& d : {distance(a, xa, b, xb), detail::distance_generic(a, xa, b, xb), distance(b, xb, a, xa),
-                                            detail::distance_generic(b, xb, a, xa)}) {
+            for (const DistanceResult& d : {distance(a, xa, b, xb), detail::distance_generic(a, xa, b, xb),
+                                            distance(b, xb, a, xa), detail::distance_generic(b, xb, a, xa)}) {
               EXPECT_NEAR(norm(d.normal), 1, 1e-5) << what;
             }
             ++checked;
@@ -749,13 +778,14 @@ TEST(Robustness, PartTableStaysBoundedOver100kCompoundsComingAndGoing) {
   for (int round = 0; round < 100000; ++round) {
     const int n = 2 + round % 39;
     if (world.contains(compound)) world.remove(compound);
-    compound = world.add(std::span<const Shape>(parts.data(), std::size_t(n)), Transform{{0, float(round % 7)}, Rot::identity()},
-                         ColliderOptions{});
+    compound = world.add(std::span<const Shape>(parts.data(), std::size_t(n)),
+                         Transform{{0, float(round % 7)}, Rot::identity()}, ColliderOptions{});
     if (round % 3 == 0) {
       if (world.contains(small)) world.remove(small);
       small = world.add(two, Transform{{float(round % 50), 5}, Rot::identity()}, ColliderOptions{});
     }
-    if (round % 5 == 0) singles.push_back(world.add(Shape::box(0.2f, 0.2f), Transform{{float(round % 50), 3}, Rot::identity()}));
+    if (round % 5 == 0)
+      singles.push_back(world.add(Shape::box(0.2f, 0.2f), Transform{{float(round % 50), 3}, Rot::identity()}));
     if (singles.size() > 20) {
       world.remove(singles.front());
       singles.erase(singles.begin());

@@ -16,8 +16,8 @@
 #include <pebble/pebble.hpp>
 
 #include "oracle/distance.hpp"
-#include "to_oracle.hpp"
 #include "sandbox/demo_scene.hpp"
+#include "to_oracle.hpp"
 
 using namespace pebble;
 using namespace pebble::sandbox;
@@ -39,7 +39,8 @@ long double deepest_overlap(const Stepper& stepper) {
       for (const Shape& a : bodies[i].parts) {
         for (const Shape& b : bodies[j].parts) {
           if (!overlaps(bounds(a, bodies[i].xf), bounds(b, bodies[j].xf))) continue;
-          deepest = std::max(deepest, -oracle::distance(to_oracle(a, bodies[i].xf), to_oracle(b, bodies[j].xf)).distance);
+          deepest =
+              std::max(deepest, -oracle::distance(to_oracle(a, bodies[i].xf), to_oracle(b, bodies[j].xf)).distance);
         }
       }
     }
@@ -76,7 +77,8 @@ void expect_at_rest(Stepper& stepper, const DemoScene& scene) {
   const Aabb box = scene.container_view();
   for (const Body& b : stepper.bodies()) {
     if (b.is_static()) continue;
-    EXPECT_TRUE(contains(box, b.center)) << "a shape at (" << b.center.x << ", " << b.center.y << ") left the container";
+    EXPECT_TRUE(contains(box, b.center)) << "a shape at (" << b.center.x << ", " << b.center.y
+                                         << ") left the container";
   }
 }
 
@@ -94,7 +96,9 @@ TEST(Settling, DefaultDemoPileComesToRest) {
   Stepper stepper = world_stepper();
   DemoScene scene(DemoSceneSettings{});
   settle(stepper, scene, 720 * kDt - scene.last_release_time());
-  ASSERT_EQ(std::count_if(stepper.bodies().begin(), stepper.bodies().end(), [](const Body& b) { return !b.is_static(); }), 200);
+  ASSERT_EQ(
+      std::count_if(stepper.bodies().begin(), stepper.bodies().end(), [](const Body& b) { return !b.is_static(); }),
+      200);
   EXPECT_GE(stepper.chains().size(), 2u);  // the terrain: the valley and the outlined tile map
   expect_at_rest(stepper, scene);
   // At rest the contacts keep their features: every point is warm-started from the last sub-step.
@@ -329,13 +333,15 @@ struct IdScene {
 
 const IdScene kIdScenes[] = {
     {"10-row box pyramid", [](Stepper& s) { add_pyramid(s, Shape::box(0.5f, 0.5f), 1, 1, 10); }, 360},
-    {"10-row rounded-box pyramid", [](Stepper& s) { add_pyramid(s, Shape::rounded_box(0.5f, 0.5f, 0.1f), 1, 1, 10); }, 360},
+    {"10-row rounded-box pyramid", [](Stepper& s) { add_pyramid(s, Shape::rounded_box(0.5f, 0.5f, 0.1f), 1, 1, 10); },
+     360},
     {"12-box column",
      [](Stepper& s) {
        s.add(ground_box(20, 0.5f, {0, -0.5f}));
        for (int i = 0; i < 12; ++i) {
          const float tilt = (i % 2 == 0 ? 0.02f : -0.015f) * static_cast<float>(1 + i % 3);
-         s.add(dynamic_body(Shape::box(0.4f, 0.4f), {0.01f * static_cast<float>(i % 3), 0.41f + 0.84f * static_cast<float>(i)}, tilt));
+         s.add(dynamic_body(Shape::box(0.4f, 0.4f),
+                            {0.01f * static_cast<float>(i % 3), 0.41f + 0.84f * static_cast<float>(i)}, tilt));
        }
      },
      360},
@@ -360,7 +366,8 @@ const IdScene kIdScenes[] = {
        const Vec2 hexagon[] = {{0.5f, 0}, {0.25f, 0.4f}, {-0.25f, 0.4f}, {-0.5f, 0}, {-0.25f, -0.4f}, {0.25f, -0.4f}};
        for (int i = 0; i < 8; ++i) {
          const Shape shape = i % 2 == 0 ? Shape::polygon(hexagon, 0.05f) : Shape::capsule({-0.4f, 0}, {0.4f, 0}, 0.2f);
-         s.add(dynamic_body(shape, {0.005f * static_cast<float>(i), 0.5f + 1.0f * static_cast<float>(i)}, i % 2 == 0 ? 0.02f : -0.03f));
+         s.add(dynamic_body(shape, {0.005f * static_cast<float>(i), 0.5f + 1.0f * static_cast<float>(i)},
+                            i % 2 == 0 ? 0.02f : -0.03f));
        }
      },
      360},
@@ -390,8 +397,8 @@ TEST(Ids, StacksKeepTheirIdsFromTheDropToRest) {
       Stepper stepper(settings, make_pair_source(settings.margin));
       scene.build(stepper);
       const IdCount count = run_counting(stepper, scene.steps);
-      std::printf("  ids: %-42s %-24s lost %lld of %lld tracked\n", scene.name, client ? "(4 sub-steps, 0.02)" : "(sandbox)",
-                  count.lost, count.tracked);
+      std::printf("  ids: %-42s %-24s lost %lld of %lld tracked\n", scene.name,
+                  client ? "(4 sub-steps, 0.02)" : "(sandbox)", count.lost, count.tracked);
       EXPECT_GT(count.tracked, 1000);
       EXPECT_EQ(count.lost, 0);
       EXPECT_LT(stepper.max_point_speed(), 0.05f) << "the stack did not come to rest";
@@ -430,7 +437,9 @@ TEST(PairSource, BruteForceMatchesCollide) {
   const float margin = 0.05f;
   for (int i = 0; i < 30; ++i) {
     const float fi = static_cast<float>(i);
-    const Shape s = i % 3 == 0 ? Shape::circle(0.3f) : i % 3 == 1 ? Shape::box(0.3f, 0.2f) : Shape::capsule({0, 0}, {0.4f, 0}, 0.1f);
+    const Shape s = i % 3 == 0   ? Shape::circle(0.3f)
+                    : i % 3 == 1 ? Shape::box(0.3f, 0.2f)
+                                 : Shape::capsule({0, 0}, {0.4f, 0}, 0.1f);
     const Transform xf{{std::fmod(fi * 0.37f, 2.0f), std::fmod(fi * 0.61f, 2.0f)}, Rot::from_angle(fi)};
     shapes.emplace_back(s, xf);
     pairs.add(i, std::span<const Shape>(&s, 1), xf, i == 0);
@@ -463,8 +472,10 @@ TEST(PairSource, WorldMatchesBruteForce) {
   std::vector<Transform> places;
   for (int i = 0; i < 60; ++i) {
     const float fi = static_cast<float>(i);
-    shapes.push_back(i % 4 == 0 ? Shape::circle(0.3f) : i % 4 == 1 ? Shape::box(0.3f, 0.2f)
-                     : i % 4 == 2 ? Shape::capsule({0, 0}, {0.4f, 0}, 0.1f) : Shape::rounded_box(0.4f, 0.2f, 0.05f));
+    shapes.push_back(i % 4 == 0   ? Shape::circle(0.3f)
+                     : i % 4 == 1 ? Shape::box(0.3f, 0.2f)
+                     : i % 4 == 2 ? Shape::capsule({0, 0}, {0.4f, 0}, 0.1f)
+                                  : Shape::rounded_box(0.4f, 0.2f, 0.05f));
     places.push_back({{std::fmod(fi * 0.37f, 3.0f), std::fmod(fi * 0.61f, 3.0f)}, Rot::from_angle(fi)});
     brute.add(i, std::span<const Shape>(&shapes.back(), 1), places.back(), i < 5);
     world.add(i, std::span<const Shape>(&shapes.back(), 1), places.back(), i < 5);
@@ -474,9 +485,8 @@ TEST(PairSource, WorldMatchesBruteForce) {
       std::vector<BodyContact> expected, got;
       brute.find_contacts(margin, expected);
       world.find_contacts(margin, got);
-      std::stable_sort(got.begin(), got.end(), [](const BodyContact& x, const BodyContact& y) {
-        return x.a != y.a ? x.a < y.a : x.b < y.b;
-      });
+      std::stable_sort(got.begin(), got.end(),
+                       [](const BodyContact& x, const BodyContact& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
       ASSERT_EQ(got.size(), expected.size()) << "round " << round << " margin " << margin;
       ASSERT_GT(got.size(), 20u);
       for (size_t k = 0; k < got.size(); ++k) {
@@ -604,7 +614,8 @@ SlideRun slide(const Shape& shape, float speed, Floor floor_kind, float seconds 
     // 500 segments of one cell each.
     const std::vector<std::uint8_t> solid(std::size_t(2 * segments), 1);
     const TileGrid grid{segments, 2, solid, {0, -2 * step}, {step, step}};
-    for (const Outline& o : outline_tiles(grid, 1.01f * step)) floor_bodies.push_back(stepper.add_chain(Chain::loop(o.points), Transform::identity(), 0));
+    for (const Outline& o : outline_tiles(grid, 1.01f * step))
+      floor_bodies.push_back(stepper.add_chain(Chain::loop(o.points), Transform::identity(), 0));
     EXPECT_EQ(stepper.chains().size(), 1u);
     EXPECT_GE(stepper.chains()[0].segment_count(), 2 * segments);  // the top and the bottom, cell by cell
   } else if (floor_kind == Floor::one_segment) {
@@ -689,9 +700,10 @@ TEST(Ghosts, NothingCatchesOnAFlatChainOrAnOutlinedTileMapAtAnySpeed) {
       EXPECT_LT(outlined.worst_vertical_speed, 2 * flat.worst_vertical_speed + 0.02f);
       EXPECT_NEAR(outlined.travelled, flat.travelled, 0.01f * flat.travelled + 0.01f);
       if (std::getenv("PEBBLE_GHOST_REPORT"))
-        std::printf("%-12s %5.1f m/s  flat: normal %.2e vy %.4f travelled %.3f  chain: normal %.2e vy %.4f travelled %.3f\n", name,
-                    double(speed), double(flat.worst_normal), double(flat.worst_vertical_speed), double(flat.travelled),
-                    double(chain.worst_normal), double(chain.worst_vertical_speed), double(chain.travelled));
+        std::printf(
+            "%-12s %5.1f m/s  flat: normal %.2e vy %.4f travelled %.3f  chain: normal %.2e vy %.4f travelled %.3f\n",
+            name, double(speed), double(flat.worst_normal), double(flat.worst_vertical_speed), double(flat.travelled),
+            double(chain.worst_normal), double(chain.worst_vertical_speed), double(chain.travelled));
       // The same run as on one long segment: no normal off the floor's, no vertical bump beyond
       // the stepper's own noise on a seamless floor, and the same distance (no speed lost at seams).
       EXPECT_LT(chain.worst_normal, 1e-3f);
@@ -708,8 +720,8 @@ TEST(Ghosts, SeparateTilesDoCatchWhichIsWhatChainsAreFor) {
     for (const float speed : {5.0f, 15.0f}) {
       const SlideRun tiles = slide(shape, speed, Floor::tiles, 2);
       if (std::getenv("PEBBLE_GHOST_REPORT"))
-        std::printf("%-12s %5.1f m/s  tiles: normal %.2e vy %.4f travelled %.3f\n", name, double(speed), double(tiles.worst_normal),
-                    double(tiles.worst_vertical_speed), double(tiles.travelled));
+        std::printf("%-12s %5.1f m/s  tiles: normal %.2e vy %.4f travelled %.3f\n", name, double(speed),
+                    double(tiles.worst_normal), double(tiles.worst_vertical_speed), double(tiles.travelled));
       if (tiles.worst_normal > 0.1f) ++caught;
     }
   }
@@ -750,7 +762,8 @@ TEST(Ghosts, NormalsOverGentleKinksStayInTheirCones) {
           const Vec2 n = c.manifold.normal;
           if (std::fabs(cross(s.normal, n)) < 1e-3f) continue;
           const bool convex_start = s.has_prev && cross(s.a - s.ghost_prev, s.b - s.a) > 0;
-          const bool in_fan = convex_start && cross(right_perp(s.a - s.ghost_prev), n) >= -1e-3f && cross(s.normal, n) <= 1e-3f;
+          const bool in_fan =
+              convex_start && cross(right_perp(s.a - s.ghost_prev), n) >= -1e-3f && cross(s.normal, n) <= 1e-3f;
           if (!in_fan) ++off_cone;
         }
       }

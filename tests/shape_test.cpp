@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "random_cases.hpp"
 #include <pebble/chain.hpp>
 #include <pebble/decompose.hpp>
 #include <pebble/shape.hpp>
+#include "random_cases.hpp"
 
 #include "oracle/hull.hpp"
 #include "oracle/projection.hpp"
@@ -87,8 +87,10 @@ real line_distance(oracle::V a, oracle::V b, oracle::V c) {
 real weld_tolerance(const std::vector<Vec2>& pts) {
   real lo_x = pts[0].x, hi_x = lo_x, lo_y = pts[0].y, hi_y = lo_y, biggest = 0;
   for (Vec2 p : pts) {
-    lo_x = std::min<real>(lo_x, p.x); hi_x = std::max<real>(hi_x, p.x);
-    lo_y = std::min<real>(lo_y, p.y); hi_y = std::max<real>(hi_y, p.y);
+    lo_x = std::min<real>(lo_x, p.x);
+    hi_x = std::max<real>(hi_x, p.x);
+    lo_y = std::min<real>(lo_y, p.y);
+    hi_y = std::max<real>(hi_y, p.y);
     biggest = std::max<real>({biggest, std::fabs(real(p.x)), std::fabs(real(p.y))});
   }
   return std::max(real(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y), 16 * 1.2e-7L * biggest);
@@ -259,7 +261,7 @@ TEST(ComputeHull, MatchesTheOracleHullOnRandomPointSets) {
     for (Vec2 p : pts) {
       const real d = oracle::project(shape, lv(p)).distance;
       EXPECT_LE(d, tol + rounding) << "point (" << p.x << ", " << p.y << ") is " << double(d / tol)
-                        << " weld tolerances outside the hull";
+                                   << " weld tolerances outside the hull";
       g_hull.worst_outside = std::max(g_hull.worst_outside, d / tol);
     }
     // Report every failing set (with its number, to reproduce) but stop after a handful.
@@ -269,11 +271,12 @@ TEST(ComputeHull, MatchesTheOracleHullOnRandomPointSets) {
       if (++failed_sets >= 10) return;
     }
   }
-  std::printf("[ stats ] %ld point sets: %ld compared vertex for vertex count, %ld near a weld, %ld over %d "
-              "vertices; worst input point outside the hull: %.3Lg weld tolerances; flattest hull vertex: %.3Lg "
-              "weld tolerances from its neighbours' line\n",
-              g_hull.sets, g_hull.compared_counts, g_hull.welded, g_hull.too_many, kMaxPolygonVertices,
-              g_hull.worst_outside, g_hull.flattest);
+  std::printf(
+      "[ stats ] %ld point sets: %ld compared vertex for vertex count, %ld near a weld, %ld over %d "
+      "vertices; worst input point outside the hull: %.3Lg weld tolerances; flattest hull vertex: %.3Lg "
+      "weld tolerances from its neighbours' line\n",
+      g_hull.sets, g_hull.compared_counts, g_hull.welded, g_hull.too_many, kMaxPolygonVertices, g_hull.worst_outside,
+      g_hull.flattest);
 }
 
 TEST(ComputeHull, NeedleTipIsNotDroppedAsCollinear) {
@@ -334,11 +337,14 @@ TEST(ComputeHull, VerticesAtTheWeldToleranceAreDecidedByTheirSegmentDistance) {
         const Transform xf{o, Rot::from_angle(angle)};
         // tol as compute_hull() takes it: kWeldFraction x the larger side of the points' box
         // (the 4-ulp floor is far below it here), for the box of the unperturbed points.
-        const Vec2 box_pts[] = {transform_point(xf, {0, 0}), transform_point(xf, {1, 0}), transform_point(xf, {2, 0}), transform_point(xf, {1, 1})};
+        const Vec2 box_pts[] = {transform_point(xf, {0, 0}), transform_point(xf, {1, 0}), transform_point(xf, {2, 0}),
+                                transform_point(xf, {1, 1})};
         double lo_x = 1e30, hi_x = -1e30, lo_y = 1e30, hi_y = -1e30;
         for (const Vec2 p : box_pts) {
-          lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
-          lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
+          lo_x = std::min(lo_x, double(p.x));
+          hi_x = std::max(hi_x, double(p.x));
+          lo_y = std::min(lo_y, double(p.y));
+          hi_y = std::max(hi_y, double(p.y));
         }
         const double tol = double(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y);
         const float off = float(f * tol);
@@ -350,10 +356,15 @@ TEST(ComputeHull, VerticesAtTheWeldToleranceAreDecidedByTheirSegmentDistance) {
         const double t = std::clamp((wx * ex + wy * ey) / (ex * ex + ey * ey), 0.0, 1.0);
         const double dist = std::hypot(wx - t * ex, wy - t * ey);
         // The perturbed point moves the box by up to off: recompute tol from the points given.
-        lo_x = 1e30; hi_x = -1e30; lo_y = 1e30; hi_y = -1e30;
+        lo_x = 1e30;
+        hi_x = -1e30;
+        lo_y = 1e30;
+        hi_y = -1e30;
         for (const Vec2 p : pts) {
-          lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
-          lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
+          lo_x = std::min(lo_x, double(p.x));
+          hi_x = std::max(hi_x, double(p.x));
+          lo_y = std::min(lo_y, double(p.y));
+          hi_y = std::max(hi_y, double(p.y));
         }
         const double tol_given = double(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y);
         if (std::fabs(dist - tol_given) < 1e-6 * tol_given) continue;  // too close to call from outside
@@ -405,12 +416,15 @@ TEST(ShapeMakers, EveryMakerRefusesABadPointInTheSameWords) {
       {"pebble: point 2 has a non-finite coordinate (nan, 1)", message_of([&] { return Shape::polygon(bad); })},
       {"pebble: Chain: point 2 has a non-finite coordinate (nan, 1)", message_of([&] { return Chain::open(bad); })},
       {"pebble: decompose: point 2 has a non-finite coordinate (nan, 1)", message_of([&] { return decompose(bad); })},
-      {"pebble: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07", message_of([&] { return Shape::polygon(far); })},
-      {"pebble: Chain: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07", message_of([&] { return Chain::open(far); })},
+      {"pebble: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07",
+       message_of([&] { return Shape::polygon(far); })},
+      {"pebble: Chain: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07",
+       message_of([&] { return Chain::open(far); })},
       {"pebble: decompose: point 2 (2e+09, 1) lies beyond the largest supported extent 1e+07",
        message_of([&] { return decompose(far); })},
   };
-  for (const auto& [expected, got] : refusals) EXPECT_TRUE(has(got, expected)) << "expected: " << expected << "\n     got: " << got;
+  for (const auto& [expected, got] : refusals)
+    EXPECT_TRUE(has(got, expected)) << "expected: " << expected << "\n     got: " << got;
 }
 
 TEST(ShapeMakers, BadRadiusNamesTheProblemAndValue) {
@@ -511,7 +525,8 @@ TEST(ShapeMakers, HasSliversFlagsExactlyTheCoresWithAVertexUnder45Degrees) {
   EXPECT_FALSE(Shape::rounded_box(1, 0.5f, 0.1f).has_slivers());
   for (int n = 3; n <= 8; ++n) {
     std::vector<Vec2> regular;
-    for (int k = 0; k < n; ++k) regular.push_back({std::cos(6.2831853f * float(k) / float(n)), std::sin(6.2831853f * float(k) / float(n))});
+    for (int k = 0; k < n; ++k)
+      regular.push_back({std::cos(6.2831853f * float(k) / float(n)), std::sin(6.2831853f * float(k) / float(n))});
     EXPECT_FALSE(Shape::polygon(regular).has_slivers()) << n;  // 60 degrees and more
     EXPECT_FALSE(Shape::polygon(regular, 0.25f).has_slivers()) << n;
   }
@@ -524,7 +539,8 @@ TEST(ShapeMakers, HasSliversFlagsExactlyTheCoresWithAVertexUnder45Degrees) {
   EXPECT_TRUE(apex(44).has_slivers());
   EXPECT_TRUE(apex(1).has_slivers());
   // The sliver of Raycast.RaysPassingBeyondASharpSliversTipMiss (ray_test.cpp), and a needle quad.
-  EXPECT_TRUE(Shape::polygon(std::vector<Vec2>{{6.40969056e-10f, 4.42539023e-39f}, {53, 48.1875f}, {1.66896612e-07f, 0.01171875f}})
+  EXPECT_TRUE(Shape::polygon(
+                  std::vector<Vec2>{{6.40969056e-10f, 4.42539023e-39f}, {53, 48.1875f}, {1.66896612e-07f, 0.01171875f}})
                   .has_slivers());
   EXPECT_TRUE(Shape::polygon(std::vector<Vec2>{{0, 0}, {50, -0.1f}, {100, 0}, {50, 0.1f}}).has_slivers());
   // The flag does not grow a Shape (it shares the vertex count's word).

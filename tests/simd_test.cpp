@@ -63,8 +63,9 @@ bool same_bytes(const T& x, const T& y) {
 }
 
 bool same_bits(const Answers& x, const Answers& y) {
-  return same_bytes(x.touching, y.touching) && same_bytes(x.speculative, y.speculative) && same_bytes(x.generic, y.generic) &&
-         same_bytes(x.distance, y.distance) && same_bytes(x.distance_generic, y.distance_generic) && x.overlap == y.overlap;
+  return same_bytes(x.touching, y.touching) && same_bytes(x.speculative, y.speculative) &&
+         same_bytes(x.generic, y.generic) && same_bytes(x.distance, y.distance) &&
+         same_bytes(x.distance_generic, y.distance_generic) && x.overlap == y.overlap;
 }
 
 /// Runs every query on every path and expects the same bytes; returns the number of pairs that
@@ -127,7 +128,8 @@ TEST(Simd, EveryPathGivesTheSameBits) {
       for (int i = 0; i < 40; ++i) pairs.push_back(random_pair(ka, kb, rng));
     }
   }
-  for (Pair& p : nearly_parallel_pairs(7, {0.0f, 1e-6f, 1e-3f}, {-0.01f, 0.0f, 1e-5f, 0.01f})) pairs.push_back(std::move(p));
+  for (Pair& p : nearly_parallel_pairs(7, {0.0f, 1e-6f, 1e-3f}, {-0.01f, 0.0f, 1e-5f, 0.01f}))
+    pairs.push_back(std::move(p));
   for (Pair& p : containment_pairs(8, 4)) pairs.push_back(std::move(p));
   for (Pair& p : zero_length_pairs(9, 10)) pairs.push_back(std::move(p));
   for (Pair& p : touching_pairs()) pairs.push_back(std::move(p));
@@ -138,10 +140,12 @@ TEST(Simd, EveryPathGivesTheSameBits) {
   }
 
   int differ = 0, reported = 0;
-  for (const Pair& p : pairs) differ += count_differences(paths, p.a.shape, p.xa, p.b.shape, p.xb, describe(p), reported);
-  for_each_invalid_placement([&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
-    differ += count_differences(paths, a, xa, b, xb, "an invalid placement with " + lit(bad), reported);
-  });
+  for (const Pair& p : pairs)
+    differ += count_differences(paths, p.a.shape, p.xa, p.b.shape, p.xb, describe(p), reported);
+  for_each_invalid_placement(
+      [&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
+        differ += count_differences(paths, a, xa, b, xb, "an invalid placement with " + lit(bad), reported);
+      });
   EXPECT_EQ(differ, 0) << "of " << pairs.size() << " pairs";
 }
 
@@ -155,13 +159,18 @@ TEST(Simd, SignedZerosAndExactTiesGiveTheSameBits) {
   PathGuard guard;
   const std::vector<SimdPath> paths = available_paths();
   if (paths.size() < 2) GTEST_SKIP() << "only " << pebble::simd_path_name(paths[0]) << " here";
-  const std::vector<ShapeSpec> shapes = {make_segment({-1, 0}, {1, 0}), make_capsule({-1, 0}, {1, 0}, 0.5f),
-                                         make_polygon({{-1, 0}, {1, 0}, {0, 1}}), make_polygon({{-1, 0}, {1, 0}, {0, 1}}, 0.25f),
-                                         make_polygon({{-1, 0}, {0, -1}, {1, 0}, {0, 1}}), make_segment({0, -1}, {0, 1}),
-                                         make_circle(0.5f), make_box(1, 1),
-                                         make_polygon({{-2, 0}, {2, 0}, {3, 1}, {2, 2}, {-2, 2}, {-3, 1}}),
-                                         make_polygon({{-2, 0}, {2, 0}, {3, 1}, {3, 2}, {2, 3}, {-2, 3}, {-3, 2}, {-3, 1}}),
-                                         make_polygon({{-2, 0}, {2, 0}, {3, 1}, {3, 2}, {2, 3}, {-2, 3}, {-3, 2}, {-3, 1}}, 0.125f)};
+  const std::vector<ShapeSpec> shapes = {
+      make_segment({-1, 0}, {1, 0}),
+      make_capsule({-1, 0}, {1, 0}, 0.5f),
+      make_polygon({{-1, 0}, {1, 0}, {0, 1}}),
+      make_polygon({{-1, 0}, {1, 0}, {0, 1}}, 0.25f),
+      make_polygon({{-1, 0}, {0, -1}, {1, 0}, {0, 1}}),
+      make_segment({0, -1}, {0, 1}),
+      make_circle(0.5f),
+      make_box(1, 1),
+      make_polygon({{-2, 0}, {2, 0}, {3, 1}, {2, 2}, {-2, 2}, {-3, 1}}),
+      make_polygon({{-2, 0}, {2, 0}, {3, 1}, {3, 2}, {2, 3}, {-2, 3}, {-3, 2}, {-3, 1}}),
+      make_polygon({{-2, 0}, {2, 0}, {3, 1}, {3, 2}, {2, 3}, {-2, 3}, {-3, 2}, {-3, 1}}, 0.125f)};
   const Rot quarter[] = {Rot::identity(), Rot{0, 1}, Rot{-1, 0}, Rot{0, -1}};
   const float shifts[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f};
   int differ = 0, reported = 0, pairs = 0;
@@ -183,10 +192,12 @@ TEST(Simd, SignedZerosAndExactTiesGiveTheSameBits) {
   // Two pairs where the 8-lane min's rule decides a zero's sign (found by a search over integer
   // polygons at quarter turns, 2 in 7 million; swapping the operands of the AVX2 min changes them).
   const Pair found[] = {
-      {make_polygon({{-2, 1}, {0, 0}, {2, 0}, {3, 1}, {0, 2}}), make_polygon({{-3, 1}, {0, -2}, {3, -2}, {2, 0}, {-2, 2}}),
-       Transform{{0, 0}, Rot{0, 1}}, Transform{{2, 1}, Rot{0, -1}}},
-      {make_polygon({{-1, 1}, {2, -2}, {3, -2}, {3, 0}, {1, 3}}), make_polygon({{-3, -3}, {-2, -3}, {2, -2}, {3, -1}, {1, 2}, {-1, 1}}),
-       Transform{{0, 0}, Rot{0, -1}}, Transform{{-2, 2}, Rot{1, 0}}},
+      {make_polygon({{-2, 1}, {0, 0}, {2, 0}, {3, 1}, {0, 2}}),
+       make_polygon({{-3, 1}, {0, -2}, {3, -2}, {2, 0}, {-2, 2}}), Transform{{0, 0}, Rot{0, 1}},
+       Transform{{2, 1}, Rot{0, -1}}},
+      {make_polygon({{-1, 1}, {2, -2}, {3, -2}, {3, 0}, {1, 3}}),
+       make_polygon({{-3, -3}, {-2, -3}, {2, -2}, {3, -1}, {1, 2}, {-1, 1}}), Transform{{0, 0}, Rot{0, -1}},
+       Transform{{-2, 2}, Rot{1, 0}}},
   };
   for (const Pair& p : found) {
     differ += count_differences(paths, p.a.shape, p.xa, p.b.shape, p.xb, describe(p), reported);
@@ -219,8 +230,9 @@ TEST(Simd, TheCapsulePathGivesTheGenericPathsBits) {
   const Transform id = Transform::identity();
   for (const float r : {0.0f, 0.25f}) {
     const Shape s = Shape::capsule({-1, 0}, {1, 0}, r);
-    for (const Transform& xb : {Transform{{0, 0}, Rot::from_angle(1.2f)}, Transform{{2, 0}, Rot::identity()}, Transform{{1.5f, 0}, Rot::identity()},
-                                Transform{{0.5f, 0.1f}, Rot::identity()}, Transform{{0, 0}, Rot::identity()}, Transform{{0, 0.5f}, Rot{-1, 0}}}) {
+    for (const Transform& xb : {Transform{{0, 0}, Rot::from_angle(1.2f)}, Transform{{2, 0}, Rot::identity()},
+                                Transform{{1.5f, 0}, Rot::identity()}, Transform{{0.5f, 0.1f}, Rot::identity()},
+                                Transform{{0, 0}, Rot::identity()}, Transform{{0, 0.5f}, Rot{-1, 0}}}) {
       pairs.push_back({make_capsule({-1, 0}, {1, 0}, r), make_capsule({-1, 0}, {1, 0}, 0.1f), id, xb});
     }
     (void)s;
@@ -232,13 +244,16 @@ TEST(Simd, TheCapsulePathGivesTheGenericPathsBits) {
       for (const float margin : {0.0f, 0.05f, 1.0f}) {
         const Manifold fast = pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, margin);
         const Manifold slow = pebble::detail::collide_generic(p.a.shape, p.xa, p.b.shape, p.xb, margin);
-        if (!same_bytes(fast, slow) && ++differ <= 5) ADD_FAILURE() << pebble::simd_path_name(path) << " margin " << margin << ": " << describe(p);
+        if (!same_bytes(fast, slow) && ++differ <= 5)
+          ADD_FAILURE() << pebble::simd_path_name(path) << " margin " << margin << ": " << describe(p);
       }
     }
-    for_each_invalid_placement([&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform&) {
-      if (a.vertex_count() != 2 || b.vertex_count() != 2) return;
-      if (!same_bytes(pebble::collide(a, xa, b, xb, 0.1f), pebble::detail::collide_generic(a, xa, b, xb, 0.1f))) ++differ;
-    });
+    for_each_invalid_placement(
+        [&](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform&) {
+          if (a.vertex_count() != 2 || b.vertex_count() != 2) return;
+          if (!same_bytes(pebble::collide(a, xa, b, xb, 0.1f), pebble::detail::collide_generic(a, xa, b, xb, 0.1f)))
+            ++differ;
+        });
   }
   EXPECT_EQ(differ, 0) << "of " << pairs.size() << " pairs";
 }

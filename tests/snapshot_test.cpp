@@ -27,12 +27,20 @@ using Bytes = std::vector<std::byte>;
 
 Shape random_shape(test_random::Rng& rng, float size) {
   switch (rng.integer(0, 6)) {
-    case 0: return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
-    case 1: return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size}, size * float(rng.uniform(0.1, 0.5)));
-    case 2: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
-    case 3: return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
-    case 4: return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
-    case 5: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)), rng.in_disc(size), float(rng.uniform(-kPi, kPi)));
+    case 0:
+      return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
+    case 1:
+      return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size},
+                            size * float(rng.uniform(0.1, 0.5)));
+    case 2:
+      return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
+    case 3:
+      return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
+    case 4:
+      return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
+    case 5:
+      return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)), rng.in_disc(size),
+                        float(rng.uniform(-kPi, kPi)));
     default: {
       std::vector<Vec2> points;
       for (int i = 0; i < 8; ++i) points.push_back(rng.in_disc(size));
@@ -42,7 +50,8 @@ Shape random_shape(test_random::Rng& rng, float size) {
 }
 
 Transform random_transform(test_random::Rng& rng, float span) {
-  return {{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+  return {{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))},
+          Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
 }
 
 Filter random_filter(test_random::Rng& rng) {
@@ -97,7 +106,8 @@ Bytes observe(const CollisionWorld& w, unsigned seed) {
     o.put(c.part_b);
     o.manifold(c.manifold);
   }
-  for (const auto events : {w.begin_touch_events(), w.end_touch_events(), w.begin_part_touch_events(), w.end_part_touch_events()}) {
+  for (const auto events :
+       {w.begin_touch_events(), w.end_touch_events(), w.begin_part_touch_events(), w.end_part_touch_events()}) {
     o.put(events.size());
     for (const ContactEvent& e : events) {
       o.id(e.a);
@@ -122,29 +132,41 @@ Bytes observe(const CollisionWorld& w, unsigned seed) {
     const QueryFilter filter = q % 3 == 0 ? all : QueryFilter{};
     if (const auto r = w.cast_ray(ray, filter)) o.hit(*r);
     o.put(-1);
-    w.cast_ray(ray, [&](const RayResult& r) {
-      o.hit(r);
-      return 1.0f;
-    }, filter);
+    w.cast_ray(
+        ray,
+        [&](const RayResult& r) {
+          o.hit(r);
+          return 1.0f;
+        },
+        filter);
     if (const auto r = w.cast_circle(ray, 0.3f, filter)) o.hit(*r);
     o.put(-2);
     const Shape probe = Shape::box(0.4f, 0.2f);
     const Transform at{ray.origin, Rot::from_angle(float(q))};
     if (const auto r = w.cast_shape(probe, at, ray.translation, filter)) o.hit(*r);
     o.put(-3);
-    w.overlap_shape(probe, at, [&](ColliderId i) {
-      o.id(i);
-      return true;
-    }, filter);
+    w.overlap_shape(
+        probe, at,
+        [&](ColliderId i) {
+          o.id(i);
+          return true;
+        },
+        filter);
     const Vec2 c = rng.in_disc(12);
-    w.overlap_aabb(Aabb{c - Vec2{2, 2}, c + Vec2{2, 2}}, [&](ColliderId i) {
-      o.id(i);
-      return true;
-    }, filter);
-    w.overlap_point(c, [&](ColliderId i) {
-      o.id(i);
-      return true;
-    }, filter);
+    w.overlap_aabb(
+        Aabb{c - Vec2{2, 2}, c + Vec2{2, 2}},
+        [&](ColliderId i) {
+          o.id(i);
+          return true;
+        },
+        filter);
+    w.overlap_point(
+        c,
+        [&](ColliderId i) {
+          o.id(i);
+          return true;
+        },
+        filter);
     Neighbor near[4];
     const int n = w.nearest(Shape::circle(0.1f), {c, Rot::identity()}, near, 6.0f, filter);
     for (int k = 0; k < n; ++k) {
@@ -161,8 +183,9 @@ Bytes observe(const CollisionWorld& w, unsigned seed) {
     }
   }
   const WorldStats s = w.stats();
-  for (const int v : {s.colliders, s.fixed, s.pairs, s.contacts, s.collided, s.reused, s.separated, s.part_slots, s.new_pairs,
-                      s.moving_tree.height, s.fixed_tree.height, s.moving_tree.node_count, s.fixed_tree.node_count})
+  for (const int v :
+       {s.colliders, s.fixed, s.pairs, s.contacts, s.collided, s.reused, s.separated, s.part_slots, s.new_pairs,
+        s.moving_tree.height, s.fixed_tree.height, s.moving_tree.node_count, s.fixed_tree.node_count})
     o.put(v);
   return o.out;
 }
@@ -258,7 +281,8 @@ private:
       const bool loop = rng_.chance(0.5);
       for (int k = 0; k < n; ++k) {
         const float a = loop ? -2 * kPi * float(k) / float(n) : float(k);  // a loop runs clockwise: solid outside
-        points.push_back(loop ? Vec2{3 * std::cos(a), 3 * std::sin(a)} : Vec2{float(k) * 1.5f - 4, float(rng_.uniform(-0.5, 0.5))});
+        points.push_back(loop ? Vec2{3 * std::cos(a), 3 * std::sin(a)}
+                              : Vec2{float(k) * 1.5f - 4, float(rng_.uniform(-0.5, 0.5))});
       }
       const Chain chain = loop ? Chain::loop(points) : Chain::open(points);
       options.fixed = !rng_.chance(0.2);
@@ -299,7 +323,8 @@ void run_and_compare(unsigned seed, int steps, int snapshots) {
       taken_at.push_back(step);
       ASSERT_TRUE(restored.back().validate());
       ASSERT_EQ(restored.back().save(), bytes) << "a snapshot of the restored world differs, step " << step;
-      ASSERT_EQ(observe(restored.back(), unsigned(step)), observe(original, unsigned(step))) << "right after restore, step " << step;
+      ASSERT_EQ(observe(restored.back(), unsigned(step)), observe(original, unsigned(step)))
+          << "right after restore, step " << step;
     }
     std::vector<CollisionWorld*> worlds{&original};
     for (CollisionWorld& w : restored) worlds.push_back(&w);
@@ -307,11 +332,13 @@ void run_and_compare(unsigned seed, int steps, int snapshots) {
     if (testing::Test::HasFatalFailure()) return;
     const Bytes expected = observe(original, unsigned(step));
     for (std::size_t k = 0; k < restored.size(); ++k) {
-      ASSERT_EQ(observe(restored[k], unsigned(step)), expected) << "seed " << seed << ", restored at step " << taken_at[k] << ", step " << step;
+      ASSERT_EQ(observe(restored[k], unsigned(step)), expected)
+          << "seed " << seed << ", restored at step " << taken_at[k] << ", step " << step;
     }
     if (step % 25 == 0) {
       const Bytes now = original.save();
-      for (std::size_t k = 0; k < restored.size(); ++k) ASSERT_EQ(restored[k].save(), now) << "seed " << seed << ", step " << step;
+      for (std::size_t k = 0; k < restored.size(); ++k)
+        ASSERT_EQ(restored[k].save(), now) << "seed " << seed << ", step " << step;
     }
   }
   ASSERT_TRUE(original.validate());
@@ -333,7 +360,9 @@ TEST(Snapshot, RestoredPileCarriesContactsOverAsTheOriginal) {
   std::vector<ColliderId> ids;
   for (int i = 0; i < 20; ++i) {
     for (int j = 0; j < 10; ++j) {
-      const Shape s = (i + j) % 3 == 0 ? Shape::circle(0.5f) : (i + j) % 3 == 1 ? Shape::box(0.5f, 0.5f) : Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f);
+      const Shape s = (i + j) % 3 == 0   ? Shape::circle(0.5f)
+                      : (i + j) % 3 == 1 ? Shape::box(0.5f, 0.5f)
+                                         : Shape::capsule({-0.3f, 0}, {0.3f, 0}, 0.2f);
       ids.push_back(original.add(s, {{float(i) * 0.98f, float(j) * 0.98f}, Rot::from_angle(0.01f * float(i - j))}));
     }
   }
@@ -492,7 +521,7 @@ TEST(Snapshot, CorruptBytesAreRefusedOrGiveAWorkingWorld) {
       ++refused_by_checksum;
     }
     if (at >= 24 && at < kHeader) continue;  // length and checksum: fix_header() would undo the change
-    fix_header(b);  // past the checksum: the reader's own checks
+    fix_header(b);                           // past the checksum: the reader's own checks
     try {
       CollisionWorld w = CollisionWorld::restore(b);
       ++accepted;

@@ -48,7 +48,9 @@ struct Map {
   }
   void set(int c, int r, bool on) { cells[std::size_t(r * columns + c)] = on ? 7 : 0; }  // any nonzero is solid
   TileGrid grid() const { return {columns, rows, cells, origin, cell_size}; }
-  long long solid_count() const { return std::count_if(cells.begin(), cells.end(), [](std::uint8_t v) { return v != 0; }); }
+  long long solid_count() const {
+    return std::count_if(cells.begin(), cells.end(), [](std::uint8_t v) { return v != 0; });
+  }
 };
 
 Map random_map(test_random::Rng& rng, int columns, int rows, double density) {
@@ -222,7 +224,8 @@ void check_outlines(const Map& m, const std::vector<Outline>& outlines, float ma
   }
   EXPECT_EQ(twice_total, 2 * m.solid_count());
   const long double cell_area = static_cast<long double>(m.cell_size.x) * m.cell_size.y;
-  EXPECT_NEAR(double(float_total), double(m.solid_count() * cell_area), 1e-6 * double(m.columns * m.rows * cell_area + 1));
+  EXPECT_NEAR(double(float_total), double(m.solid_count() * cell_area),
+              1e-6 * double(m.columns * m.rows * cell_area + 1));
 
   // (c) winding number 1 in solid cells, 0 elsewhere (a margin of empty cells around the grid).
   for (int t = 0; t < 60; ++t) {
@@ -261,7 +264,8 @@ void check_outlines(const Map& m, const std::vector<Outline>& outlines, float ma
         const long long cells = std::max(std::llabs(b.i - a.i), std::llabs(b.j - a.j));
         const double cell = (d == kE || d == kW) ? m.cell_size.x : m.cell_size.y;
         const long long per_piece = static_cast<long long>(std::floor(double(max_length) / cell));
-        EXPECT_EQ(static_cast<long long>(pieces), (cells + per_piece - 1) / per_piece) << "run of " << cells << " cells";
+        EXPECT_EQ(static_cast<long long>(pieces), (cells + per_piece - 1) / per_piece)
+            << "run of " << cells << " cells";
       }
     }
   }
@@ -318,8 +322,8 @@ TEST(OutlineTiles, FlatRowIsOneSegmentPerSide) {
   // Cut into pieces of at most 120: 500 = 5 pieces of 100 on the long sides.
   const std::vector<Outline> cut = outline_tiles(m.grid(), 120);
   ASSERT_EQ(cut.size(), 1u);
-  const std::vector<Vec2> expected_cut{{0, 0},   {100, 0}, {200, 0}, {300, 0}, {400, 0}, {500, 0}, {500, 1},
-                                       {400, 1}, {300, 1}, {200, 1}, {100, 1}, {0, 1}};
+  const std::vector<Vec2> expected_cut{{0, 0},   {100, 0}, {200, 0}, {300, 0}, {400, 0}, {500, 0},
+                                       {500, 1}, {400, 1}, {300, 1}, {200, 1}, {100, 1}, {0, 1}};
   EXPECT_EQ(rotated_to(cut[0].points, expected_cut[0]), expected_cut);
 }
 
@@ -429,7 +433,7 @@ TEST(OutlineTiles, CheckerboardIsOneSquarePerCell) {
     if (a2 == 2) ++islands;
     EXPECT_TRUE(a2 < 0 || a2 == 2 || a2 == 2 * 9 * 7) << a2;  // holes, islands, the outer loop
   }
-  EXPECT_EQ(islands, 7);  // the cells at (2..6, 2..4) with an odd row + column
+  EXPECT_EQ(islands, 7);                                // the cells at (2..6, 2..4) with an odd row + column
   EXPECT_EQ(twice_holes, -2 * (hole_count + islands));  // the hole loops enclose the islands
   check_outlines(holes, inv, 0, rng);
 }
@@ -439,7 +443,8 @@ TEST(OutlineTiles, EmptyGridsGiveNothing) {
   EXPECT_TRUE(outline_tiles(Map(0, 5).grid()).empty());
   EXPECT_TRUE(outline_tiles(Map(6, 5).grid()).empty());
   EXPECT_TRUE(outline_tile_tops(Map(6, 5).grid()).empty());
-  EXPECT_TRUE(outline_tiles(TileGrid{1'000'000'000, 0, {}, {0, 0}, {0.001f, 1}}).empty());  // no table of a billion grid lines
+  EXPECT_TRUE(
+      outline_tiles(TileGrid{1'000'000'000, 0, {}, {0, 0}, {0.001f, 1}}).empty());  // no table of a billion grid lines
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -522,7 +527,9 @@ TEST(OutlineTiles, EveryGridItAcceptsGivesOutlinesChainLoopAccepts) {
     const double size_exponent = rng.uniform(-40, 6);
     // Near the thresholds: 4 ulps of the coordinates, and kMinWeldDistance.
     const double near_ulps = 4.0 * 1.2e-7 * (std::fabs(m.origin.x) + std::fabs(m.origin.y) + 1) * rng.uniform(0.5, 2);
-    const double size = t % 3 == 0 ? near_ulps : t % 3 == 1 ? 1e-15 * rng.uniform(0.5, 2) : std::pow(10.0, size_exponent);
+    const double size = t % 3 == 0   ? near_ulps
+                        : t % 3 == 1 ? 1e-15 * rng.uniform(0.5, 2)
+                                     : std::pow(10.0, size_exponent);
     m.cell_size = {float(size), float(size * rng.uniform(0.5, 2))};
     if (!(m.cell_size.x > 0 && m.cell_size.y > 0)) continue;
     std::vector<Outline> out;
@@ -565,7 +572,8 @@ TEST(OutlineTiles, LargeRandomGridCoversEveryBoundaryEdge) {
   }
   long long edges = 0;
   for (long long j = 0; j <= n; ++j)
-    for (long long i = 0; i <= n; ++i) edges += (m.solid(i, j - 1) != m.solid(i, j)) + (m.solid(i - 1, j) != m.solid(i, j));
+    for (long long i = 0; i <= n; ++i)
+      edges += (m.solid(i, j - 1) != m.solid(i, j)) + (m.solid(i - 1, j) != m.solid(i, j));
   EXPECT_EQ(twice_total, 2 * m.solid_count());
   EXPECT_EQ(perimeter, edges);
 }

@@ -87,9 +87,11 @@ protected:
     if (std::fabs(got.get<double>() - want.get<double>()) <= tol) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
   }
-  if (got.type() != want.type()) return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+  if (got.type() != want.type())
+    return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
   if (want.is_object()) {
-    if (got.size() != want.size()) return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+    if (got.size() != want.size())
+      return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
     auto g = got.begin();
     for (auto w = want.begin(); w != want.end(); ++w, ++g) {
       if (g.key() != w.key()) return ::testing::AssertionFailure() << at << ": key " << g.key() << ", want " << w.key();
@@ -98,7 +100,8 @@ protected:
     return ::testing::AssertionSuccess();
   }
   if (want.is_array()) {
-    if (got.size() != want.size()) return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
+    if (got.size() != want.size())
+      return ::testing::AssertionFailure() << at << ": got " << got.dump() << ", want " << want.dump();
     for (size_t i = 0; i < want.size(); ++i)
       if (auto r = same_json(got[i], want[i], tol, at + "/" + std::to_string(i)); !r) return r;
     return ::testing::AssertionSuccess();
@@ -208,10 +211,12 @@ TEST_F(ToolsTest, VersionAndHelpOnEverySubcommand) {
   EXPECT_EQ(r.out, std::string("pebble ") + PEBBLE_VERSION + "\n");
   r = run("--help");
   EXPECT_EQ(r.code, 0);
-  for (const char* word : {"demo", "query", "render", "mover", "crowd", "replay", "--version"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* word : {"demo", "query", "render", "mover", "crowd", "replay", "--version"})
+    EXPECT_NE(r.out.find(word), std::string::npos) << word;
   r = run("demo --help");
   EXPECT_EQ(r.code, 0);
-  for (const char* word : {"--shapes", "--seed", "--steps", "--output", "--no-progress"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* word : {"--shapes", "--seed", "--steps", "--output", "--no-progress"})
+    EXPECT_NE(r.out.find(word), std::string::npos) << word;
   r = run("query --help");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("--output"), std::string::npos);
@@ -264,15 +269,22 @@ TEST_F(ToolsTest, TimeOfImpactAndClosestApproach) {
   const json got = json::parse(r.out)["results"];
   // time_of_impact stops within its tolerance before the touch, never after it.
   EXPECT_TRUE(same_json(got[0]["result"], json::parse(R"({"state": "hit", "fraction": 0.87992308,
-      "point": [5.0982265, 0.78125], "normal": [-0.98226460, 0.1875]})"), 2e-3));
+      "point": [5.0982265, 0.78125], "normal": [-0.98226460, 0.1875]})"),
+                        2e-3));
   EXPECT_LE(got[0]["result"]["fraction"].get<double>(), 0.87992308 + 1e-6);
-  EXPECT_TRUE(same_json(got[1]["result"], json::parse(R"({"state": "hit", "fraction": 0.4375, "point": [1, 0], "normal": [-1, 0]})"), 1e-3));
-  EXPECT_TRUE(same_json(got[2]["result"], json::parse(R"({"state": "separated", "fraction": 0.5, "point": [0, 0], "normal": [0, 0]})"), 0));
+  EXPECT_TRUE(same_json(got[1]["result"],
+                        json::parse(R"({"state": "hit", "fraction": 0.4375, "point": [1, 0], "normal": [-1, 0]})"),
+                        1e-3));
+  EXPECT_TRUE(same_json(got[2]["result"],
+                        json::parse(R"({"state": "separated", "fraction": 0.5, "point": [0, 0], "normal": [0, 0]})"),
+                        0));
   EXPECT_EQ(got[0]["a_to"], json::parse(R"({"position": [5, 0], "angle": 1.5707963})"));  // the omitted position stays
   EXPECT_TRUE(same_json(got[3]["result"], json::parse(R"({"hit": false, "time": 2, "distance": 0.3,
-      "point_a": [2, -2.75], "point_b": [2, -2.45], "normal": [0, 1]})"), 1e-5));
+      "point_a": [2, -2.75], "point_b": [2, -2.45], "normal": [0, 1]})"),
+                        1e-5));
   EXPECT_TRUE(same_json(got[4]["result"], json::parse(R"({"hit": true, "time": 1.8, "distance": 0,
-      "point_a": [2, -2.85], "point_b": [2, -2.85], "normal": [0.8, 0.6]})"), 1e-5));
+      "point_a": [2, -2.85], "point_b": [2, -2.85], "normal": [0.8, 0.6]})"),
+                        1e-5));
 
   const Outcome picture = run("render '" + path("motion.json") + "' -o '" + path("motion.png") + "'");
   ASSERT_EQ(picture.code, 0) << picture.err;
@@ -323,7 +335,9 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
     ADD_FAILURE() << "no object " << name;
     return -1;
   };
-  auto part_count = [&](int i) { return scene.objects[static_cast<size_t>(i)].convex() ? 1 : int(scene.objects[static_cast<size_t>(i)].parts.size()); };
+  auto part_count = [&](int i) {
+    return scene.objects[static_cast<size_t>(i)].convex() ? 1 : int(scene.objects[static_cast<size_t>(i)].parts.size());
+  };
   auto part = [&](int i, int k) -> const pebble::Shape& {
     const SceneObject& o = scene.objects[static_cast<size_t>(i)];
     return o.convex() ? o.shape : o.parts[static_cast<size_t>(k)];
@@ -342,9 +356,10 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
       if (oa.chain && ob.chain) continue;  // terrain does not collide with terrain
       for (int i = 0; i < part_count(a); ++i) {
         for (int j = 0; j < part_count(b); ++j) {
-          const pebble::Manifold m = oa.chain ? pebble::collide(oa.chain->segment(i), oa.xf, part(b, j), ob.xf, margin)
-                                     : ob.chain ? pebble::collide(ob.chain->segment(j), ob.xf, part(a, i), oa.xf, margin).flipped()
-                                                : pebble::collide(part(a, i), oa.xf, part(b, j), ob.xf, margin);
+          const pebble::Manifold m =
+              oa.chain   ? pebble::collide(oa.chain->segment(i), oa.xf, part(b, j), ob.xf, margin)
+              : ob.chain ? pebble::collide(ob.chain->segment(j), ob.xf, part(a, i), oa.xf, margin).flipped()
+                         : pebble::collide(part(a, i), oa.xf, part(b, j), ob.xf, margin);
           if (m.count > 0) want.push_back({a, i, b, j, m});
         }
       }
@@ -358,7 +373,9 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
     EXPECT_EQ(pair.contains("part_a"), !scene.objects[static_cast<size_t>(a)].convex()) << pair.dump();
     EXPECT_EQ(pair.contains("part_b"), !scene.objects[static_cast<size_t>(b)].convex()) << pair.dump();
     const int pa = pair.value("part_a", 0), pb = pair.value("part_b", 0);
-    const auto it = std::find_if(want.begin(), want.end(), [&](const Touch& t) { return t.a == a && t.b == b && t.part_a == pa && t.part_b == pb; });
+    const auto it = std::find_if(want.begin(), want.end(), [&](const Touch& t) {
+      return t.a == a && t.b == b && t.part_a == pa && t.part_b == pb;
+    });
     ASSERT_NE(it, want.end()) << pair.dump();
     EXPECT_EQ(pair["count"], it->m.count) << pair.dump();
     EXPECT_NEAR(pair["normal"][0].get<float>(), it->m.normal.x, 1e-5f) << pair.dump();
@@ -367,7 +384,8 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
     kinds_touching.insert(scene.objects[static_cast<size_t>(b)].kind);
   }
   // The scene shows each kind in a contact.
-  for (const char* kind : {"chain", "loop", "concave", "compound", "circle"}) EXPECT_EQ(kinds_touching.count(kind), 1u) << kind;
+  for (const char* kind : {"chain", "loop", "concave", "compound", "circle"})
+    EXPECT_EQ(kinds_touching.count(kind), 1u) << kind;
 
   // Rays: every hit of every part by fraction, or the closest one. Chains are hit from their front only.
   auto hits_of = [&](const pebble::Ray& ray) {
@@ -375,7 +393,8 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
     for (int o = 0; o < int(scene.objects.size()); ++o) {
       const SceneObject& obj = scene.objects[static_cast<size_t>(o)];
       for (int k = 0; k < part_count(o); ++k) {
-        const pebble::CastHit h = obj.chain ? pebble::raycast(obj.chain->segment(k), obj.xf, ray) : pebble::raycast(part(o, k), obj.xf, ray);
+        const pebble::CastHit h =
+            obj.chain ? pebble::raycast(obj.chain->segment(k), obj.xf, ray) : pebble::raycast(part(o, k), obj.xf, ray);
         if (h.hit) hits.emplace_back(h.fraction, o, k);
       }
     }
@@ -404,14 +423,16 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
   ASSERT_EQ(up["result"]["hits"].size(), 1u);
   EXPECT_EQ(up["result"]["hits"][0]["object"], "rock");
   const SceneObject& hills = scene.objects[static_cast<size_t>(index(json("hills")))];
-  const pebble::Ray up_ray{{up["origin"][0].get<float>(), up["origin"][1].get<float>()}, {up["translation"][0].get<float>(), up["translation"][1].get<float>()}};
+  const pebble::Ray up_ray{{up["origin"][0].get<float>(), up["origin"][1].get<float>()},
+                           {up["translation"][0].get<float>(), up["translation"][1].get<float>()}};
   bool crosses = false;
   for (const pebble::Shape& segment : hills.parts) crosses = crosses || pebble::raycast(segment, hills.xf, up_ray).hit;
   EXPECT_TRUE(crosses);
 
   // The ell's mass: the box 1.2 x 0.3 and the arm 0.3 x 0.75 rounded by 0.02 (area + perimeter r + pi r^2).
   EXPECT_EQ(got["results"][3]["object"], "ell");
-  EXPECT_NEAR(got["results"][3]["result"]["mass"].get<float>(), 0.36 + 0.225 + 2.1 * 0.02 + std::numbers::pi * 0.0004, 1e-5);
+  EXPECT_NEAR(got["results"][3]["result"]["mass"].get<float>(), 0.36 + 0.225 + 2.1 * 0.02 + std::numbers::pi * 0.0004,
+              1e-5);
 
   const std::string png = path("terrain.png");
   const Outcome drawn = run("render '" + file + "' -o '" + png + "'");
@@ -439,7 +460,8 @@ TEST_F(ToolsTest, HeightfieldSceneNamesCells) {
   std::map<std::pair<std::string, int>, pebble::Manifold> want;  // (body, cell)
   for (size_t i = 1; i < scene.objects.size(); ++i)
     for (int k = 0; k < ground.heightfield->cell_count(); ++k) {
-      const pebble::Manifold m = pebble::collide(ground.heightfield->cell(k), ground.xf, scene.objects[i].shape, scene.objects[i].xf, margin);
+      const pebble::Manifold m =
+          pebble::collide(ground.heightfield->cell(k), ground.xf, scene.objects[i].shape, scene.objects[i].xf, margin);
       if (m.count > 0) want[{scene.objects[i].name, k}] = m;
     }
   std::size_t with_ground = 0;
@@ -462,7 +484,8 @@ TEST_F(ToolsTest, HeightfieldSceneNamesCells) {
     for (size_t o = 0; o < scene.objects.size(); ++o) {
       const SceneObject& obj = scene.objects[o];
       for (int k = 0; k < (o == 0 ? ground.heightfield->cell_count() : 1); ++k) {
-        const pebble::CastHit h = o == 0 ? pebble::raycast(ground.heightfield->cell(k), obj.xf, ray) : pebble::raycast(obj.shape, obj.xf, ray);
+        const pebble::CastHit h = o == 0 ? pebble::raycast(ground.heightfield->cell(k), obj.xf, ray)
+                                         : pebble::raycast(obj.shape, obj.xf, ray);
         if (h.hit) expect.emplace_back(h.fraction, int(o), k);
       }
     }
@@ -494,7 +517,8 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
       // The second comma, column 18 of line 3.
       {"{\n  \"objects\": [\n    {\"name\": \"a\",, }\n  ]\n}", ":3:18: malformed JSON: "},
       {"", ":1:1: malformed JSON: "},
-      {"[1, 2]", ": (document): expected a scene {\"objects\": [...], \"queries\": [...]} (a JSON object), got an array of 2"},
+      {"[1, 2]",
+       ": (document): expected a scene {\"objects\": [...], \"queries\": [...]} (a JSON object), got an array of 2"},
       {"{\"queries\": []}", ": (document): missing field \"objects\""},
       {"{\"objects\": {}}", ": /objects: expected an array of objects, got an object"},
       {"{\"objects\": [{\"name\": \"a\"}]}", ": /objects/0: missing field \"shape\""},
@@ -504,33 +528,44 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
        ": /objects/0/position: expected a point [x, y], got an array of 1"},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": -1}}]}",
        ": /objects/0/shape: invalid circle: "},
-      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"polygon\", \"points\": [[0, 0], [1, 0], [2, 1e39]]}}]}",
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"polygon\", \"points\": [[0, 0], [1, 0], [2, "
+       "1e39]]}}]}",
        ": /objects/0/shape/points/2/1: expected a number within float range, got "},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"hexagon\"}}]}",
-       ": /objects/0/shape/type: unknown shape type \"hexagon\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, "
+       ": /objects/0/shape/type: unknown shape type \"hexagon\" (expected one of: circle, capsule, segment, box, "
+       "rounded_box, polygon, "
        "chain, loop, concave, compound, heightfield)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0]]}}]}",
        ": /objects/0/shape/points: expected an array of at least 2 points [[x, y], ...], got an array of 1"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [1, 0]]}}]}",
-       ": /objects/0/shape: invalid loop: pebble: Chain: segment (1, 0) -> (1, 0) is too short: its ends (nearly) coincide (segment 1, from "
+       ": /objects/0/shape: invalid loop: pebble: Chain: segment (1, 0) -> (1, 0) is too short: its ends (nearly) "
+       "coincide (segment 1, from "
        "point 1)"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}]}",
-       ": /objects/0/shape: invalid concave: pebble: decompose: the polygon is not simple: the edge from point 0 to point 1 and the edge "
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [2, 2], [2, 0], [0, "
+       "2]]}}]}",
+       ": /objects/0/shape: invalid concave: pebble: decompose: the polygon is not simple: the edge from point 0 to "
+       "point 1 and the edge "
        "from point 2 to point 3 cross at (1, 1)"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": []}}]}",
        ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an array of 0"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"compound\", \"parts\": []}]}}]}",
-       ": /objects/0/shape/parts/0/type: a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), "
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"compound\", "
+       "\"parts\": []}]}}]}",
+       ": /objects/0/shape/parts/0/type: a compound's parts are convex shapes (circle, capsule, segment, box, "
+       "rounded_box, polygon), "
        "not a compound"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"box\", \"half_width\": 1, "
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"box\", "
+       "\"half_width\": 1, "
        "\"half_height\": 1}, {\"type\": \"chain\", \"points\": [[0, 0], [1, 0]]}]}}]}",
-       ": /objects/0/shape/parts/1/type: a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), "
+       ": /objects/0/shape/parts/1/type: a compound's parts are convex shapes (circle, capsule, segment, box, "
+       "rounded_box, polygon), "
        "not a chain"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": -1}]}}]}",
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", "
+       "\"radius\": -1}]}}]}",
        ": /objects/0/shape/parts/0: invalid circle: pebble: "},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\", \"parts\": {\"type\": \"box\"}}}]}",
        ": /objects/0/shape/parts: expected a non-empty array of convex shapes, got an object"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\"}}]}", ": /objects/0/shape: missing field \"parts\""},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"compound\"}}]}",
+       ": /objects/0/shape: missing field \"parts\""},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0]]}}]}",
        ": /objects/0/shape/points: expected an array of at least 3 points [[x, y], ...], got an array of 2"},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0]]}}]}",
@@ -542,44 +577,60 @@ TEST_F(ToolsTest, BadInputNamesTheFileAndThePlace) {
       // JSON has no NaN or infinity; a number beyond float range is where a scene file comes closest.
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1e39, 0]]}}]}",
        ": /objects/0/shape/points/1/0: expected a number within float range, got "},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [-1e39, 1]]}}]}",
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [-1e39, "
+       "1]]}}]}",
        ": /objects/0/shape/points/2/0: expected a number within float range, got "},
       // Beyond kMaxShapeExtent: Chain's own message, which names the point.
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[0, 0], [1e30, 0]]}}]}",
        ": /objects/0/shape: invalid chain: pebble: Chain: "},
       {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [2, 0]]}}]}",
        ": /objects/0/shape: invalid concave: pebble: decompose: the polygon has zero area"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [1, 1]], \"radius\": -1}}]}",
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [1, 0], [1, 1]], "
+       "\"radius\": -1}}]}",
        ": /objects/0/shape: invalid concave: pebble: decompose: radius -1 must be "},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]], \"radius\": 1}}]}",
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]], \"radius\": "
+       "1}}]}",
        ": /objects/0/shape/radius: unknown field \"radius\" (expected one of: type, points)"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}, {\"name\": \"b\", \"shape\": "
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}, {\"name\": "
+       "\"b\", \"shape\": "
        "{\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": \"distance\", \"a\": \"b\", \"b\": \"t\"}]}",
-       ": /queries/0/b: distance takes objects of one convex shape, and \"t\" is a chain (world_contacts and world_raycast take every kind)"},
-      {"{\"objects\": [{\"name\": \"u\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [3, 0], [3, 2], [2, 2], [2, 1], [1, 1], [1, 2], "
-       "[0, 2]]}}], \"queries\": [{\"type\": \"raycast\", \"object\": \"u\", \"origin\": [-1, 0.5], \"translation\": [5, 0]}]}",
-       ": /queries/0/object: raycast takes objects of one convex shape, and \"u\" is a concave polygon (world_contacts and world_raycast take "
+       ": /queries/0/b: distance takes objects of one convex shape, and \"t\" is a chain (world_contacts and "
+       "world_raycast take every kind)"},
+      {"{\"objects\": [{\"name\": \"u\", \"shape\": {\"type\": \"concave\", \"points\": [[0, 0], [3, 0], [3, 2], [2, "
+       "2], [2, 1], [1, 1], [1, 2], "
+       "[0, 2]]}}], \"queries\": [{\"type\": \"raycast\", \"object\": \"u\", \"origin\": [-1, 0.5], \"translation\": "
+       "[5, 0]}]}",
+       ": /queries/0/object: raycast takes objects of one convex shape, and \"u\" is a concave polygon (world_contacts "
+       "and world_raycast take "
        "every kind)"},
-      {"{\"objects\": [{\"name\": \"l\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [0, 1]]}}, {\"name\": \"k\", \"shape\": "
-       "{\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": 1}]}}], \"queries\": [{\"type\": \"collide\", \"a\": \"k\", "
+      {"{\"objects\": [{\"name\": \"l\", \"shape\": {\"type\": \"loop\", \"points\": [[0, 0], [1, 0], [0, 1]]}}, "
+       "{\"name\": \"k\", \"shape\": "
+       "{\"type\": \"compound\", \"parts\": [{\"type\": \"circle\", \"radius\": 1}]}}], \"queries\": [{\"type\": "
+       "\"collide\", \"a\": \"k\", "
        "\"b\": \"l\"}]}",
-       ": /queries/0/a: collide takes objects of one convex shape, and \"k\" is a compound (world_contacts and world_raycast take every kind)"},
-      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}], \"queries\": [{\"type\": "
+       ": /queries/0/a: collide takes objects of one convex shape, and \"k\" is a compound (world_contacts and "
+       "world_raycast take every kind)"},
+      {"{\"objects\": [{\"name\": \"t\", \"shape\": {\"type\": \"chain\", \"points\": [[1, 0], [0, 0]]}}], "
+       "\"queries\": [{\"type\": "
        "\"mass\", \"object\": \"t\"}]}",
        ": /queries/0/object: \"t\" is a chain, which has no area and no mass"},
-      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1], \"spacing\": 1}}], \"queries\": "
+      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1], \"spacing\": "
+       "1}}], \"queries\": "
        "[{\"type\": \"mass\", \"object\": \"h\"}]}",
        ": /queries/0/object: \"h\" is a heightfield, which has no area and no mass"},
       {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0], \"spacing\": 1}}]}",
        ": /objects/0/shape/heights: expected an array of at least 2 heights [y0, y1, ...], got an array of 1"},
-      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1], \"spacing\": -0.5}}]}",
+      {"{\"objects\": [{\"name\": \"h\", \"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1], \"spacing\": "
+       "-0.5}}]}",
        ": /objects/0/shape: invalid heightfield: pebble: Heightfield: the spacing -0.5 is not finite and > 0"},
       {"{\"objects\": [{\"name\": \"a\", \"angel\": 1, \"shape\": {\"type\": \"circle\", \"radius\": 1}}]}",
        ": /objects/0/angel: unknown field \"angel\" (expected one of: name, shape, position, angle)"},
-      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}, {\"name\": \"a\", \"shape\": "
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}, {\"name\": \"a\", "
+       "\"shape\": "
        "{\"type\": \"circle\", \"radius\": 1}}]}",
        ": /objects/1/name: a second object named \"a\" (names must be unique)"},
-      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": \"raycats\"}]}",
+      {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": "
+       "\"raycats\"}]}",
        ": /queries/0/type: unknown query \"raycats\" (expected one of: collide, "},
       {"{\"objects\": [{\"name\": \"a\", \"shape\": {\"type\": \"circle\", \"radius\": 1}}], \"queries\": [{\"type\": "
        "\"distance\", \"a\": \"a\", \"b\": \"c\"}]}",
@@ -618,7 +669,9 @@ TEST_F(ToolsTest, BadFilesAndFlags) {
   EXPECT_FALSE(fs::exists(path("picture.jpg")));
   r = run("query '" + scene + "' -o '" + path("no/such/folder/out.json") + "'");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("no/such/folder/out.json: cannot write the output (No such file or directory)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no/such/folder/out.json: cannot write the output (No such file or directory)"),
+            std::string::npos)
+      << r.err;
 
   // A failed run leaves an existing output as it was.
   const std::string keep = write("keep.json", "{\"old\": true}");
@@ -667,7 +720,8 @@ TEST_F(ToolsTest, RenderWritesAPngAndAnSvg) {
 
 TEST_F(ToolsTest, DemoWritesThePileAndTheFall) {
   const std::string out = path("demo");
-  const Outcome r = run("demo --shapes 20 --steps 120 --gif-every 10 --width 320 --gif-width 200 --seed 7 -o '" + out + "'");
+  const Outcome r =
+      run("demo --shapes 20 --steps 120 --gif-every 10 --width 320 --gif-width 200 --seed 7 -o '" + out + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* word : {"20 shapes (seed 7)", "steps per second", "contacts per step", "largest penetration",
                            "kinetic energy", "pile.png", "fall.gif"})
@@ -691,7 +745,8 @@ TEST_F(ToolsTest, DemoWritesThePileAndTheFall) {
   const SavedImage& first = gif->SavedImages[0];
   EXPECT_EQ(first.ImageDesc.Width, 200);
   long frame_ink = 0;
-  for (int i = 0; i < first.ImageDesc.Width * first.ImageDesc.Height; ++i) frame_ink += first.RasterBits[i] != first.RasterBits[0];
+  for (int i = 0; i < first.ImageDesc.Width * first.ImageDesc.Height; ++i)
+    frame_ink += first.RasterBits[i] != first.RasterBits[0];
   EXPECT_GT(frame_ink, 200L);
   DGifCloseFile(gif, &error);
 }
@@ -701,7 +756,8 @@ TEST_F(ToolsTest, DemoWritesThePileAndTheFall) {
 // is reported (exit 1), a file that is no recording refused (exit 2).
 TEST_F(ToolsTest, DemoRecordingReplaysToTheSameDigest) {
   const std::string out = path("demo-record"), rec = out + "/pile.rec";
-  const Outcome r = run("demo --shapes 30 --steps 150 --gif-every 50 --width 200 --gif-width 100 --seed 3 -o '" + out + "' --record '" + rec + "'");
+  const Outcome r = run("demo --shapes 30 --steps 150 --gif-every 50 --width 200 --gif-width 100 --seed 3 -o '" + out +
+                        "' --record '" + rec + "'");
   ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t at = r.out.find("last update's digest ");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -747,11 +803,19 @@ TEST_F(ToolsTest, MoverWalksTheLevelToTheWall) {
     int grounded = 0, climbed = 0, snapped = 0, pushed = 0, rode = 0;
     const std::size_t g = r.out.find("  grounded");
     ASSERT_NE(g, std::string::npos) << r.out;
-    ASSERT_EQ(std::sscanf(r.out.c_str() + g, "  grounded %d steps, climbed %d steps, snapped down %d times, pushed %d times, rode the lift %d steps",
-                          &grounded, &climbed, &snapped, &pushed, &rode), 5) << r.out;
+    ASSERT_EQ(
+        std::sscanf(
+            r.out.c_str() + g,
+            "  grounded %d steps, climbed %d steps, snapped down %d times, pushed %d times, rode the lift %d steps",
+            &grounded, &climbed, &snapped, &pushed, &rode),
+        5)
+        << r.out;
     const std::size_t e = r.out.find("  stopped at x = ");
     ASSERT_NE(e, std::string::npos);
-    ASSERT_EQ(std::sscanf(r.out.c_str() + e, "  stopped at x = %f (the wall is at 62.0); least gap to the level %f", &end, &gap), 2) << r.out;
+    ASSERT_EQ(std::sscanf(r.out.c_str() + e, "  stopped at x = %f (the wall is at 62.0); least gap to the level %f",
+                          &end, &gap),
+              2)
+        << r.out;
     EXPECT_GT(end, 61.4f);  // at the wall (62 less the half width and the skin)
     EXPECT_LT(end, 62.0f);
     EXPECT_GE(gap, -0.01f);  // never into the level beyond the skin
@@ -783,9 +847,9 @@ TEST_F(ToolsTest, CrowdRunsAndRefusesBadFlags) {
   EXPECT_EQ(gif->SWidth, 160);
   EXPECT_GT(gif->ImageCount, 5);
   DGifCloseFile(gif, &error);
-  for (const char* args : {"crowd --agents 0", "crowd --agents many", "crowd --neighbors 0", "crowd --neighbors 99", "crowd --gif-every 0",
-                           "crowd --frobnicate", "crowd --scene square", "crowd --split half", "crowd --signals maybe",
-                           "crowd --neighbor-dist -1", "crowd --steer sideways"}) {
+  for (const char* args : {"crowd --agents 0", "crowd --agents many", "crowd --neighbors 0", "crowd --neighbors 99",
+                           "crowd --gif-every 0", "crowd --frobnicate", "crowd --scene square", "crowd --split half",
+                           "crowd --signals maybe", "crowd --neighbor-dist -1", "crowd --steer sideways"}) {
     const Outcome bad = run(args);
     EXPECT_EQ(bad.code, 2) << args;
     EXPECT_NE(bad.err, "") << args;
@@ -824,7 +888,8 @@ TEST_P(CrowdSplits, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
   // Segment (p, q) meets the box (slab test).
   auto crosses = [](Vec2 p, Vec2 q, const Aabb& b) {
     float t0 = 0, t1 = 1;
-    const float d[2] = {q.x - p.x, q.y - p.y}, o[2] = {p.x, p.y}, lo[2] = {b.lower.x, b.lower.y}, hi[2] = {b.upper.x, b.upper.y};
+    const float d[2] = {q.x - p.x, q.y - p.y}, o[2] = {p.x, p.y}, lo[2] = {b.lower.x, b.lower.y},
+                hi[2] = {b.upper.x, b.upper.y};
     for (int k = 0; k < 2; ++k) {
       if (std::fabs(d[k]) < 1e-12f) {
         if (o[k] < lo[k] || o[k] > hi[k]) return false;
@@ -845,60 +910,64 @@ TEST_P(CrowdSplits, AgentsNeverOverlapNeverCrossTheWallAndAllArrive) {
   options.split = GetParam().first;
   options.signals = GetParam().second;
   std::ostringstream text;
-  const tools::CrowdSummary summary = tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
-    ++steps;
-    // Bounding discs on a grid of 1 m cells keyed by cell coordinates.
-    struct Disc {
-      Vec2 c;
-      float r;
-      int k;
-    };
-    std::vector<Disc> discs;
-    std::unordered_map<long long, std::vector<int>> grid;
-    auto key = [](int x, int y) { return (long long)(x) * 1000003LL + y; };
-    for (int k = 0; k < int(agents.size()); ++k) {
-      const auto& a = agents[std::size_t(k)];
-      const Vec2 c = transform_point(a.transform, a.shape->core_centroid());
-      discs.push_back({c, a.shape->extent(), k});
-      grid[key(int(std::floor(c.x)), int(std::floor(c.y)))].push_back(k);
-      // The wall: no centre path through a piece, no overlap beyond the tolerance.
-      Seen& seen = last[std::size_t(a.id)];
-      for (std::size_t w = 0; w < walls.size(); ++w) {
-        if (seen.alive && crosses(seen.centre, c, walls[w])) ++crossings;
-        if (c.x + discs.back().r + 0.01f < walls[w].lower.x || c.x - discs.back().r - 0.01f > walls[w].upper.x ||
-            c.y + discs.back().r + 0.01f < walls[w].lower.y || c.y - discs.back().r - 0.01f > walls[w].upper.y)
-          continue;
-        least_wall = std::min(least_wall, oracle::distance(test_oracle::to_oracle(*a.shape, a.transform), wall_shapes[w]).distance);
-      }
-      seen = {c, true};
-    }
-    for (const Disc& d : discs) {
-      const int cx = int(std::floor(d.c.x)), cy = int(std::floor(d.c.y));
-      for (int y = cy - 1; y <= cy + 1; ++y) {
-        for (int x = cx - 1; x <= cx + 1; ++x) {
-          const auto it = grid.find(key(x, y));
-          if (it == grid.end()) continue;
-          for (const int o : it->second) {
-            if (o <= d.k) continue;
-            const Disc& e = discs[std::size_t(o)];
-            if (length(e.c - d.c) - d.r - e.r > 0.01f) continue;
-            const auto& a = agents[std::size_t(d.k)];
-            const auto& b = agents[std::size_t(o)];
-            least = std::min(least, oracle::distance(test_oracle::to_oracle(*a.shape, a.transform), test_oracle::to_oracle(*b.shape, b.transform)).distance);
-            ++checked;
+  const tools::CrowdSummary summary =
+      tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
+        ++steps;
+        // Bounding discs on a grid of 1 m cells keyed by cell coordinates.
+        struct Disc {
+          Vec2 c;
+          float r;
+          int k;
+        };
+        std::vector<Disc> discs;
+        std::unordered_map<long long, std::vector<int>> grid;
+        auto key = [](int x, int y) { return (long long)(x)*1000003LL + y; };
+        for (int k = 0; k < int(agents.size()); ++k) {
+          const auto& a = agents[std::size_t(k)];
+          const Vec2 c = transform_point(a.transform, a.shape->core_centroid());
+          discs.push_back({c, a.shape->extent(), k});
+          grid[key(int(std::floor(c.x)), int(std::floor(c.y)))].push_back(k);
+          // The wall: no centre path through a piece, no overlap beyond the tolerance.
+          Seen& seen = last[std::size_t(a.id)];
+          for (std::size_t w = 0; w < walls.size(); ++w) {
+            if (seen.alive && crosses(seen.centre, c, walls[w])) ++crossings;
+            if (c.x + discs.back().r + 0.01f < walls[w].lower.x || c.x - discs.back().r - 0.01f > walls[w].upper.x ||
+                c.y + discs.back().r + 0.01f < walls[w].lower.y || c.y - discs.back().r - 0.01f > walls[w].upper.y)
+              continue;
+            least_wall = std::min(
+                least_wall, oracle::distance(test_oracle::to_oracle(*a.shape, a.transform), wall_shapes[w]).distance);
+          }
+          seen = {c, true};
+        }
+        for (const Disc& d : discs) {
+          const int cx = int(std::floor(d.c.x)), cy = int(std::floor(d.c.y));
+          for (int y = cy - 1; y <= cy + 1; ++y) {
+            for (int x = cx - 1; x <= cx + 1; ++x) {
+              const auto it = grid.find(key(x, y));
+              if (it == grid.end()) continue;
+              for (const int o : it->second) {
+                if (o <= d.k) continue;
+                const Disc& e = discs[std::size_t(o)];
+                if (length(e.c - d.c) - d.r - e.r > 0.01f) continue;
+                const auto& a = agents[std::size_t(d.k)];
+                const auto& b = agents[std::size_t(o)];
+                least = std::min(least, oracle::distance(test_oracle::to_oracle(*a.shape, a.transform),
+                                                         test_oracle::to_oracle(*b.shape, b.transform))
+                                            .distance);
+                ++checked;
+              }
+            }
           }
         }
-      }
-    }
-  });
+      });
   EXPECT_EQ(summary.arrived, 600) << text.str();
   EXPECT_LT(summary.steps, 2500);
   EXPECT_EQ(crossings, 0);
   EXPECT_GT(checked, 1000);  // the crowd was dense enough to test something
   EXPECT_GT(least, -kTolerance) << text.str();
   EXPECT_GT(least_wall, -kTolerance) << text.str();
-  std::printf("crowd of 600: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m, to the wall %.2Le m\n", steps, checked,
-              least, least_wall);
+  std::printf("crowd of 600: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m, to the wall %.2Le m\n",
+              steps, checked, least, least_wall);
 }
 
 // The default (ordered split, signals) and the clamped split without signals: both promise no overlap.
@@ -919,21 +988,24 @@ TEST(Crowd, CircleScenarioAllArriveWithoutOverlap) {
   long double least = 1e30L;
   long checked = 0;
   std::ostringstream text;
-  const tools::CrowdSummary summary = tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
-    for (std::size_t i = 0; i < agents.size(); ++i) {
-      for (std::size_t j = i + 1; j < agents.size(); ++j) {
-        if (length(agents[i].transform.p - agents[j].transform.p) > 3.01f) continue;
-        least = std::min(least, oracle::distance(test_oracle::to_oracle(*agents[i].shape, agents[i].transform),
-                                                 test_oracle::to_oracle(*agents[j].shape, agents[j].transform)).distance);
-        ++checked;
-      }
-    }
-  });
+  const tools::CrowdSummary summary =
+      tools::run_crowd_demo(options, text, [&](int, std::span<const tools::CrowdAgentView> agents) {
+        for (std::size_t i = 0; i < agents.size(); ++i) {
+          for (std::size_t j = i + 1; j < agents.size(); ++j) {
+            if (length(agents[i].transform.p - agents[j].transform.p) > 3.01f) continue;
+            least = std::min(least, oracle::distance(test_oracle::to_oracle(*agents[i].shape, agents[i].transform),
+                                                     test_oracle::to_oracle(*agents[j].shape, agents[j].transform))
+                                        .distance);
+            ++checked;
+          }
+        }
+      });
   EXPECT_EQ(summary.arrived, 250) << text.str();
   EXPECT_LT(summary.steps, 8000);
   EXPECT_GT(checked, 10000);  // they did meet
   EXPECT_GT(least, 0.0L) << text.str();
-  std::printf("circle of 250: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m\n", summary.steps, checked, least);
+  std::printf("circle of 250: %d steps, %ld close pairs checked by the oracle, least gap %.2Le m\n", summary.steps,
+              checked, least);
 }
 
 // The scene reader in process: positions of malformed JSON are those of the offending character.
@@ -948,7 +1020,8 @@ TEST(SceneFile, MalformedJsonLineAndColumn) {
 
 TEST(SceneFile, PointersEscapeSlashAndTilde) {
   try {
-    pebble::tools::parse_scene(R"({"objects": [{"name": "a", "shape": {"type": "circle", "radius": 1}, "a/b~c": 1}]})", "x.json");
+    pebble::tools::parse_scene(R"({"objects": [{"name": "a", "shape": {"type": "circle", "radius": 1}, "a/b~c": 1}]})",
+                               "x.json");
     FAIL();
   } catch (const pebble::tools::InputError& e) {
     EXPECT_EQ(std::string(e.what()).find("x.json: /objects/0/a~1b~0c: unknown field"), 0u) << e.what();
@@ -1004,7 +1077,9 @@ TEST(SceneFile, EveryCompositeKindReads) {
   for (int s = 0; s < 2; ++s) {
     const pebble::Shape& part = floor.parts[static_cast<size_t>(s)];
     ASSERT_EQ(part.vertex_count(), 2);
-    for (int v = 0; v < 2; ++v) EXPECT_EQ(part.vertices()[static_cast<size_t>(v)], floor.chain->segment(s).shape.vertices()[static_cast<size_t>(v)]);
+    for (int v = 0; v < 2; ++v)
+      EXPECT_EQ(part.vertices()[static_cast<size_t>(v)],
+                floor.chain->segment(s).shape.vertices()[static_cast<size_t>(v)]);
   }
   EXPECT_EQ(floor.xf.p, (pebble::Vec2{1, -1}));
   EXPECT_FLOAT_EQ(floor.xf.q.angle(), 0.5f);

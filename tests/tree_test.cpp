@@ -89,7 +89,8 @@ std::set<ProxyId> brute_query(const AabbTree& tree, const Model& model, const Aa
 // Checks one swept-box query: every proxy the sweep clearly reaches is reported exactly once,
 // none it clearly misses is; and a closest-hit search (the callback shortens the sweep to each
 // box's entry) ends at the least entry of the brute force.
-void check_sweep(const AabbTree& tree, const Model& model, Vec2 origin, Vec2 half, Vec2 translation, float max_fraction) {
+void check_sweep(const AabbTree& tree, const Model& model, Vec2 origin, Vec2 half, Vec2 translation,
+                 float max_fraction) {
   const oracle::V o{origin.x, origin.y}, d{translation.x, translation.y};
   // Nearly-touching boxes may go either way: float rounding of the entry times.
   const real scale = 1 + std::fabs(real(origin.x)) + std::fabs(real(origin.y)) + std::fabs(real(translation.x)) +
@@ -286,7 +287,8 @@ TEST(AabbTree, MaskedQueriesSkipSubtreesWithoutTheCategory) {
     const Vec2 origin{float(rng.uniform(-70, 70)), -70}, translation{float(rng.uniform(-50, 50)), 140};
     std::set<ProxyId> all, masked;
     tree.cast_ray(origin, translation, 1, [&](ProxyId id, float f) { return all.insert(id), f; });
-    tree.cast_ray(origin, translation, 1, [&](ProxyId id, float f) { return masked.insert(id), f; }, mask);
+    tree.cast_ray(
+        origin, translation, 1, [&](ProxyId id, float f) { return masked.insert(id), f; }, mask);
     std::set<ProxyId> expected;
     for (ProxyId id : all)
       if (category[id] & mask) expected.insert(id);
@@ -349,8 +351,16 @@ TEST(AabbTree, EmptyAndSingleProxyTrees) {
   EXPECT_TRUE(tree.validate());
   EXPECT_EQ(tree.bounds(), Aabb{});
   int calls = 0;
-  tree.query({{-1e9f, -1e9f}, {1e9f, 1e9f}}, [&](ProxyId) { ++calls; return true; });
-  EXPECT_EQ(tree.cast_ray({0, 0}, {1, 1}, 0.7f, [&](ProxyId, float t) { ++calls; return t; }), 0.7f);
+  tree.query({{-1e9f, -1e9f}, {1e9f, 1e9f}}, [&](ProxyId) {
+    ++calls;
+    return true;
+  });
+  EXPECT_EQ(tree.cast_ray({0, 0}, {1, 1}, 0.7f,
+                          [&](ProxyId, float t) {
+                            ++calls;
+                            return t;
+                          }),
+            0.7f);
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(tree.stats().height, 0);
 
@@ -360,10 +370,16 @@ TEST(AabbTree, EmptyAndSingleProxyTrees) {
   // Even an infinite query box never reports the root's empty slot.
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<ProxyId> seen;
-  tree.query({{-inf, -inf}, {inf, inf}}, [&](ProxyId p) { seen.push_back(p); return true; });
+  tree.query({{-inf, -inf}, {inf, inf}}, [&](ProxyId p) {
+    seen.push_back(p);
+    return true;
+  });
   EXPECT_EQ(seen, std::vector<ProxyId>{id});
   seen.clear();
-  tree.cast_ray({-5, 0.5f}, {10, 0}, 1, [&](ProxyId p, float t) { seen.push_back(p); return t; });
+  tree.cast_ray({-5, 0.5f}, {10, 0}, 1, [&](ProxyId p, float t) {
+    seen.push_back(p);
+    return t;
+  });
   EXPECT_EQ(seen, std::vector<ProxyId>{id});
   tree.destroy_proxy(id);
   EXPECT_TRUE(tree.validate());
@@ -387,23 +403,38 @@ TEST(AabbTree, TouchingCountsForBoxesPointsAndSweeps) {
   // A ray along the top edge y = 1 (direction y exactly 0, and -0) touches both boxes.
   for (float zero : {0.0f, -0.0f}) {
     std::set<ProxyId> hit;
-    tree.cast_ray({-1, 1}, {10, zero}, 1, [&](ProxyId p, float t) { hit.insert(p); return t; });
+    tree.cast_ray({-1, 1}, {10, zero}, 1, [&](ProxyId p, float t) {
+      hit.insert(p);
+      return t;
+    });
     EXPECT_EQ(hit, (std::set<ProxyId>{a, b})) << zero;
   }
   // A ray straight down through the point c, and one passing 1e-3 beside it.
   std::set<ProxyId> hit;
-  tree.cast_ray({5, 10}, {0, -10}, 1, [&](ProxyId p, float t) { hit.insert(p); return t; });
+  tree.cast_ray({5, 10}, {0, -10}, 1, [&](ProxyId p, float t) {
+    hit.insert(p);
+    return t;
+  });
   EXPECT_EQ(hit, (std::set<ProxyId>{c}));
   hit.clear();
-  tree.cast_ray({5.001f, 10}, {0, -10}, 1, [&](ProxyId p, float t) { hit.insert(p); return t; });
+  tree.cast_ray({5.001f, 10}, {0, -10}, 1, [&](ProxyId p, float t) {
+    hit.insert(p);
+    return t;
+  });
   EXPECT_TRUE(hit.empty());
   // A zero-length sweep is a point (or box) overlap test at t = 0.
   hit.clear();
-  tree.cast_box({0.5f, 0.5f}, {0.1f, 0.1f}, {0, 0}, 1, [&](ProxyId p, float t) { hit.insert(p); return t; });
+  tree.cast_box({0.5f, 0.5f}, {0.1f, 0.1f}, {0, 0}, 1, [&](ProxyId p, float t) {
+    hit.insert(p);
+    return t;
+  });
   EXPECT_EQ(hit, (std::set<ProxyId>{a}));
   // A circle cast (half extents r) grazing the point c at exactly r.
   hit.clear();
-  tree.cast_box({4, 10}, {1, 1}, {0, -10}, 1, [&](ProxyId p, float t) { hit.insert(p); return t; });
+  tree.cast_box({4, 10}, {1, 1}, {0, -10}, 1, [&](ProxyId p, float t) {
+    hit.insert(p);
+    return t;
+  });
   EXPECT_EQ(hit, (std::set<ProxyId>{c}));
 }
 
@@ -427,10 +458,18 @@ TEST(AabbTree, CallbacksStopAndShortenTheSweep) {
   EXPECT_EQ(order.front(), 0u);
   // Stopping: returning 0 ends the query after one call.
   int calls = 0;
-  EXPECT_EQ(tree.cast_ray({-10, 0.5f}, {100, 0}, 1, [&](ProxyId, float) { ++calls; return 0.0f; }), 0.0f);
+  EXPECT_EQ(tree.cast_ray({-10, 0.5f}, {100, 0}, 1,
+                          [&](ProxyId, float) {
+                            ++calls;
+                            return 0.0f;
+                          }),
+            0.0f);
   EXPECT_EQ(calls, 1);
   calls = 0;
-  tree.query({{-100, -100}, {100, 100}}, [&](ProxyId) { ++calls; return calls < 3; });
+  tree.query({{-100, -100}, {100, 100}}, [&](ProxyId) {
+    ++calls;
+    return calls < 3;
+  });
   EXPECT_EQ(calls, 3);
 }
 
@@ -439,13 +478,19 @@ TEST(AabbTree, BadSweepInputReportsNothing) {
   tree.create_proxy({{0, 0}, {1, 1}});
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   int calls = 0;
-  const auto count = [&](ProxyId, float t) { ++calls; return t; };
+  const auto count = [&](ProxyId, float t) {
+    ++calls;
+    return t;
+  };
   tree.cast_ray({nan, 0}, {1, 1}, 1, count);
   tree.cast_ray({0, 0}, {inf, 1}, 1, count);
   tree.cast_box({0, 0}, {nan, 1}, {1, 1}, 1, count);
   tree.cast_ray({0, 0}, {1, 1}, nan, count);
   tree.cast_ray({0, 0}, {1, 1}, -1, count);
-  tree.query({{nan, nan}, {nan, nan}}, [&](ProxyId) { ++calls; return true; });
+  tree.query({{nan, nan}, {nan, nan}}, [&](ProxyId) {
+    ++calls;
+    return true;
+  });
   EXPECT_EQ(calls, 0);
 }
 
@@ -502,9 +547,18 @@ TEST(AabbTree, QueriesAllocateNothing) {
   long found = 0;
   const long before = g_allocations.load();
   for (int i = 0; i < 200; ++i) {
-    tree.query(random_box(rng, 50), [&](ProxyId) { ++found; return true; });
-    tree.cast_ray({float(rng.uniform(-60, 60)), -60}, {0, 120}, 1, [&](ProxyId, float t) { ++found; return t; });
-    tree.cast_box({-60, float(rng.uniform(-60, 60))}, {0.5f, 0.5f}, {120, 0}, 1, [&](ProxyId, float t) { ++found; return t; });
+    tree.query(random_box(rng, 50), [&](ProxyId) {
+      ++found;
+      return true;
+    });
+    tree.cast_ray({float(rng.uniform(-60, 60)), -60}, {0, 120}, 1, [&](ProxyId, float t) {
+      ++found;
+      return t;
+    });
+    tree.cast_box({-60, float(rng.uniform(-60, 60))}, {0.5f, 0.5f}, {120, 0}, 1, [&](ProxyId, float t) {
+      ++found;
+      return t;
+    });
   }
   EXPECT_EQ(g_allocations.load(), before);
   EXPECT_GT(found, 0);
@@ -518,7 +572,8 @@ TEST(AabbTree, LargeCoordinatesAndTinyBoxes) {
   for (int i = 0; i < 1500; ++i) {
     const bool tiny = i % 2 == 0;
     const real at = tiny ? 1e4L : 1e6L;
-    const float cx = float(at + rng.uniform(-5, 5) * (tiny ? 1 : 1000)), cy = float(rng.uniform(-5, 5) * (tiny ? 1 : 1000));
+    const float cx = float(at + rng.uniform(-5, 5) * (tiny ? 1 : 1000)),
+                cy = float(rng.uniform(-5, 5) * (tiny ? 1 : 1000));
     const float h = tiny ? 0.005f : 50.0f;
     const Aabb box{{cx - h, cy - h}, {cx + h, cy + h}};
     model.tight[tree.create_proxy(box)] = box;

@@ -13,6 +13,4 @@ TEST(Version, MatchesTheMacros) {
   EXPECT_EQ(std::string(PEBBLE_VERSION_STRING), expected);
 }
 
-TEST(Version, IsTheProjectVersion) {
-  EXPECT_EQ(std::string(pebble::version()), PEBBLE_PROJECT_VERSION);
-}
+TEST(Version, IsTheProjectVersion) { EXPECT_EQ(std::string(pebble::version()), PEBBLE_PROJECT_VERSION); }

@@ -43,11 +43,17 @@ constexpr std::uint32_t kNone32 = 0xffffffffu;
 
 Shape random_shape(test_random::Rng& rng, float size) {
   switch (rng.integer(0, 5)) {
-    case 0: return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
-    case 1: return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size}, size * float(rng.uniform(0.1, 0.5)));
-    case 2: return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
-    case 3: return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
-    case 4: return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
+    case 0:
+      return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
+    case 1:
+      return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size},
+                            size * float(rng.uniform(0.1, 0.5)));
+    case 2:
+      return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
+    case 3:
+      return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
+    case 4:
+      return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
     default: {
       std::vector<Vec2> points;
       for (int i = 0; i < 8; ++i) points.push_back(rng.in_disc(size));
@@ -57,7 +63,8 @@ Shape random_shape(test_random::Rng& rng, float size) {
 }
 
 Transform random_transform(test_random::Rng& rng, float span) {
-  return {{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))}, Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
+  return {{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))},
+          Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
 }
 
 Filter random_filter(test_random::Rng& rng) {
@@ -173,9 +180,10 @@ struct Reference {
                 sensed.insert(a.options.sensor ? Key{p->first, ka, q->first, kb} : Key{q->first, kb, p->first, ka});
             } else {
               // A chain's segment collides with its ghosts, one-sided (pebble/chain.hpp).
-              const Manifold m = !a.segments.empty()   ? collide(a.segments[std::size_t(ka)], a.xf, sb, b.xf, margin)
-                                 : !b.segments.empty() ? collide(b.segments[std::size_t(kb)], b.xf, sa, a.xf, margin).flipped()
-                                                       : collide(sa, a.xf, sb, b.xf, margin);
+              const Manifold m = !a.segments.empty() ? collide(a.segments[std::size_t(ka)], a.xf, sb, b.xf, margin)
+                                 : !b.segments.empty()
+                                     ? collide(b.segments[std::size_t(kb)], b.xf, sa, a.xf, margin).flipped()
+                                     : collide(sa, a.xf, sb, b.xf, margin);
               if (m.count > 0) contacts[{p->first, ka, q->first, kb}] = m;
             }
           }
@@ -198,12 +206,15 @@ CastHit ray_at(const Entry& e, int k, const Ray& ray, float radius) {
   const Shape& part = e.parts[std::size_t(k)];
   return radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
 }
-CastHit cast_at(const Entry& e, int k, const Shape& probe, const Transform& at, Vec2 motion, const ShapeCastOptions& options) {
+CastHit cast_at(const Entry& e, int k, const Shape& probe, const Transform& at, Vec2 motion,
+                const ShapeCastOptions& options) {
   if (!e.segments.empty()) return shape_cast(probe, at, motion, e.segments[std::size_t(k)], e.xf, {}, options);
   return shape_cast(probe, at, motion, e.parts[std::size_t(k)], e.xf, {}, options);
 }
 
-bool sees(const Entry& e, const QueryFilter& f) { return (e.options.filter.category & f.mask) != 0 && (f.sensors || !e.options.sensor); }
+bool sees(const Entry& e, const QueryFilter& f) {
+  return (e.options.filter.category & f.mask) != 0 && (f.sensors || !e.options.sensor);
+}
 
 // Every scene query against brute force over every live collider.
 void check_queries(const CollisionWorld& world, const Reference& ref, test_random::Rng& rng, float span) {
@@ -226,7 +237,8 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
         if (!best || h.fraction < *best) best = h.fraction;
       }
     }
-    const std::optional<RayResult> got = radius > 0 ? world.cast_circle(ray, radius, filter) : world.cast_ray(ray, filter);
+    const std::optional<RayResult> got =
+        radius > 0 ? world.cast_circle(ray, radius, filter) : world.cast_ray(ray, filter);
     ASSERT_EQ(got.has_value(), best.has_value()) << "radius " << radius;
     if (got) {
       EXPECT_EQ(got->hit.fraction, *best) << "radius " << radius;
@@ -282,7 +294,12 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
       EXPECT_EQ(-again.normal, got->hit.normal);
     }
     std::set<PartHit, PartHitLess> seen;
-    world.cast_shape(probe, at, motion, [&](const RayResult& r) { return seen.insert({r.id, r.part}).second ? 1.0f : -1.0f; }, filter, options);
+    world.cast_shape(
+        probe, at, motion,
+        [&](const RayResult& r) {
+          return seen.insert({r.id, r.part}).second ? 1.0f : -1.0f;
+        },
+        filter, options);
     EXPECT_EQ(seen, all) << "target " << target;
   }
   for (const float d : {0.0f, float(rng.uniform(0, 2))}) {
@@ -315,8 +332,10 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
       if (contains(part, e.xf, c)) want_point.insert(id);
     }
   }
-  world.overlap_aabb(box, [&](ColliderId id) { return got_box.insert(id).second; }, filter);
-  world.overlap_point(c, [&](ColliderId id) { return got_point.insert(id).second; }, filter);
+  world.overlap_aabb(
+      box, [&](ColliderId id) { return got_box.insert(id).second; }, filter);
+  world.overlap_point(
+      c, [&](ColliderId id) { return got_point.insert(id).second; }, filter);
   EXPECT_EQ(got_box, want_box);
   EXPECT_EQ(got_point, want_point);
 }
@@ -440,8 +459,8 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     for (const auto& [key, m] : contacts) {
       const auto it = got.find(key);
       if (it == got.end()) {
-        ADD_FAILURE() << "step " << step << ": missing contact " << key.a.index << "." << key.part_a << "-" << key.b.index << "."
-                      << key.part_b;
+        ADD_FAILURE() << "step " << step << ": missing contact " << key.a.index << "." << key.part_a << "-"
+                      << key.b.index << "." << key.part_b;
         continue;
       }
       EXPECT_TRUE(same_bits(it->second, m)) << "step " << step << ": manifold differs";
@@ -454,13 +473,16 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
       std::set<Key, KeyLess> out;
       for (const auto& entry : keys) {
         Key k;
-        if constexpr (std::is_same_v<std::decay_t<decltype(entry)>, Key>) k = entry; else k = entry.first;
+        if constexpr (std::is_same_v<std::decay_t<decltype(entry)>, Key>)
+          k = entry;
+        else
+          k = entry.first;
         out.insert({k.a, 0, k.b, 0});
       }
       return out;
     };
-    const auto differences = [](const std::set<Key, KeyLess>& now, const std::set<Key, KeyLess>& before, std::set<Key, KeyLess>& begins,
-                                std::set<Key, KeyLess>& ends) {
+    const auto differences = [](const std::set<Key, KeyLess>& now, const std::set<Key, KeyLess>& before,
+                                std::set<Key, KeyLess>& begins, std::set<Key, KeyLess>& ends) {
       for (const Key& k : now)
         if (!before.count(k)) begins.insert(k);
       for (const Key& k : before)
@@ -472,15 +494,19 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     std::set<Key, KeyLess> want_begin, want_end, got_begin, got_end, want_pbegin, want_pend, got_pbegin, got_pend;
     differences(now_parts, before_parts, want_pbegin, want_pend);
     differences(colliders_of(contacts), colliders_of(previous_contacts), want_begin, want_end);
-    for (const ContactEvent& e : world.begin_part_touch_events()) EXPECT_TRUE(got_pbegin.insert({e.a, e.part_a, e.b, e.part_b}).second);
-    for (const ContactEvent& e : world.end_part_touch_events()) EXPECT_TRUE(got_pend.insert({e.a, e.part_a, e.b, e.part_b}).second);
+    for (const ContactEvent& e : world.begin_part_touch_events())
+      EXPECT_TRUE(got_pbegin.insert({e.a, e.part_a, e.b, e.part_b}).second);
+    for (const ContactEvent& e : world.end_part_touch_events())
+      EXPECT_TRUE(got_pend.insert({e.a, e.part_a, e.b, e.part_b}).second);
     for (const ContactEvent& e : world.begin_touch_events()) {
       EXPECT_TRUE(got_begin.insert({e.a, 0, e.b, 0}).second);
-      EXPECT_TRUE(now_parts.count({e.a, e.part_a, e.b, e.part_b})) << "a begin event names a part pair that does not touch";
+      EXPECT_TRUE(now_parts.count({e.a, e.part_a, e.b, e.part_b}))
+          << "a begin event names a part pair that does not touch";
     }
     for (const ContactEvent& e : world.end_touch_events()) {
       EXPECT_TRUE(got_end.insert({e.a, 0, e.b, 0}).second);
-      EXPECT_TRUE(before_parts.count({e.a, e.part_a, e.b, e.part_b})) << "an end event names a part pair that did not touch";
+      EXPECT_TRUE(before_parts.count({e.a, e.part_a, e.b, e.part_b}))
+          << "an end event names a part pair that did not touch";
     }
     EXPECT_EQ(got_pbegin, want_pbegin) << "step " << step;
     EXPECT_EQ(got_pend, want_pend) << "step " << step;
@@ -488,8 +514,10 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     EXPECT_EQ(got_end, want_end) << "step " << step;
     std::set<Key, KeyLess> want_sbegin, want_send, got_sbegin, got_send;
     differences(colliders_of(sensed), colliders_of(previous_sensed), want_sbegin, want_send);
-    for (const SensorEvent& e : world.sensor_begin_events()) EXPECT_TRUE(got_sbegin.insert({e.sensor, 0, e.visitor, 0}).second);
-    for (const SensorEvent& e : world.sensor_end_events()) EXPECT_TRUE(got_send.insert({e.sensor, 0, e.visitor, 0}).second);
+    for (const SensorEvent& e : world.sensor_begin_events())
+      EXPECT_TRUE(got_sbegin.insert({e.sensor, 0, e.visitor, 0}).second);
+    for (const SensorEvent& e : world.sensor_end_events())
+      EXPECT_TRUE(got_send.insert({e.sensor, 0, e.visitor, 0}).second);
     EXPECT_EQ(got_sbegin, want_sbegin) << "step " << step;
     EXPECT_EQ(got_send, want_send) << "step " << step;
     previous_contacts = std::move(contacts);
@@ -555,7 +583,8 @@ TEST(CollisionWorld, ThreadCountsAndTaskHooksGiveTheSameBits) {
       const auto& b = runs[v].contacts[s];
       ASSERT_EQ(a.size(), b.size()) << "variant " << v << " step " << s;
       for (std::size_t i = 0; i < a.size(); ++i) {
-        ASSERT_TRUE(same_ids(a[i].a, b[i].a) && same_ids(a[i].b, b[i].b)) << "variant " << v << " step " << s << " contact " << i;
+        ASSERT_TRUE(same_ids(a[i].a, b[i].a) && same_ids(a[i].b, b[i].b))
+            << "variant " << v << " step " << s << " contact " << i;
         ASSERT_TRUE(same_bits(a[i].manifold, b[i].manifold)) << "variant " << v << " step " << s << " contact " << i;
       }
       const auto same_events = [&](const auto& x, const auto& y) {
@@ -703,12 +732,21 @@ TEST(CollisionWorld, SensorsReportOverlapsAndNeverContacts) {
   EXPECT_TRUE(ended);
   // Queries see sensors only when asked.
   int seen = 0;
-  world.overlap_point({0.95f, 0}, [&](ColliderId) { ++seen; return true; });
+  world.overlap_point({0.95f, 0}, [&](ColliderId) {
+    ++seen;
+    return true;
+  });
   EXPECT_EQ(seen, 1);  // the wall, not the probe
   QueryFilter with_sensors;
   with_sensors.sensors = true;
   seen = 0;
-  world.overlap_point({0.95f, 0}, [&](ColliderId) { ++seen; return true; }, with_sensors);
+  world.overlap_point(
+      {0.95f, 0},
+      [&](ColliderId) {
+        ++seen;
+        return true;
+      },
+      with_sensors);
   EXPECT_EQ(seen, 2);
   EXPECT_TRUE(world.validate());
 }
@@ -740,7 +778,10 @@ TEST(CollisionWorld, FixedCollidersCostNothingWhenStill) {
   EXPECT_LE(world.stats().collided, 4);
   // A fixed tile can still be moved (from under the ball): the contact ends.
   ColliderId tile{};
-  world.overlap_point({10, 49.4f}, [&](ColliderId id) { tile = id; return false; });
+  world.overlap_point({10, 49.4f}, [&](ColliderId id) {
+    tile = id;
+    return false;
+  });
   ASSERT_TRUE(world.contains(tile));
   EXPECT_TRUE(world.set_transform(tile, {{-100, -100}, {}}));
   world.update();
@@ -806,9 +847,18 @@ TEST(CollisionWorld, QueriesRefuseBadInputAndStop) {
   EXPECT_FALSE(world.cast_ray({{-5, 0}, {1e30f, 0}}).has_value());
   EXPECT_FALSE(world.cast_circle({{-5, 0}, {20, 0}}, -1).has_value());
   int calls = 0;
-  world.overlap_point({nan, 0}, [&](ColliderId) { ++calls; return true; });
-  world.overlap_aabb({{1, 1}, {0, 0}}, [&](ColliderId) { ++calls; return true; });  // inverted
-  world.within_distance(Shape::circle(1), {{0, 0}, {}}, -1, [&](ColliderId) { ++calls; return true; });
+  world.overlap_point({nan, 0}, [&](ColliderId) {
+    ++calls;
+    return true;
+  });
+  world.overlap_aabb({{1, 1}, {0, 0}}, [&](ColliderId) {
+    ++calls;
+    return true;
+  });  // inverted
+  world.within_distance(Shape::circle(1), {{0, 0}, {}}, -1, [&](ColliderId) {
+    ++calls;
+    return true;
+  });
   EXPECT_EQ(calls, 0);
   // Closest hit along a row: the first box, entered at x = -0.4 from x = -5 over 20: t = 0.23.
   const auto hit = world.cast_ray({{-5, 0}, {20, 0}});
@@ -816,21 +866,33 @@ TEST(CollisionWorld, QueriesRefuseBadInputAndStop) {
   EXPECT_NEAR(hit->hit.fraction, 0.23f, 1e-6f);
   EXPECT_EQ(*world.transform(hit->id), (Transform{{0, 0}, {}}));
   // A callback that stops after the first hit, and one that ignores every hit.
-  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) { ++calls; return 0.0f; });
+  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) {
+    ++calls;
+    return 0.0f;
+  });
   EXPECT_EQ(calls, 1);
   calls = 0;
-  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) { ++calls; return -1.0f; });
+  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) {
+    ++calls;
+    return -1.0f;
+  });
   EXPECT_EQ(calls, 10);
   calls = 0;
   world.overlap_aabb({{-10, -10}, {20, 10}}, [&](ColliderId) { return ++calls < 3; });
   EXPECT_EQ(calls, 3);
   // A box too large for a Shape still works (clipped to each collider).
   calls = 0;
-  world.overlap_aabb({{-1e9f, -1e9f}, {1e9f, 1e9f}}, [&](ColliderId) { ++calls; return true; });
+  world.overlap_aabb({{-1e9f, -1e9f}, {1e9f, 1e9f}}, [&](ColliderId) {
+    ++calls;
+    return true;
+  });
   EXPECT_EQ(calls, 10);
   // A degenerate box (a segment through the row).
   calls = 0;
-  world.overlap_aabb({{-1, 0}, {20, 0}}, [&](ColliderId) { ++calls; return true; });
+  world.overlap_aabb({{-1, 0}, {20, 0}}, [&](ColliderId) {
+    ++calls;
+    return true;
+  });
   EXPECT_EQ(calls, 10);
 }
 
@@ -870,7 +932,8 @@ TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
   };
   std::vector<Query> queries;
   for (int i = 0; i < 300; ++i) {
-    queries.push_back({{{float(rng.uniform(-60, 60)), float(rng.uniform(-60, 60))}, {float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))}},
+    queries.push_back({{{float(rng.uniform(-60, 60)), float(rng.uniform(-60, 60))},
+                        {float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))}},
                        random_shape(rng, 1),
                        random_transform(rng, 60)});
   }
@@ -879,7 +942,10 @@ TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
     const auto ray = world.cast_ray(q.ray);
     const auto cast = world.cast_shape(q.shape, q.xf, q.ray.translation);
     int overlaps = 0;
-    world.within_distance(q.shape, q.xf, 0.5f, [&](ColliderId) { ++overlaps; return true; });
+    world.within_distance(q.shape, q.xf, 0.5f, [&](ColliderId) {
+      ++overlaps;
+      return true;
+    });
     return std::tuple(ray ? ray->id.index : kNone32, ray ? ray->hit.fraction : 2.0f, cast ? cast->id.index : kNone32,
                       cast ? cast->hit.fraction : 2.0f, overlaps);
   };
@@ -914,14 +980,14 @@ TEST(CollisionWorld, CastShapeOntoACornerGivesANormalInItsCone) {
     if (!r || !(r->id == id)) continue;
     ++hits;
     const Transform at{c.xa.p + r->hit.fraction * motion, c.xa.q};
-    const std::string err =
-        cast_cases::check_in_cone(-r->hit.normal, contact_cases::world(c.a, at), contact_cases::world(c.b, c.xb), cast_cases::v(-motion));
-    if (!err.empty() && ++failures <= 6) ADD_FAILURE() << err << "\n    " << contact_cases::describe(contact_cases::Pair{c.a, c.b, c.xa, c.xb});
+    const std::string err = cast_cases::check_in_cone(-r->hit.normal, contact_cases::world(c.a, at),
+                                                      contact_cases::world(c.b, c.xb), cast_cases::v(-motion));
+    if (!err.empty() && ++failures <= 6)
+      ADD_FAILURE() << err << "\n    " << contact_cases::describe(contact_cases::Pair{c.a, c.b, c.xa, c.xb});
   }
   EXPECT_EQ(failures, 0) << failures << " of " << hits << " hits";
   EXPECT_GT(hits, int(cases.size()) * 9 / 10);
 }
-
 
 TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
   // An L of two boxes (parts 0 and 1, in the collider's frame) resting on a fixed floor, a ball on
@@ -949,7 +1015,8 @@ TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
   // Floor (slot 0) with the L's foot (part 0); the L's foot with the ball; nothing with the upright.
   std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> touching;
   for (const ContactPair& c : world.contacts()) touching.insert({c.a.index, c.part_a, c.b.index, c.part_b});
-  const std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> want = {{floor.index, 0, l.index, 0}, {l.index, 0, ball.index, 0}};
+  const std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> want = {{floor.index, 0, l.index, 0},
+                                                                             {l.index, 0, ball.index, 0}};
   EXPECT_EQ(touching, want);
   EXPECT_EQ(world.begin_touch_events().size(), 2u);
 
@@ -959,10 +1026,16 @@ TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
   EXPECT_EQ(hit->id, l);
   EXPECT_EQ(hit->part, 1);
   int calls = 0;
-  world.overlap_aabb({{-2, 0.1f}, {2, 3}}, [&](ColliderId id) { calls += id == l ? 1 : 0; return true; });
+  world.overlap_aabb({{-2, 0.1f}, {2, 3}}, [&](ColliderId id) {
+    calls += id == l ? 1 : 0;
+    return true;
+  });
   EXPECT_EQ(calls, 1);
   calls = 0;
-  world.overlap_shape(Shape::circle(3), {{0, 1}, Rot::identity()}, [&](ColliderId id) { calls += id == l ? 1 : 0; return true; });
+  world.overlap_shape(Shape::circle(3), {{0, 1}, Rot::identity()}, [&](ColliderId id) {
+    calls += id == l ? 1 : 0;
+    return true;
+  });
   EXPECT_EQ(calls, 1);
 
   // Moving the compound moves every part; removing it ends its part pairs.
@@ -1070,8 +1143,10 @@ TEST(CollisionWorld, PartsInBoxAreTheTreeCandidatesOfTheBox) {
   fixed_options.fixed = true;
   std::vector<Shape> segments;
   for (const ChainSegment& s : chain.segments()) segments.push_back(s.shape);
-  known.push_back({world.add(chain, Transform::identity(), fixed_options), segments, Transform::identity(), true, false, true, 1});
-  for (int i = 0; i < 20; ++i) ASSERT_TRUE(world.set_transform(known[std::size_t(i)].id, {{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))}));
+  known.push_back(
+      {world.add(chain, Transform::identity(), fixed_options), segments, Transform::identity(), true, false, true, 1});
+  for (int i = 0; i < 20; ++i)
+    ASSERT_TRUE(world.set_transform(known[std::size_t(i)].id, {{pos(rng), pos(rng)}, Rot::from_angle(angle(rng))}));
   for (int i = 0; i < 20; ++i) known[std::size_t(i)].xf = *world.transform(known[std::size_t(i)].id);
   world.update();
 
@@ -1188,7 +1263,8 @@ TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
         EXPECT_EQ(key(world.begin_touch_events()[0]), part_begins.front());
         // The part pair it names touches.
         bool listed = false;
-        for (const ContactPair& c : world.contacts()) listed = listed || Key{c.a.index, c.part_a, c.b.index, c.part_b} == part_begins.front();
+        for (const ContactPair& c : world.contacts())
+          listed = listed || Key{c.a.index, c.part_a, c.b.index, c.part_b} == part_begins.front();
         EXPECT_TRUE(listed);
       }
       if (ended) {
@@ -1205,7 +1281,8 @@ TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
         EXPECT_EQ(s.visitor, sb);
         EXPECT_EQ(s.sensor_part, world.begin_touch_events()[0].part_a);
         EXPECT_EQ(s.visitor_part, world.begin_touch_events()[0].part_b);
-        EXPECT_TRUE(overlap(*sensing.part(sa, s.sensor_part), *sensing.transform(sa), *sensing.part(sb, s.visitor_part), *sensing.transform(sb)));
+        EXPECT_TRUE(overlap(*sensing.part(sa, s.sensor_part), *sensing.transform(sa), *sensing.part(sb, s.visitor_part),
+                            *sensing.transform(sb)));
       }
       if (ended) {
         const SensorEvent& s = sensing.sensor_end_events()[0];

@@ -31,14 +31,14 @@ constexpr float kPreferredSpeed = 1.3f;  // m/s toward the goal
 constexpr float kMaxSpeed = 1.6f;        // m/s, the disc every new velocity lies in
 constexpr float kTau = 1.0f;             // s: two agents close at most gap / kTau (shared)
 constexpr float kTauWall = 0.5f;         // s: an agent closes on the wall at most gap / kTauWall
-constexpr float kSkin = 0.002f;         // m: the gap the half-planes keep, against rounding
+constexpr float kSkin = 0.002f;          // m: the gap the half-planes keep, against rounding
 constexpr float kArrive = 0.3f;          // m from its goal, an agent has arrived and leaves
 constexpr int kNeighborCapacity = 32;
-constexpr int kCandidates = 512;  // agents in an agent's 3 x 3 cells that are looked at
-constexpr int kRepairRounds = 4;        // rounds of solving again where a fallback broke a pair
+constexpr int kCandidates = 512;       // agents in an agent's 3 x 3 cells that are looked at
+constexpr int kRepairRounds = 4;       // rounds of solving again where a fallback broke a pair
 constexpr float kSteerHorizon = 2.0f;  // s: how far ahead an agent looks for a first touch
 constexpr float kSteerTurn = 0.6f;     // radians: the most it turns its preferred velocity
-constexpr float kCell = 1.0f;  // grid cell, m: 3 x 3 cells hold every pair within must_reach() (0.98 m apart)
+constexpr float kCell = 1.0f;          // grid cell, m: 3 x 3 cells hold every pair within must_reach() (0.98 m apart)
 
 // The plaza: a square ring wall, centre line at +-kRing, kWallHalf thick each way, two doorways
 // per side at kDoorLow..kDoorHigh either side of the middle. Streams keep right: the one walking
@@ -53,20 +53,20 @@ enum Phase : int { kToDoor, kEnter, kCross, kToGoal };
 
 struct Agent {
   const Shape* shape;
-  Rot q;             // fixed: agents only translate
-  Vec2 p, v;         // position (the shape's origin), velocity
-  double x, y;       // the position as it accumulates: p is it rounded to float. Adding each step's
-                     // motion to a float position rounds it by up to half a unit in the last place
-                     // (2 um at 30 m), and a waiting crowd's tiny motions can round the same way step
-                     // after step, closing a pair by that much per step that no half-plane allowed.
-  Vec2 centroid;     // rotate(q, core centroid): the bounding disc's centre is p + centroid
-  float extent;      // the bounding disc's radius
-  Vec2 goal;         // world
-  float lane;        // local y in the doorways
-  float bias;        // a fixed small turn of the preferred direction, radians
+  Rot q;          // fixed: agents only translate
+  Vec2 p, v;      // position (the shape's origin), velocity
+  double x, y;    // the position as it accumulates: p is it rounded to float. Adding each step's
+                  // motion to a float position rounds it by up to half a unit in the last place
+                  // (2 um at 30 m), and a waiting crowd's tiny motions can round the same way step
+                  // after step, closing a pair by that much per step that no half-plane allowed.
+  Vec2 centroid;  // rotate(q, core centroid): the bounding disc's centre is p + centroid
+  float extent;   // the bounding disc's radius
+  Vec2 goal;      // world
+  float lane;     // local y in the doorways
+  float bias;     // a fixed small turn of the preferred direction, radians
   int stream, phase, id;
-  int stuck;         // steps in a row it moved at under a tenth of the speed it asked for
-  float progress;    // how far along its way (the ordered split solves the farthest first)
+  int stuck;       // steps in a row it moved at under a tenth of the speed it asked for
+  float progress;  // how far along its way (the ordered split solves the farthest first)
 };
 
 struct HalfPlane {  // n . v <= b, n unit
@@ -91,8 +91,10 @@ bool solve_on_line(const HalfPlane* planes, int k, float vmax, Vec2 target, bool
       continue;
     }
     const float t = num / denom;
-    if (denom > 0) hi = std::min(hi, t);
-    else lo = std::max(lo, t);
+    if (denom > 0)
+      hi = std::min(hi, t);
+    else
+      lo = std::max(lo, t);
     if (lo > hi) return false;
   }
   const float t = direction ? (dot(target, along) > 0 ? hi : lo) : std::clamp(dot(target, along), lo, hi);
@@ -149,10 +151,14 @@ void solve_least_violation(const HalfPlane* planes, int count, int hard, int beg
 
 const char* split_name(CrowdSplit split) {
   switch (split) {
-    case CrowdSplit::mean: return "mean";
-    case CrowdSplit::priority: return "priority";
-    case CrowdSplit::ordered: return "ordered";
-    default: return "clamped";
+    case CrowdSplit::mean:
+      return "mean";
+    case CrowdSplit::priority:
+      return "priority";
+    case CrowdSplit::ordered:
+      return "ordered";
+    default:
+      return "clamped";
   }
 }
 
@@ -168,7 +174,8 @@ struct ShapeBook {
       const float h = 0.1f + 0.013f * float(i), r = 0.15f + 0.01f * float(i);
       capsules.push_back(Shape::capsule({-h, 0}, {h, 0}, r));
     }
-    for (int i = 0; i < 4; ++i) boxes.push_back(Shape::rounded_box(0.22f + 0.01f * float(i), 0.16f + 0.01f * float(i), 0.05f + 0.01f * float(i)));
+    for (int i = 0; i < 4; ++i)
+      boxes.push_back(Shape::rounded_box(0.22f + 0.01f * float(i), 0.16f + 0.01f * float(i), 0.05f + 0.01f * float(i)));
   }
 };
 
@@ -200,7 +207,8 @@ struct Plaza {
           for (int k = 0; k < world.part_count(id); ++k) {
             const Shape* s = world.part(id, k);
             const Aabb b = bounds(*s, Transform::identity());
-            if (b.lower.x <= box.upper.x && b.upper.x >= box.lower.x && b.lower.y <= box.upper.y && b.upper.y >= box.lower.y)
+            if (b.lower.x <= box.upper.x && b.upper.x >= box.lower.x && b.lower.y <= box.upper.y &&
+                b.upper.y >= box.lower.y)
               near[std::size_t(cy * cells + cx)].push_back(BatchBody{s, Transform::identity(), {}});
           }
         }
@@ -248,9 +256,12 @@ std::vector<Agent> make_crowd(int count, unsigned seed, const ShapeBook& book, B
       const float x0 = -kBlockFront - kSpacing * float(column) + 0.03f * (2 * unit(rng) - 1);
       Agent a{};
       const float pick = unit(rng);
-      if (pick < 0.6f) a.shape = &book.discs[std::size_t(rng() % book.discs.size())];
-      else if (pick < 0.8f) a.shape = &book.capsules[std::size_t(rng() % book.capsules.size())];
-      else a.shape = &book.boxes[std::size_t(rng() % book.boxes.size())];
+      if (pick < 0.6f)
+        a.shape = &book.discs[std::size_t(rng() % book.discs.size())];
+      else if (pick < 0.8f)
+        a.shape = &book.capsules[std::size_t(rng() % book.capsules.size())];
+      else
+        a.shape = &book.boxes[std::size_t(rng() % book.boxes.size())];
       a.q = a.shape->vertex_count() == 1 ? Rot::identity() : Rot::from_angle(std::numbers::pi_v<float> * unit(rng));
       a.p = rotate(r, Vec2{x0, y0});
       a.x = a.p.x;
@@ -295,8 +306,10 @@ public:
     int waiting[2] = {0, 0}, crossing[2] = {0, 0};
     for (const Agent& a : agents) {
       const float x = a.progress;
-      if (x < kStopLine) ++waiting[a.stream % 2];
-      else if (x < kClearLine) ++crossing[a.stream % 2];
+      if (x < kStopLine)
+        ++waiting[a.stream % 2];
+      else if (x < kClearLine)
+        ++crossing[a.stream % 2];
     }
     ++green_steps_;
     if (open_ && waiting[1 - green_] > 0 && (waiting[green_] == 0 || green_steps_ >= kMaxGreen)) {
@@ -335,7 +348,9 @@ Vec2 preferred_velocity(Agent& a, const Signals& signals) {
   if (a.phase == kCross && local.x > kRing + kWallHalf + 0.4f) a.phase = kToGoal;
   Vec2 target;
   switch (a.phase) {
-    case kToDoor: target = rotate(r, Vec2{-kBlockFront + 2.0f, a.lane}); break;
+    case kToDoor:
+      target = rotate(r, Vec2{-kBlockFront + 2.0f, a.lane});
+      break;
     case kEnter:
       if (local.x > -kRing - 1 && std::fabs(local.y) > kRing - 0.5f) {
         target = rotate(r, Vec2{-kRing - 2, local.y});  // pressed beside the wall: back out first
@@ -345,8 +360,12 @@ Vec2 preferred_velocity(Agent& a, const Signals& signals) {
         target = rotate(r, Vec2{-kRing + 1.5f, a.lane});
       }
       break;
-    case kCross: target = rotate(r, Vec2{kRing + 1.5f, a.lane}); break;
-    default: target = a.goal; break;
+    case kCross:
+      target = rotate(r, Vec2{kRing + 1.5f, a.lane});
+      break;
+    default:
+      target = a.goal;
+      break;
   }
   const Vec2 to = target - a.p;
   const float dist = length(to);
@@ -400,12 +419,12 @@ Vec2 circle_preferred_velocity(const Agent& a) {
 
 // What differs between the scenes for the avoidance step.
 struct Tuning {
-  float dt = kCrowdStep;      // s
+  float dt = kCrowdStep;        // s
   float max_speed = kMaxSpeed;  // m/s
-  float tau = kTau;           // s: a pair closes at most (gap - skin) / tau
-  float cell = kCell;         // m: the neighbour grid (3 x 3 cells hold every pair that could touch)
-  float neighbor_dist = 0;    // m between centres: farther candidates are not ranked (0: any in the cells)
-  bool steer = false;         // look ahead and turn away (below)
+  float tau = kTau;             // s: a pair closes at most (gap - skin) / tau
+  float cell = kCell;           // m: the neighbour grid (3 x 3 cells hold every pair that could touch)
+  float neighbor_dist = 0;      // m between centres: farther candidates are not ranked (0: any in the cells)
+  bool steer = false;           // look ahead and turn away (below)
   // Any pair whose bounding discs are closer than this could touch within one step at full speed
   // both ways: it is always a neighbour pair, however many there are (up to kNeighborCapacity).
   float must_reach() const { return 2 * max_speed * dt + 0.02f; }
@@ -419,7 +438,8 @@ struct Candidate {
 // Everything one avoidance step needs, kept between steps so that nothing is allocated in it.
 class Avoidance {
 public:
-  Avoidance(const Plaza* plaza, int k, CrowdSplit split, Tuning tuning) : plaza_(plaza), k_(k), split_(split), t_(tuning) {}
+  Avoidance(const Plaza* plaza, int k, CrowdSplit split, Tuning tuning)
+      : plaza_(plaza), k_(k), split_(split), t_(tuning) {}
 
   // New velocities for all agents (agents[i].v is read as the last velocity and then replaced).
   void step(std::vector<Agent>& agents, const std::vector<Vec2>& preferred, CrowdSummary& summary) {
@@ -520,8 +540,10 @@ private:
           const float dx = o.x - c.x, dy = o.y - c.y;
           const float d2 = dx * dx + dy * dy, touch = e + o.extent;
           if (d2 < touch * touch) {
-            if (keep < kNeighborCapacity) out[keep++] = o.index;
-            else ++summary.truncated;
+            if (keep < kNeighborCapacity)
+              out[keep++] = o.index;
+            else
+              ++summary.truncated;
           } else if (d2 < far2 && m < kCandidates) {
             cand[m++] = {d2, o.index};
           }
@@ -633,7 +655,8 @@ private:
     for (int i = 0; i < n; ++i) {
       wall_start_[std::size_t(i)] = int(wall_results_.size());
       const Agent& a = agents[std::size_t(i)];
-      const std::span<const BatchBody> near = plaza_ ? plaza_->walls_near(centre_[std::size_t(i)]) : std::span<const BatchBody>{};
+      const std::span<const BatchBody> near =
+          plaza_ ? plaza_->walls_near(centre_[std::size_t(i)]) : std::span<const BatchBody>{};
       if (near.empty()) continue;
       const std::size_t at = wall_results_.size();
       wall_results_.resize(at + near.size());
@@ -646,7 +669,8 @@ private:
     const int n = int(agents.size());
     // Each agent's half-planes, walls first: counts, offsets, then the planes themselves.
     plane_start_.assign(std::size_t(n + 1), 0);
-    for (int i = 0; i < n; ++i) plane_start_[std::size_t(i + 1)] = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
+    for (int i = 0; i < n; ++i)
+      plane_start_[std::size_t(i + 1)] = wall_start_[std::size_t(i + 1)] - wall_start_[std::size_t(i)];
     for (const auto& [i, j] : pair_agents_) {
       ++plane_start_[std::size_t(i + 1)];
       ++plane_start_[std::size_t(j + 1)];
@@ -754,7 +778,9 @@ private:
         const float rate = rate_[std::size_t(begin + t)];
         // Once j has solved, n.v_j + rate >= 0 up to rounding (j took n'.v_j <= rate): the floor
         // at 0 removes that rounding, so that standing still stays a solution.
-        scratch2_[std::size_t(t)].b = done_[std::size_t(j)] ? std::max(dot(scratch2_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate, 0.0f) : rate;
+        scratch2_[std::size_t(t)].b =
+            done_[std::size_t(j)] ? std::max(dot(scratch2_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate, 0.0f)
+                                  : rate;
       }
       Vec2 v;
       const int failed = solve_2d(scratch2_.data(), count, t_.max_speed, preferred[std::size_t(i)], false, v);
@@ -764,9 +790,10 @@ private:
         // set has shrunk to a sliver or a point, can have failed the program.
         bool still = true;
         for (int t = 0; t < count; ++t) still = still && scratch2_[std::size_t(t)].b >= 0;
-        if (still) v = Vec2{};
+        if (still)
+          v = Vec2{};
         else
-        solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
+          solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
       }
       new_v_[std::size_t(i)] = v;
       done_[std::size_t(i)] = 1;
@@ -782,7 +809,8 @@ private:
     auto broken = [&](int i) {
       for (int t = plane_start_[std::size_t(i)]; t < plane_start_[std::size_t(i + 1)]; ++t) {
         const int j = other_[std::size_t(t)];
-        if (j >= 0 && dot(planes_[std::size_t(t)].n, new_v_[std::size_t(i)] - new_v_[std::size_t(j)]) > rate_[std::size_t(t)] + kSlack)
+        if (j >= 0 && dot(planes_[std::size_t(t)].n, new_v_[std::size_t(i)] - new_v_[std::size_t(j)]) >
+                          rate_[std::size_t(t)] + kSlack)
           return true;
       }
       return false;
@@ -819,15 +847,19 @@ private:
         }
         for (int t = begin; t < begin + count; ++t) {
           const int j = other_[std::size_t(t)];
-          if (j >= 0) scratch2_.push_back({planes_[std::size_t(t)].n, dot(planes_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate_[std::size_t(t)]});
+          if (j >= 0)
+            scratch2_.push_back({planes_[std::size_t(t)].n,
+                                 dot(planes_[std::size_t(t)].n, new_v_[std::size_t(j)]) + rate_[std::size_t(t)]});
         }
         Vec2 v;
         const int failed = solve_2d(scratch2_.data(), count, t_.max_speed, preferred[std::size_t(i)], false, v);
-        if (failed < count) solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
+        if (failed < count)
+          solve_least_violation(scratch2_.data(), count, failed < walls ? 0 : walls, failed, t_.max_speed, v, scratch_);
         new_v_[std::size_t(i)] = v;
         for (int t = begin; t < begin + count; ++t) {
           const int j = other_[std::size_t(t)];
-          if (j >= 0 && dot(planes_[std::size_t(t)].n, v - new_v_[std::size_t(j)]) > rate_[std::size_t(t)] + kSlack) next_.push_back(j);
+          if (j >= 0 && dot(planes_[std::size_t(t)].n, v - new_v_[std::size_t(j)]) > rate_[std::size_t(t)] + kSlack)
+            next_.push_back(j);
         }
       }
       std::swap(work_, next_);
@@ -878,13 +910,15 @@ private:
 
 constexpr Rgb kStreamColors[4] = {colors::fills[0], colors::fills[1], colors::fills[2], colors::fills[3]};
 
-void draw_frame(Canvas& canvas, const View& view, const Plaza* plaza, const std::vector<Agent>& agents, float time, int arrived) {
+void draw_frame(Canvas& canvas, const View& view, const Plaza* plaza, const std::vector<Agent>& agents, float time,
+                int arrived) {
   cairo_t* cr = canvas.cr;
   set_color(cr, colors::background);
   cairo_paint(cr);
   for (const ColliderId id : plaza ? plaza->walls : std::vector<ColliderId>{}) {
     for (int k = 0; k < plaza->world.part_count(id); ++k)
-      draw_shape(cr, view, *plaza->world.part(id, k), *plaza->world.transform(id), colors::ground, 1, colors::outline, 2);
+      draw_shape(cr, view, *plaza->world.part(id, k), *plaza->world.transform(id), colors::ground, 1, colors::outline,
+                 2);
   }
   for (int s = 0; s < 4; ++s) {
     view.apply(cr);
@@ -903,7 +937,8 @@ void draw_frame(Canvas& canvas, const View& view, const Plaza* plaza, const std:
     cairo_fill(cr);
   }
   char text[128];
-  std::snprintf(text, sizeof text, "t = %5.1f s   %d agents walking, %d arrived", double(time), int(agents.size()) - (plaza ? 0 : arrived), arrived);
+  std::snprintf(text, sizeof text, "t = %5.1f s   %d agents walking, %d arrived", double(time),
+                int(agents.size()) - (plaza ? 0 : arrived), arrived);
   draw_text(cr, 10, 20, text, 14, colors::text, true);
   cairo_surface_flush(canvas.surface);
 }
@@ -929,15 +964,18 @@ std::vector<Aabb> crowd_wall_boxes() {
 CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, const CrowdObserver& observer) {
   namespace fs = std::filesystem;
   if (options.agents < 4 || options.agents > 200000) throw InputError("crowd: expected --agents in 4..200000");
-  if (options.neighbors < 1 || options.neighbors > kNeighborCapacity) throw InputError("crowd: expected --neighbors in 1..32");
+  if (options.neighbors < 1 || options.neighbors > kNeighborCapacity)
+    throw InputError("crowd: expected --neighbors in 1..32");
   if (options.max_steps < 1) throw InputError("crowd: expected --steps >= 1");
-  if (options.gif_width < 64 || options.gif_every < 1) throw InputError("crowd: expected --gif-width >= 64 and --gif-every >= 1");
+  if (options.gif_width < 64 || options.gif_every < 1)
+    throw InputError("crowd: expected --gif-width >= 64 and --gif-every >= 1");
   const bool gif_wanted = !options.output.empty();
   if (gif_wanted) {
     std::error_code ec;
     fs::create_directories(options.output, ec);
     if (ec || !fs::is_directory(options.output))
-      throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") + ")");
+      throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") +
+                       ")");
   }
 
   const bool circle = options.scene == CrowdScene::circle;
@@ -966,15 +1004,16 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
   }
   // 3 x 3 cells hold every candidate, and every pair that could touch in a step.
   // (and cells of half the neighbour distance: two rings hold every candidate, one often suffices).
-  tuning.cell = std::max({tuning.cell, tuning.must_reach() + 2 * (circle ? circle_disc.extent() : max_extent), 0.5f * tuning.neighbor_dist});
+  tuning.cell = std::max({tuning.cell, tuning.must_reach() + 2 * (circle ? circle_disc.extent() : max_extent),
+                          0.5f * tuning.neighbor_dist});
   const float dt = tuning.dt;
   Avoidance avoidance(plaza ? &*plaza : nullptr, options.neighbors, options.split, tuning);
   Signals signals(options.signals && !circle);
 
   const int gif_size = 2 * (options.gif_width / 2);
   const View view = View::fit(Aabb{{-half, -half}, {half, half}}, 0, 0, gif_size, gif_size);
-  const std::vector<Rgb> keys{colors::background, colors::outline, colors::ground, kStreamColors[0], kStreamColors[1],
-                              kStreamColors[2], kStreamColors[3], colors::text};
+  const std::vector<Rgb> keys{colors::background, colors::outline,  colors::ground,   kStreamColors[0],
+                              kStreamColors[1],   kStreamColors[2], kStreamColors[3], colors::text};
   const Palette palette(keys);
   GifWriter gif(gif_size, gif_wanted ? gif_size : 1, palette);
   Canvas canvas(gif_size, gif_size);
@@ -1005,9 +1044,12 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
     for (std::size_t i = 0; i < agents.size(); ++i) {
       Agent& a = agents[i];
       const float asked = length(preferred[i]);
-      if (a.stuck >= kStuckSteps + kSidestepSteps) a.stuck = 0;
-      else if (a.stuck >= kStuckSteps || (asked > 0.3f && length(a.v) < 0.1f * asked)) ++a.stuck;
-      else a.stuck = 0;
+      if (a.stuck >= kStuckSteps + kSidestepSteps)
+        a.stuck = 0;
+      else if (a.stuck >= kStuckSteps || (asked > 0.3f && length(a.v) < 0.1f * asked))
+        ++a.stuck;
+      else
+        a.stuck = 0;
     }
     summary.least_gap = std::min(summary.least_gap, avoidance.least_gap());
     summary.least_wall_gap = std::min(summary.least_wall_gap, avoidance.least_wall_gap());
@@ -1047,7 +1089,8 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
     }
     if (gif_wanted && (step % options.gif_every == 0 || agents.empty() || done)) {
       draw_frame(canvas, view, plaza ? &*plaza : nullptr, agents, float(step + 1) * dt, summary.arrived);
-      gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface), delay);
+      gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface),
+                    delay);
     }
     if (done) break;
   }
@@ -1065,14 +1108,14 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
 
   char line[320];
   if (circle) {
-    out << "pebble crowd: " << options.agents << " discs of radius 1.5 on a circle walk to the opposite point (RVO2's Circle), k = "
-        << options.neighbors << " neighbours within " << tuning.neighbor_dist << " m, ";
+    out << "pebble crowd: " << options.agents
+        << " discs of radius 1.5 on a circle walk to the opposite point (RVO2's Circle), k = " << options.neighbors
+        << " neighbours within " << tuning.neighbor_dist << " m, ";
   } else {
     out << "pebble crowd: " << options.agents << " agents (discs, capsules, rounded boxes; seed " << options.seed
         << ") in four streams through the doorways of a chain wall, k = " << options.neighbors << " neighbours, ";
   }
-  out
-      << split_name(options.split) << " split\n";
+  out << split_name(options.split) << " split\n";
   std::snprintf(line, sizeof line, "  %d steps of %.2f s, %d arrived, %d still walking\n", summary.steps, double(dt),
                 summary.arrived, options.agents - summary.arrived);
   out << line;
@@ -1080,22 +1123,31 @@ CrowdSummary run_crowd_demo(const CrowdOptions& options, std::ostream& out, cons
     std::snprintf(line, sizeof line, "  99%% had arrived after %d steps\n", summary.steps_to_99);
     out << line;
   }
-  if (circle) std::snprintf(line, sizeof line, "  least gap between two agents %.6f m\n", double(summary.least_gap));
-  else std::snprintf(line, sizeof line, "  least gap between two agents %.6f m, to the wall %.6f m\n", double(summary.least_gap), double(summary.least_wall_gap));
+  if (circle)
+    std::snprintf(line, sizeof line, "  least gap between two agents %.6f m\n", double(summary.least_gap));
+  else
+    std::snprintf(line, sizeof line, "  least gap between two agents %.6f m, to the wall %.6f m\n",
+                  double(summary.least_gap), double(summary.least_wall_gap));
   out << line;
-  std::snprintf(line, sizeof line, "  %lld fallback LPs, %lld agents solved again, %lld steps left a pair unmet, %lld truncated neighbour lists\n",
-                summary.infeasible, summary.repaired, summary.unresolved, summary.truncated);
+  std::snprintf(
+      line, sizeof line,
+      "  %lld fallback LPs, %lld agents solved again, %lld steps left a pair unmet, %lld truncated neighbour lists\n",
+      summary.infeasible, summary.repaired, summary.unresolved, summary.truncated);
   out << line;
   std::snprintf(line, sizeof line,
-                "  avoidance (grid neighbours + batch distances and times to collision + LPs): %.0f agents per ms over the run; %.3f ms per step with all %d agents\n",
+                "  avoidance (grid neighbours + batch distances and times to collision + LPs): %.0f agents per ms over "
+                "the run; %.3f ms per step with all %d agents\n",
                 summary.agents_per_ms, summary.full_step_ms, options.agents);
   out << line;
   const double all = summary.neighbors_ms + summary.distance_ms + summary.lp_ms;
-  std::snprintf(line, sizeof line, "  of which neighbours %.0f%%, batch queries %.0f%%, LPs %.0f%%; %.0f pairs per step on average\n",
+  std::snprintf(line, sizeof line,
+                "  of which neighbours %.0f%%, batch queries %.0f%%, LPs %.0f%%; %.0f pairs per step on average\n",
                 100 * summary.neighbors_ms / std::max(all, 1e-9), 100 * summary.distance_ms / std::max(all, 1e-9),
                 100 * summary.lp_ms / std::max(all, 1e-9), summary.pairs_per_step);
   out << line;
-  if (gif_wanted) out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames)" << (summary.png.empty() ? "" : " and " + summary.png) << "\n";
+  if (gif_wanted)
+    out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames)"
+        << (summary.png.empty() ? "" : " and " + summary.png) << "\n";
   return summary;
 }
 

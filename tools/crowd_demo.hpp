@@ -17,13 +17,13 @@ namespace pebble::tools {
 
 /// How two agents share the half-plane n.(v_i - v_j) <= gap / tau of their pair.
 enum class CrowdSplit {
-  clamped,  ///< around the mean of the last velocities, clamped to +-gap / (2 tau): v = 0 always meets it
-  mean,     ///< around the mean of the last velocities (ORCA's u / 2): may leave a program without solution
-  priority, ///< clamped, but between streams the lower-numbered stream takes the whole allowance
-            ///< and the other may not close in: v = 0 still meets both halves
-  ordered,  ///< agents solve one after another, the one nearest its exit first; the first of a pair
-            ///< takes the whole allowance, the second the pair's half-plane against the first's new
-            ///< velocity: v = 0 still meets both, and a stream's leaders never wait for its followers
+  clamped,   ///< around the mean of the last velocities, clamped to +-gap / (2 tau): v = 0 always meets it
+  mean,      ///< around the mean of the last velocities (ORCA's u / 2): may leave a program without solution
+  priority,  ///< clamped, but between streams the lower-numbered stream takes the whole allowance
+             ///< and the other may not close in: v = 0 still meets both halves
+  ordered,   ///< agents solve one after another, the one nearest its exit first; the first of a pair
+             ///< takes the whole allowance, the second the pair's half-plane against the first's new
+             ///< velocity: v = 0 still meets both, and a stream's leaders never wait for its followers
 };
 
 /// Where the crowd walks.
@@ -35,9 +35,9 @@ enum class CrowdScene {
 /// The program's options (the command line's flags).
 struct CrowdOptions {
   CrowdScene scene = CrowdScene::plaza;
-  int agents = 10000;                   ///< crowd size (plaza: split evenly over the four streams)
-  int neighbors = 10;                   ///< k: the nearest agents each agent takes as neighbours
-  int max_steps = 6000;                 ///< steps of kCrowdStep before giving up on arrivals
+  int agents = 10000;    ///< crowd size (plaza: split evenly over the four streams)
+  int neighbors = 10;    ///< k: the nearest agents each agent takes as neighbours
+  int max_steps = 6000;  ///< steps of kCrowdStep before giving up on arrivals
   CrowdSplit split = CrowdSplit::ordered;
   float neighbor_dist = 0;              ///< m between centres: candidates farther away are not ranked
                                         ///< (0: the scene's: any in the grid cells; circle: 15, as RVO2)
@@ -65,17 +65,17 @@ struct CrowdSummary {
   int agents = 0;
   int steps = 0;
   float step_seconds = 0;
-  int arrived = 0;                 ///< agents that reached their goal (and left the plaza)
-  int steps_to_99 = 0;             ///< steps until 99% had arrived (0: they did not)
-  float least_gap = 0;             ///< least distance between two agents at the start of any step
-  float least_wall_gap = 0;        ///< least distance from an agent to the wall
-  long long infeasible = 0;        ///< linear programs that fell back to least violation
-  long long repaired = 0;          ///< agents solved again, taking whole pairs (a fallback broke one)
-  long long unresolved = 0;        ///< steps that ended with a pair's half-plane still broken
-  long long truncated = 0;         ///< neighbour lists cut at the capacity (0: all within reach kept)
-  double pairs_per_step = 0;       ///< pair distances asked per step, on average
-  double full_step_ms = 0;         ///< avoidance time of one step while all agents were present
-  double agents_per_ms = 0;        ///< agent-steps per millisecond of avoidance, over the run
+  int arrived = 0;            ///< agents that reached their goal (and left the plaza)
+  int steps_to_99 = 0;        ///< steps until 99% had arrived (0: they did not)
+  float least_gap = 0;        ///< least distance between two agents at the start of any step
+  float least_wall_gap = 0;   ///< least distance from an agent to the wall
+  long long infeasible = 0;   ///< linear programs that fell back to least violation
+  long long repaired = 0;     ///< agents solved again, taking whole pairs (a fallback broke one)
+  long long unresolved = 0;   ///< steps that ended with a pair's half-plane still broken
+  long long truncated = 0;    ///< neighbour lists cut at the capacity (0: all within reach kept)
+  double pairs_per_step = 0;  ///< pair distances asked per step, on average
+  double full_step_ms = 0;    ///< avoidance time of one step while all agents were present
+  double agents_per_ms = 0;   ///< agent-steps per millisecond of avoidance, over the run
   double neighbors_ms = 0, distance_ms = 0, lp_ms = 0;  ///< the avoidance time by phase, whole run
   std::string gif, png;
   int gif_frames = 0;

@@ -25,14 +25,22 @@ constexpr float kStep = 1.0f / 60.0f;
 
 Rgb kind_color(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::ground: return colors::ground;
-    case ShapeKind::box: return colors::fills[0];
-    case ShapeKind::rounded_box: return colors::fills[1];
-    case ShapeKind::capsule: return colors::fills[2];
-    case ShapeKind::circle: return colors::fills[3];
-    case ShapeKind::polygon: return colors::fills[4];
-    case ShapeKind::rounded_polygon: return colors::fills[5];
-    case ShapeKind::concave: return colors::fills[6];
+    case ShapeKind::ground:
+      return colors::ground;
+    case ShapeKind::box:
+      return colors::fills[0];
+    case ShapeKind::rounded_box:
+      return colors::fills[1];
+    case ShapeKind::capsule:
+      return colors::fills[2];
+    case ShapeKind::circle:
+      return colors::fills[3];
+    case ShapeKind::polygon:
+      return colors::fills[4];
+    case ShapeKind::rounded_polygon:
+      return colors::fills[5];
+    case ShapeKind::concave:
+      return colors::fills[6];
   }
   return colors::fills[6];
 }
@@ -66,7 +74,8 @@ void draw_bodies(cairo_t* cr, const View& view, const sandbox::Stepper& stepper,
       cairo_stroke(cr);
       continue;
     }
-    for (const Shape& part : bodies[i].parts) draw_shape(cr, view, part, bodies[i].xf, fill, 1.0, mix(fill, colors::outline, 0.55), line_px);
+    for (const Shape& part : bodies[i].parts)
+      draw_shape(cr, view, part, bodies[i].xf, fill, 1.0, mix(fill, colors::outline, 0.55), line_px);
   }
 }
 
@@ -125,7 +134,8 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
   std::error_code ec;
   fs::create_directories(options.output, ec);
   if (ec || !fs::is_directory(options.output))
-    throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") + ")");
+    throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") +
+                     ")");
 
   sandbox::DemoScene scene(sandbox::DemoSceneSettings{options.shapes, options.seed});
   const sandbox::StepSettings settings;
@@ -145,7 +155,8 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
   // mapped to a palette made from the picture's own colours.
   const Aabb gif_world = scene.view();
   const int gif_height = height_for(gif_world, options.gif_width);
-  std::vector<Rgb> keys = {colors::background, colors::outline, colors::ground, mix(colors::ground, colors::outline, 0.55)};
+  std::vector<Rgb> keys = {colors::background, colors::outline, colors::ground,
+                           mix(colors::ground, colors::outline, 0.55)};
   for (int k = 1; k < sandbox::kShapeKindCount; ++k) keys.push_back(kind_color(static_cast<ShapeKind>(k)));
   keys.push_back(colors::text);
   const Palette palette(keys);
@@ -173,7 +184,8 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
     pairs += stepper.stats().manifolds;
     points += stepper.stats().points;
     if (i % options.gif_every == 0) add_frame(frame_delay);
-    if (progress && (i + 1 == options.steps || (i + 1) % std::max(1, options.steps / 100) == 0)) show_progress(i + 1, options.steps);
+    if (progress && (i + 1 == options.steps || (i + 1) % std::max(1, options.steps / 100) == 0))
+      show_progress(i + 1, options.steps);
   }
   add_frame(300);  // the pile at rest stays on screen for 3 s before the loop restarts
 
@@ -202,10 +214,11 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
   std::snprintf(line, sizeof line, "  simulated %.1f s in %.2f s: %.0f steps per second (%d sub-steps each)\n",
                 options.steps * kStep, summary.seconds, summary.steps_per_second, stepper.settings().substeps);
   out << line;
-  std::snprintf(line, sizeof line, "  contacts per step: %.0f touching or speculative pairs, %.0f points\n", summary.pairs_per_step,
-                summary.points_per_step);
+  std::snprintf(line, sizeof line, "  contacts per step: %.0f touching or speculative pairs, %.0f points\n",
+                summary.pairs_per_step, summary.points_per_step);
   out << line;
-  std::snprintf(line, sizeof line, "  at the end: largest penetration %.4f m (2 x kLinearSlop = %.3f m), kinetic energy %.3g J,\n",
+  std::snprintf(line, sizeof line,
+                "  at the end: largest penetration %.4f m (2 x kLinearSlop = %.3f m), kinetic energy %.3g J,\n",
                 summary.max_penetration, 2 * kLinearSlop, summary.kinetic_energy);
   out << line;
   std::snprintf(line, sizeof line, "              fastest point %.4f m/s: %s\n", summary.max_speed,
@@ -214,7 +227,8 @@ DemoSummary run_demo(const DemoOptions& options, std::ostream& out) {
   out << "  wrote " << summary.png << " (the pile) and " << summary.gif << " (the fall, " << summary.gif_frames
       << " frames)\n";
   if (!options.record.empty()) {
-    std::snprintf(line, sizeof line, "  recorded the world's calls into %s (last update's digest %016llx; check with pebble replay)\n",
+    std::snprintf(line, sizeof line,
+                  "  recorded the world's calls into %s (last update's digest %016llx; check with pebble replay)\n",
                   options.record.c_str(), static_cast<unsigned long long>(summary.digest));
     out << line;
   }

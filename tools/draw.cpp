@@ -43,7 +43,10 @@ void shape_path(cairo_t* cr, const Shape& shape, const Transform& xf) {
   if (r == 0) {
     for (int i = 0; i < n; ++i) {
       const Vec2 p = transform_point(xf, vertices[static_cast<size_t>(i)]);
-      if (i == 0) cairo_move_to(cr, p.x, p.y); else cairo_line_to(cr, p.x, p.y);
+      if (i == 0)
+        cairo_move_to(cr, p.x, p.y);
+      else
+        cairo_line_to(cr, p.x, p.y);
     }
     if (n > 2) cairo_close_path(cr);
     return;
@@ -122,7 +125,8 @@ void draw_dot(cairo_t* cr, const View& view, Vec2 at, double radius_px, Rgb colo
 }
 
 void draw_text(cairo_t* cr, double x, double y, const char* text, double size_px, Rgb color, bool bold) {
-  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                         bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, size_px);
   set_color(cr, color);
   cairo_move_to(cr, x, y);

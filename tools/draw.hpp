@@ -18,7 +18,9 @@ struct Rgb {
 /// A colour from 0xRRGGBB.
 constexpr Rgb hex(unsigned v) { return {((v >> 16) & 255) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0}; }
 /// a + t (b - a).
-constexpr Rgb mix(Rgb a, Rgb b, double t) { return {a.r + t * (b.r - a.r), a.g + t * (b.g - a.g), a.b + t * (b.b - a.b)}; }
+constexpr Rgb mix(Rgb a, Rgb b, double t) {
+  return {a.r + t * (b.r - a.r), a.g + t * (b.g - a.g), a.b + t * (b.b - a.b)};
+}
 
 /// The colours the pictures use.
 namespace colors {
@@ -34,7 +36,7 @@ inline constexpr Rgb contact = hex(0xd62728), closest = hex(0x1f77b4), ray = hex
 /// World to pixels: a uniform scale, y flipped, the world box `world` fitted into the pixel
 /// rectangle [left, left + width] x [top, top + height] and centred there.
 struct View {
-  double scale = 1;            ///< pixels per metre
+  double scale = 1;                   ///< pixels per metre
   double origin_x = 0, origin_y = 0;  ///< pixel position of world (0, 0)
 
   static View fit(const Aabb& world, double left, double top, double width, double height);

@@ -25,8 +25,8 @@ public:
   const std::vector<uint8_t>& entries() const { return rgb_; }
 
 private:
-  std::vector<uint8_t> rgb_;      // 256 x 3 bytes
-  std::vector<uint8_t> lookup_;   // 32 x 32 x 32: nearest entry for each 5-bit colour
+  std::vector<uint8_t> rgb_;     // 256 x 3 bytes
+  std::vector<uint8_t> lookup_;  // 32 x 32 x 32: nearest entry for each 5-bit colour
 };
 
 /// Builds an animated GIF (looping forever) in memory.

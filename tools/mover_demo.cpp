@@ -24,7 +24,9 @@ constexpr int kMaxSteps = 60 * 40;
 // The lift: a slab at x = kLiftX that rises from the ground to the ledge and back.
 constexpr float kLiftX = 54.0f, kLiftHalfWidth = 1.0f, kLiftHalfHeight = 0.1f, kLedgeTop = 2.1f;
 constexpr float kLiftRate = 0.9f;  // radians per second of its cosine
-float lift_y(float t) { return kLiftHalfHeight + 0.5f * (kLedgeTop - 2 * kLiftHalfHeight) * (1 - std::cos(kLiftRate * t)); }
+float lift_y(float t) {
+  return kLiftHalfHeight + 0.5f * (kLedgeTop - 2 * kLiftHalfHeight) * (1 - std::cos(kLiftRate * t));
+}
 
 struct Level {
   CollisionWorld world;
@@ -63,7 +65,8 @@ struct Level {
       if ((c >= 4 && c < 8) || (c >= 12 && c < 14)) solid[std::size_t(3 * columns + c)] = 1;
     }
     for (const Outline& o : outline_tiles(TileGrid{columns, rows, solid, {34, -0.75f}, {0.5f, 0.25f}}))
-      chains.push_back(world.add(o.closed ? Chain::loop(o.points) : Chain::open(o.points), Transform::identity(), fixed));
+      chains.push_back(
+          world.add(o.closed ? Chain::loop(o.points) : Chain::open(o.points), Transform::identity(), fixed));
     // The floor to the lift, the pit under it, the ledge beyond and the wall.
     chains.push_back(world.add(Chain::open(std::vector<Vec2>{{kMoverLevelWall, 6},
                                                              {kMoverLevelWall, kLedgeTop},
@@ -99,14 +102,16 @@ struct Script {
     if (on_lift && lift_y(t) >= kLedgeTop - kLiftHalfHeight - 0.02f) lifted = true;
     if (on_lift && !lifted) {
       vx = 0;  // ride it up
-    } else if (!lifted && x > kLiftX - kLiftHalfWidth - 1.0f && x < kLiftX - kLiftHalfWidth - 0.3f && lift_y(t) > kLiftHalfHeight + 0.02f) {
+    } else if (!lifted && x > kLiftX - kLiftHalfWidth - 1.0f && x < kLiftX - kLiftHalfWidth - 0.3f &&
+               lift_y(t) > kLiftHalfHeight + 0.02f) {
       vx = 0;  // wait at the foot of the lift until it comes down
     }
     return {vx, last.velocity.y + kGravity * kStep};
   }
 };
 
-void draw_frame(Canvas& canvas, const Level& level, const Shape& shape, const MoverStep& s, const std::vector<Vec2>& trail) {
+void draw_frame(Canvas& canvas, const Level& level, const Shape& shape, const MoverStep& s,
+                const std::vector<Vec2>& trail) {
   cairo_t* cr = canvas.cr;
   const int w = cairo_image_surface_get_width(canvas.surface), h = cairo_image_surface_get_height(canvas.surface);
   const float cx = s.transform.p.x;
@@ -118,7 +123,8 @@ void draw_frame(Canvas& canvas, const Level& level, const Shape& shape, const Mo
     for (int k = 0; k < level.world.part_count(id); ++k)
       draw_shape(cr, view, *level.world.part(id, k), *level.world.transform(id), colors::ground, 1, colors::outline, 2);
   }
-  draw_shape(cr, view, *level.world.shape(level.lift), *level.world.transform(level.lift), colors::fills[1], 0.9, colors::outline, 1.5);
+  draw_shape(cr, view, *level.world.shape(level.lift), *level.world.transform(level.lift), colors::fills[1], 0.9,
+             colors::outline, 1.5);
   for (std::size_t i = 1; i < trail.size(); ++i) {
     cairo_move_to(cr, view.px(trail[i - 1].x), view.py(trail[i - 1].y));
     cairo_line_to(cr, view.px(trail[i].x), view.py(trail[i].y));
@@ -126,7 +132,8 @@ void draw_frame(Canvas& canvas, const Level& level, const Shape& shape, const Mo
   set_color(cr, colors::closest, 0.5);
   cairo_set_line_width(cr, 1.5);
   cairo_stroke(cr);
-  draw_shape(cr, view, shape, s.transform, s.ground.grounded ? colors::fills[0] : colors::fills[3], 0.9, colors::outline, 1.5);
+  draw_shape(cr, view, shape, s.transform, s.ground.grounded ? colors::fills[0] : colors::fills[3], 0.9,
+             colors::outline, 1.5);
   if (s.ground.grounded) {
     draw_dot(cr, view, s.ground.point, 3, colors::contact);
     draw_arrow(cr, view, s.ground.point, s.ground.normal, 28, colors::contact, 2);
@@ -162,7 +169,8 @@ std::string planes_picture(int width) {
   set_color(cr, colors::background);
   cairo_paint(cr);
   world.overlap_aabb(Aabb{{-10, -10}, {10, 10}}, [&](ColliderId id) {
-    for (int k = 0; k < world.part_count(id); ++k) draw_shape(cr, view, *world.part(id, k), *world.transform(id), colors::ground, 1, colors::outline, 2.5);
+    for (int k = 0; k < world.part_count(id); ++k)
+      draw_shape(cr, view, *world.part(id, k), *world.transform(id), colors::ground, 1, colors::outline, 2.5);
     return true;
   });
   draw_shape(cr, view, capsule, mover.transform(), colors::fills[0], 0.85, colors::outline, 2);
@@ -188,8 +196,10 @@ std::string planes_picture(int width) {
     draw_arrow(cr, view, c, normalize(v), 40 * length(v), colors::axis, 3);
     if (length(w) > 0.05f) draw_arrow(cr, view, c, normalize(w), 40 * length(w), colors::hit, 3);
   }
-  draw_text(cr, 12, 24, "contact planes (red); velocities asked (grey) and clipped against the planes (green):", 15, colors::text);
-  draw_text(cr, 12, 44, "into the corner, what runs up along the wall is left; away from the wall, the level part", 15, colors::text);
+  draw_text(cr, 12, 24, "contact planes (red); velocities asked (grey) and clipped against the planes (green):", 15,
+            colors::text);
+  draw_text(cr, 12, 44, "into the corner, what runs up along the wall is left; away from the wall, the level part", 15,
+            colors::text);
   return png_bytes(canvas.surface);
 }
 
@@ -198,11 +208,13 @@ std::string planes_picture(int width) {
 MoverDemoSummary run_mover_demo(const MoverDemoOptions& options, std::ostream& out) {
   namespace fs = std::filesystem;
   const Shape shape = mover_shape(options.shape);
-  if (options.gif_width < 64 || options.gif_every < 1) throw InputError("mover: expected --gif-width >= 64 and --gif-every >= 1");
+  if (options.gif_width < 64 || options.gif_every < 1)
+    throw InputError("mover: expected --gif-width >= 64 and --gif-every >= 1");
   std::error_code ec;
   fs::create_directories(options.output, ec);
   if (ec || !fs::is_directory(options.output))
-    throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") + ")");
+    throw InputError(options.output + ": cannot create the output folder (" + (ec ? ec.message() : "not a folder") +
+                     ")");
 
   Level level;
   float bottom = 0;
@@ -211,8 +223,8 @@ MoverDemoSummary run_mover_demo(const MoverDemoOptions& options, std::ostream& o
   CharacterMover mover(shape, Transform{{-4, bottom + 0.3f}, Rot::identity()});
 
   const int gif_height = 2 * (options.gif_width * 3 / 8 / 2);
-  const std::vector<Rgb> keys{colors::background, colors::outline, colors::ground, colors::fills[0], colors::fills[1],
-                              colors::fills[3], colors::closest, colors::contact, colors::text};
+  const std::vector<Rgb> keys{colors::background, colors::outline, colors::ground,  colors::fills[0], colors::fills[1],
+                              colors::fills[3],   colors::closest, colors::contact, colors::text};
   const Palette palette(keys);
   GifWriter gif(options.gif_width, gif_height, palette);
   Canvas canvas(options.gif_width, gif_height);
@@ -241,7 +253,8 @@ MoverDemoSummary run_mover_demo(const MoverDemoOptions& options, std::ostream& o
     summary.riding_steps += s.ground.grounded && s.ground.collider == level.lift;
     level.world.collide_shape(shape, s.transform, 0, [&](ColliderId id, int, const Manifold& m) {
       if (id != level.lift) {
-        for (int k = 0; k < m.count; ++k) summary.least_gap = std::min<long double>(summary.least_gap, m.points[k].separation);
+        for (int k = 0; k < m.count; ++k)
+          summary.least_gap = std::min<long double>(summary.least_gap, m.points[k].separation);
       }
       return true;
     });
@@ -249,9 +262,12 @@ MoverDemoSummary run_mover_demo(const MoverDemoOptions& options, std::ostream& o
     if (trail.size() > 120) trail.erase(trail.begin());
     if (i % options.gif_every == 0) {
       draw_frame(canvas, level, shape, s, trail);
-      gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface), delay);
+      gif.add_frame(cairo_image_surface_get_data(canvas.surface), cairo_image_surface_get_stride(canvas.surface),
+                    delay);
     }
-    at_wall = s.transform.p.x > kMoverLevelWall - 1.5f && std::fabs(s.transform.p.x - last.transform.p.x) < 1e-5f ? at_wall + 1 : 0;
+    at_wall = s.transform.p.x > kMoverLevelWall - 1.5f && std::fabs(s.transform.p.x - last.transform.p.x) < 1e-5f
+                  ? at_wall + 1
+                  : 0;
     last = s;
   }
   if (summary.least_gap > 1e29L) summary.least_gap = 0;
@@ -265,17 +281,21 @@ MoverDemoSummary run_mover_demo(const MoverDemoOptions& options, std::ostream& o
   write_file(planes_png, planes_picture(std::max(320, options.gif_width)));
 
   char line[256];
-  out << "pebble mover: a " << options.shape << " walks hills, stairs, a tile map and a lift to the wall, " << summary.steps
-      << " steps of 1/60 s\n";
-  std::snprintf(line, sizeof line, "  grounded %d steps, climbed %d steps, snapped down %d times, pushed %d times, rode the lift %d steps\n",
-                summary.grounded_steps, summary.stepped, summary.snapped, summary.pushed, summary.riding_steps);
+  out << "pebble mover: a " << options.shape << " walks hills, stairs, a tile map and a lift to the wall, "
+      << summary.steps << " steps of 1/60 s\n";
+  std::snprintf(
+      line, sizeof line,
+      "  grounded %d steps, climbed %d steps, snapped down %d times, pushed %d times, rode the lift %d steps\n",
+      summary.grounded_steps, summary.stepped, summary.snapped, summary.pushed, summary.riding_steps);
   out << line;
-  std::snprintf(line, sizeof line, "  stopped at x = %.3f (the wall is at %.1f); least gap to the level %.4f m (skin %.3f)\n",
+  std::snprintf(line, sizeof line,
+                "  stopped at x = %.3f (the wall is at %.1f); least gap to the level %.4f m (skin %.3f)\n",
                 summary.end_x, kMoverLevelWall, double(summary.least_gap), mover.settings().skin);
   out << line;
   std::snprintf(line, sizeof line, "  %.1f microseconds per mover step\n", summary.microseconds_per_step);
   out << line;
-  out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames) and " << planes_png << " (the contact planes)\n";
+  out << "  wrote " << summary.gif << " (" << summary.gif_frames << " frames) and " << planes_png
+      << " (the contact planes)\n";
   return summary;
 }
 

@@ -21,11 +21,11 @@ struct MoverDemoOptions {
 /// What the walk did (printed, and checked by the tests).
 struct MoverDemoSummary {
   int steps = 0;
-  float end_x = 0;           ///< where the character stopped (the wall is at kMoverLevelWall)
-  int grounded_steps = 0;    ///< steps that ended on the ground
+  float end_x = 0;         ///< where the character stopped (the wall is at kMoverLevelWall)
+  int grounded_steps = 0;  ///< steps that ended on the ground
   int stepped = 0, snapped = 0, pushed = 0;
-  int riding_steps = 0;      ///< steps that ended standing on the moving platform
-  long double least_gap = 0; ///< least distance to a fixed collider after any step (>= -skin)
+  int riding_steps = 0;       ///< steps that ended standing on the moving platform
+  long double least_gap = 0;  ///< least distance to a fixed collider after any step (>= -skin)
   double microseconds_per_step = 0;
   std::string gif;
   int gif_frames = 0;

@@ -31,7 +31,9 @@ std::string hex_id(uint32_t id) {
 json manifold_json(const Manifold& m) {
   json points = json::array();
   for (int i = 0; i < m.count; ++i)
-    points.push_back({{"point", point(m.points[i].point)}, {"separation", number(m.points[i].separation)}, {"id", hex_id(m.points[i].id)}});
+    points.push_back({{"point", point(m.points[i].point)},
+                      {"separation", number(m.points[i].separation)},
+                      {"id", hex_id(m.points[i].id)}});
   return {{"count", m.count}, {"normal", point(m.normal)}, {"points", points}};
 }
 
@@ -125,41 +127,54 @@ std::vector<Answer> run_queries(const Scene& scene) {
   const auto& o = scene.objects;
   auto at = [&](int i) -> const SceneObject& { return o[static_cast<size_t>(i)]; };
   for (size_t qi = 0; qi < scene.queries.size(); ++qi) {
-    answers.push_back(std::visit(
-        Overloaded{
-            [&](const CollideQuery& q) -> Answer { return collide(at(q.a).shape, at(q.a).xf, at(q.b).shape, at(q.b).xf, q.margin); },
-            [&](const DistanceQuery& q) -> Answer { return distance(at(q.a).shape, at(q.a).xf, at(q.b).shape, at(q.b).xf); },
-            [&](const OverlapQuery& q) -> Answer { return OverlapAnswer{overlap(at(q.a).shape, at(q.a).xf, at(q.b).shape, at(q.b).xf)}; },
-            [&](const ProjectPointQuery& q) -> Answer { return project_point(at(q.object).shape, at(q.object).xf, q.point); },
-            [&](const ContainsQuery& q) -> Answer { return ContainsAnswer{contains(at(q.object).shape, at(q.object).xf, q.point)}; },
-            [&](const MassQuery& q) -> Answer {
-              try {
-                const SceneObject& object = at(q.object);
-                return object.convex() ? mass_properties(object.shape, q.density) : mass_properties(object.parts, q.density);
-              } catch (const InvalidShape& e) {
-                throw InputError("/queries/" + std::to_string(qi) + ": " + e.what());
-              }
-            },
-            [&](const BoundsQuery& q) -> Answer { return bounds(at(q.object).shape, at(q.object).xf); },
-            [&](const RaycastQuery& q) -> Answer { return raycast(at(q.object).shape, at(q.object).xf, q.ray, q.radius); },
-            [&](const ShapeCastQuery& q) -> Answer {
-              return shape_cast(at(q.a).shape, at(q.a).xf, q.translation_a, at(q.b).shape, at(q.b).xf, q.translation_b,
-                                ShapeCastOptions{q.target_separation});
-            },
-            [&](const ToiQuery& q) -> Answer {
-              ToiOptions options;
-              options.target_separation = q.target_separation;
-              return time_of_impact(at(q.a).shape, sweep_of(at(q.a), q.a_to), at(q.b).shape, sweep_of(at(q.b), q.b_to),
-                                    q.t_max, options);
-            },
-            [&](const ApproachQuery& q) -> Answer {
-              return closest_approach(at(q.a).shape, at(q.a).xf, q.velocity_a, at(q.b).shape, at(q.b).xf, q.velocity_b,
-                                      q.horizon);
-            },
-            [&](const WorldContactsQuery& q) -> Answer { return world_contacts(scene, q); },
-            [&](const WorldRaycastQuery& q) -> Answer { return world_raycast(scene, q); },
-        },
-        scene.queries[qi]));
+    answers.push_back(
+        std::visit(Overloaded{
+                       [&](const CollideQuery& q) -> Answer {
+                         return collide(at(q.a).shape, at(q.a).xf, at(q.b).shape, at(q.b).xf, q.margin);
+                       },
+                       [&](const DistanceQuery& q) -> Answer {
+                         return distance(at(q.a).shape, at(q.a).xf, at(q.b).shape, at(q.b).xf);
+                       },
+                       [&](const OverlapQuery& q) -> Answer {
+                         return OverlapAnswer{overlap(at(q.a).shape, at(q.a).xf, at(q.b).shape, at(q.b).xf)};
+                       },
+                       [&](const ProjectPointQuery& q) -> Answer {
+                         return project_point(at(q.object).shape, at(q.object).xf, q.point);
+                       },
+                       [&](const ContainsQuery& q) -> Answer {
+                         return ContainsAnswer{contains(at(q.object).shape, at(q.object).xf, q.point)};
+                       },
+                       [&](const MassQuery& q) -> Answer {
+                         try {
+                           const SceneObject& object = at(q.object);
+                           return object.convex() ? mass_properties(object.shape, q.density)
+                                                  : mass_properties(object.parts, q.density);
+                         } catch (const InvalidShape& e) {
+                           throw InputError("/queries/" + std::to_string(qi) + ": " + e.what());
+                         }
+                       },
+                       [&](const BoundsQuery& q) -> Answer { return bounds(at(q.object).shape, at(q.object).xf); },
+                       [&](const RaycastQuery& q) -> Answer {
+                         return raycast(at(q.object).shape, at(q.object).xf, q.ray, q.radius);
+                       },
+                       [&](const ShapeCastQuery& q) -> Answer {
+                         return shape_cast(at(q.a).shape, at(q.a).xf, q.translation_a, at(q.b).shape, at(q.b).xf,
+                                           q.translation_b, ShapeCastOptions{q.target_separation});
+                       },
+                       [&](const ToiQuery& q) -> Answer {
+                         ToiOptions options;
+                         options.target_separation = q.target_separation;
+                         return time_of_impact(at(q.a).shape, sweep_of(at(q.a), q.a_to), at(q.b).shape,
+                                               sweep_of(at(q.b), q.b_to), q.t_max, options);
+                       },
+                       [&](const ApproachQuery& q) -> Answer {
+                         return closest_approach(at(q.a).shape, at(q.a).xf, q.velocity_a, at(q.b).shape, at(q.b).xf,
+                                                 q.velocity_b, q.horizon);
+                       },
+                       [&](const WorldContactsQuery& q) -> Answer { return world_contacts(scene, q); },
+                       [&](const WorldRaycastQuery& q) -> Answer { return world_raycast(scene, q); },
+                   },
+                   scene.queries[qi]));
   }
   return answers;
 }
@@ -222,28 +237,44 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
         Overloaded{
             [](const Manifold& m) { return manifold_json(m); },
             [](const DistanceResult& d) {
-              return json{{"distance", number(d.distance)}, {"normal", point(d.normal)}, {"point_a", point(d.point_a)},
+              return json{{"distance", number(d.distance)},
+                          {"normal", point(d.normal)},
+                          {"point_a", point(d.point_a)},
                           {"point_b", point(d.point_b)}};
             },
-            [](const OverlapAnswer& a) { return json{{"overlap", a.overlap}}; },
+            [](const OverlapAnswer& a) {
+              return json{{"overlap", a.overlap}};
+            },
             [](const PointProjection& p) {
-              return json{{"closest", point(p.point)}, {"normal", point(p.normal)}, {"distance", number(p.distance)},
+              return json{{"closest", point(p.point)},
+                          {"normal", point(p.normal)},
+                          {"distance", number(p.distance)},
                           {"inside", p.inside}};
             },
-            [](const ContainsAnswer& a) { return json{{"inside", a.inside}}; },
+            [](const ContainsAnswer& a) {
+              return json{{"inside", a.inside}};
+            },
             [](const MassProperties& m) {
               return json{{"mass", number(m.mass)}, {"center", point(m.center)}, {"inertia", number(m.inertia)}};
             },
-            [](const Aabb& b) { return json{{"lower", point(b.lower)}, {"upper", point(b.upper)}}; },
+            [](const Aabb& b) {
+              return json{{"lower", point(b.lower)}, {"upper", point(b.upper)}};
+            },
             [](const CastHit& h) { return hit_json(h); },
             [](const ToiResult& t) {
               static constexpr const char* kStates[] = {"hit", "separated", "overlapped", "failed"};
-              return json{{"state", kStates[static_cast<int>(t.state)]}, {"fraction", number(t.fraction)},
-                          {"point", point(t.point)}, {"normal", point(t.normal)}};
+              return json{{"state", kStates[static_cast<int>(t.state)]},
+                          {"fraction", number(t.fraction)},
+                          {"point", point(t.point)},
+                          {"normal", point(t.normal)}};
             },
             [](const Approach& a) {
-              return json{{"hit", a.hit},           {"time", number(a.time)},       {"distance", number(a.distance)},
-                          {"point_a", point(a.point_a)}, {"point_b", point(a.point_b)}, {"normal", point(a.normal)}};
+              return json{{"hit", a.hit},
+                          {"time", number(a.time)},
+                          {"distance", number(a.distance)},
+                          {"point_a", point(a.point_a)},
+                          {"point_b", point(a.point_b)},
+                          {"normal", point(a.normal)}};
             },
             [&](const WorldContactsAnswer& w) {
               json pairs = json::array();

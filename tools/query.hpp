@@ -21,17 +21,33 @@ template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
 /// One query's answer, beside the query itself.
-struct ContainsAnswer { bool inside; };
-struct OverlapAnswer { bool overlap; };
+struct ContainsAnswer {
+  bool inside;
+};
+struct OverlapAnswer {
+  bool overlap;
+};
 /// A touching pair of objects (indices a < b) in the world, normal from a to b.
-struct ObjectContact { int a, b; Manifold manifold; int part_a = 0, part_b = 0; };
-struct WorldContactsAnswer { std::vector<ObjectContact> pairs; };
+struct ObjectContact {
+  int a, b;
+  Manifold manifold;
+  int part_a = 0, part_b = 0;
+};
+struct WorldContactsAnswer {
+  std::vector<ObjectContact> pairs;
+};
 /// A ray hit on one object.
-struct ObjectHit { int object; CastHit hit; int part = 0; };
+struct ObjectHit {
+  int object;
+  CastHit hit;
+  int part = 0;
+};
 /// Every hit by fraction when the query asked for all, else the closest one (or none).
-struct WorldRaycastAnswer { std::vector<ObjectHit> hits; };
-using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties, Aabb,
-                            CastHit, ToiResult, Approach, WorldContactsAnswer, WorldRaycastAnswer>;
+struct WorldRaycastAnswer {
+  std::vector<ObjectHit> hits;
+};
+using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties,
+                            Aabb, CastHit, ToiResult, Approach, WorldContactsAnswer, WorldRaycastAnswer>;
 
 /// The sweep of object `index` of a time_of_impact query: about its centre of mass, from its
 /// placement to `to`.

@@ -1,8 +1,8 @@
 // Drawing a scene: the plot (grid, objects, query overlays) on the left, the legend on the right.
 #include "tools/render.hpp"
 
-#include <algorithm>
 #include <cairo-svg.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -50,24 +50,28 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
     }
   }
   for (const auto& query : scene.queries) {
-    std::visit(Overloaded{[&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
-                          [&](const RaycastQuery& q) { add_ray(q.ray, q.radius); },
-                          [&](const WorldRaycastQuery& q) { add_ray(q.ray, q.radius); },
-                          // Where moving shapes end.
-                          [&](const ShapeCastQuery& q) {
-                            for (const auto& [i, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}})
-                              add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + translation, scene.objects[static_cast<size_t>(i)].xf.q});
-                          },
-                          [&](const ToiQuery& q) {
-                            for (const auto& [i, to] : {std::pair{q.a, q.a_to}, std::pair{q.b, q.b_to}})
-                              add_shape(i, sweep_transform(sweep_of(scene.objects[static_cast<size_t>(i)], to), 1));
-                          },
-                          [&](const ApproachQuery& q) {
-                            for (const auto& [i, v] : {std::pair{q.a, q.velocity_a}, std::pair{q.b, q.velocity_b}})
-                              add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + q.horizon * v, scene.objects[static_cast<size_t>(i)].xf.q});
-                          },
-                          [](const auto&) {}},
-               query);
+    std::visit(
+        Overloaded{
+            [&](const ProjectPointQuery& q) { add(q.point); }, [&](const ContainsQuery& q) { add(q.point); },
+            [&](const RaycastQuery& q) { add_ray(q.ray, q.radius); },
+            [&](const WorldRaycastQuery& q) { add_ray(q.ray, q.radius); },
+            // Where moving shapes end.
+            [&](const ShapeCastQuery& q) {
+              for (const auto& [i, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}})
+                add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + translation,
+                              scene.objects[static_cast<size_t>(i)].xf.q});
+            },
+            [&](const ToiQuery& q) {
+              for (const auto& [i, to] : {std::pair{q.a, q.a_to}, std::pair{q.b, q.b_to}})
+                add_shape(i, sweep_transform(sweep_of(scene.objects[static_cast<size_t>(i)], to), 1));
+            },
+            [&](const ApproachQuery& q) {
+              for (const auto& [i, v] : {std::pair{q.a, q.velocity_a}, std::pair{q.b, q.velocity_b}})
+                add_shape(i, {scene.objects[static_cast<size_t>(i)].xf.p + q.horizon * v,
+                              scene.objects[static_cast<size_t>(i)].xf.q});
+            },
+            [](const auto&) {}},
+        query);
   }
   for (const Answer& a : answers) {
     std::visit(Overloaded{[&](const DistanceResult& d) { add(d.point_a), add(d.point_b); },
@@ -138,7 +142,21 @@ std::string format(const char* f, double v) {
 }
 
 /// What the legend explains: one entry per kind of mark the picture shows.
-enum class Mark { contact, speculative, normal, closest, projection, inside, outside, center, box, ray, hit, circle_cast, cast };
+enum class Mark {
+  contact,
+  speculative,
+  normal,
+  closest,
+  projection,
+  inside,
+  outside,
+  center,
+  box,
+  ray,
+  hit,
+  circle_cast,
+  cast
+};
 
 void draw_manifold(cairo_t* cr, const View& view, const Manifold& m, std::set<Mark>& marks) {
   for (int k = 0; k < m.count; ++k) {
@@ -186,8 +204,8 @@ void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const
 
 /// One moving object: its motion as an arrow from where it starts to where it ends, its outline
 /// at the moment of interest (when `at` is given) and dashed where its motion ends.
-void draw_motion(cairo_t* cr, const View& view, const Scene& scene, int index, const Transform& end, const Transform* at,
-                 std::set<Mark>& marks) {
+void draw_motion(cairo_t* cr, const View& view, const Scene& scene, int index, const Transform& end,
+                 const Transform* at, std::set<Mark>& marks) {
   const SceneObject& o = scene.objects[static_cast<size_t>(index)];
   if (end == o.xf) return;  // not moving
   const Rgb color = mix(object_color(static_cast<size_t>(index)), colors::outline, 0.35);
@@ -266,7 +284,8 @@ void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const Sh
   marks.insert(Mark::normal);
 }
 
-void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::vector<Answer>& answers, std::set<Mark>& marks) {
+void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::vector<Answer>& answers,
+                  std::set<Mark>& marks) {
   for (size_t i = 0; i < answers.size(); ++i) {
     const Query& query = scene.queries[i];
     std::visit(
@@ -374,9 +393,15 @@ void draw_mark(cairo_t* cr, Mark mark, double x, double y) {
   pixel.scale = 1;
   auto at = [&](double px, double py) { return Vec2{static_cast<float>(px), static_cast<float>(-py)}; };
   switch (mark) {
-    case Mark::contact: draw_dot(cr, pixel, at(x + 10, y), 4.5, colors::contact); break;
-    case Mark::speculative: draw_dot(cr, pixel, at(x + 10, y), 4.5, colors::contact, true); break;
-    case Mark::normal: draw_arrow(cr, pixel, at(x, y), {1, 0}, 22, colors::contact, 2); break;
+    case Mark::contact:
+      draw_dot(cr, pixel, at(x + 10, y), 4.5, colors::contact);
+      break;
+    case Mark::speculative:
+      draw_dot(cr, pixel, at(x + 10, y), 4.5, colors::contact, true);
+      break;
+    case Mark::normal:
+      draw_arrow(cr, pixel, at(x, y), {1, 0}, 22, colors::contact, 2);
+      break;
     case Mark::closest:
       dashed_line(cr, pixel, at(x, y), at(x + 22, y), colors::closest);
       draw_dot(cr, pixel, at(x, y), 3, colors::closest);
@@ -386,8 +411,12 @@ void draw_mark(cairo_t* cr, Mark mark, double x, double y) {
       cross_marker(cr, pixel, at(x + 2, y), colors::ray);
       draw_dot(cr, pixel, at(x + 20, y), 3, colors::ray);
       break;
-    case Mark::inside: draw_dot(cr, pixel, at(x + 10, y), 5, colors::hit); break;
-    case Mark::outside: draw_dot(cr, pixel, at(x + 10, y), 5, colors::axis, true); break;
+    case Mark::inside:
+      draw_dot(cr, pixel, at(x + 10, y), 5, colors::hit);
+      break;
+    case Mark::outside:
+      draw_dot(cr, pixel, at(x + 10, y), 5, colors::axis, true);
+      break;
     case Mark::center:
       draw_dot(cr, pixel, at(x + 10, y), 5, colors::text, true);
       cross_marker(cr, pixel, at(x + 10, y), colors::text);
@@ -430,19 +459,32 @@ void draw_mark(cairo_t* cr, Mark mark, double x, double y) {
 
 const char* mark_text(Mark mark) {
   switch (mark) {
-    case Mark::contact: return "contact point (touching)";
-    case Mark::speculative: return "contact point within the margin";
-    case Mark::normal: return "contact normal, from A to B";
-    case Mark::closest: return "closest points (distance)";
-    case Mark::projection: return "point and its projection, normal";
-    case Mark::inside: return "point inside (contains)";
-    case Mark::outside: return "point outside (contains)";
-    case Mark::center: return "centre of mass";
-    case Mark::box: return "bounding box";
-    case Mark::ray: return "ray (dashed past the hit)";
-    case Mark::hit: return "ray hit and surface normal";
-    case Mark::circle_cast: return "cast circle at start and at hit";
-    case Mark::cast: return "motion: first touch / closest, end";
+    case Mark::contact:
+      return "contact point (touching)";
+    case Mark::speculative:
+      return "contact point within the margin";
+    case Mark::normal:
+      return "contact normal, from A to B";
+    case Mark::closest:
+      return "closest points (distance)";
+    case Mark::projection:
+      return "point and its projection, normal";
+    case Mark::inside:
+      return "point inside (contains)";
+    case Mark::outside:
+      return "point outside (contains)";
+    case Mark::center:
+      return "centre of mass";
+    case Mark::box:
+      return "bounding box";
+    case Mark::ray:
+      return "ray (dashed past the hit)";
+    case Mark::hit:
+      return "ray hit and surface normal";
+    case Mark::circle_cast:
+      return "cast circle at start and at hit";
+    case Mark::cast:
+      return "motion: first touch / closest, end";
   }
   return "";
 }
@@ -520,7 +562,8 @@ cairo_status_t append(void* closure, const unsigned char* data, unsigned int len
 
 }  // namespace
 
-std::string render_scene(const Scene& scene, const std::vector<Answer>& answers, ImageFormat format, const RenderSettings& settings) {
+std::string render_scene(const Scene& scene, const std::vector<Answer>& answers, ImageFormat format,
+                         const RenderSettings& settings) {
   const Aabb world = scene_box(scene, answers);
   const double width = std::max(settings.width, 480);
   const double plot_w = width - kLeft - kGap - kLegendWidth;
@@ -555,7 +598,8 @@ std::string render_scene(const Scene& scene, const std::vector<Answer>& answers,
     }
     // A compound or concave object: every part, thin lines between them.
     for (const Shape& part : o.convex() ? std::vector<Shape>{o.shape} : o.parts)
-      draw_shape(cr, view, part, o.xf, object_color(i), 0.35, mix(object_color(i), colors::outline, 0.35), o.convex() ? 2 : 1);
+      draw_shape(cr, view, part, o.xf, object_color(i), 0.35, mix(object_color(i), colors::outline, 0.35),
+                 o.convex() ? 2 : 1);
   }
   std::set<Mark> marks;
   draw_answers(cr, view, scene, answers, marks);

@@ -20,8 +20,8 @@ int run_replay(const std::string& path, std::ostream& out) {
   }
   char digest[32];
   std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(report.digest));
-  out << "pebble replay: " << path << ": " << report.calls << " calls, " << report.updates << " updates, last update's digest " << digest
-      << "\n";
+  out << "pebble replay: " << path << ": " << report.calls << " calls, " << report.updates
+      << " updates, last update's digest " << digest << "\n";
   if (report.mismatches == 0) {
     out << "  every call and update agrees with the recording\n";
     return 0;

@@ -24,8 +24,8 @@ using json = nlohmann::json;
 
 /// The query names, in the order of docs/scene-format.md; index = variant index of Query.
 const std::vector<std::string_view> kQueryNames = {
-    "collide",    "distance",       "overlap",          "project_point",  "contains",     "mass", "bounds", "raycast",
-    "shape_cast", "time_of_impact", "closest_approach", "world_contacts", "world_raycast"};
+    "collide", "distance",   "overlap",        "project_point",    "contains",       "mass",         "bounds",
+    "raycast", "shape_cast", "time_of_impact", "closest_approach", "world_contacts", "world_raycast"};
 static_assert(std::variant_size_v<Query> == 13, "kQueryNames lists one name per Query alternative");
 
 std::string join(const std::vector<std::string_view>& names) {
@@ -37,16 +37,21 @@ std::string join(const std::vector<std::string_view>& names) {
 /// How a value looks, for "expected X, got Y".
 std::string describe(const json& v) {
   switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return v.get<bool>() ? "true" : "false";
     case json::value_t::string: {
       std::string s = v.get<std::string>();
       if (s.size() > 40) s = s.substr(0, 40) + "...";
       return "the string \"" + s + "\"";
     }
-    case json::value_t::array: return "an array of " + std::to_string(v.size());
-    case json::value_t::object: return "an object";
-    default: return v.dump();
+    case json::value_t::array:
+      return "an array of " + std::to_string(v.size());
+    case json::value_t::object:
+      return "an object";
+    default:
+      return v.dump();
   }
 }
 
@@ -83,7 +88,8 @@ public:
   float number(const json& v, const std::string& pointer) const {
     if (!v.is_number()) fail(pointer, "expected a number, got " + describe(v));
     const double d = v.get<double>();
-    if (!std::isfinite(d) || std::fabs(d) > FLT_MAX) fail(pointer, "expected a number within float range, got " + v.dump());
+    if (!std::isfinite(d) || std::fabs(d) > FLT_MAX)
+      fail(pointer, "expected a number within float range, got " + v.dump());
     return static_cast<float>(d);
   }
   float number(const json& obj, const std::string& pointer, const char* key) const {
@@ -94,7 +100,8 @@ public:
   }
 
   /// An optional number that must be >= 0 (a margin, a radius, a density...); `what` names it.
-  float non_negative_or(const json& obj, const std::string& pointer, const char* key, float fallback, const char* what) const {
+  float non_negative_or(const json& obj, const std::string& pointer, const char* key, float fallback,
+                        const char* what) const {
     const float v = number_or(obj, pointer, key, fallback);
     if (v < 0) fail(pointer + "/" + key, std::string("expected ") + what + " >= 0, got " + obj[key].dump());
     return v;
@@ -159,13 +166,15 @@ Shape read_shape(const Reader& r, const json& v, const std::string& pointer, std
       if (!points.is_array() || points.empty())
         r.fail(pointer + "/points", "expected a non-empty array of points [[x, y], ...], got " + describe(points));
       std::vector<Vec2> pts;
-      for (size_t i = 0; i < points.size(); ++i) pts.push_back(r.vec2(points[i], pointer + "/points/" + std::to_string(i)));
+      for (size_t i = 0; i < points.size(); ++i)
+        pts.push_back(r.vec2(points[i], pointer + "/points/" + std::to_string(i)));
       return Shape::polygon(pts, r.number_or(v, pointer, "radius", 0));
     }
   } catch (const InvalidShape& e) {
     r.fail(pointer, std::string("invalid ") + kind + ": " + e.what());
   }
-  r.fail(pointer + "/type", "unknown shape type \"" + kind + "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)");
+  r.fail(pointer + "/type",
+         "unknown shape type \"" + kind + "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon)");
 }
 
 class SceneReader {
@@ -192,7 +201,8 @@ public:
 
   void queries(const json& list, const std::string& pointer) {
     if (!list.is_array()) r_.fail(pointer, "expected an array of queries, got " + describe(list));
-    for (size_t i = 0; i < list.size(); ++i) scene_.queries.push_back(query(list[i], pointer + "/" + std::to_string(i)));
+    for (size_t i = 0; i < list.size(); ++i)
+      scene_.queries.push_back(query(list[i], pointer + "/" + std::to_string(i)));
   }
 
 private:
@@ -200,7 +210,8 @@ private:
   std::vector<Vec2> points(const json& v, const std::string& pointer, std::size_t least) const {
     const json& list = r_.required(v, pointer, "points");
     if (!list.is_array() || list.size() < least)
-      r_.fail(pointer + "/points", "expected an array of at least " + std::to_string(least) + " points [[x, y], ...], got " + describe(list));
+      r_.fail(pointer + "/points", "expected an array of at least " + std::to_string(least) +
+                                       " points [[x, y], ...], got " + describe(list));
     std::vector<Vec2> out;
     for (size_t i = 0; i < list.size(); ++i) out.push_back(r_.vec2(list[i], pointer + "/points/" + std::to_string(i)));
     return out;
@@ -227,7 +238,8 @@ private:
         if (!list.is_array() || list.size() < 2)
           r_.fail(pointer + "/heights", "expected an array of at least 2 heights [y0, y1, ...], got " + describe(list));
         std::vector<float> heights;
-        for (size_t i = 0; i < list.size(); ++i) heights.push_back(r_.number(list[i], pointer + "/heights/" + std::to_string(i)));
+        for (size_t i = 0; i < list.size(); ++i)
+          heights.push_back(r_.number(list[i], pointer + "/heights/" + std::to_string(i)));
         o.heightfield = Heightfield::make(heights, r_.number(v, pointer, "spacing"));
         for (const ChainSegment& s : o.heightfield->cells()) o.parts.push_back(s.shape);
       } else if (type == "concave") {
@@ -241,17 +253,22 @@ private:
         for (size_t i = 0; i < list.size(); ++i) {
           const std::string part = pointer + "/parts/" + std::to_string(i);
           // Said outright: "unknown shape type" would puzzle someone who just used the kind above.
-          if (list[i].is_object() && list[i].contains("type") && list[i]["type"].is_string() && several_parts(list[i]["type"]))
-            r_.fail(part + "/type", "a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), not a " +
-                                        list[i]["type"].get<std::string>());
+          if (list[i].is_object() && list[i].contains("type") && list[i]["type"].is_string() &&
+              several_parts(list[i]["type"]))
+            r_.fail(
+                part + "/type",
+                "a compound's parts are convex shapes (circle, capsule, segment, box, rounded_box, polygon), not a " +
+                    list[i]["type"].get<std::string>());
           std::string kind;
           o.parts.push_back(read_shape(r_, list[i], part, kind));
         }
       } else {
-        static const std::vector<std::string_view> convex = {"circle", "capsule", "segment", "box", "rounded_box", "polygon"};
+        static const std::vector<std::string_view> convex = {"circle", "capsule",     "segment",
+                                                             "box",    "rounded_box", "polygon"};
         if (std::find(convex.begin(), convex.end(), type) == convex.end())
           r_.fail(pointer + "/type", "unknown shape type \"" + type +
-                                         "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, chain, loop, concave, compound, heightfield)");
+                                         "\" (expected one of: circle, capsule, segment, box, rounded_box, polygon, "
+                                         "chain, loop, concave, compound, heightfield)");
         o.shape = read_shape(r_, v, pointer, o.kind);
         return;
       }
@@ -274,7 +291,8 @@ private:
     if (index < 0) {
       std::vector<std::string_view> names;
       for (const SceneObject& o : scene_.objects) names.push_back(o.name);
-      r_.fail(pointer + "/" + key, "no object named \"" + name + "\" (objects: " + (names.empty() ? "none" : join(names)) + ")");
+      r_.fail(pointer + "/" + key,
+              "no object named \"" + name + "\" (objects: " + (names.empty() ? "none" : join(names)) + ")");
     }
     return index;
   }
@@ -286,8 +304,8 @@ private:
     const int index = object(q, pointer, key);
     const SceneObject& o = scene_.objects[static_cast<size_t>(index)];
     if (!o.convex())
-      r_.fail(pointer + "/" + key, q.at("type").get<std::string>() + " takes objects of one convex shape, and \"" + o.name + "\" is " +
-                                       (o.kind == "concave" ? "a concave polygon" : "a " + o.kind) +
+      r_.fail(pointer + "/" + key, q.at("type").get<std::string>() + " takes objects of one convex shape, and \"" +
+                                       o.name + "\" is " + (o.kind == "concave" ? "a concave polygon" : "a " + o.kind) +
                                        " (world_contacts and world_raycast take every kind)");
     return index;
   }
@@ -321,7 +339,8 @@ private:
       const int index = object(q, p, "object");
       const SceneObject& o = scene_.objects[static_cast<size_t>(index)];
       if (o.chain || o.heightfield)
-        r_.fail(p + "/object", "\"" + o.name + "\" is a " + (o.heightfield ? "heightfield" : "chain") + ", which has no area and no mass");
+        r_.fail(p + "/object", "\"" + o.name + "\" is a " + (o.heightfield ? "heightfield" : "chain") +
+                                   ", which has no area and no mass");
       return MassQuery{index, density};
     }
     if (type == "bounds") {
@@ -331,7 +350,8 @@ private:
     if (type == "raycast") {
       r_.only_keys(q, p, {"type", "object", "origin", "translation", "radius"});
       const float radius = r_.non_negative_or(q, p, "radius", 0, "a radius");
-      return RaycastQuery{convex_object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")}, radius};
+      return RaycastQuery{convex_object(q, p, "object"), Ray{r_.vec2(q, p, "origin"), r_.vec2(q, p, "translation")},
+                          radius};
     }
     if (type == "shape_cast") {
       r_.only_keys(q, p, {"type", "a", "b", "translation_a", "translation_b", "target_separation"});

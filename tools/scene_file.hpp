@@ -29,42 +29,87 @@ struct SceneObject {
   /// concave, compound, heightfield
   std::string kind;
   Shape shape = Shape::circle(1);  ///< the one shape; the first part of an object of several
-  std::vector<Shape> parts;        ///< every part (object frame) of a compound, concave, chain or heightfield object; else empty
-  std::optional<Chain> chain;      ///< a chain or loop object's chain
+  std::vector<Shape>
+      parts;  ///< every part (object frame) of a compound, concave, chain or heightfield object; else empty
+  std::optional<Chain> chain;              ///< a chain or loop object's chain
   std::optional<Heightfield> heightfield;  ///< a heightfield object's field (parts: its cells in order)
   /// True for an object of one convex shape (what the pair queries take).
   bool convex() const { return parts.empty(); }
-  Transform xf{};    ///< the shape's frame, local to world
-  float angle = 0;   ///< xf's angle as written (radians; may lie outside (-pi, pi])
+  Transform xf{};   ///< the shape's frame, local to world
+  float angle = 0;  ///< xf's angle as written (radians; may lie outside (-pi, pi])
 };
 
 /// The queries a scene can ask; objects are indices into Scene::objects.
-struct CollideQuery { int a, b; float margin; };
-struct DistanceQuery { int a, b; };
-struct OverlapQuery { int a, b; };
-struct ProjectPointQuery { int object; Vec2 point; };
-struct ContainsQuery { int object; Vec2 point; };
-struct MassQuery { int object; float density; };
-struct BoundsQuery { int object; };
+struct CollideQuery {
+  int a, b;
+  float margin;
+};
+struct DistanceQuery {
+  int a, b;
+};
+struct OverlapQuery {
+  int a, b;
+};
+struct ProjectPointQuery {
+  int object;
+  Vec2 point;
+};
+struct ContainsQuery {
+  int object;
+  Vec2 point;
+};
+struct MassQuery {
+  int object;
+  float density;
+};
+struct BoundsQuery {
+  int object;
+};
 /// A ray cast, or a circle cast when radius > 0.
-struct RaycastQuery { int object; Ray ray; float radius; };
+struct RaycastQuery {
+  int object;
+  Ray ray;
+  float radius;
+};
 /// a and b translating together: when they first touch (or come within target_separation).
-struct ShapeCastQuery { int a, b; Vec2 translation_a, translation_b; float target_separation; };
+struct ShapeCastQuery {
+  int a, b;
+  Vec2 translation_a, translation_b;
+  float target_separation;
+};
 /// Where an object's motion for time_of_impact ends: position and angle at t = 1 (the rotation is
 /// about its centre of mass, at a constant rate).
-struct Pose { Vec2 position; float angle; };
+struct Pose {
+  Vec2 position;
+  float angle;
+};
 /// a and b moving from their placements to a_to and b_to over t in [0, 1], turning as they go.
-struct ToiQuery { int a, b; Pose a_to, b_to; float t_max; float target_separation; };
+struct ToiQuery {
+  int a, b;
+  Pose a_to, b_to;
+  float t_max;
+  float target_separation;
+};
 /// a and b moving at constant velocities over [0, horizon]: their closest approach.
-struct ApproachQuery { int a, b; Vec2 velocity_a, velocity_b; float horizon; };
+struct ApproachQuery {
+  int a, b;
+  Vec2 velocity_a, velocity_b;
+  float horizon;
+};
 /// Every object in one CollisionWorld: its touching pairs at the margin.
-struct WorldContactsQuery { float margin; };
+struct WorldContactsQuery {
+  float margin;
+};
 /// A ray (or circle) cast through the whole CollisionWorld: the closest hit, or every hit.
-struct WorldRaycastQuery { Ray ray; float radius; bool all; };
+struct WorldRaycastQuery {
+  Ray ray;
+  float radius;
+  bool all;
+};
 
-using Query = std::variant<CollideQuery, DistanceQuery, OverlapQuery, ProjectPointQuery, ContainsQuery, MassQuery,
-                           BoundsQuery, RaycastQuery, ShapeCastQuery, ToiQuery, ApproachQuery, WorldContactsQuery,
-                           WorldRaycastQuery>;
+using Query =
+    std::variant<CollideQuery, DistanceQuery, OverlapQuery, ProjectPointQuery, ContainsQuery, MassQuery, BoundsQuery,
+                 RaycastQuery, ShapeCastQuery, ToiQuery, ApproachQuery, WorldContactsQuery, WorldRaycastQuery>;
 
 /// The name a query has in scene files ("collide", "distance", ...).
 std::string_view query_name(const Query& query);

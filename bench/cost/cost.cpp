@@ -27,7 +27,8 @@ Shape make(const std::string& kind) {
   if (kind == "capsule") return Shape::capsule({-0.4f, 0}, {0.4f, 0}, 0.2f);
   if (kind == "rounded") return Shape::rounded_box(0.5f, 0.3f, 0.1f);
   std::vector<Vec2> octagon;
-  for (int i = 0; i < 8; ++i) octagon.push_back({0.5f * std::cos(0.785398f * float(i)), 0.5f * std::sin(0.785398f * float(i))});
+  for (int i = 0; i < 8; ++i)
+    octagon.push_back({0.5f * std::cos(0.785398f * float(i)), 0.5f * std::sin(0.785398f * float(i))});
   return Shape::polygon(octagon);
 }
 

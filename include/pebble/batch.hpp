@@ -43,12 +43,14 @@ namespace batch {
 /// closest_approach() of every pair over [0, horizon].
 void closest_approach(std::span<const BatchPair> pairs, float horizon, std::span<Approach> out) noexcept;
 /// closest_approach() of a against each of others.
-void closest_approach(const BatchBody& a, std::span<const BatchBody> others, float horizon, std::span<Approach> out) noexcept;
+void closest_approach(const BatchBody& a, std::span<const BatchBody> others, float horizon,
+                      std::span<Approach> out) noexcept;
 
 /// time_to_collision() of every pair: the first time in [0, horizon] they touch, else kNoCollision.
 void time_to_collision(std::span<const BatchPair> pairs, float horizon, std::span<float> out) noexcept;
 /// time_to_collision() of a against each of others.
-void time_to_collision(const BatchBody& a, std::span<const BatchBody> others, float horizon, std::span<float> out) noexcept;
+void time_to_collision(const BatchBody& a, std::span<const BatchBody> others, float horizon,
+                       std::span<float> out) noexcept;
 
 /// distance() of every pair (velocities ignored).
 void distance(std::span<const BatchPair> pairs, std::span<DistanceResult> out) noexcept;

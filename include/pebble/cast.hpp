@@ -42,10 +42,10 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
 struct Sweep {
   Vec2 local_center;  ///< rotation centre, shape frame
   ///@{
-  Vec2 c0, c1;        ///< world position of the rotation centre at t = 0 and t = 1
+  Vec2 c0, c1;  ///< world position of the rotation centre at t = 0 and t = 1
   ///@}
   ///@{
-  float a0, a1;       ///< angle at t = 0 and t = 1 (radians, counter-clockwise)
+  float a0, a1;  ///< angle at t = 0 and t = 1 (radians, counter-clockwise)
   ///@}
 };
 
@@ -58,11 +58,11 @@ Transform sweep_transform(const Sweep& sweep, float t) noexcept;
 struct ToiResult {
   /// How the search ended, which says what fraction means.
   enum class State {
-    hit,         ///< the shapes come within the target (+ tolerance) at `fraction` and not before
-    separated,   ///< they stay apart up to t_max; fraction = t_max
-    overlapped,  ///< they overlap at t = 0; fraction = 0
-    failed,      ///< the iteration cap was reached; no contact before `fraction`
-  } state;       ///< how the search ended
+    hit,           ///< the shapes come within the target (+ tolerance) at `fraction` and not before
+    separated,     ///< they stay apart up to t_max; fraction = t_max
+    overlapped,    ///< they overlap at t = 0; fraction = 0
+    failed,        ///< the iteration cap was reached; no contact before `fraction`
+  } state;         ///< how the search ended
   float fraction;  ///< time in [0, t_max], see state
   Vec2 point;      ///< hit or overlapped: midway between the closest (or deepest) points; else {0,0}
   Vec2 normal;     ///< hit or overlapped: unit, from A to B; else {0,0}
@@ -99,12 +99,12 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
 
 /// The answer of closest_approach(), world space.
 struct Approach {
-  bool hit;      ///< the shapes touch or overlap at some time in [0, horizon]
-  float time;    ///< hit: the first time they touch (0 when they start so); else the time of least distance
+  bool hit;        ///< the shapes touch or overlap at some time in [0, horizon]
+  float time;      ///< hit: the first time they touch (0 when they start so); else the time of least distance
   float distance;  ///< signed distance at that time: 0 at a touch (to rounding), < 0 when starting overlapped
-  Vec2 point_a;  ///< on A's surface at that time
-  Vec2 point_b;  ///< on B's surface at that time; point_b - point_a = normal * distance
-  Vec2 normal;   ///< unit, from A to B
+  Vec2 point_a;    ///< on A's surface at that time
+  Vec2 point_b;    ///< on B's surface at that time; point_b - point_a = normal * distance
+  Vec2 normal;     ///< unit, from A to B
 };
 
 /// How close shape a (at xa, moving at velocity_a) and shape b (at xb, velocity_b) come over
@@ -115,8 +115,8 @@ struct Approach {
 /// Invalid input (non-finite or absurd transforms or velocities, horizon not finite and >= 0, or
 /// motions that carry a shape's position beyond kMaxWorldCoordinate by the horizon):
 /// {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}}.
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
-                          float horizon) noexcept;
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
+                          Vec2 velocity_b, float horizon) noexcept;
 
 /// time_to_collision()'s answer when the shapes do not touch within the horizon.
 inline constexpr float kNoCollision = std::numeric_limits<float>::infinity();
@@ -127,7 +127,7 @@ inline constexpr float kNoCollision = std::numeric_limits<float>::infinity();
 /// kNoCollision exactly when it does not, at less cost (no witness points, no least distance):
 /// the query a crowd asks of its neighbours. Invalid input (as for closest_approach()):
 /// kNoCollision.
-float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
-                        float horizon) noexcept;
+float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
+                        Vec2 velocity_b, float horizon) noexcept;
 
 }  // namespace pebble

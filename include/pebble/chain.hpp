@@ -19,9 +19,9 @@ namespace pebble {
 struct ChainSegment {
   Shape shape = Shape::circle(0);  ///< Shape::segment(a, b): the segment as a 2-vertex core of radius 0
   ///@{
-  Vec2 a{}, b{};                   ///< the segment's ends, in the chain's order
+  Vec2 a{}, b{};  ///< the segment's ends, in the chain's order
   ///@}
-  Vec2 normal{};                   ///< outward unit normal: the right perpendicular of b - a
+  Vec2 normal{};          ///< outward unit normal: the right perpendicular of b - a
   Vec2 ghost_prev{};      ///< the point before a (the previous segment is ghost_prev -> a); unused without one
   Vec2 ghost_next{};      ///< the point after b (the next segment is b -> ghost_next); unused without one
   bool has_prev = false;  ///< false at an open chain's first segment: a is a free end
@@ -39,8 +39,8 @@ class Chain {
 public:
   /// An open chain through the points (>= 2). The end segments have no ghost beyond them: the
   /// chain's two ends are free corners. Throws InvalidShape for a non-finite coordinate or one
-  /// beyond kMaxShapeExtent (the chain's frame; place it with the collider's transform), two consecutive points that (nearly) coincide, or a segment longer than
-  /// kMaxShapeExtent, naming the point.
+  /// beyond kMaxShapeExtent (the chain's frame; place it with the collider's transform), two consecutive points that
+  /// (nearly) coincide, or a segment longer than kMaxShapeExtent, naming the point.
   static Chain open(std::span<const Vec2> points);
   /// A closed loop through the points (>= 3; the last connects back to the first, which need not
   /// be repeated). Throws as open() does.
@@ -73,10 +73,12 @@ private:
 /// normal (a ghost: a corner of b caught on a flat or concave joint) is replaced by the face normal,
 /// with b's incident edge clipped to the segment. b's core centroid behind the segment's line gives
 /// no contact (one-sided). Normal from the segment to b.
-Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin = 0) noexcept;
+Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb,
+                 float margin = 0) noexcept;
 
 /// The signed distance between the segment and b (the segment as a shape: both sides).
-inline DistanceResult distance(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb) noexcept {
+inline DistanceResult distance(const ChainSegment& s, const Transform& xs, const Shape& b,
+                               const Transform& xb) noexcept {
   return distance(s.shape, xs, b, xb);
 }
 
@@ -102,7 +104,7 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const ChainSegment& s,
 /// closest_approach() of shape a and the segment, front side only: a's core centroid behind the
 /// segment's line at time 0 gives the empty answer {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}};
 /// a first touch from behind is not a touch (hit false, at the time of least distance).
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s, const Transform& xs,
-                          Vec2 velocity_s, float horizon) noexcept;
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s,
+                          const Transform& xs, Vec2 velocity_s, float horizon) noexcept;
 
 }  // namespace pebble

@@ -23,9 +23,9 @@ namespace pebble {
 /// Each piece is cleaned as Shape::polygon documents (near-equal points welded, nearly collinear
 /// ones dropped, within kWeldFraction x the piece's size), which only ever shrinks a piece: the
 /// cores lie inside the polygon without overlapping, and every point of the polygon lies within
-/// the weld tolerance of its piece from that piece's core. A piece thinner than its weld tolerance (a sliver at a needle-thin
-/// spike, or a polygon far smaller than the float spacing of its coordinates) becomes a 2-vertex
-/// (segment) or 1-vertex core, which is kept.
+/// the weld tolerance of its piece from that piece's core. A piece thinner than its weld tolerance (a sliver at a
+/// needle-thin spike, or a polygon far smaller than the float spacing of its coordinates) becomes a 2-vertex (segment)
+/// or 1-vertex core, which is kept.
 ///
 /// Throws InvalidShape, naming the problem and where it is, for fewer than 3 points, a
 /// non-finite coordinate or one beyond kMaxShapeExtent, a radius that is negative, not finite or

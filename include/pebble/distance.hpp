@@ -4,8 +4,8 @@
 // radii. docs/contacts.md explains the algorithm.
 #pragma once
 
-#include "pebble/shape.hpp"
 #include "pebble/detail/kernels.hpp"
+#include "pebble/shape.hpp"
 
 namespace pebble {
 

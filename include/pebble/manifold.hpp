@@ -1,11 +1,12 @@
-// pebble/manifold.hpp — contact manifolds between any two shapes [seed-rounded §6]: one generic path for every pair of core sizes, with speculative points
-// up to a margin and feature ids for warm starting. docs/contacts.md explains the algorithm.
+// pebble/manifold.hpp — contact manifolds between any two shapes [seed-rounded §6]: one generic path for every pair of
+// core sizes, with speculative points up to a margin and feature ids for warm starting. docs/contacts.md explains the
+// algorithm.
 #pragma once
 
 #include <cstdint>
 
-#include "pebble/shape.hpp"
 #include "pebble/detail/kernels.hpp"
+#include "pebble/shape.hpp"
 
 namespace pebble {
 
@@ -18,8 +19,8 @@ struct ContactPoint {
 
 /// Up to two contact points sharing one normal.
 struct Manifold {
-  Vec2 normal;  ///< unit, world space, from A to B (moving B along it separates the shapes)
-  int count;    ///< number of valid points: 0, 1 or 2
+  Vec2 normal;             ///< unit, world space, from A to B (moving B along it separates the shapes)
+  int count;               ///< number of valid points: 0, 1 or 2
   ContactPoint points[2];  ///< the first count are the contact points; read no further
 
   /// The same manifold seen from the other shape: normal negated, feature ids swapped.
@@ -35,7 +36,8 @@ inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, con
   // Runs the kernel for the pair's core sizes in the copy in use (pebble/simd.hpp).
   const detail::ContactKernels& k = detail::contact_kernels();
   const int na = a.vertex_count(), nb = b.vertex_count();
-  if (na != 1 && nb != 1) return na == 2 && nb == 2 ? k.collide_capsules(a, xa, b, xb, margin) : k.collide_generic(a, xa, b, xb, margin);
+  if (na != 1 && nb != 1)
+    return na == 2 && nb == 2 ? k.collide_capsules(a, xa, b, xb, margin) : k.collide_generic(a, xa, b, xb, margin);
   if (na == 1 && nb == 1) return k.collide_circles(a, xa, b, xb, margin);
   return k.collide_point_core(a, xa, b, xb, margin);
 }

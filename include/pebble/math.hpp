@@ -18,9 +18,21 @@ struct Vec2 {
 
   ///@{
   /// Componentwise, in place.
-  constexpr Vec2& operator+=(Vec2 v) noexcept { x += v.x; y += v.y; return *this; }
-  constexpr Vec2& operator-=(Vec2 v) noexcept { x -= v.x; y -= v.y; return *this; }
-  constexpr Vec2& operator*=(float s) noexcept { x *= s; y *= s; return *this; }
+  constexpr Vec2& operator+=(Vec2 v) noexcept {
+    x += v.x;
+    y += v.y;
+    return *this;
+  }
+  constexpr Vec2& operator-=(Vec2 v) noexcept {
+    x -= v.x;
+    y -= v.y;
+    return *this;
+  }
+  constexpr Vec2& operator*=(float s) noexcept {
+    x *= s;
+    y *= s;
+    return *this;
+  }
   ///@}
   /// Exact: both components equal (so -0 == 0, and NaN is unequal to itself).
   friend constexpr bool operator==(Vec2, Vec2) = default;

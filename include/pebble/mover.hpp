@@ -37,8 +37,8 @@ struct MoverPlane {
 
 /// What solve_planes() found.
 struct PlaneSolution {
-  Vec2 translation{};  ///< the translation nearest the one asked that the planes allow
-  int iterations = 0;  ///< passes over the planes made
+  Vec2 translation{};      ///< the translation nearest the one asked that the planes allow
+  int iterations = 0;      ///< passes over the planes made
   bool converged = false;  ///< every plane holds within the tolerance (false: push limits or iterations ran out)
 };
 
@@ -49,10 +49,10 @@ struct PlaneSolution {
 /// step off it. Convex parts make this exact: moving away from a convex part at the start, the
 /// distance to it only grows.
 struct MoverCast {
-  bool hit = false;    ///< a collider stops the translation before its end
-  float fraction = 1;  ///< of the translation that can be made, in [0, 1]
-  Vec2 point{};        ///< where the shapes touch then (world frame)
-  Vec2 normal{};       ///< the collider's outward normal there (unit, world frame)
+  bool hit = false;       ///< a collider stops the translation before its end
+  float fraction = 1;     ///< of the translation that can be made, in [0, 1]
+  Vec2 point{};           ///< where the shapes touch then (world frame)
+  Vec2 normal{};          ///< the collider's outward normal there (unit, world frame)
   ColliderId collider{};  ///< the collider met, when hit
   int part = 0;           ///< its part met (a compound's shape, a chain's segment)
 };
@@ -65,8 +65,8 @@ MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Tran
 /// The contact planes of `shape` at xf: one per manifold point within `margin` of a collider the
 /// filter passes (`ignore` excepted), written to `out` (at most out.size(), the deepest kept when
 /// there are more). Returns how many were written. Their push limits are infinite.
-int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin, std::span<MoverPlane> out,
-                 const QueryFilter& filter = {}, ColliderId ignore = {}) noexcept;
+int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin,
+                 std::span<MoverPlane> out, const QueryFilter& filter = {}, ColliderId ignore = {}) noexcept;
 
 /// The translation nearest `translation` with dot(normal, t) + separation >= 0 for every plane,
 /// each plane pushing at most its push_limit (projected Gauss-Seidel on the planes' pushes, as
@@ -75,7 +75,8 @@ int mover_planes(const CollisionWorld& world, const Shape& shape, const Transfor
 /// non-finite normal or separation skips its plane, separations are clamped to
 /// +-kMaxWorldCoordinate, and pushes that would leave float's range return `translation` with
 /// converged false.
-PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations = 20, float tolerance = 1e-5f) noexcept;
+PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations = 20,
+                           float tolerance = 1e-5f) noexcept;
 
 /// The vector nearest v with dot(v, normal) >= 0 for every plane whose clip_velocity is set (a
 /// velocity that no longer drives into those planes). In two dimensions exact: the nearest such
@@ -84,14 +85,14 @@ Vec2 clip_vector(Vec2 v, std::span<const MoverPlane> planes) noexcept;
 
 /// CharacterMover's settings. Lengths in world units, angles in radians.
 struct MoverSettings {
-  Vec2 up{0, 1};                   ///< unit; what "ground", "slope" and "step" are measured against
-  float max_slope = 0.8726646f;    ///< 50 degrees: steeper surfaces are walls the mover slides down
-  float step_height = 0.3f;        ///< highest step climbed without jumping (0: no stepping)
-  float snap_distance = 0.2f;      ///< a drop at most this deep keeps a walking mover on the ground
-  float skin = 0.01f;              ///< the gap the mover keeps to colliders (> 0)
-  float push_speed = 10;           ///< how fast an overlap is pushed out, world units per second
-  QueryFilter filter{};            ///< the colliders the mover meets
-  int max_iterations = 8;          ///< casts per slide
+  Vec2 up{0, 1};                 ///< unit; what "ground", "slope" and "step" are measured against
+  float max_slope = 0.8726646f;  ///< 50 degrees: steeper surfaces are walls the mover slides down
+  float step_height = 0.3f;      ///< highest step climbed without jumping (0: no stepping)
+  float snap_distance = 0.2f;    ///< a drop at most this deep keeps a walking mover on the ground
+  float skin = 0.01f;            ///< the gap the mover keeps to colliders (> 0)
+  float push_speed = 10;         ///< how fast an overlap is pushed out, world units per second
+  QueryFilter filter{};          ///< the colliders the mover meets
+  int max_iterations = 8;        ///< casts per slide
 };
 
 /// The surface a mover stands on.
@@ -105,12 +106,12 @@ struct MoverGround {
 
 /// What one CharacterMover::step did.
 struct MoverStep {
-  Transform transform;    ///< the mover's pose after the step
-  Vec2 velocity{};        ///< the velocity asked, clipped by what the mover met (feed it back, plus gravity)
-  MoverGround ground;     ///< where it stands after the step
-  bool stepped = false;   ///< it climbed a step
-  bool snapped = false;   ///< it was pulled down onto the ground
-  bool pushed = false;    ///< it started overlapping (a platform moved into it) and was pushed out
+  Transform transform;   ///< the mover's pose after the step
+  Vec2 velocity{};       ///< the velocity asked, clipped by what the mover met (feed it back, plus gravity)
+  MoverGround ground;    ///< where it stands after the step
+  bool stepped = false;  ///< it climbed a step
+  bool snapped = false;  ///< it was pulled down onto the ground
+  bool pushed = false;   ///< it started overlapping (a platform moved into it) and was pushed out
 };
 
 /// A character of any shape moved through a world, one step at a time. The world is not changed:
@@ -144,7 +145,8 @@ private:
   bool walkable(Vec2 normal) const noexcept;
   Vec2 slide(const CollisionWorld& world, const detail::MoverNearby* near, Vec2 delta, Vec2& velocity, bool grounded,
              MoverPlane* hit_wall) noexcept;
-  bool push_out(const CollisionWorld& world, const detail::MoverNearby* near, float limit, const QueryFilter& filter) noexcept;
+  bool push_out(const CollisionWorld& world, const detail::MoverNearby* near, float limit,
+                const QueryFilter& filter) noexcept;
   bool push_out(const CollisionWorld& world, const detail::MoverNearby* near, float limit, std::span<MoverPlane> planes,
                 Vec2& moved) noexcept;
 

@@ -25,8 +25,8 @@ namespace pebble::prim {
 
 /// A disc: every point within radius of center. A negative radius counts as 0 (a point).
 struct Circle {
-  Vec2 center{};    ///< the disc's centre
-  float radius = 0; ///< a negative radius counts as 0
+  Vec2 center{};     ///< the disc's centre
+  float radius = 0;  ///< a negative radius counts as 0
 };
 
 /// The closed segment from a to b; a == b is a point.
@@ -79,8 +79,8 @@ struct SegmentHit {
 
 /// Result of penetration() between two rectangles.
 struct Penetration {
-  bool hit = false;  ///< the closed rectangles share at least one point (touching counts)
-  Vec2 separation{}; ///< move the SECOND rectangle by this to make them just touch; {0,0} if !hit
+  bool hit = false;   ///< the closed rectangles share at least one point (touching counts)
+  Vec2 separation{};  ///< move the SECOND rectangle by this to make them just touch; {0,0} if !hit
 };
 
 /// Result of nearest_edge(): where the boundary nearest to a point is and which way it faces.
@@ -98,8 +98,8 @@ using pebble::detail::D2;
 using pebble::detail::d2;
 using pebble::detail::dot;
 using pebble::detail::error_bound;
-using pebble::detail::ExactSum;
 using pebble::detail::exact_orient;
+using pebble::detail::ExactSum;
 using pebble::detail::orient;
 
 constexpr double max0(double v) noexcept { return v > 0 ? v : 0; }  // NaN -> 0 as well
@@ -165,7 +165,6 @@ constexpr bool within_distance(Vec2 p, Vec2 q, float r1, float r2) noexcept {
 // A radius as the predicates use it: negative (and NaN) counts as 0.
 constexpr float radius_of(const Circle& c) noexcept { return c.radius > 0 ? c.radius : 0.0f; }
 
-
 // One axis of a rectangle as a closed interval [lo, hi]; the three rectangle forms all reduce to
 // two of these, so every rectangle query is written once. Each end is the exact sum of two floats
 // (lo_a + lo_b, hi_a + hi_b: center -/+ half extent, origin + size, or a coordinate + 0), held
@@ -218,7 +217,9 @@ constexpr bool intervals_meet(const Interval& a, const Interval& b) noexcept {
 }
 
 // [seed-toolbox §2] "nearest point on a rectangle": clamp each coordinate into the rectangle.
-constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)}; }
+constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept {
+  return {clamp(p.x, x.lo, x.hi), clamp(p.y, y.lo, y.hi)};
+}
 
 // The disc meets the rectangle when the clamped centre is within the radius [seed-toolbox §4]. The
 // clamp into the rounded ends is exact unless the centre equals one of them (ends_le). The offset
@@ -226,7 +227,8 @@ constexpr D2 clamp_into(const Interval& x, const Interval& y, D2 p) noexcept { r
 // by about 4 units of that squared; with the square, the sum, r^2 and the difference: 7 units.
 // A tie or a value within the bound goes to the exact evaluation, whose offset on each axis is 0
 // or a side minus the centre.
-PEBBLE_EXACT_COLD constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x, const Interval& y) noexcept {
+PEBBLE_EXACT_COLD constexpr bool exact_circle_meets_rectangle(const Circle& c, const Interval& x,
+                                                              const Interval& y) noexcept {
   const auto offset = [](const Interval& i, float p) {
     if (!lo_le(i, p)) return Sum3{i.lo_a, i.lo_b, -p};
     if (!le_hi(p, i)) return Sum3{i.hi_a, i.hi_b, -p};
@@ -250,7 +252,8 @@ constexpr bool circle_meets_rectangle(const Circle& c, const Interval& x, const 
 // overlap gives the minimum translation. On each axis a tie of the two ways out goes to the
 // positive one (right <= left), then a tie of the two axes to x (depth_x <= depth_y); both
 // compare the depths as computed in double.
-constexpr Penetration penetration(const Interval& ax, const Interval& ay, const Interval& bx, const Interval& by) noexcept {
+constexpr Penetration penetration(const Interval& ax, const Interval& ay, const Interval& bx,
+                                  const Interval& by) noexcept {
   if (!intervals_meet(ax, bx) || !intervals_meet(ay, by)) return {};
   const double right = ax.hi - bx.lo, left = bx.hi - ax.lo;
   const double up = ay.hi - by.lo, down = by.hi - ay.lo;
@@ -319,7 +322,10 @@ constexpr D2 nearest_on_triangle(const Triangle& t, Vec2 p) noexcept {
     double best_d2 = dot(best - q, best - q);
     for (int i = 1; i < 3; ++i) {
       const double d = dot(candidates[i] - q, candidates[i] - q);
-      if (d < best_d2) { best = candidates[i]; best_d2 = d; }
+      if (d < best_d2) {
+        best = candidates[i];
+        best_d2 = d;
+      }
     }
     return best;
   }
@@ -361,7 +367,8 @@ PEBBLE_EXACT_COLD constexpr bool exact_interior_meets_disc(Vec2 a, Vec2 b, Vec2 
 
 // The exact form of segment_meets_disc below, for the rare inputs near one of its boundaries.
 PEBBLE_EXACT_COLD constexpr bool exact_segment_meets_disc(Vec2 a, Vec2 b, Vec2 o, float r) noexcept {
-  if (a == b || exact_dot_of_differences(o, a, b, a) <= 0) return exact_within_radius({a.x, -o.x, 0}, {a.y, -o.y, 0}, r, 0);
+  if (a == b || exact_dot_of_differences(o, a, b, a) <= 0)
+    return exact_within_radius({a.x, -o.x, 0}, {a.y, -o.y, 0}, r, 0);
   if (exact_dot_of_differences(o, b, b, a) >= 0) return exact_within_radius({b.x, -o.x, 0}, {b.y, -o.y, 0}, r, 0);
   return exact_interior_meets_disc(a, b, o, double(r) * r);
 }
@@ -437,8 +444,9 @@ constexpr Box to_box(const Aabb& a) noexcept {
 }
 /// The origin + size form of a lower/upper box (lower > upper on an axis gives size 0 there).
 constexpr Rect to_rect(const Aabb& a) noexcept {
-  return {a.lower, {detail::narrow(detail::max0(double(a.upper.x) - a.lower.x)),
-                    detail::narrow(detail::max0(double(a.upper.y) - a.lower.y))}};
+  return {a.lower,
+          {detail::narrow(detail::max0(double(a.upper.x) - a.lower.x)),
+           detail::narrow(detail::max0(double(a.upper.y) - a.lower.y))}};
 }
 
 /// The smallest Aabb holding every point; no points gives the empty box {{0,0},{0,0}}.
@@ -468,7 +476,9 @@ constexpr Aabb bounds(const Rect& r) noexcept { return to_aabb(r); }
 // on the boundary, as in [seed-toolbox §4].
 
 /// Closest point of the closed segment to p; a zero-length segment gives s.a.
-constexpr Vec2 nearest_point(const Segment& s, Vec2 p) noexcept { return detail::narrow(detail::nearest_on_segment(s.a, s.b, p)); }
+constexpr Vec2 nearest_point(const Segment& s, Vec2 p) noexcept {
+  return detail::narrow(detail::nearest_on_segment(s.a, s.b, p));
+}
 /// Closest point of the disc to p: p if inside, else the point of the circle toward p.
 inline Vec2 nearest_point(const Circle& c, Vec2 p) noexcept {
   const float r = detail::radius_of(c);
@@ -492,7 +502,9 @@ constexpr Vec2 nearest_point(const Rect& r, Vec2 p) noexcept {
 }
 /// Closest point of the filled triangle to p, by Voronoi regions (Ericson 5.1.5); any winding,
 /// and a zero-area triangle is treated as the segment or point it collapsed to.
-constexpr Vec2 nearest_point(const Triangle& t, Vec2 p) noexcept { return detail::narrow(detail::nearest_on_triangle(t, p)); }
+constexpr Vec2 nearest_point(const Triangle& t, Vec2 p) noexcept {
+  return detail::narrow(detail::nearest_on_triangle(t, p));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Point containment: true when p is inside or on the boundary.
@@ -590,11 +602,13 @@ constexpr bool overlaps(const Triangle& s, const Triangle& t) noexcept {
 }
 /// True when the boxes touch or overlap.
 constexpr bool overlaps(const Box& a, const Box& b) noexcept {
-  return detail::intervals_meet(detail::box_x(a), detail::box_x(b)) && detail::intervals_meet(detail::box_y(a), detail::box_y(b));
+  return detail::intervals_meet(detail::box_x(a), detail::box_x(b)) &&
+         detail::intervals_meet(detail::box_y(a), detail::box_y(b));
 }
 /// True when the rects touch or overlap.
 constexpr bool overlaps(const Rect& a, const Rect& b) noexcept {
-  return detail::intervals_meet(detail::rect_x(a), detail::rect_x(b)) && detail::intervals_meet(detail::rect_y(a), detail::rect_y(b));
+  return detail::intervals_meet(detail::rect_x(a), detail::rect_x(b)) &&
+         detail::intervals_meet(detail::rect_y(a), detail::rect_y(b));
 }
 
 /// Overlap of two boxes and the minimum translation of b (axis of least overlap) that makes

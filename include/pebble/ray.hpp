@@ -1,6 +1,6 @@
-// pebble/ray.hpp — ray casts and circle casts against one shape [seed-rounded §8]: where a ray segment first meets a shape's rounded surface, and the surface
-// normal there. A circle cast is the same ray against the shape grown by the circle's radius.
-// docs/casts.md explains the algorithm.
+// pebble/ray.hpp — ray casts and circle casts against one shape [seed-rounded §8]: where a ray segment first meets a
+// shape's rounded surface, and the surface normal there. A circle cast is the same ray against the shape grown by the
+// circle's radius. docs/casts.md explains the algorithm.
 #pragma once
 
 #include "pebble/shape.hpp"

@@ -1,6 +1,6 @@
 // pebble/shape.hpp — the one collider representation: a convex core (1 to kMaxPolygonVertices
-// points, counter-clockwise) grown by a disc of radius r [seed-rounded §4]. A circle is a 1-vertex core, a capsule or segment a 2-vertex core, a box or any
-// convex polygon a 3..8-vertex core; any of them may be rounded.
+// points, counter-clockwise) grown by a disc of radius r [seed-rounded §4]. A circle is a 1-vertex core, a capsule or
+// segment a 2-vertex core, a box or any convex polygon a 3..8-vertex core; any of them may be rounded.
 #pragma once
 
 #include <cstdint>
@@ -24,11 +24,10 @@ public:
 ///
 /// Makers validate and clean their input. With tol = kWeldFraction x the size of the point set
 /// (but at least 4 float ulps of its largest coordinate, which only matters for tiny shapes far
-/// from their local origin, and at least kMinWeldDistance), the hull's flattest vertex is removed while every input point stays
-/// within tol of the hull: near-equal points are welded and nearly collinear points dropped. The
-/// result is strictly convex and counter-clockwise, and no input point lies more than tol outside
-/// it. A core that degenerates becomes the smaller core (all points within tol: 1 vertex, their
-/// centre; all within tol of a segment: 2 vertices).
+/// from their local origin, and at least kMinWeldDistance), the hull's flattest vertex is removed while every input
+/// point stays within tol of the hull: near-equal points are welded and nearly collinear points dropped. The result is
+/// strictly convex and counter-clockwise, and no input point lies more than tol outside it. A core that degenerates
+/// becomes the smaller core (all points within tol: 1 vertex, their centre; all within tol of a segment: 2 vertices).
 class Shape {
 public:
   /// A disc of the given radius (>= 0) centred at center (local frame).
@@ -99,7 +98,10 @@ public:
     float best_value = dot(vertices_[0], d);
     for (int i = 1; i < count_; ++i) {
       const float value = dot(vertices_[i], d);
-      if (value > best_value) { best = i; best_value = value; }
+      if (value > best_value) {
+        best = i;
+        best_value = value;
+      }
     }
     return best;
   }

@@ -28,8 +28,9 @@ struct TileGrid {
 /// One outline: its points in order, a loop when closed (the last point joins the first, which
 /// is not repeated) or an open chain.
 struct Outline {
-  std::vector<Vec2> points;  ///< in the grid's frame, counter-clockwise around the solid (solid on the left), as Chain takes them
-  bool closed = true;        ///< a loop (Chain::loop); false: an open run (Chain::open)
+  std::vector<Vec2>
+      points;  ///< in the grid's frame, counter-clockwise around the solid (solid on the left), as Chain takes them
+  bool closed = true;  ///< a loop (Chain::loop); false: an open run (Chain::open)
 };
 
 /// The boundary of the solid cells as closed outlines whose points run counter-clockwise around
@@ -57,8 +58,8 @@ struct Outline {
 /// size that is not finite and positive, an origin that is not finite, corners beyond
 /// kMaxShapeExtent (the coordinates Chain takes: place a map farther out with the chain's
 /// transform), cells too small for a chain segment at the grid's coordinates (within 4 units in the
-/// last place of its largest coordinate, or below kMinWeldDistance), a negative or NaN max_segment_length, or one shorter than a cell (runs are cut at
-/// cell corners only). Time and memory are linear in the number of cells.
+/// last place of its largest coordinate, or below kMinWeldDistance), a negative or NaN max_segment_length, or one
+/// shorter than a cell (runs are cut at cell corners only). Time and memory are linear in the number of cells.
 std::vector<Outline> outline_tiles(const TileGrid& grid, float max_segment_length = 0);
 
 /// The upward-facing surfaces of the solid cells (a solid cell under an empty one or the top of

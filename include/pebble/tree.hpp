@@ -64,11 +64,11 @@ struct TreeNeighbor {
 
 /// Figures about a tree's shape and size, from AabbTree::stats().
 struct TreeStats {
-  int proxy_count = 0;      ///< live proxies
-  int node_count = 0;       ///< internal nodes in use (each holds the boxes of its two children)
-  int height = 0;           ///< levels of internal nodes from the root to the deepest proxy; 0 when empty
-  int max_balance = 0;      ///< the largest height difference between the two children of a node
-  float area_ratio = 0;     ///< the sum of the perimeters of all boxes over the root's: lower is better
+  int proxy_count = 0;           ///< live proxies
+  int node_count = 0;            ///< internal nodes in use (each holds the boxes of its two children)
+  int height = 0;                ///< levels of internal nodes from the root to the deepest proxy; 0 when empty
+  int max_balance = 0;           ///< the largest height difference between the two children of a node
+  float area_ratio = 0;          ///< the sum of the perimeters of all boxes over the root's: lower is better
   std::size_t memory_bytes = 0;  ///< heap memory held by the tree (capacity, not just use)
 };
 
@@ -170,7 +170,9 @@ public:
   }
   /// Calls f(id) for every proxy whose fat box contains the point; f returns false to stop.
   template <class F>
-  void query_point(Vec2 point, F&& f) const { query(Aabb{point, point}, static_cast<F&&>(f)); }
+  void query_point(Vec2 point, F&& f) const {
+    query(Aabb{point, point}, static_cast<F&&>(f));
+  }
 
   /// A box of half extents `half_extents` centred at `origin` sweeping to origin + translation:
   /// calls f(id, max_fraction) for every proxy whose fat box the swept box touches before the
@@ -181,7 +183,8 @@ public:
   /// radius r ([seed-rounded §8]: the nodes are grown by the cast radius). Returns the final max_fraction.
   /// `mask`: only proxies whose category has a bit in it (subtrees without one are not entered).
   template <class F>
-  float cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {
+  float cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f,
+                 std::uint64_t mask = ~0ull) const {
     return mask == ~0ull ? cast_box_impl<false>(origin, half_extents, translation, max_fraction, f, mask)
                          : cast_box_impl<true>(origin, half_extents, translation, max_fraction, f, mask);
   }
@@ -198,7 +201,8 @@ public:
   /// nothing allocated. `mask`: only proxies whose category has a bit in it. An invalid box or a
   /// negative or NaN max_distance finds nothing. For neighbours by true shape distance, see
   /// CollisionWorld::nearest.
-  int nearest(const Aabb& box, std::span<TreeNeighbor> out, float max_distance = kInf, std::uint64_t mask = ~0ull) const;
+  int nearest(const Aabb& box, std::span<TreeNeighbor> out, float max_distance = kInf,
+              std::uint64_t mask = ~0ull) const;
   /// The traversal under nearest(), for neighbours by another distance: calls
   /// f(id, gap) -> float for proxies in a depth-first, nearer-child-first order, where gap is the
   /// distance from `box` to the proxy's fat box, skipping every subtree whose box is farther than
@@ -291,7 +295,8 @@ private:
   template <bool kMasked, class F>
   void query_impl(const Aabb& box, std::uint64_t mask, F& f) const;
   template <bool kMasked, class F>
-  float cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f, std::uint64_t mask) const;
+  float cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f,
+                      std::uint64_t mask) const;
   int slot_in_parent(std::int32_t node) const;
   void refit_up(std::int32_t node, bool rotate);
   void rotate(std::int32_t node);
@@ -347,7 +352,9 @@ void AabbTree::query_impl(const Aabb& box, std::uint64_t mask, F& f) const {
     for (int k = 0; k < 2; ++k) {
       const Aabb& b = n.box[k];
       // & rather than &&: four compares and one branch.
-      hit |= int((b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) & (box.lower.y <= b.upper.y)) << k;
+      hit |= int((b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) &
+                 (box.lower.y <= b.upper.y))
+             << k;
     }
 #endif
     if constexpr (kMasked) hit &= int((n.category[0] & mask) != 0) | int((n.category[1] & mask) != 0) << 1;
@@ -387,7 +394,8 @@ void AabbTree::visit_nearest(const Aabb& box, float bound, F&& f, std::uint64_t 
     if (!(e.gap <= bound)) continue;
     const Node& n = nodes_[std::size_t(e.node)];
     float gap[2];
-    for (int c = 0; c < 2; ++c) gap[c] = n.child[c] == kEmptySlot || (n.category[c] & mask) == 0 ? kInf : box_gap(box, n.box[c]);
+    for (int c = 0; c < 2; ++c)
+      gap[c] = n.child[c] == kEmptySlot || (n.category[c] & mask) == 0 ? kInf : box_gap(box, n.box[c]);
     // Leaves at once (nearer first); of the internal children the farther is pushed first, so
     // that the nearer is visited next.
     const int first = gap[1] < gap[0] ? 1 : 0;
@@ -416,7 +424,8 @@ void AabbTree::find_moved_pairs(F&& f) {
 }
 
 template <bool kMasked, class F>
-float AabbTree::cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f, std::uint64_t mask) const {
+float AabbTree::cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f,
+                              std::uint64_t mask) const {
   if (root_ == kNullNode || !(max_fraction > 0)) return max_fraction;
   if (!is_finite(origin) || !is_finite(translation) || !is_finite(half_extents)) return max_fraction;
   // Slab test against each child box grown by half_extents (the Minkowski sum of the node and the

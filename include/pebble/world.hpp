@@ -22,9 +22,9 @@
 
 #include "pebble/cast.hpp"
 #include "pebble/chain.hpp"
-#include "pebble/heightfield.hpp"
 #include "pebble/constants.hpp"
 #include "pebble/distance.hpp"
+#include "pebble/heightfield.hpp"
 #include "pebble/manifold.hpp"
 #include "pebble/ray.hpp"
 #include "pebble/shape.hpp"
@@ -47,9 +47,9 @@ struct ColliderId {
 /// category has a bit in the other's mask, unless they share a nonzero group: a positive group
 /// always touches, a negative group never does.
 struct Filter {
-  std::uint64_t category = 1;      ///< the bits this collider is
-  std::uint64_t mask = ~0ull;      ///< the category bits it touches
-  std::int32_t group = 0;          ///< shared positive group: always; shared negative: never
+  std::uint64_t category = 1;  ///< the bits this collider is
+  std::uint64_t mask = ~0ull;  ///< the category bits it touches
+  std::int32_t group = 0;      ///< shared positive group: always; shared negative: never
   /// Field by field.
   friend constexpr bool operator==(const Filter&, const Filter&) = default;
 };
@@ -145,8 +145,9 @@ struct PartView {
   const Shape* shape = nullptr;           ///< the part's shape, in the collider's frame
   const ChainSegment* segment = nullptr;  ///< a chain's segment with its ghost vertices (one-sided), else nullptr
   Transform xf;                           ///< the collider's transform (its frame to world)
-  Aabb box;                               ///< the part's box in world, as box() gives a collider's (bounds() grown by half the contact margin and a slack), not fattened
-  bool fixed = false;                     ///< the collider is fixed (ColliderOptions::fixed)
+  Aabb box;  ///< the part's box in world, as box() gives a collider's (bounds() grown by half the contact margin and a
+             ///< slack), not fattened
+  bool fixed = false;  ///< the collider is fixed (ColliderOptions::fixed)
 };
 
 /// Runs task(i, context) for every i in [0, count), on any threads, in any order, and returns
@@ -237,8 +238,8 @@ template <class R, class... Args>
 class CallbackRef<R(Args...)> {
 public:
   template <class F>
-    requires(!std::is_same_v<std::remove_cv_t<F>, CallbackRef>)
-  CallbackRef(F& f) noexcept  // NOLINT: implicit on purpose
+  requires(!std::is_same_v<std::remove_cv_t<F>, CallbackRef>) CallbackRef(F& f)
+  noexcept  // NOLINT: implicit on purpose
       : object_(const_cast<void*>(static_cast<const void*>(&f))),
         call_([](void* o, Args... args) -> R { return (*static_cast<F*>(o))(args...); }) {}
   R operator()(Args... args) const { return call_(object_, args...); }
@@ -416,7 +417,7 @@ public:
   /// the hit and goes on, 0 stops, otherwise the ray is clipped to min(current length, value)
   /// (return 1 to keep everything, the hit's fraction to search for the closest).
   template <class F>
-    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_ray(const Ray& ray, F&& on_hit, const QueryFilter& filter = {}) const {
     ray_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
@@ -425,7 +426,7 @@ public:
   std::optional<RayResult> cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
   /// Every hit of the circle cast, as cast_ray(ray, on_hit, filter) does for rays.
   template <class F>
-    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_circle(const Ray& ray, float radius, F&& on_hit, const QueryFilter& filter = {}) const {
     ray_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
   }
@@ -434,11 +435,11 @@ public:
   /// result, hit.normal is the collider's outward surface normal (shape_cast()'s normal from the
   /// moving shape to the collider, negated, as for rays) and hit.point where they touch at that
   /// time. A shape that starts within options.target_separation of a collider hits it at fraction 0.
-  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter = {},
-                                      const ShapeCastOptions& options = {}) const;
+  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                      const QueryFilter& filter = {}, const ShapeCastOptions& options = {}) const;
   /// Every hit of the shape cast, as cast_ray(ray, on_hit, filter) does for rays.
   template <class F>
-    requires std::is_invocable_r_v<float, F&, const RayResult&>
+  requires std::is_invocable_r_v<float, F&, const RayResult&>
   void cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, F&& on_hit, const QueryFilter& filter = {},
                   const ShapeCastOptions& options = {}) const {
     shape_cast_impl(shape, xf, translation, filter, options, detail::CallbackRef<float(const RayResult&)>(on_hit));
@@ -464,8 +465,9 @@ public:
   /// shape, the way that pushes the shape out. Chain segments are one-sided, as in update(). What
   /// a character mover asks (pebble/mover.hpp); Box2D v3's b2World_CollideMover.
   template <class F>
-    requires std::is_invocable_r_v<bool, F&, ColliderId, int, const Manifold&>
-  void collide_shape(const Shape& shape, const Transform& xf, float margin, F&& on_contact, const QueryFilter& filter = {}) const {
+  requires std::is_invocable_r_v<bool, F&, ColliderId, int, const Manifold&>
+  void collide_shape(const Shape& shape, const Transform& xf, float margin, F&& on_contact,
+                     const QueryFilter& filter = {}) const {
     collide_impl(shape, xf, margin, filter, detail::CallbackRef<bool(ColliderId, int, const Manifold&)>(on_contact));
   }
   /// The colliders nearest to `shape` placed at xf, by distance() to their nearest part (signed),
@@ -473,11 +475,13 @@ public:
   /// (>= 0). Returns how many. Branch and bound over both trees (a subtree whose box is farther
   /// than the k-th distance found is not entered); nothing allocated. A point is a
   /// Shape::circle(0) there. What a crowd agent asks of its neighbours each step.
-  int nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out, float max_distance = std::numeric_limits<float>::infinity(),
+  int nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out,
+              float max_distance = std::numeric_limits<float>::infinity(),
               const QueryFilter& filter = {}) const noexcept;
   /// The colliders within `radius` (>= 0) of the shape, nearest first: nearest(shape, xf, out,
   /// radius, filter). At most out.size() of them, the nearest.
-  int within_radius(const Shape& shape, const Transform& xf, float radius, std::span<Neighbor> out, const QueryFilter& filter = {}) const noexcept {
+  int within_radius(const Shape& shape, const Transform& xf, float radius, std::span<Neighbor> out,
+                    const QueryFilter& filter = {}) const noexcept {
     return nearest(shape, xf, out, radius, filter);
   }
   /// The parts (of colliders the filter passes) whose tree boxes overlap `box`: the candidates of
@@ -535,9 +539,11 @@ private:
   void keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const;
   bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const;
   bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
-  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter, detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
+             detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
              detail::CallbackRef<float(const RayResult&)> on_hit) const;
-  void ray_impl(const Ray& ray, float radius, const QueryFilter& filter, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
+                detail::CallbackRef<float(const RayResult&)> on_hit) const;
   void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                        const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
@@ -546,23 +552,24 @@ private:
   void collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
                     detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const;
   template <class Accept>
-  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
+                         detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
   WorldSettings settings_;
   float reuse_distance_ = 0;  // settings_.reuse_bounds, checked (keep_for_reuse)
   float reuse_angle_ = 0;
   std::uint32_t serial_ = 0;
-  std::vector<Hot> hot_;        // per part slot
-  std::vector<Part> parts_;     // per part slot
+  std::vector<Hot> hot_;     // per part slot
+  std::vector<Part> parts_;  // per part slot
   std::vector<Collider> colliders_;
   std::uint32_t free_collider_ = 0xffffffffu;
-  std::uint32_t free_part_ = 0xffffffffu;  // free single part slots
+  std::uint32_t free_part_ = 0xffffffffu;                             // free single part slots
   std::vector<std::pair<std::uint32_t, std::uint32_t>> free_ranges_;  // free runs of part slots: first, count
   int live_ = 0;
   int several_parts_ = 0;  // live colliders of more than one part
   int fixed_count_ = 0;
-  int fixed_changes_ = 0;  // fixed colliders added, moved or removed since the fixed tree's last rebuild
+  int fixed_changes_ = 0;   // fixed colliders added, moved or removed since the fixed tree's last rebuild
   std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one
   AabbTree moving_tree_;
   AabbTree fixed_tree_;
@@ -589,7 +596,8 @@ template <>
 struct std::hash<pebble::ColliderId> {
   /// Mixes slot, generation and world.
   std::size_t operator()(const pebble::ColliderId& id) const noexcept {
-    const std::uint64_t key = (std::uint64_t(id.generation) << 32 | id.index) ^ (std::uint64_t(id.world) * 0x9e3779b97f4a7c15ull);
+    const std::uint64_t key =
+        (std::uint64_t(id.generation) << 32 | id.index) ^ (std::uint64_t(id.world) * 0x9e3779b97f4a7c15ull);
     return std::size_t(key ^ (key >> 29));
   }
 };

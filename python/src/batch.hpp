@@ -13,10 +13,10 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -82,11 +82,13 @@ Items<T> items(const py::handle& obj, const char* name, const char* layout, Item
   try {
     out.single = obj.cast<T>();
   } catch (const py::cast_error&) {
-    throw py::type_error(std::string(name) + ": expected " + layout + ", got " + py::str(py::type::of(obj)).cast<std::string>());
+    throw py::type_error(std::string(name) + ": expected " + layout + ", got " +
+                         py::str(py::type::of(obj)).cast<std::string>());
   }
   const float* f = reinterpret_cast<const float*>(&out.single);
   for (int j = 0; j < k; ++j)
-    if (!std::isfinite(f[j])) throw py::value_error(std::string(name) + ": is not finite (batch inputs must be finite)");
+    if (!std::isfinite(f[j]))
+      throw py::value_error(std::string(name) + ": is not finite (batch inputs must be finite)");
   return out;
 }
 

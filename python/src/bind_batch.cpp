@@ -52,8 +52,9 @@ py::array_t<float> checked_floats(const py::array& a, const char* name, int k, c
   const size_t total = size_t(f.size());
   for (size_t i = 0; i < total; ++i) {
     if (!std::isfinite(p[i])) {
-      const std::string where = k == 1 || count == kUnknown ? "[" + std::to_string(i) + "]"
-                                                            : "[" + std::to_string(i / size_t(k)) + ", " + std::to_string(i % size_t(k)) + "]";
+      const std::string where = k == 1 || count == kUnknown
+                                    ? "[" + std::to_string(i) + "]"
+                                    : "[" + std::to_string(i / size_t(k)) + ", " + std::to_string(i % size_t(k)) + "]";
       const std::string what = std::isnan(p[i]) ? "nan" : "infinite";
       throw py::value_error(std::string(name) + where + " is " + what + " (batch inputs must be finite" +
                             (is_f64 ? ", and within float32's range" : "") + ")");
@@ -113,7 +114,8 @@ namespace {
 
 py::object vec2_format() { return py::str("(2,)<f4"); }
 
-py::dtype make_dtype(std::vector<const char*> names, std::vector<py::object> formats, std::vector<size_t> offsets, size_t itemsize) {
+py::dtype make_dtype(std::vector<const char*> names, std::vector<py::object> formats, std::vector<size_t> offsets,
+                     size_t itemsize) {
   py::list n, f, o;
   for (const char* s : names) n.append(py::str(s));
   for (auto& s : formats) f.append(s);
@@ -148,16 +150,18 @@ const py::dtype& manifold_dtype() {
   static py::dtype* d = nullptr;
   return cached(d, [] {
     return make_dtype({"normal", "count", "points"}, {vec2_format(), py::str("<i4"), pair_of(contact_point_dtype())},
-                      {offsetof(Manifold, normal), offsetof(Manifold, count), offsetof(Manifold, points)}, sizeof(Manifold));
+                      {offsetof(Manifold, normal), offsetof(Manifold, count), offsetof(Manifold, points)},
+                      sizeof(Manifold));
   });
 }
 const py::dtype& distance_dtype() {
   PEBBLE_OFFSETS_OK(DistanceResult);
   static py::dtype* d = nullptr;
   return cached(d, [] {
-    return make_dtype({"distance", "normal", "point_a", "point_b"}, {py::str("<f4"), vec2_format(), vec2_format(), vec2_format()},
-                      {offsetof(DistanceResult, distance), offsetof(DistanceResult, normal), offsetof(DistanceResult, point_a),
-                       offsetof(DistanceResult, point_b)},
+    return make_dtype({"distance", "normal", "point_a", "point_b"},
+                      {py::str("<f4"), vec2_format(), vec2_format(), vec2_format()},
+                      {offsetof(DistanceResult, distance), offsetof(DistanceResult, normal),
+                       offsetof(DistanceResult, point_a), offsetof(DistanceResult, point_b)},
                       sizeof(DistanceResult));
   });
 }
@@ -166,9 +170,10 @@ const py::dtype& cast_hit_dtype() {
   static_assert(sizeof(bool) == 1);
   static py::dtype* d = nullptr;
   return cached(d, [] {
-    return make_dtype({"hit", "fraction", "point", "normal"}, {py::str("?"), py::str("<f4"), vec2_format(), vec2_format()},
-                      {offsetof(CastHit, hit), offsetof(CastHit, fraction), offsetof(CastHit, point), offsetof(CastHit, normal)},
-                      sizeof(CastHit));
+    return make_dtype(
+        {"hit", "fraction", "point", "normal"}, {py::str("?"), py::str("<f4"), vec2_format(), vec2_format()},
+        {offsetof(CastHit, hit), offsetof(CastHit, fraction), offsetof(CastHit, point), offsetof(CastHit, normal)},
+        sizeof(CastHit));
   });
 }
 const py::dtype& toi_dtype() {
@@ -176,8 +181,10 @@ const py::dtype& toi_dtype() {
   static_assert(sizeof(ToiResult::State) == 4);
   static py::dtype* d = nullptr;
   return cached(d, [] {
-    return make_dtype({"state", "fraction", "point", "normal"}, {py::str("<i4"), py::str("<f4"), vec2_format(), vec2_format()},
-                      {offsetof(ToiResult, state), offsetof(ToiResult, fraction), offsetof(ToiResult, point), offsetof(ToiResult, normal)},
+    return make_dtype({"state", "fraction", "point", "normal"},
+                      {py::str("<i4"), py::str("<f4"), vec2_format(), vec2_format()},
+                      {offsetof(ToiResult, state), offsetof(ToiResult, fraction), offsetof(ToiResult, point),
+                       offsetof(ToiResult, normal)},
                       sizeof(ToiResult));
   });
 }
@@ -187,8 +194,8 @@ const py::dtype& approach_dtype() {
   return cached(d, [] {
     return make_dtype({"hit", "time", "distance", "point_a", "point_b", "normal"},
                       {py::str("?"), py::str("<f4"), py::str("<f4"), vec2_format(), vec2_format(), vec2_format()},
-                      {offsetof(Approach, hit), offsetof(Approach, time), offsetof(Approach, distance), offsetof(Approach, point_a),
-                       offsetof(Approach, point_b), offsetof(Approach, normal)},
+                      {offsetof(Approach, hit), offsetof(Approach, time), offsetof(Approach, distance),
+                       offsetof(Approach, point_a), offsetof(Approach, point_b), offsetof(Approach, normal)},
                       sizeof(Approach));
   });
 }
@@ -196,9 +203,10 @@ const py::dtype& projection_dtype() {
   PEBBLE_OFFSETS_OK(PointProjection);
   static py::dtype* d = nullptr;
   return cached(d, [] {
-    return make_dtype({"point", "normal", "distance", "inside"}, {vec2_format(), vec2_format(), py::str("<f4"), py::str("?")},
-                      {offsetof(PointProjection, point), offsetof(PointProjection, normal), offsetof(PointProjection, distance),
-                       offsetof(PointProjection, inside)},
+    return make_dtype({"point", "normal", "distance", "inside"},
+                      {vec2_format(), vec2_format(), py::str("<f4"), py::str("?")},
+                      {offsetof(PointProjection, point), offsetof(PointProjection, normal),
+                       offsetof(PointProjection, distance), offsetof(PointProjection, inside)},
                       sizeof(PointProjection));
   });
 }
@@ -207,7 +215,8 @@ const py::dtype& collider_id_dtype() {
   static py::dtype* d = nullptr;
   return cached(d, [] {
     return make_dtype({"index", "generation", "world"}, {py::str("<u4"), py::str("<u4"), py::str("<u4")},
-                      {offsetof(ColliderId, index), offsetof(ColliderId, generation), offsetof(ColliderId, world)}, sizeof(ColliderId));
+                      {offsetof(ColliderId, index), offsetof(ColliderId, generation), offsetof(ColliderId, world)},
+                      sizeof(ColliderId));
   });
 }
 const py::dtype& contact_pair_dtype() {
@@ -216,8 +225,8 @@ const py::dtype& contact_pair_dtype() {
   return cached(d, [] {
     return make_dtype({"a", "b", "manifold", "part_a", "part_b"},
                       {collider_id_dtype(), collider_id_dtype(), manifold_dtype(), py::str("<i4"), py::str("<i4")},
-                      {offsetof(ContactPair, a), offsetof(ContactPair, b), offsetof(ContactPair, manifold), offsetof(ContactPair, part_a),
-                       offsetof(ContactPair, part_b)},
+                      {offsetof(ContactPair, a), offsetof(ContactPair, b), offsetof(ContactPair, manifold),
+                       offsetof(ContactPair, part_a), offsetof(ContactPair, part_b)},
                       sizeof(ContactPair));
   });
 }
@@ -226,7 +235,8 @@ const py::dtype& ray_result_dtype() {
   static py::dtype* d = nullptr;
   return cached(d, [] {
     return make_dtype({"id", "hit", "part"}, {collider_id_dtype(), cast_hit_dtype(), py::str("<i4")},
-                      {offsetof(RayResult, id), offsetof(RayResult, hit), offsetof(RayResult, part)}, sizeof(RayResult));
+                      {offsetof(RayResult, id), offsetof(RayResult, hit), offsetof(RayResult, part)},
+                      sizeof(RayResult));
   });
 }
 
@@ -294,8 +304,8 @@ struct MotionPairs {
   BatchPair operator()(size_t i) const { return {{&sa[i], xa[i], va[i]}, {&sb[i], xb[i], vb[i]}}; }
 };
 
-MotionPairs motion_pairs(const py::object& a, const py::object& xa, const py::object& va, const py::object& b, const py::object& xb,
-                         const py::object& vb, float horizon) {
+MotionPairs motion_pairs(const py::object& a, const py::object& xa, const py::object& va, const py::object& b,
+                         const py::object& xb, const py::object& vb, float horizon) {
   MotionPairs m;
   m.sa = shape_items(a, "a", m.n);
   m.sb = shape_items(b, "b", m.n);
@@ -329,9 +339,11 @@ void bind_batch(py::module_& top) {
   py::module_ m = top.def_submodule(
       "batch",
       "The queries over numpy arrays: N items per call, no Python loop per item, the GIL released while they run.\n\n"
-      "Each shape argument is one Shape, a list of N Shapes or a ShapeList of N items; each transform, vector, ray or sweep argument is one\n"
+      "Each shape argument is one Shape, a list of N Shapes or a ShapeList of N items; each transform, vector, ray or "
+      "sweep argument is one\n"
       "pebble object or a C-contiguous (N, k) array (Transform: [x, y, c, s]; Vec2: [x, y]; Ray: [origin x, origin y,\n"
-      "translation x, translation y]; Sweep: [local_center x, y, c0 x, y, c1 x, y, a0, a1]). float32 is read in place,\n"
+      "translation x, translation y]; Sweep: [local_center x, y, c0 x, y, c1 x, y, a0, a1]). float32 is read in "
+      "place,\n"
       "float64 is rounded to float32 once (as single calls round Python floats). Wrong dtypes raise TypeError; wrong\n"
       "shapes, non-contiguous arrays and values that are not finite raise ValueError. Results are structured arrays\n"
       "with the C++ struct's fields (frames and signs as the single forms); item i equals the single call on item i.");
@@ -349,144 +361,198 @@ void bind_batch(py::module_& top) {
   m.attr("CONTACT_PAIR_DTYPE") = contact_pair_dtype();
   m.attr("RAY_RESULT_DTYPE") = ray_result_dtype();
 
-  m.def("transforms", [](const py::array& positions, const py::array& angles) {
-    size_t n = kUnknown, na = kUnknown;
-    const py::array_t<float> p = checked_floats(positions, "positions", 2, "an (N, 2) array", n);
-    const py::array_t<float> a = checked_floats(angles, "angles", 1, "an (N,) array", na);
-    if (n == kUnknown || na == kUnknown) throw py::value_error("transforms: expected an (N, 2) and an (N,) array");
-    if (n != na) throw py::value_error("angles: has " + std::to_string(na) + " items where positions has " + std::to_string(n));
-    py::array_t<float> out({py::ssize_t(n), py::ssize_t(4)});
-    float* o = out.mutable_data();
-    const float* pp = p.data();
-    const float* aa = a.data();
-    {
-      py::gil_scoped_release nogil;
-      for (size_t i = 0; i < n; ++i) {
-        const Rot q = Rot::from_angle(aa[i]);
-        o[4 * i] = pp[2 * i];
-        o[4 * i + 1] = pp[2 * i + 1];
-        o[4 * i + 2] = q.c;
-        o[4 * i + 3] = q.s;
-      }
-    }
-    return out;
-  }, "positions"_a, "angles"_a,
-        "An (N, 4) float32 array of transforms [x, y, c, s] from (N, 2) positions and (N,) angles (radians), "
-        "each rotation as Rot.from_angle makes it.");
+  m.def(
+      "transforms",
+      [](const py::array& positions, const py::array& angles) {
+        size_t n = kUnknown, na = kUnknown;
+        const py::array_t<float> p = checked_floats(positions, "positions", 2, "an (N, 2) array", n);
+        const py::array_t<float> a = checked_floats(angles, "angles", 1, "an (N,) array", na);
+        if (n == kUnknown || na == kUnknown) throw py::value_error("transforms: expected an (N, 2) and an (N,) array");
+        if (n != na)
+          throw py::value_error("angles: has " + std::to_string(na) + " items where positions has " +
+                                std::to_string(n));
+        py::array_t<float> out({py::ssize_t(n), py::ssize_t(4)});
+        float* o = out.mutable_data();
+        const float* pp = p.data();
+        const float* aa = a.data();
+        {
+          py::gil_scoped_release nogil;
+          for (size_t i = 0; i < n; ++i) {
+            const Rot q = Rot::from_angle(aa[i]);
+            o[4 * i] = pp[2 * i];
+            o[4 * i + 1] = pp[2 * i + 1];
+            o[4 * i + 2] = q.c;
+            o[4 * i + 3] = q.s;
+          }
+        }
+        return out;
+      },
+      "positions"_a, "angles"_a,
+      "An (N, 4) float32 array of transforms [x, y, c, s] from (N, 2) positions and (N,) angles (radians), "
+      "each rotation as Rot.from_angle makes it.");
 
-  m.def("collide", [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb, float margin) {
-    ItemCount n;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
-    finite_scalar(margin, "margin");
-    return run<Manifold>(manifold_dtype(), n, [&](size_t i) { return collide(sa[i], ta[i], sb[i], tb[i], margin); });
-  }, "a"_a, "xa"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
-        "collide() per item: MANIFOLD_DTYPE records (normal: world, from A to B; points[j] for j < count: point "
-        "world, midway between the surfaces, separation < 0 penetrating, id).");
+  m.def(
+      "collide",
+      [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb, float margin) {
+        ItemCount n;
+        const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
+        const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n),
+                               tb = items<Transform>(xb, "xb", kTransforms, n);
+        finite_scalar(margin, "margin");
+        return run<Manifold>(manifold_dtype(), n,
+                             [&](size_t i) { return collide(sa[i], ta[i], sb[i], tb[i], margin); });
+      },
+      "a"_a, "xa"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
+      "collide() per item: MANIFOLD_DTYPE records (normal: world, from A to B; points[j] for j < count: point "
+      "world, midway between the surfaces, separation < 0 penetrating, id).");
 
-  m.def("distance", [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb) {
-    ItemCount n;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
-    return run_records<DistanceResult>(
-        distance_dtype(), n, [&](size_t i) { return BatchPair{{&sa[i], ta[i], {}}, {&sb[i], tb[i], {}}}; },
-        [](std::span<const BatchPair> p, std::span<DistanceResult> r) { pebble::batch::distance(p, r); });
-  }, "a"_a, "xa"_a, "b"_a, "xb"_a,
-        "distance() per item: DISTANCE_DTYPE records (distance < 0 overlapping; normal world, from A to B; "
-        "point_b - point_a = normal * distance).");
+  m.def(
+      "distance",
+      [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb) {
+        ItemCount n;
+        const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
+        const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n),
+                               tb = items<Transform>(xb, "xb", kTransforms, n);
+        return run_records<DistanceResult>(
+            distance_dtype(), n,
+            [&](size_t i) {
+              return BatchPair{{&sa[i], ta[i], {}}, {&sb[i], tb[i], {}}};
+            },
+            [](std::span<const BatchPair> p, std::span<DistanceResult> r) { pebble::batch::distance(p, r); });
+      },
+      "a"_a, "xa"_a, "b"_a, "xb"_a,
+      "distance() per item: DISTANCE_DTYPE records (distance < 0 overlapping; normal world, from A to B; "
+      "point_b - point_a = normal * distance).");
 
-  m.def("overlap", [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb) {
-    ItemCount n;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n), tb = items<Transform>(xb, "xb", kTransforms, n);
-    return run_values<bool>(
-        n, [&](size_t i) { return BatchPair{{&sa[i], ta[i], {}}, {&sb[i], tb[i], {}}}; },
-        [](std::span<const BatchPair> p, std::span<bool> r) { pebble::batch::overlap(p, r); });
-  }, "a"_a, "xa"_a, "b"_a, "xb"_a, "overlap() per item: a bool array (distance <= 0).");
+  m.def(
+      "overlap",
+      [](const py::object& a, const py::object& xa, const py::object& b, const py::object& xb) {
+        ItemCount n;
+        const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
+        const Items<Transform> ta = items<Transform>(xa, "xa", kTransforms, n),
+                               tb = items<Transform>(xb, "xb", kTransforms, n);
+        return run_values<bool>(
+            n,
+            [&](size_t i) {
+              return BatchPair{{&sa[i], ta[i], {}}, {&sb[i], tb[i], {}}};
+            },
+            [](std::span<const BatchPair> p, std::span<bool> r) { pebble::batch::overlap(p, r); });
+      },
+      "a"_a, "xa"_a, "b"_a, "xb"_a, "overlap() per item: a bool array (distance <= 0).");
 
-  m.def("raycast", [](const py::object& shape, const py::object& xf, const py::object& ray, std::optional<float> radius) {
-    ItemCount n;
-    const ShapeItems s = shape_items(shape, "shape", n);
-    const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
-    const Items<Ray> r = items<Ray>(ray, "ray", kRays, n);
-    if (radius) {
-      const float rad = finite_scalar(*radius, "radius");
-      return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return raycast(s[i], t[i], r[i], rad); });
-    }
-    return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return raycast(s[i], t[i], r[i]); });
-  }, "shape"_a, "xf"_a, "ray"_a, "radius"_a = py::none(),
-        "raycast() per item (with radius: the circle cast): CAST_HIT_DTYPE records (point on the shape's surface, "
-        "normal its outward normal there, world; starting inside: fraction 0, normal (0, 0)).");
+  m.def(
+      "raycast",
+      [](const py::object& shape, const py::object& xf, const py::object& ray, std::optional<float> radius) {
+        ItemCount n;
+        const ShapeItems s = shape_items(shape, "shape", n);
+        const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
+        const Items<Ray> r = items<Ray>(ray, "ray", kRays, n);
+        if (radius) {
+          const float rad = finite_scalar(*radius, "radius");
+          return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return raycast(s[i], t[i], r[i], rad); });
+        }
+        return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return raycast(s[i], t[i], r[i]); });
+      },
+      "shape"_a, "xf"_a, "ray"_a, "radius"_a = py::none(),
+      "raycast() per item (with radius: the circle cast): CAST_HIT_DTYPE records (point on the shape's surface, "
+      "normal its outward normal there, world; starting inside: fraction 0, normal (0, 0)).");
 
-  m.def("shape_cast", [](const py::object& a, const py::object& xa, const py::object& ta_, const py::object& b, const py::object& xb,
-                         const py::object& tb_, std::optional<float> target_separation) {
-    ItemCount n;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n), xfb = items<Transform>(xb, "xb", kTransforms, n);
-    const Items<Vec2> va = items<Vec2>(ta_, "translation_a", kVectors, n), vb = items<Vec2>(tb_, "translation_b", kVectors, n);
-    if (target_separation) {
-      const ShapeCastOptions options{finite_scalar(*target_separation, "target_separation")};
-      return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return shape_cast(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i], options); });
-    }
-    return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return shape_cast(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i]); });
-  }, "a"_a, "xa"_a, "translation_a"_a, "b"_a, "xb"_a, "translation_b"_a, "target_separation"_a = py::none(),
-        "shape_cast() per item: CAST_HIT_DTYPE records (first fraction in [0, 1] of both motions at which they "
-        "touch; point the contact point then; normal unit, world, from A to B).");
+  m.def(
+      "shape_cast",
+      [](const py::object& a, const py::object& xa, const py::object& ta_, const py::object& b, const py::object& xb,
+         const py::object& tb_, std::optional<float> target_separation) {
+        ItemCount n;
+        const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
+        const Items<Transform> xfa = items<Transform>(xa, "xa", kTransforms, n),
+                               xfb = items<Transform>(xb, "xb", kTransforms, n);
+        const Items<Vec2> va = items<Vec2>(ta_, "translation_a", kVectors, n),
+                          vb = items<Vec2>(tb_, "translation_b", kVectors, n);
+        if (target_separation) {
+          const ShapeCastOptions options{finite_scalar(*target_separation, "target_separation")};
+          return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) {
+            return shape_cast(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i], options);
+          });
+        }
+        return run<CastHit>(cast_hit_dtype(), n,
+                            [&](size_t i) { return shape_cast(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i]); });
+      },
+      "a"_a, "xa"_a, "translation_a"_a, "b"_a, "xb"_a, "translation_b"_a, "target_separation"_a = py::none(),
+      "shape_cast() per item: CAST_HIT_DTYPE records (first fraction in [0, 1] of both motions at which they "
+      "touch; point the contact point then; normal unit, world, from A to B).");
 
-  m.def("time_of_impact", [](const py::object& a, const py::object& sweep_a, const py::object& b, const py::object& sweep_b, float t_max,
-                             std::optional<ToiOptions> options) {
-    ItemCount n;
-    const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
-    const Items<Sweep> wa = items<Sweep>(sweep_a, "sweep_a", kSweeps, n), wb = items<Sweep>(sweep_b, "sweep_b", kSweeps, n);
-    finite_scalar(t_max, "t_max");
-    if (options) {
-      const ToiOptions o = *options;
-      finite_scalar(o.target_separation, "options.target_separation");
-      finite_scalar(o.tolerance, "options.tolerance");
-      return run<ToiResult>(toi_dtype(), n, [&](size_t i) { return time_of_impact(sa[i], wa[i], sb[i], wb[i], t_max, o); });
-    }
-    return run<ToiResult>(toi_dtype(), n, [&](size_t i) { return time_of_impact(sa[i], wa[i], sb[i], wb[i], t_max); });
-  }, "a"_a, "sweep_a"_a, "b"_a, "sweep_b"_a, "t_max"_a = 1.0f, "options"_a = py::none(),
-        "time_of_impact() per item: TOI_DTYPE records (state: int(ToiResult.State) 0 hit, 1 separated, 2 "
-        "overlapped, 3 failed; fraction; point and normal (A to B), world).");
+  m.def(
+      "time_of_impact",
+      [](const py::object& a, const py::object& sweep_a, const py::object& b, const py::object& sweep_b, float t_max,
+         std::optional<ToiOptions> options) {
+        ItemCount n;
+        const ShapeItems sa = shape_items(a, "a", n), sb = shape_items(b, "b", n);
+        const Items<Sweep> wa = items<Sweep>(sweep_a, "sweep_a", kSweeps, n),
+                           wb = items<Sweep>(sweep_b, "sweep_b", kSweeps, n);
+        finite_scalar(t_max, "t_max");
+        if (options) {
+          const ToiOptions o = *options;
+          finite_scalar(o.target_separation, "options.target_separation");
+          finite_scalar(o.tolerance, "options.tolerance");
+          return run<ToiResult>(toi_dtype(), n,
+                                [&](size_t i) { return time_of_impact(sa[i], wa[i], sb[i], wb[i], t_max, o); });
+        }
+        return run<ToiResult>(toi_dtype(), n,
+                              [&](size_t i) { return time_of_impact(sa[i], wa[i], sb[i], wb[i], t_max); });
+      },
+      "a"_a, "sweep_a"_a, "b"_a, "sweep_b"_a, "t_max"_a = 1.0f, "options"_a = py::none(),
+      "time_of_impact() per item: TOI_DTYPE records (state: int(ToiResult.State) 0 hit, 1 separated, 2 "
+      "overlapped, 3 failed; fraction; point and normal (A to B), world).");
 
-  m.def("closest_approach", [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
-                               const py::object& vb_, float horizon) {
-    const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
-    return run_records<Approach>(
-        approach_dtype(), m.n, std::cref(m),
-        [horizon](std::span<const BatchPair> p, std::span<Approach> r) { pebble::batch::closest_approach(p, horizon, r); });
-  }, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
-        "closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, "
-        "normal from A to B, world). Pairs of two discs run in SIMD lanes (pebble::batch), with the same bits.");
+  m.def(
+      "closest_approach",
+      [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
+         const py::object& vb_, float horizon) {
+        const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
+        return run_records<Approach>(approach_dtype(), m.n, std::cref(m),
+                                     [horizon](std::span<const BatchPair> p, std::span<Approach> r) {
+                                       pebble::batch::closest_approach(p, horizon, r);
+                                     });
+      },
+      "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
+      "closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, "
+      "normal from A to B, world). Pairs of two discs run in SIMD lanes (pebble::batch), with the same bits.");
 
-  m.def("time_to_collision", [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
-                                const py::object& vb_, float horizon) {
-    const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
-    return run_values<float>(
-        m.n, std::cref(m),
-        [horizon](std::span<const BatchPair> p, std::span<float> r) { pebble::batch::time_to_collision(p, horizon, r); });
-  }, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
-        "time_to_collision() per item: a float32 array, the first time in [0, horizon] the shapes touch (0 when "
-        "they start touching), inf (kNoCollision) when they do not.");
+  m.def(
+      "time_to_collision",
+      [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
+         const py::object& vb_, float horizon) {
+        const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
+        return run_values<float>(m.n, std::cref(m), [horizon](std::span<const BatchPair> p, std::span<float> r) {
+          pebble::batch::time_to_collision(p, horizon, r);
+        });
+      },
+      "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
+      "time_to_collision() per item: a float32 array, the first time in [0, horizon] the shapes touch (0 when "
+      "they start touching), inf (kNoCollision) when they do not.");
 
-  m.def("project_point", [](const py::object& shape, const py::object& xf, const py::object& p) {
-    ItemCount n;
-    const ShapeItems s = shape_items(shape, "shape", n);
-    const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
-    const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);
-    return run<PointProjection>(projection_dtype(), n, [&](size_t i) { return project_point(s[i], t[i], q[i]); });
-  }, "shape"_a, "xf"_a, "p"_a,
-        "project_point() per item: POINT_PROJECTION_DTYPE records (point, outward normal, signed distance < 0 "
-        "inside, inside; world).");
+  m.def(
+      "project_point",
+      [](const py::object& shape, const py::object& xf, const py::object& p) {
+        ItemCount n;
+        const ShapeItems s = shape_items(shape, "shape", n);
+        const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
+        const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);
+        return run<PointProjection>(projection_dtype(), n, [&](size_t i) { return project_point(s[i], t[i], q[i]); });
+      },
+      "shape"_a, "xf"_a, "p"_a,
+      "project_point() per item: POINT_PROJECTION_DTYPE records (point, outward normal, signed distance < 0 "
+      "inside, inside; world).");
 
-  m.def("contains", [](const py::object& shape, const py::object& xf, const py::object& p) {
-    ItemCount n;
-    const ShapeItems s = shape_items(shape, "shape", n);
-    const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
-    const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);
-    return run_bool(n, [&](size_t i) { return contains(s[i], t[i], q[i]); });
-  }, "shape"_a, "xf"_a, "p"_a, "contains() per item: a bool array.");
+  m.def(
+      "contains",
+      [](const py::object& shape, const py::object& xf, const py::object& p) {
+        ItemCount n;
+        const ShapeItems s = shape_items(shape, "shape", n);
+        const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
+        const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);
+        return run_bool(n, [&](size_t i) { return contains(s[i], t[i], q[i]); });
+      },
+      "shape"_a, "xf"_a, "p"_a, "contains() per item: a bool array.");
 }
 
 }  // namespace pebble::python

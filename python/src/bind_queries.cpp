@@ -5,7 +5,9 @@
 namespace pebble::python {
 namespace {
 
-bool same(const ContactPoint& a, const ContactPoint& b) { return a.point == b.point && a.separation == b.separation && a.id == b.id; }
+bool same(const ContactPoint& a, const ContactPoint& b) {
+  return a.point == b.point && a.separation == b.separation && a.id == b.id;
+}
 bool same(const Manifold& a, const Manifold& b) {
   if (!(a.normal == b.normal) || a.count != b.count) return false;
   for (int i = 0; i < a.count; ++i)
@@ -24,10 +26,14 @@ std::string repr(const ContactPoint& p) {
 
 const char* state_name(ToiResult::State s) {
   switch (s) {
-    case ToiResult::State::hit: return "hit";
-    case ToiResult::State::separated: return "separated";
-    case ToiResult::State::overlapped: return "overlapped";
-    case ToiResult::State::failed: return "failed";
+    case ToiResult::State::hit:
+      return "hit";
+    case ToiResult::State::separated:
+      return "separated";
+    case ToiResult::State::overlapped:
+      return "overlapped";
+    case ToiResult::State::failed:
+      return "failed";
   }
   return "?";
 }
@@ -74,34 +80,42 @@ CastHit unpickled_cast_hit(const py::handle& h) {
 }
 
 std::string repr_cast_hit(const CastHit& h) {
-  return "CastHit(hit=" + fmt(h.hit) + ", fraction=" + fmt(h.fraction) + ", point=Vec2" + fmt(h.point) + ", normal=Vec2" +
-         fmt(h.normal) + ")";
+  return "CastHit(hit=" + fmt(h.hit) + ", fraction=" + fmt(h.fraction) + ", point=Vec2" + fmt(h.point) +
+         ", normal=Vec2" + fmt(h.normal) + ")";
 }
 
 void bind_queries(py::module_& m) {
   py::class_<PointProjection>(m, "PointProjection", "Result of project_point, world space.")
       .def_readonly("point", &PointProjection::point, "closest point on the shape's boundary, world")
       .def_readonly("normal", &PointProjection::normal, "outward unit normal of the boundary at point, world")
-      .def_readonly("distance", &PointProjection::distance, "signed distance from the boundary to the query point (< 0 inside)")
+      .def_readonly("distance", &PointProjection::distance,
+                    "signed distance from the boundary to the query point (< 0 inside)")
       .def_readonly("inside", &PointProjection::inside, "the query point is inside or on the boundary (distance <= 0)")
-      .def("__eq__", [](const PointProjection& a, const PointProjection& b) {
-        return a.point == b.point && a.normal == b.normal && a.distance == b.distance && a.inside == b.inside;
-      }, py::is_operator())
-      .def("__repr__", [](const PointProjection& p) {
-        return "PointProjection(point=Vec2" + fmt(p.point) + ", normal=Vec2" + fmt(p.normal) + ", distance=" + fmt(p.distance) +
-               ", inside=" + fmt(p.inside) + ")";
-      })
+      .def(
+          "__eq__",
+          [](const PointProjection& a, const PointProjection& b) {
+            return a.point == b.point && a.normal == b.normal && a.distance == b.distance && a.inside == b.inside;
+          },
+          py::is_operator())
+      .def("__repr__",
+           [](const PointProjection& p) {
+             return "PointProjection(point=Vec2" + fmt(p.point) + ", normal=Vec2" + fmt(p.normal) +
+                    ", distance=" + fmt(p.distance) + ", inside=" + fmt(p.inside) + ")";
+           })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const PointProjection& p) { return py::make_tuple(pickled(p.point), pickled(p.normal), p.distance, p.inside); },
-                      [](const py::tuple& t) {
-                        state(t, 4, "PointProjection");
-                        PointProjection p{};
-                        p.point = unpickled_vec2(t[0]);
-                        p.normal = unpickled_vec2(t[1]);
-                        p.distance = t[2].cast<float>();
-                        p.inside = t[3].cast<bool>();
-                        return p;
-                      }));
+      .def(py::pickle(
+          [](const PointProjection& p) {
+            return py::make_tuple(pickled(p.point), pickled(p.normal), p.distance, p.inside);
+          },
+          [](const py::tuple& t) {
+            state(t, 4, "PointProjection");
+            PointProjection p{};
+            p.point = unpickled_vec2(t[0]);
+            p.normal = unpickled_vec2(t[1]);
+            p.distance = t[2].cast<float>();
+            p.inside = t[3].cast<bool>();
+            return p;
+          }));
   m.def("project_point", &project_point, "shape"_a, "xf"_a, "p"_a,
         "Projects the world point p onto the boundary of shape placed at xf: closest boundary point, outward "
         "normal there, signed distance (< 0 inside), all world space. Invalid input gives distance kHugeDistance.");
@@ -110,61 +124,80 @@ void bind_queries(py::module_& m) {
 
   py::class_<ContactPoint>(m, "ContactPoint", "One point of contact, world space.")
       .def_readonly("point", &ContactPoint::point, "midway between the two surfaces, world")
-      .def_readonly("separation", &ContactPoint::separation, "signed gap along the manifold normal; < 0 means penetration")
+      .def_readonly("separation", &ContactPoint::separation,
+                    "signed gap along the manifold normal; < 0 means penetration")
       .def_readonly("id", &ContactPoint::id, "feature key: the same from frame to frame while the same features touch")
-      .def("__eq__", [](const ContactPoint& a, const ContactPoint& b) { return same(a, b); }, py::is_operator())
+      .def(
+          "__eq__", [](const ContactPoint& a, const ContactPoint& b) { return same(a, b); }, py::is_operator())
       .def("__repr__", [](const ContactPoint& p) { return repr(p); })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const ContactPoint& p) { return pickled(p); }, [](const py::tuple& t) { return unpickled_contact_point(t); }));
+      .def(py::pickle([](const ContactPoint& p) { return pickled(p); },
+                      [](const py::tuple& t) { return unpickled_contact_point(t); }));
 
   py::class_<Manifold>(m, "Manifold", "Up to two contact points sharing one normal, world space.")
       .def_readonly("normal", &Manifold::normal, "unit, world, from A to B (moving B along it separates the shapes)")
       .def_readonly("count", &Manifold::count, "number of points: 0, 1 or 2")
-      .def_property_readonly("points", [](const Manifold& mf) { return std::vector<ContactPoint>(mf.points, mf.points + mf.count); },
-                             "the count contact points")
-      .def("flipped", &Manifold::flipped, "The same manifold seen from the other shape: normal negated, feature ids swapped.")
+      .def_property_readonly(
+          "points", [](const Manifold& mf) { return std::vector<ContactPoint>(mf.points, mf.points + mf.count); },
+          "the count contact points")
+      .def("flipped", &Manifold::flipped,
+           "The same manifold seen from the other shape: normal negated, feature ids swapped.")
       .def("__len__", [](const Manifold& mf) { return mf.count; })
-      .def("__eq__", [](const Manifold& a, const Manifold& b) { return same(a, b); }, py::is_operator())
-      .def("__repr__", [](const Manifold& mf) {
-        std::string s = "Manifold(normal=Vec2" + fmt(mf.normal) + ", points=[";
-        for (int i = 0; i < mf.count; ++i) s += (i ? ", " : "") + repr(mf.points[i]);
-        return s + "])";
-      })
+      .def(
+          "__eq__", [](const Manifold& a, const Manifold& b) { return same(a, b); }, py::is_operator())
+      .def("__repr__",
+           [](const Manifold& mf) {
+             std::string s = "Manifold(normal=Vec2" + fmt(mf.normal) + ", points=[";
+             for (int i = 0; i < mf.count; ++i) s += (i ? ", " : "") + repr(mf.points[i]);
+             return s + "])";
+           })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const Manifold& mf) { return pickled(mf); }, [](const py::tuple& t) { return unpickled_manifold(t); }));
-  m.def("collide", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&, float>(&collide), "a"_a, "xa"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
+      .def(py::pickle([](const Manifold& mf) { return pickled(mf); },
+                      [](const py::tuple& t) { return unpickled_manifold(t); }));
+  m.def("collide", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&, float>(&collide),
+        "a"_a, "xa"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
         "The contact manifold of shape a at xa and shape b at xb: every point whose separation is at most margin. "
         "count > 0 exactly when distance() <= margin. Normal world, from A to B. Invalid transforms give count 0.");
-  m.def("collide", py::overload_cast<const ChainSegment&, const Transform&, const Shape&, const Transform&, float>(&collide),
+  m.def("collide",
+        py::overload_cast<const ChainSegment&, const Transform&, const Shape&, const Transform&, float>(&collide),
         "segment"_a, "xs"_a, "b"_a, "xb"_a, "margin"_a = 0.0f,
         "The manifold of a chain segment (at xs) and shape b, one-sided, with the normals of a smooth surface; "
         "normal from the segment to b.");
 
   py::class_<DistanceResult>(m, "DistanceResult", "Signed distance and witness points, world space.")
-      .def_readonly("distance", &DistanceResult::distance, "> 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)")
-      .def_readonly("normal", &DistanceResult::normal, "unit, world, from A to B: moving B by -distance * normal makes them just touch")
+      .def_readonly("distance", &DistanceResult::distance,
+                    "> 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)")
+      .def_readonly("normal", &DistanceResult::normal,
+                    "unit, world, from A to B: moving B by -distance * normal makes them just touch")
       .def_readonly("point_a", &DistanceResult::point_a, "on A's surface, world")
       .def_readonly("point_b", &DistanceResult::point_b, "on B's surface, world; point_b - point_a = normal * distance")
-      .def("__eq__", [](const DistanceResult& a, const DistanceResult& b) {
-        return a.distance == b.distance && a.normal == b.normal && a.point_a == b.point_a && a.point_b == b.point_b;
-      }, py::is_operator())
-      .def("__repr__", [](const DistanceResult& d) {
-        return "DistanceResult(distance=" + fmt(d.distance) + ", normal=Vec2" + fmt(d.normal) + ", point_a=Vec2" + fmt(d.point_a) +
-               ", point_b=Vec2" + fmt(d.point_b) + ")";
-      })
+      .def(
+          "__eq__",
+          [](const DistanceResult& a, const DistanceResult& b) {
+            return a.distance == b.distance && a.normal == b.normal && a.point_a == b.point_a && a.point_b == b.point_b;
+          },
+          py::is_operator())
+      .def("__repr__",
+           [](const DistanceResult& d) {
+             return "DistanceResult(distance=" + fmt(d.distance) + ", normal=Vec2" + fmt(d.normal) + ", point_a=Vec2" +
+                    fmt(d.point_a) + ", point_b=Vec2" + fmt(d.point_b) + ")";
+           })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const DistanceResult& d) { return py::make_tuple(d.distance, pickled(d.normal), pickled(d.point_a), pickled(d.point_b)); },
-                      [](const py::tuple& t) {
-                        state(t, 4, "DistanceResult");
-                        DistanceResult d{};
-                        d.distance = t[0].cast<float>();
-                        d.normal = unpickled_vec2(t[1]);
-                        d.point_a = unpickled_vec2(t[2]);
-                        d.point_b = unpickled_vec2(t[3]);
-                        return d;
-                      }));
-  m.def("distance", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&>(&distance), "a"_a, "xa"_a,
-        "b"_a, "xb"_a,
+      .def(py::pickle(
+          [](const DistanceResult& d) {
+            return py::make_tuple(d.distance, pickled(d.normal), pickled(d.point_a), pickled(d.point_b));
+          },
+          [](const py::tuple& t) {
+            state(t, 4, "DistanceResult");
+            DistanceResult d{};
+            d.distance = t[0].cast<float>();
+            d.normal = unpickled_vec2(t[1]);
+            d.point_a = unpickled_vec2(t[2]);
+            d.point_b = unpickled_vec2(t[3]);
+            return d;
+          }));
+  m.def("distance", py::overload_cast<const Shape&, const Transform&, const Shape&, const Transform&>(&distance), "a"_a,
+        "xa"_a, "b"_a, "xb"_a,
         "Exact signed distance between shape a at xa and shape b at xb, with witness points (world). Invalid "
         "transforms give distance kHugeDistance and zero vectors.");
   m.def("distance", py::overload_cast<const ChainSegment&, const Transform&, const Shape&, const Transform&>(&distance),
@@ -172,11 +205,19 @@ void bind_queries(py::module_& m) {
   m.def("overlap", &overlap, "a"_a, "xa"_a, "b"_a, "xb"_a, "True when the shapes touch or overlap (distance <= 0).");
 
   py::class_<Ray>(m, "Ray", "A ray segment in world space: from origin to origin + translation (fractions 0 to 1).")
-      .def(py::init([](Vec2 o, Vec2 t) { return Ray{o, t}; }), "origin"_a = Vec2{}, "translation"_a = Vec2{})
+      .def(py::init([](Vec2 o, Vec2 t) {
+             return Ray{o, t};
+           }),
+           "origin"_a = Vec2{}, "translation"_a = Vec2{})
       .def_readwrite("origin", &Ray::origin)
       .def_readwrite("translation", &Ray::translation)
-      .def("__eq__", [](const Ray& a, const Ray& b) { return a.origin == b.origin && a.translation == b.translation; }, py::is_operator())
-      .def("__repr__", [](const Ray& r) { return "Ray(origin=Vec2" + fmt(r.origin) + ", translation=Vec2" + fmt(r.translation) + ")"; })
+      .def(
+          "__eq__", [](const Ray& a, const Ray& b) { return a.origin == b.origin && a.translation == b.translation; },
+          py::is_operator())
+      .def("__repr__",
+           [](const Ray& r) {
+             return "Ray(origin=Vec2" + fmt(r.origin) + ", translation=Vec2" + fmt(r.translation) + ")";
+           })
       .def("__reduce__", &reduce_by_state)
       .def(py::pickle([](const Ray& r) { return py::make_tuple(pickled(r.origin), pickled(r.translation)); },
                       [](const py::tuple& t) {
@@ -186,23 +227,26 @@ void bind_queries(py::module_& m) {
 
   py::class_<CastHit>(m, "CastHit", "The answer of a cast, world space. No hit: CastHit(False, 1, (0,0), (0,0)).")
       .def_readonly("hit", &CastHit::hit, "the ray (or moving shape) meets the target within its translation")
-      .def_readonly("fraction", &CastHit::fraction, "of the translation at the first touch, in [0, 1]; 1 when there is no hit")
+      .def_readonly("fraction", &CastHit::fraction,
+                    "of the translation at the first touch, in [0, 1]; 1 when there is no hit")
       .def_readonly("point", &CastHit::point, "the touching point, world (see each query)")
       .def_readonly("normal", &CastHit::normal, "unit, world (see each query); (0,0) when starting inside")
       .def("__bool__", [](const CastHit& h) { return h.hit; })
-      .def("__eq__", [](const CastHit& a, const CastHit& b) { return same(a, b); }, py::is_operator())
+      .def(
+          "__eq__", [](const CastHit& a, const CastHit& b) { return same(a, b); }, py::is_operator())
       .def("__repr__", &repr_cast_hit)
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const CastHit& h) { return pickled(h); }, [](const py::tuple& t) { return unpickled_cast_hit(t); }));
+      .def(py::pickle([](const CastHit& h) { return pickled(h); },
+                      [](const py::tuple& t) { return unpickled_cast_hit(t); }));
   m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&>(&raycast), "shape"_a, "xf"_a, "ray"_a,
         "First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray "
         "starting inside hits at fraction 0 with normal (0, 0).");
-  m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&, float>(&raycast), "shape"_a, "xf"_a, "ray"_a,
-        "radius"_a,
+  m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&, float>(&raycast), "shape"_a, "xf"_a,
+        "ray"_a, "radius"_a,
         "Circle cast: a disc of the given radius whose centre moves along the ray; point on the shape's surface, "
         "normal the shape's outward normal there (world).");
-  m.def("raycast", py::overload_cast<const ChainSegment&, const Transform&, const Ray&, float>(&raycast), "segment"_a, "xs"_a,
-        "ray"_a, "radius"_a = 0.0f, "A ray (or disc) against the chain segment's front side only.");
+  m.def("raycast", py::overload_cast<const ChainSegment&, const Transform&, const Ray&, float>(&raycast), "segment"_a,
+        "xs"_a, "ray"_a, "radius"_a = 0.0f, "A ray (or disc) against the chain segment's front side only.");
 
   py::class_<ShapeCastOptions>(m, "ShapeCastOptions", "Options of shape_cast().")
       .def(py::init([](float t) { return ShapeCastOptions{t}; }), "target_separation"_a = 0.0f)
@@ -215,41 +259,53 @@ void bind_queries(py::module_& m) {
                         return ShapeCastOptions{t[0].cast<float>()};
                       }));
   m.def("shape_cast",
-        py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2, const ShapeCastOptions&>(&shape_cast),
+        py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2,
+                          const ShapeCastOptions&>(&shape_cast),
         "a"_a, "xa"_a, "translation_a"_a, "b"_a, "xb"_a, "translation_b"_a, "options"_a = ShapeCastOptions{},
         "First fraction in [0, 1] of both motions (world) at which a and b touch (or come within "
         "options.target_separation). point: the contact point at that time; normal: unit, from A to B. Already "
         "touching: fraction 0 with the minimum-translation normal.");
   m.def("shape_cast",
-        py::overload_cast<const Shape&, const Transform&, Vec2, const ChainSegment&, const Transform&, Vec2, const ShapeCastOptions&>(
-            &shape_cast),
+        py::overload_cast<const Shape&, const Transform&, Vec2, const ChainSegment&, const Transform&, Vec2,
+                          const ShapeCastOptions&>(&shape_cast),
         "a"_a, "xa"_a, "translation_a"_a, "segment"_a, "xs"_a, "translation_s"_a, "options"_a = ShapeCastOptions{},
         "Shape a cast against a chain segment, front side only; normal from a to the segment.");
 
   py::class_<Sweep>(m, "Sweep",
                     "A body's motion over one step: its rotation centre (shape frame) moves from c0 to c1 (world) "
                     "while it turns from angle a0 to a1 (radians).")
-      .def(py::init([](Vec2 lc, Vec2 c0, Vec2 c1, float a0, float a1) { return Sweep{lc, c0, c1, a0, a1}; }), "local_center"_a = Vec2{},
-           "c0"_a = Vec2{}, "c1"_a = Vec2{}, "a0"_a = 0.0f, "a1"_a = 0.0f)
+      .def(py::init([](Vec2 lc, Vec2 c0, Vec2 c1, float a0, float a1) {
+             return Sweep{lc, c0, c1, a0, a1};
+           }),
+           "local_center"_a = Vec2{}, "c0"_a = Vec2{}, "c1"_a = Vec2{}, "a0"_a = 0.0f, "a1"_a = 0.0f)
       .def_readwrite("local_center", &Sweep::local_center)
       .def_readwrite("c0", &Sweep::c0)
       .def_readwrite("c1", &Sweep::c1)
       .def_readwrite("a0", &Sweep::a0)
       .def_readwrite("a1", &Sweep::a1)
-      .def("__eq__", [](const Sweep& a, const Sweep& b) {
-        return a.local_center == b.local_center && a.c0 == b.c0 && a.c1 == b.c1 && a.a0 == b.a0 && a.a1 == b.a1;
-      }, py::is_operator())
-      .def("__repr__", [](const Sweep& s) {
-        return "Sweep(local_center=Vec2" + fmt(s.local_center) + ", c0=Vec2" + fmt(s.c0) + ", c1=Vec2" + fmt(s.c1) + ", a0=" + fmt(s.a0) +
-               ", a1=" + fmt(s.a1) + ")";
-      })
+      .def(
+          "__eq__",
+          [](const Sweep& a, const Sweep& b) {
+            return a.local_center == b.local_center && a.c0 == b.c0 && a.c1 == b.c1 && a.a0 == b.a0 && a.a1 == b.a1;
+          },
+          py::is_operator())
+      .def("__repr__",
+           [](const Sweep& s) {
+             return "Sweep(local_center=Vec2" + fmt(s.local_center) + ", c0=Vec2" + fmt(s.c0) + ", c1=Vec2" +
+                    fmt(s.c1) + ", a0=" + fmt(s.a0) + ", a1=" + fmt(s.a1) + ")";
+           })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const Sweep& s) { return py::make_tuple(pickled(s.local_center), pickled(s.c0), pickled(s.c1), s.a0, s.a1); },
-                      [](const py::tuple& t) {
-                        state(t, 5, "Sweep");
-                        return Sweep{unpickled_vec2(t[0]), unpickled_vec2(t[1]), unpickled_vec2(t[2]), t[3].cast<float>(), t[4].cast<float>()};
-                      }));
-  m.def("sweep_transform", &sweep_transform, "sweep"_a, "t"_a, "The shape's transform at time t in [0, 1] of the sweep.");
+      .def(py::pickle(
+          [](const Sweep& s) {
+            return py::make_tuple(pickled(s.local_center), pickled(s.c0), pickled(s.c1), s.a0, s.a1);
+          },
+          [](const py::tuple& t) {
+            state(t, 5, "Sweep");
+            return Sweep{unpickled_vec2(t[0]), unpickled_vec2(t[1]), unpickled_vec2(t[2]), t[3].cast<float>(),
+                         t[4].cast<float>()};
+          }));
+  m.def("sweep_transform", &sweep_transform, "sweep"_a, "t"_a,
+        "The shape's transform at time t in [0, 1] of the sweep.");
 
   py::class_<ToiResult> toi(m, "ToiResult", "The answer of time_of_impact(), world space.");
   py::enum_<ToiResult::State>(toi, "State")
@@ -259,93 +315,120 @@ void bind_queries(py::module_& m) {
       .value("failed", ToiResult::State::failed, "iteration cap reached; no contact before fraction");
   toi.def_readonly("state", &ToiResult::state)
       .def_readonly("fraction", &ToiResult::fraction, "time in [0, t_max], see state")
-      .def_readonly("point", &ToiResult::point, "hit or overlapped: midway between the closest points, world; else (0,0)")
+      .def_readonly("point", &ToiResult::point,
+                    "hit or overlapped: midway between the closest points, world; else (0,0)")
       .def_readonly("normal", &ToiResult::normal, "hit or overlapped: unit, world, from A to B; else (0,0)")
-      .def("__eq__", [](const ToiResult& a, const ToiResult& b) {
-        return a.state == b.state && a.fraction == b.fraction && a.point == b.point && a.normal == b.normal;
-      }, py::is_operator())
-      .def("__repr__", [](const ToiResult& r) {
-        return std::string("ToiResult(state=") + state_name(r.state) + ", fraction=" + fmt(r.fraction) + ", point=Vec2" + fmt(r.point) +
-               ", normal=Vec2" + fmt(r.normal) + ")";
-      })
+      .def(
+          "__eq__",
+          [](const ToiResult& a, const ToiResult& b) {
+            return a.state == b.state && a.fraction == b.fraction && a.point == b.point && a.normal == b.normal;
+          },
+          py::is_operator())
+      .def("__repr__",
+           [](const ToiResult& r) {
+             return std::string("ToiResult(state=") + state_name(r.state) + ", fraction=" + fmt(r.fraction) +
+                    ", point=Vec2" + fmt(r.point) + ", normal=Vec2" + fmt(r.normal) + ")";
+           })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const ToiResult& r) { return py::make_tuple(int(r.state), r.fraction, pickled(r.point), pickled(r.normal)); },
-                      [](const py::tuple& t) {
-                        state(t, 4, "ToiResult");
-                        const int s = t[0].cast<int>();
-                        if (s < int(ToiResult::State::hit) || s > int(ToiResult::State::failed))
-                          throw py::value_error("ToiResult: no state " + std::to_string(s));
-                        ToiResult r{};
-                        r.state = ToiResult::State(s);
-                        r.fraction = t[1].cast<float>();
-                        r.point = unpickled_vec2(t[2]);
-                        r.normal = unpickled_vec2(t[3]);
-                        return r;
-                      }));
+      .def(py::pickle(
+          [](const ToiResult& r) {
+            return py::make_tuple(int(r.state), r.fraction, pickled(r.point), pickled(r.normal));
+          },
+          [](const py::tuple& t) {
+            state(t, 4, "ToiResult");
+            const int s = t[0].cast<int>();
+            if (s < int(ToiResult::State::hit) || s > int(ToiResult::State::failed))
+              throw py::value_error("ToiResult: no state " + std::to_string(s));
+            ToiResult r{};
+            r.state = ToiResult::State(s);
+            r.fraction = t[1].cast<float>();
+            r.point = unpickled_vec2(t[2]);
+            r.normal = unpickled_vec2(t[3]);
+            return r;
+          }));
   py::class_<ToiOptions>(m, "ToiOptions", "Options of time_of_impact().")
-      .def(py::init([](float target, float tolerance, int iterations) { return ToiOptions{target, tolerance, iterations}; }),
+      .def(py::init([](float target, float tolerance, int iterations) {
+             return ToiOptions{target, tolerance, iterations};
+           }),
            "target_separation"_a = 0.0f, "tolerance"_a = 0.0f, "max_iterations"_a = kMaxToiIterations)
-      .def_readwrite("target_separation", &ToiOptions::target_separation, "length (>= 0) at which the shapes count as touching")
+      .def_readwrite("target_separation", &ToiOptions::target_separation,
+                     "length (>= 0) at which the shapes count as touching")
       .def_readwrite("tolerance", &ToiOptions::tolerance, "length (> 0); 0 picks the default")
       .def_readwrite("max_iterations", &ToiOptions::max_iterations, "most distance evaluations before State.failed")
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const ToiOptions& o) { return py::make_tuple(o.target_separation, o.tolerance, o.max_iterations); },
-                      [](const py::tuple& t) {
-                        state(t, 3, "ToiOptions");
-                        return ToiOptions{t[0].cast<float>(), t[1].cast<float>(), t[2].cast<int>()};
-                      }));
+      .def(py::pickle(
+          [](const ToiOptions& o) { return py::make_tuple(o.target_separation, o.tolerance, o.max_iterations); },
+          [](const py::tuple& t) {
+            state(t, 3, "ToiOptions");
+            return ToiOptions{t[0].cast<float>(), t[1].cast<float>(), t[2].cast<int>()};
+          }));
   m.def("time_of_impact",
-        py::overload_cast<const Shape&, const Sweep&, const Shape&, const Sweep&, float, const ToiOptions&>(&time_of_impact), "a"_a,
-        "sweep_a"_a, "b"_a, "sweep_b"_a, "t_max"_a = 1.0f, "options"_a = ToiOptions{},
+        py::overload_cast<const Shape&, const Sweep&, const Shape&, const Sweep&, float, const ToiOptions&>(
+            &time_of_impact),
+        "a"_a, "sweep_a"_a, "b"_a, "sweep_b"_a, "t_max"_a = 1.0f, "options"_a = ToiOptions{},
         "First time in [0, t_max] at which a moving by sweep_a and b moving by sweep_b touch (conservative "
         "advancement: never later than the true first touch). Point and normal (A to B) world, at that time.");
   m.def("time_of_impact",
-        py::overload_cast<const Shape&, const Sweep&, const ChainSegment&, const Sweep&, float, const ToiOptions&>(&time_of_impact),
+        py::overload_cast<const Shape&, const Sweep&, const ChainSegment&, const Sweep&, float, const ToiOptions&>(
+            &time_of_impact),
         "a"_a, "sweep_a"_a, "segment"_a, "sweep_s"_a, "t_max"_a = 1.0f, "options"_a = ToiOptions{},
         "time_of_impact() of shape a and a chain segment, front side only.");
 
   py::class_<Approach>(m, "Approach", "The answer of closest_approach(), world space.")
       .def_readonly("hit", &Approach::hit, "the shapes touch or overlap at some time in [0, horizon]")
-      .def_readonly("time", &Approach::time, "hit: the first time they touch (0 when they start so); else the time of least distance")
-      .def_readonly("distance", &Approach::distance, "signed distance at that time: 0 at a touch, < 0 when starting overlapped")
+      .def_readonly("time", &Approach::time,
+                    "hit: the first time they touch (0 when they start so); else the time of least distance")
+      .def_readonly("distance", &Approach::distance,
+                    "signed distance at that time: 0 at a touch, < 0 when starting overlapped")
       .def_readonly("point_a", &Approach::point_a, "on A's surface at that time, world")
-      .def_readonly("point_b", &Approach::point_b, "on B's surface at that time, world; point_b - point_a = normal * distance")
+      .def_readonly("point_b", &Approach::point_b,
+                    "on B's surface at that time, world; point_b - point_a = normal * distance")
       .def_readonly("normal", &Approach::normal, "unit, world, from A to B")
-      .def("__eq__", [](const Approach& a, const Approach& b) {
-        return a.hit == b.hit && a.time == b.time && a.distance == b.distance && a.point_a == b.point_a && a.point_b == b.point_b &&
-               a.normal == b.normal;
-      }, py::is_operator())
-      .def("__repr__", [](const Approach& r) {
-        return "Approach(hit=" + fmt(r.hit) + ", time=" + fmt(r.time) + ", distance=" + fmt(r.distance) + ", point_a=Vec2" + fmt(r.point_a) +
-               ", point_b=Vec2" + fmt(r.point_b) + ", normal=Vec2" + fmt(r.normal) + ")";
-      })
+      .def(
+          "__eq__",
+          [](const Approach& a, const Approach& b) {
+            return a.hit == b.hit && a.time == b.time && a.distance == b.distance && a.point_a == b.point_a &&
+                   a.point_b == b.point_b && a.normal == b.normal;
+          },
+          py::is_operator())
+      .def("__repr__",
+           [](const Approach& r) {
+             return "Approach(hit=" + fmt(r.hit) + ", time=" + fmt(r.time) + ", distance=" + fmt(r.distance) +
+                    ", point_a=Vec2" + fmt(r.point_a) + ", point_b=Vec2" + fmt(r.point_b) + ", normal=Vec2" +
+                    fmt(r.normal) + ")";
+           })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const Approach& r) {
-                        return py::make_tuple(r.hit, r.time, r.distance, pickled(r.point_a), pickled(r.point_b), pickled(r.normal));
-                      },
-                      [](const py::tuple& t) {
-                        state(t, 6, "Approach");
-                        Approach r{};
-                        r.hit = t[0].cast<bool>();
-                        r.time = t[1].cast<float>();
-                        r.distance = t[2].cast<float>();
-                        r.point_a = unpickled_vec2(t[3]);
-                        r.point_b = unpickled_vec2(t[4]);
-                        r.normal = unpickled_vec2(t[5]);
-                        return r;
-                      }));
+      .def(py::pickle(
+          [](const Approach& r) {
+            return py::make_tuple(r.hit, r.time, r.distance, pickled(r.point_a), pickled(r.point_b), pickled(r.normal));
+          },
+          [](const py::tuple& t) {
+            state(t, 6, "Approach");
+            Approach r{};
+            r.hit = t[0].cast<bool>();
+            r.time = t[1].cast<float>();
+            r.distance = t[2].cast<float>();
+            r.point_a = unpickled_vec2(t[3]);
+            r.point_b = unpickled_vec2(t[4]);
+            r.normal = unpickled_vec2(t[5]);
+            return r;
+          }));
   m.def("closest_approach",
-        py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2, float>(&closest_approach), "a"_a,
-        "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
+        py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2, float>(
+            &closest_approach),
+        "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
         "How close a (at xa, moving at velocity_a) and b (at xb, velocity_b) come over [0, horizon], world: the "
         "first time they touch, or the time of least distance, with the distance and witness points then.");
   m.def("closest_approach",
-        py::overload_cast<const Shape&, const Transform&, Vec2, const ChainSegment&, const Transform&, Vec2, float>(&closest_approach),
+        py::overload_cast<const Shape&, const Transform&, Vec2, const ChainSegment&, const Transform&, Vec2, float>(
+            &closest_approach),
         "a"_a, "xa"_a, "velocity_a"_a, "segment"_a, "xs"_a, "velocity_s"_a, "horizon"_a,
         "closest_approach() of shape a and a chain segment, front side only.");
-  m.def("time_to_collision", &time_to_collision, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
+  m.def("time_to_collision", &time_to_collision, "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a,
+        "horizon"_a,
         "The first time in [0, horizon] at which a (at xa, moving at velocity_a) and b (at xb, velocity_b) touch: 0 "
-        "when they start touching or overlapping, kNoCollision (inf) when they do not by the horizon. closest_approach()'s "
+        "when they start touching or overlapping, kNoCollision (inf) when they do not by the horizon. "
+        "closest_approach()'s "
         "time exactly when that is a hit, at less cost.");
 }
 

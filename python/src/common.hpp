@@ -19,11 +19,11 @@ namespace pebble::python {
 namespace py = pybind11;
 using namespace pybind11::literals;
 
-void bind_geometry(py::module_& m);   // math, shapes, mass, chains, decompose, tiles
-void bind_queries(py::module_& m);    // the pair and point queries, one at a time
-void bind_world(py::module_& m);      // CollisionWorld and its value types
-void bind_batch(py::module_& m);      // pebble.batch: the numpy forms
-void bind_primitives(py::module_& m); // pebble.prim: the toolbox
+void bind_geometry(py::module_& m);    // math, shapes, mass, chains, decompose, tiles
+void bind_queries(py::module_& m);     // the pair and point queries, one at a time
+void bind_world(py::module_& m);       // CollisionWorld and its value types
+void bind_batch(py::module_& m);       // pebble.batch: the numpy forms
+void bind_primitives(py::module_& m);  // pebble.prim: the toolbox
 
 /// The shortest text that reads back as the same float (repr of the float32 value).
 inline std::string fmt(float x) {
@@ -43,7 +43,8 @@ std::vector<Vec2> points_from(const py::handle& obj, const char* what);
 /// not depend on the module's memory layout. state() checks the tuple's length.
 inline py::tuple state(const py::tuple& t, size_t n, const char* type) {
   if (t.size() != n)
-    throw py::value_error(std::string(type) + ": a pickled state of " + std::to_string(n) + " items, got " + std::to_string(t.size()));
+    throw py::value_error(std::string(type) + ": a pickled state of " + std::to_string(n) + " items, got " +
+                          std::to_string(t.size()));
   return t;
 }
 /// __reduce__ of a class bound with py::pickle: cls.__new__(cls), then __setstate__, for every

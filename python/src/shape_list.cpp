@@ -22,7 +22,8 @@ py::array_t<float, py::array::c_style> float_array(const py::handle& obj, const 
   if (!a) throw py::type_error(std::string(name) + ": expected an array of numbers");
   const char kind = a.dtype().kind();
   if (kind != 'f' && kind != 'i' && kind != 'u')
-    throw py::type_error(std::string(name) + ": expected an array of numbers, got dtype " + py::str(py::handle(a.dtype())).cast<std::string>());
+    throw py::type_error(std::string(name) + ": expected an array of numbers, got dtype " +
+                         py::str(py::handle(a.dtype())).cast<std::string>());
   if (a.ndim() != ndim)
     throw py::value_error(std::string(name) + ": expected " + std::to_string(ndim) + " dimensions, got shape " +
                           py::str(a.attr("shape")).cast<std::string>());
@@ -30,7 +31,8 @@ py::array_t<float, py::array::c_style> float_array(const py::handle& obj, const 
 }
 
 /// The shapes of the rows, built without the GIL; the first row that fails names itself.
-std::vector<Shape> shapes_of_rows(const float* vertices, int width, const std::vector<int>& counts, const float* radii, size_t n) {
+std::vector<Shape> shapes_of_rows(const float* vertices, int width, const std::vector<int>& counts, const float* radii,
+                                  size_t n) {
   std::vector<Shape> out;
   out.reserve(n);
   std::optional<std::string> error;
@@ -38,7 +40,8 @@ std::vector<Shape> shapes_of_rows(const float* vertices, int width, const std::v
     py::gil_scoped_release nogil;
     Vec2 row[kPad];
     for (size_t i = 0; i < n; ++i) {
-      for (int j = 0; j < counts[i]; ++j) row[j] = {vertices[(i * size_t(width) + size_t(j)) * 2], vertices[(i * size_t(width) + size_t(j)) * 2 + 1]};
+      for (int j = 0; j < counts[i]; ++j)
+        row[j] = {vertices[(i * size_t(width) + size_t(j)) * 2], vertices[(i * size_t(width) + size_t(j)) * 2 + 1]};
       try {
         out.push_back(Shape::polygon(std::span<const Vec2>(row, size_t(counts[i])), radii ? radii[i] : 0.0f));
       } catch (const InvalidShape& e) {
@@ -70,8 +73,8 @@ ShapeList from_arrays(const py::handle& vertices_obj, const py::object& counts_o
     for (size_t i = 0; i < n; ++i) {
       const long long k = ci.data()[i];
       if (k < 1 || k > width)
-        throw py::value_error("counts[" + std::to_string(i) + "] is " + std::to_string(k) + ": expected 1 to " + std::to_string(width) +
-                              " (the rows' width)");
+        throw py::value_error("counts[" + std::to_string(i) + "] is " + std::to_string(k) + ": expected 1 to " +
+                              std::to_string(width) + " (the rows' width)");
       counts[i] = int(k);
     }
   }
@@ -85,7 +88,8 @@ ShapeList from_arrays(const py::handle& vertices_obj, const py::object& counts_o
     } else {
       r = float_array(radii_obj, "radii", 1);
       if (size_t(r.shape(0)) != n)
-        throw py::value_error("radii: expected " + std::to_string(n) + " items (one per row of vertices), got " + std::to_string(r.shape(0)));
+        throw py::value_error("radii: expected " + std::to_string(n) + " items (one per row of vertices), got " +
+                              std::to_string(r.shape(0)));
       radii = r.data();
     }
   }
@@ -101,7 +105,8 @@ ShapeList from_shapes(const py::handle& obj) {
   for (size_t i = 0; i < seq.size(); ++i) {
     const py::object item = seq[i];
     if (!py::isinstance<Shape>(item))
-      throw py::type_error("shapes[" + std::to_string(i) + "]: expected a Shape, got " + py::str(py::type::of(item)).cast<std::string>());
+      throw py::type_error("shapes[" + std::to_string(i) + "]: expected a Shape, got " +
+                           py::str(py::type::of(item)).cast<std::string>());
     shapes.push_back(item.cast<const Shape&>());
   }
   ShapeList out;
@@ -129,17 +134,20 @@ py::tuple core_arrays(const std::vector<Shape>& shapes) {
   return py::make_tuple(v, c, r);
 }
 
-std::shared_ptr<const std::vector<std::uint32_t>> checked_index(const py::handle& obj, size_t size, const ShapeList& base) {
+std::shared_ptr<const std::vector<std::uint32_t>> checked_index(const py::handle& obj, size_t size,
+                                                                const ShapeList& base) {
   const py::array a = py::array::ensure(obj);
   if (!a || (a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
     throw py::type_error("indices: expected an (N,) array of integers");
-  if (a.ndim() != 1) throw py::value_error("indices: expected an (N,) array, got shape " + py::str(a.attr("shape")).cast<std::string>());
+  if (a.ndim() != 1)
+    throw py::value_error("indices: expected an (N,) array, got shape " + py::str(a.attr("shape")).cast<std::string>());
   const auto ai = py::array_t<long long, py::array::c_style | py::array::forcecast>::ensure(a);
   auto index = std::make_shared<std::vector<std::uint32_t>>(size_t(ai.shape(0)));
   for (size_t i = 0; i < index->size(); ++i) {
     const long long k = ai.data()[i];
     if (k < 0 || size_t(k) >= size)
-      throw py::index_error("indices[" + std::to_string(i) + "] is " + std::to_string(k) + ": the list has " + std::to_string(size) + " items");
+      throw py::index_error("indices[" + std::to_string(i) + "] is " + std::to_string(k) + ": the list has " +
+                            std::to_string(size) + " items");
     (*index)[i] = base.index ? (*base.index)[size_t(k)] : std::uint32_t(k);
   }
   return index;
@@ -148,41 +156,54 @@ std::shared_ptr<const std::vector<std::uint32_t>> checked_index(const py::handle
 }  // namespace
 
 void bind_shape_list(py::module_& m) {
-  py::class_<ShapeList>(m, "ShapeList",
-                        "N shapes held in C++ for the batch forms, built once: pass it wherever a batch call takes a list of N "
-                        "Shapes, and it is read in place with no Python object per item (results equal the single calls bit for "
-                        "bit). ShapeList(vertices, counts=None, radii=None): row i is Shape.polygon(vertices[i, :counts[i]], "
-                        "radii[i]) (a hull: 1 point a circle, 2 a capsule), vertices an (N, k, 2) array (k <= 8, padded), counts "
-                        "(N,) integers (default k), radii (N,) or one number (default 0); an invalid row raises InvalidShape "
-                        "naming the row. ShapeList(shapes) from a sequence of Shapes. Immutable; pickles.")
+  py::class_<ShapeList>(
+      m, "ShapeList",
+      "N shapes held in C++ for the batch forms, built once: pass it wherever a batch call takes a list of N "
+      "Shapes, and it is read in place with no Python object per item (results equal the single calls bit for "
+      "bit). ShapeList(vertices, counts=None, radii=None): row i is Shape.polygon(vertices[i, :counts[i]], "
+      "radii[i]) (a hull: 1 point a circle, 2 a capsule), vertices an (N, k, 2) array (k <= 8, padded), counts "
+      "(N,) integers (default k), radii (N,) or one number (default 0); an invalid row raises InvalidShape "
+      "naming the row. ShapeList(shapes) from a sequence of Shapes. Immutable; pickles.")
       .def(py::init([](const py::object& vertices, const py::object& counts, const py::object& radii) {
-        const bool shapes = (py::isinstance<py::list>(vertices) || py::isinstance<py::tuple>(vertices)) && py::len(vertices) > 0 &&
-                            py::isinstance<Shape>(vertices[py::int_(0)]);
-        if (shapes) {
-          if (!counts.is_none() || !radii.is_none()) throw py::value_error("ShapeList(shapes): counts and radii are for vertex arrays");
-          return from_shapes(vertices);
-        }
-        return from_arrays(vertices, counts, radii);
-      }), "vertices"_a, "counts"_a = py::none(), "radii"_a = py::none())
+             const bool shapes = (py::isinstance<py::list>(vertices) || py::isinstance<py::tuple>(vertices)) &&
+                                 py::len(vertices) > 0 && py::isinstance<Shape>(vertices[py::int_(0)]);
+             if (shapes) {
+               if (!counts.is_none() || !radii.is_none())
+                 throw py::value_error("ShapeList(shapes): counts and radii are for vertex arrays");
+               return from_shapes(vertices);
+             }
+             return from_arrays(vertices, counts, radii);
+           }),
+           "vertices"_a, "counts"_a = py::none(), "radii"_a = py::none())
       .def("__len__", &ShapeList::size)
-      .def("__getitem__", [](const ShapeList& l, py::ssize_t i) {
-        const py::ssize_t n = py::ssize_t(l.size());
-        if (i < 0) i += n;
-        if (i < 0 || i >= n) throw py::index_error("ShapeList index out of range");
-        return l[size_t(i)];
-      }, "i"_a, "Item i as a Shape (a copy).")
-      .def("take", [](const ShapeList& l, const py::object& indices) {
-        ShapeList out;
-        out.shapes = l.shapes;
-        out.index = checked_index(indices, l.size(), l);
-        return out;
-      }, "indices"_a,
-           "A ShapeList whose item i is this list's item indices[i], sharing the shapes (4 bytes per item): a few "
-           "distinct shapes over N pairs.")
-      .def("shape_count", [](const ShapeList& l) { return l.shapes->size(); }, "The number of distinct shapes stored (len() counts items).")
-      .def("__repr__", [](const ShapeList& l) {
-        return "ShapeList(" + std::to_string(l.size()) + " items, " + std::to_string(l.shapes->size()) + " shapes)";
-      })
+      .def(
+          "__getitem__",
+          [](const ShapeList& l, py::ssize_t i) {
+            const py::ssize_t n = py::ssize_t(l.size());
+            if (i < 0) i += n;
+            if (i < 0 || i >= n) throw py::index_error("ShapeList index out of range");
+            return l[size_t(i)];
+          },
+          "i"_a, "Item i as a Shape (a copy).")
+      .def(
+          "take",
+          [](const ShapeList& l, const py::object& indices) {
+            ShapeList out;
+            out.shapes = l.shapes;
+            out.index = checked_index(indices, l.size(), l);
+            return out;
+          },
+          "indices"_a,
+          "A ShapeList whose item i is this list's item indices[i], sharing the shapes (4 bytes per item): a few "
+          "distinct shapes over N pairs.")
+      .def(
+          "shape_count", [](const ShapeList& l) { return l.shapes->size(); },
+          "The number of distinct shapes stored (len() counts items).")
+      .def("__repr__",
+           [](const ShapeList& l) {
+             return "ShapeList(" + std::to_string(l.size()) + " items, " + std::to_string(l.shapes->size()) +
+                    " shapes)";
+           })
       .def("__reduce__", &reduce_by_state)
       .def(py::pickle(
           [](const ShapeList& l) {
@@ -207,7 +228,9 @@ void bind_shape_list(py::module_& m) {
               bool same = s.vertex_count() == c.at(py::ssize_t(i)) && s.radius() == r.at(py::ssize_t(i));
               for (int j = 0; same && j < s.vertex_count(); ++j)
                 same = s.vertices()[size_t(j)] == Vec2{v.at(py::ssize_t(i), j, 0), v.at(py::ssize_t(i), j, 1)};
-              if (!same) throw py::value_error("ShapeList: pickled shape " + std::to_string(i) + " is not a core the makers give");
+              if (!same)
+                throw py::value_error("ShapeList: pickled shape " + std::to_string(i) +
+                                      " is not a core the makers give");
             }
             if (!t[1].is_none()) {
               ShapeList whole = out;

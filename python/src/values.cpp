@@ -39,8 +39,7 @@ bool read_array(PyObject* o, float* out, int n) noexcept {
   const auto* a = py::detail::array_proxy(o);
   if (a->nd != 1 || a->dimensions[0] != n) return false;
   const auto* d = py::detail::array_descriptor_proxy(a->descr);
-  const bool native = d->byteorder == '=' || d->byteorder == '|' ||
-                      (d->byteorder == '<') == (PY_LITTLE_ENDIAN != 0);
+  const bool native = d->byteorder == '=' || d->byteorder == '|' || (d->byteorder == '<') == (PY_LITTLE_ENDIAN != 0);
   const char* p = a->data;
   const py::ssize_t step = a->strides[0];
   if (native && d->type_num == py::detail::npy_api::NPY_FLOAT_) {
@@ -55,7 +54,8 @@ bool read_array(PyObject* o, float* out, int n) noexcept {
     }
     return true;
   }
-  if (d->kind != 'f' && d->kind != 'i' && d->kind != 'u' && d->kind != 'b') return false;  // complex, objects, ...: pybind11's way
+  if (d->kind != 'f' && d->kind != 'i' && d->kind != 'u' && d->kind != 'b')
+    return false;  // complex, objects, ...: pybind11's way
   for (int i = 0; i < n; ++i) {
     PyObject* item = PySequence_GetItem(o, i);
     if (item == nullptr) {
@@ -197,6 +197,8 @@ bool read_transform(PyObject* o, Transform& xf) noexcept {
 }
 
 void install_fast_init_vec2(py::handle cls) { install(cls, &fast_vec2_init, bound_vec2_init, vec2_info); }
-void install_fast_init_transform(py::handle cls) { install(cls, &fast_transform_init, bound_transform_init, transform_info); }
+void install_fast_init_transform(py::handle cls) {
+  install(cls, &fast_transform_init, bound_transform_init, transform_info);
+}
 
 }  // namespace pebble::python

@@ -87,13 +87,14 @@ struct fast_value_caster {
     return *ptr;
   }
 
- private:
+private:
   T local{};
   T* ptr = nullptr;
 };
 
 template <>
-struct type_caster<pebble::Vec2> : fast_value_caster<pebble::Vec2, &pebble::python::read_vec2, &pebble::python::vec2_type> {};
+struct type_caster<pebble::Vec2>
+    : fast_value_caster<pebble::Vec2, &pebble::python::read_vec2, &pebble::python::vec2_type> {};
 template <>
 struct type_caster<pebble::Transform>
     : fast_value_caster<pebble::Transform, &pebble::python::read_transform, &pebble::python::transform_type> {};

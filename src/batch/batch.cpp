@@ -21,13 +21,13 @@
 #include "simd/batch_kernels.hpp"
 
 PEBBLE_KERNEL_TARGET_BEGIN
-#include "simd/wide.hpp"
-#include "tolerances.hpp"
-#include "simd/body_lanes.hpp"
 #include "cast/disc_lanes.hpp"
 #include "cast/ray_lanes.hpp"
 #include "contact/distance_lanes.hpp"
 #include "empty_results.hpp"
+#include "simd/body_lanes.hpp"
+#include "simd/wide.hpp"
+#include "tolerances.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
@@ -46,7 +46,7 @@ PEBBLE_HOT_INLINE Disc<Wide> side_a(const BatchBody* fixed, const BatchBody* con
   if (fixed == nullptr) return gather<Wide>(bodies);
   const Disc<Float1> d = gather<Float1>(&fixed);
   return {Wide::splat(d.px.v), Wide::splat(d.py.v), Wide::splat(d.qc.v), Wide::splat(d.qs.v), Wide::splat(d.lx.v),
-          Wide::splat(d.ly.v), Wide::splat(d.r.v), Wide::splat(d.vx.v), Wide::splat(d.vy.v)};
+          Wide::splat(d.ly.v), Wide::splat(d.r.v),  Wide::splat(d.vx.v), Wide::splat(d.vy.v)};
 }
 
 Approach approach_discs(const BatchBody& a, const BatchBody& b, float horizon) noexcept {
@@ -56,7 +56,8 @@ Approach approach_discs(const BatchBody& a, const BatchBody& b, float horizon) n
   leave_lanes();
   if (!r.m.valid.v) return kNoApproach;
   const float t = r.m.time.v;
-  if (r.d.ok.v) return {r.m.hit.v, t, r.d.distance.v, {r.d.pax.v, r.d.pay.v}, {r.d.pbx.v, r.d.pby.v}, {r.d.nx.v, r.d.ny.v}};
+  if (r.d.ok.v)
+    return {r.m.hit.v, t, r.d.distance.v, {r.d.pax.v, r.d.pay.v}, {r.d.pbx.v, r.d.pby.v}, {r.d.nx.v, r.d.ny.v}};
   // Centres (nearly) coincident at t: circle_pair()'s rescaled branch, and A's local +y when they
   // coincide exactly.
   const Vec2 d{r.m.c.px.v + t * r.m.wx.v, r.m.c.py.v + t * r.m.wy.v};
@@ -125,7 +126,8 @@ PEBBLE_HOT_INLINE void grouped(const Pairs& p, std::size_t n, Group group, Lanes
     }
     const BatchBody& a = p.first(i);
     const BatchBody& b = p.second(i);
-    const int g = a.shape != nullptr && b.shape != nullptr ? group(a.shape->vertex_count(), b.shape->vertex_count()) : -1;
+    const int g =
+        a.shape != nullptr && b.shape != nullptr ? group(a.shape->vertex_count(), b.shape->vertex_count()) : -1;
     if (g == 0) {
       ga0[k0] = &a, gb0[k0] = &b, index0[k0] = i;
       if (++k0 == kWidth) {
@@ -165,13 +167,17 @@ struct Unpacked {
 void approach_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
                     Approach* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
-    out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::closest_approach(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon)
-                                                      : kNoApproach;
+    out[i] =
+        x.shape != nullptr && y.shape != nullptr
+            ? pebble::closest_approach(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon)
+            : kNoApproach;
   };
-  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index,
+                         int count) {
     const DiscApproach<Wide> r = disc_approach(side_a(a, ga), gather<Wide>(gb), Wide::splat(horizon));
     const unsigned good = bits(r.m.valid & r.d.ok), hit = bits(r.m.hit);
-    const Unpacked time(r.m.time), dist(r.d.distance), pax(r.d.pax), pay(r.d.pay), pbx(r.d.pbx), pby(r.d.pby), nx(r.d.nx), ny(r.d.ny);
+    const Unpacked time(r.m.time), dist(r.d.distance), pax(r.d.pax), pay(r.d.pay), pbx(r.d.pbx), pby(r.d.pby),
+        nx(r.d.nx), ny(r.d.ny);
     for (int j = 0; j < count; ++j) {
       if ((good >> j & 1) != 0) {
         out[index[j]] = {(hit >> j & 1) != 0, time[j], dist[j], {pax[j], pay[j]}, {pbx[j], pby[j]}, {nx[j], ny[j]}};
@@ -186,7 +192,15 @@ void approach_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
 
 /// time_to_collision()'s lane groups, by the vertex counts of the two cores: two discs; a disc
 /// (either side) and a capsule or a 4-vertex core; two capsules.
-enum TtcGroup : int { kTtcDiscs, kTtcDiscCapsule, kTtcCapsuleDisc, kTtcDiscQuad, kTtcQuadDisc, kTtcCapsules, kTtcGroups };
+enum TtcGroup : int {
+  kTtcDiscs,
+  kTtcDiscCapsule,
+  kTtcCapsuleDisc,
+  kTtcDiscQuad,
+  kTtcQuadDisc,
+  kTtcCapsules,
+  kTtcGroups
+};
 
 /// (The plain C++ copy, whose lanes are loops over four floats, answers the capsule and 4-vertex
 /// groups a third slower than the one-at-a-time queries (bench/batch_bench.cpp): it keeps to the
@@ -198,14 +212,16 @@ constexpr auto ttc_group = [](int na, int nb) {
   return na == 2 && nb == 2 ? kTtcCapsules : -1;
 };
 
-void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
-                             float* out) noexcept {
+void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                             float horizon, float* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
-    out[i] = x.shape != nullptr && y.shape != nullptr
-                 ? pebble::time_to_collision(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon)
-                 : kNoCollision;
+    out[i] =
+        x.shape != nullptr && y.shape != nullptr
+            ? pebble::time_to_collision(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon)
+            : kNoCollision;
   };
-  const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index,
+                         int count) {
     const Wide h = Wide::splat(horizon);
     unsigned hit = 0, unsure = 0;
     Wide t;
@@ -217,11 +233,21 @@ void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const B
     } else {
       RayLanes<Wide> r;
       switch (g) {
-        case kTtcDiscCapsule: r = disc_core_ttc<2>(ga, gb, true, h); break;
-        case kTtcCapsuleDisc: r = disc_core_ttc<2>(gb, ga, false, h); break;
-        case kTtcDiscQuad: r = disc_core_ttc<4>(ga, gb, true, h); break;
-        case kTtcQuadDisc: r = disc_core_ttc<4>(gb, ga, false, h); break;
-        default: r = capsules_ttc(ga, gb, h); break;
+        case kTtcDiscCapsule:
+          r = disc_core_ttc<2>(ga, gb, true, h);
+          break;
+        case kTtcCapsuleDisc:
+          r = disc_core_ttc<2>(gb, ga, false, h);
+          break;
+        case kTtcDiscQuad:
+          r = disc_core_ttc<4>(ga, gb, true, h);
+          break;
+        case kTtcQuadDisc:
+          r = disc_core_ttc<4>(gb, ga, false, h);
+          break;
+        default:
+          r = capsules_ttc(ga, gb, h);
+          break;
       }
       t = r.t;
       hit = r.hit;
@@ -239,7 +265,6 @@ void time_to_collision_batch(const BatchBody* a, const BatchPair* pairs, const B
   grouped<kTtcGroups>({a, pairs, others}, n, ttc_group, lanes, one);
   leave_lanes();
 }
-
 
 /// The disc pairs' distance() lanes: circle_pair() at the given positions, and whether it holds
 /// (valid transforms, centres not nearly coincident).
@@ -265,13 +290,19 @@ constexpr auto distance_group = [](int na, int nb) {
 
 /// The groups of distance() other than two discs, out of line (inlined, they cost the disc group's
 /// loop a few percent more).
-[[gnu::noinline]] DistanceLanes<Wide> core_distance_lanes(int g, const BatchBody* const* ga, const BatchBody* const* gb) {
+[[gnu::noinline]] DistanceLanes<Wide> core_distance_lanes(int g, const BatchBody* const* ga,
+                                                          const BatchBody* const* gb) {
   switch (g) {
-    case 1: return capsules_distance<Wide>(ga, gb);
-    case 2: return disc_core_distance<2, Wide>(ga, gb, true);
-    case 3: return disc_core_distance<2, Wide>(gb, ga, false);
-    case 4: return disc_core_distance<4, Wide>(ga, gb, true);
-    default: return disc_core_distance<4, Wide>(gb, ga, false);
+    case 1:
+      return capsules_distance<Wide>(ga, gb);
+    case 2:
+      return disc_core_distance<2, Wide>(ga, gb, true);
+    case 3:
+      return disc_core_distance<2, Wide>(gb, ga, false);
+    case 4:
+      return disc_core_distance<4, Wide>(ga, gb, true);
+    default:
+      return disc_core_distance<4, Wide>(gb, ga, false);
   }
 }
 
@@ -283,8 +314,8 @@ constexpr auto distance_group = [](int na, int nb) {
 template <class F>
 PEBBLE_HOT_INLINE F radius_lanes(const Shape* const* s) {
   if constexpr (sizeof(F) == 8 * sizeof(float)) {
-    return F::lanes(s[0]->radius(), s[1]->radius(), s[2]->radius(), s[3]->radius(), s[4]->radius(), s[5]->radius(), s[6]->radius(),
-                    s[7]->radius());
+    return F::lanes(s[0]->radius(), s[1]->radius(), s[2]->radius(), s[3]->radius(), s[4]->radius(), s[5]->radius(),
+                    s[6]->radius(), s[7]->radius());
   } else {
     return F::lanes(s[0]->radius(), s[1]->radius(), s[2]->radius(), s[3]->radius());
   }
@@ -298,7 +329,8 @@ PEBBLE_HOT_INLINE Disc<Wide> disc_at_rest(const BatchBody* body) {
   Wide t[4], v[4];
   const float* rows[kWidth];
   const Shape* shape[kWidth];
-  for (int j = 0; j < kWidth; ++j) rows[j] = &body[std::size_t(j) * Stride].transform.p.x, shape[j] = body[std::size_t(j) * Stride].shape;
+  for (int j = 0; j < kWidth; ++j)
+    rows[j] = &body[std::size_t(j) * Stride].transform.p.x, shape[j] = body[std::size_t(j) * Stride].shape;
   columns_of_4(rows, t);
   for (int j = 0; j < kWidth; ++j) rows[j] = vertex_floats(*shape[j]);
   columns_of_4(rows, v);
@@ -332,21 +364,25 @@ PEBBLE_HOT_INLINE void store_results(DistanceResult* out, const DiscDistance<Wid
 /// A run's lanes and records: the lanes that the single query must answer again. (Out of line:
 /// inlined into the grouping loop, it cost a mixed crowd's groups a fifth more time, measured.)
 template <bool kOne>
-[[gnu::noinline]] unsigned disc_run(const Disc<Wide>& fixed, const BatchBody* ba, const BatchBody* bb, DistanceResult* out) {
-  const DiscDistance<Wide> d =
-      kOne ? disc_distance_now(fixed, disc_at_rest<1>(bb)) : disc_distance_now(disc_at_rest<2>(ba), disc_at_rest<2>(bb));
+[[gnu::noinline]] unsigned disc_run(const Disc<Wide>& fixed, const BatchBody* ba, const BatchBody* bb,
+                                    DistanceResult* out) {
+  const DiscDistance<Wide> d = kOne ? disc_distance_now(fixed, disc_at_rest<1>(bb))
+                                    : disc_distance_now(disc_at_rest<2>(ba), disc_at_rest<2>(bb));
   store_results(out, d);
   return ~bits(d.ok) & ((1u << kWidth) - 1);
 }
 
-void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, DistanceResult* out) noexcept {
+void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                    DistanceResult* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
-    out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform) : kNoDistance;
+    out[i] = x.shape != nullptr && y.shape != nullptr ? pebble::distance(*x.shape, x.transform, *y.shape, y.transform)
+                                                      : kNoDistance;
   };
   // The two branches write their lanes alike but each from its own values: one loop fed by both
   // (an array of the seven fields, or the fields by value) cost the disc group 15% (AVX2) to 40%
   // (SSE2), measured.
-  const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index,
+                         int count) {
     if (g == 0) {
       const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
       const unsigned good = bits(d.ok);
@@ -419,11 +455,13 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
   leave_lanes();
 }
 
-void overlap_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, bool* out) noexcept {
+void overlap_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                   bool* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] = x.shape != nullptr && y.shape != nullptr && pebble::overlap(*x.shape, x.transform, *y.shape, y.transform);
   };
-  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index, int count) {
+  const auto lanes = [&](int, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index,
+                         int count) {
     const DiscDistance<Wide> d = disc_distance_now(side_a(a, ga), gather<Wide>(gb));
     const unsigned good = bits(d.ok), touching = bits(d.distance <= Wide::splat(0));
     for (int j = 0; j < count; ++j) {
@@ -441,8 +479,9 @@ void overlap_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* 
 }  // namespace
 
 extern const BatchKernels kBatchKernels;
-const BatchKernels kBatchKernels{kLanePath,         &approach_discs, &time_to_collision_discs, &approach_batch, &time_to_collision_batch,
-                                 &distance_batch, &overlap_batch};
+const BatchKernels kBatchKernels{kLanePath,       &approach_discs,          &time_to_collision_discs,
+                                 &approach_batch, &time_to_collision_batch, &distance_batch,
+                                 &overlap_batch};
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS
 PEBBLE_KERNEL_TARGET_END
@@ -452,16 +491,22 @@ PEBBLE_KERNEL_TARGET_END
 namespace pebble::batch {
 
 void closest_approach(std::span<const BatchPair> pairs, float horizon, std::span<Approach> out) noexcept {
-  detail::batch_kernels().approach(nullptr, pairs.data(), nullptr, std::min(pairs.size(), out.size()), horizon, out.data());
+  detail::batch_kernels().approach(nullptr, pairs.data(), nullptr, std::min(pairs.size(), out.size()), horizon,
+                                   out.data());
 }
-void closest_approach(const BatchBody& a, std::span<const BatchBody> others, float horizon, std::span<Approach> out) noexcept {
-  detail::batch_kernels().approach(&a, nullptr, others.data(), std::min(others.size(), out.size()), horizon, out.data());
+void closest_approach(const BatchBody& a, std::span<const BatchBody> others, float horizon,
+                      std::span<Approach> out) noexcept {
+  detail::batch_kernels().approach(&a, nullptr, others.data(), std::min(others.size(), out.size()), horizon,
+                                   out.data());
 }
 void time_to_collision(std::span<const BatchPair> pairs, float horizon, std::span<float> out) noexcept {
-  detail::batch_kernels().time_to_collision(nullptr, pairs.data(), nullptr, std::min(pairs.size(), out.size()), horizon, out.data());
+  detail::batch_kernels().time_to_collision(nullptr, pairs.data(), nullptr, std::min(pairs.size(), out.size()), horizon,
+                                            out.data());
 }
-void time_to_collision(const BatchBody& a, std::span<const BatchBody> others, float horizon, std::span<float> out) noexcept {
-  detail::batch_kernels().time_to_collision(&a, nullptr, others.data(), std::min(others.size(), out.size()), horizon, out.data());
+void time_to_collision(const BatchBody& a, std::span<const BatchBody> others, float horizon,
+                       std::span<float> out) noexcept {
+  detail::batch_kernels().time_to_collision(&a, nullptr, others.data(), std::min(others.size(), out.size()), horizon,
+                                            out.data());
 }
 void distance(std::span<const BatchPair> pairs, std::span<DistanceResult> out) noexcept {
   detail::batch_kernels().distance(nullptr, pairs.data(), nullptr, std::min(pairs.size(), out.size()), out.data());

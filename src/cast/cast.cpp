@@ -20,21 +20,20 @@
 #include <optional>
 
 #include "cast/cast_sweep.hpp"
-#include "simd/batch_kernels.hpp"
 #include "cast/minkowski.hpp"
-#include "pebble/distance.hpp"
-#include "tolerances.hpp"
 #include "empty_results.hpp"
+#include "pebble/distance.hpp"
+#include "simd/batch_kernels.hpp"
+#include "tolerances.hpp"
 
 namespace pebble {
 namespace {
 
-using detail::kNoHit;
 using detail::kNoApproach;
+using detail::kNoHit;
 
 using cast_core::Difference;
 using cast_core::LocalHit;
-
 
 /// Two shapes seen from A's frame: B's core vertices and edge normals turned and moved there,
 /// and their Minkowski difference A - B.
@@ -55,15 +54,19 @@ struct PairInA {
       bny[j] = n.y;
     }
     b[nb] = b[0];
-    cast_core::build_difference(a.padded_vertices(), a.normal_lanes_x(), a.normal_lanes_y(), a.vertex_count(), b, bnx, bny, nb, diff);
+    cast_core::build_difference(a.padded_vertices(), a.normal_lanes_x(), a.normal_lanes_y(), a.vertex_count(), b, bnx,
+                                bny, nb, diff);
   }
 
   /// The ray from the origin along d (A's frame) against the difference grown by r.
   LocalHit cast(float r, Vec2 d) const {
     switch (diff.count) {
-      case 1: return cast_core::cast_circle(diff.v[0].x, diff.v[0].y, r, 0, 0, 0, d.x, d.y, 0);
-      case 2: return cast_core::cast_capsule(diff.v[0], diff.v[1], {diff.nx[0], diff.ny[0]}, r, 0, 0, d.x, d.y);
-      default: return cast_core::cast_polygon(diff.lanes(), r, 0, 0, d.x, d.y);
+      case 1:
+        return cast_core::cast_circle(diff.v[0].x, diff.v[0].y, r, 0, 0, 0, d.x, d.y, 0);
+      case 2:
+        return cast_core::cast_capsule(diff.v[0], diff.v[1], {diff.nx[0], diff.ny[0]}, r, 0, 0, d.x, d.y);
+      default:
+        return cast_core::cast_polygon(diff.lanes(), r, 0, 0, d.x, d.y);
     }
   }
 
@@ -125,15 +128,17 @@ struct DiscCast {
   bool disc_is_a;
 };
 
-std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
-                                  Vec2 translation_b, float target) {
-  if (!((a.vertex_count() == 1 || b.vertex_count() == 1) && is_valid_point(translation_b - translation_a))) return std::nullopt;
+std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b,
+                                  const Transform& xb, Vec2 translation_b, float target) {
+  if (!((a.vertex_count() == 1 || b.vertex_count() == 1) && is_valid_point(translation_b - translation_a)))
+    return std::nullopt;
   const bool disc_is_a = a.vertex_count() == 1;
   const Shape& disc = disc_is_a ? a : b;
   const Shape& other = disc_is_a ? b : a;
   const Transform& x_disc = disc_is_a ? xa : xb;
   const Transform& x_other = disc_is_a ? xb : xa;
-  const Vec2 move_disc = disc_is_a ? translation_a : translation_b, move_other = disc_is_a ? translation_b : translation_a;
+  const Vec2 move_disc = disc_is_a ? translation_a : translation_b,
+             move_other = disc_is_a ? translation_b : translation_a;
   // Relative to the other shape's position (a local origin, as Box2D v3 does): the disc's
   // centre through its world position would round by 1e-3 at coordinates 1e4, while the
   // difference of the two positions is exact when the shapes are near each other.
@@ -143,8 +148,9 @@ std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 tran
   const bool local = is_valid_point(centre);
   const Vec2 base = local ? x_other.p : Vec2{0, 0};
   const Ray ray{local ? centre : transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
-  return DiscCast{cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target), base,
-                  move_other, disc_is_a};
+  return DiscCast{
+      cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target),
+      base, move_other, disc_is_a};
 }
 
 }  // namespace
@@ -178,10 +184,13 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   const float r = a.radius() + b.radius() + target;
   const LocalHit hit = pair.cast(r, d);
   switch (hit.kind) {
-    case LocalHit::Kind::miss: return kNoHit;
-    case LocalHit::Kind::inside: return hit_at_start(a, xa, b, xb);
+    case LocalHit::Kind::miss:
+      return kNoHit;
+    case LocalHit::Kind::inside:
+      return hit_at_start(a, xa, b, xb);
     case LocalHit::Kind::edge:
-    case LocalHit::Kind::corner: break;
+    case LocalHit::Kind::corner:
+      break;
   }
   Vec2 on_a, on_b;
   pair.witnesses(hit, r, d, a, on_a, on_b);
@@ -202,8 +211,8 @@ namespace {
 /// |local_center| of the rotation centre, within kMaxWorldCoordinate all along the sweep, so that
 /// every transform the search evaluates is one distance() accepts.
 bool valid_sweep(const Sweep& s) {
-  if (!(is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) && std::fabs(s.a0) <= kMaxWorldCoordinate &&
-        std::fabs(s.a1) <= kMaxWorldCoordinate)) {
+  if (!(is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) &&
+        std::fabs(s.a0) <= kMaxWorldCoordinate && std::fabs(s.a1) <= kMaxWorldCoordinate)) {
     return false;
   }
   const float reach = std::fabs(s.local_center.x) + std::fabs(s.local_center.y);
@@ -215,7 +224,8 @@ bool valid_sweep(const Sweep& s) {
 /// extent about its centroid (extent() less the radius, padded for its rounding) plus the
 /// point's distance from the centroid; exact when the point is the centroid.
 float core_reach_from(const Shape& shape, Vec2 centre) {
-  return (shape.extent() - shape.radius()) * (1 + 4 * std::numeric_limits<float>::epsilon()) + distance(centre, shape.core_centroid());
+  return (shape.extent() - shape.radius()) * (1 + 4 * std::numeric_limits<float>::epsilon()) +
+         distance(centre, shape.core_centroid());
 }
 
 /// Most steps along one gap between two distance() queries: a gap that needs more (a fast spin,
@@ -289,7 +299,8 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
 
 namespace {
 
-ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max, const ToiOptions& options);
+ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max,
+                            const ToiOptions& options);
 
 }  // namespace
 
@@ -301,7 +312,8 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
   // 1e-3 (tests/large_world_test.cpp). Not when shifting would carry B's sweep out of range.
   if (valid_sweep(sa) && valid_sweep(sb)) {
     const Vec2 o = sa.c0;
-    const Sweep la{sa.local_center, sa.c0 - o, sa.c1 - o, sa.a0, sa.a1}, lb{sb.local_center, sb.c0 - o, sb.c1 - o, sb.a0, sb.a1};
+    const Sweep la{sa.local_center, sa.c0 - o, sa.c1 - o, sa.a0, sa.a1},
+        lb{sb.local_center, sb.c0 - o, sb.c1 - o, sb.a0, sb.a1};
     if (valid_sweep(la) && valid_sweep(lb)) {
       ToiResult r = time_of_impact_at(a, la, b, lb, t_max, options);
       if (r.state == ToiResult::State::hit || r.state == ToiResult::State::overlapped) r.point = o + r.point;
@@ -314,9 +326,11 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
 namespace {
 
 /// time_of_impact() in the frame the sweeps are given in.
-ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max, const ToiOptions& options) {
+ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max,
+                            const ToiOptions& options) {
   const float target = options.target_separation;
-  if (!valid_sweep(sa) || !valid_sweep(sb) || !(t_max >= 0 && t_max <= 1) || !(target >= 0 && target <= kMaxShapeExtent) ||
+  if (!valid_sweep(sa) || !valid_sweep(sb) || !(t_max >= 0 && t_max <= 1) ||
+      !(target >= 0 && target <= kMaxShapeExtent) ||
       !(options.tolerance >= 0 && options.tolerance <= kMaxShapeExtent) || options.max_iterations < 1) {
     return kToiInvalid;
   }
@@ -325,7 +339,8 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
   const Vec2 far = max(max(abs(sa.c0), abs(sa.c1)), max(abs(sb.c0), abs(sb.c1)));
   const float rounding = 8 * std::numeric_limits<float>::epsilon() * (std::max(far.x, far.y) + a.extent() + b.extent());
   const float tolerance = std::max(
-      options.tolerance > 0 ? options.tolerance : std::min(kToiTolerance, kToiToleranceFraction * std::min(a.extent(), b.extent())),
+      options.tolerance > 0 ? options.tolerance
+                            : std::min(kToiTolerance, kToiToleranceFraction * std::min(a.extent(), b.extent())),
       rounding);
 
   const cast_core::SweepPair sweeps(sa, sb);
@@ -337,7 +352,8 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
 
   if (sa.a0 == sa.a1 && sb.a0 == sb.a1) {
     // Translation only: the exact first contact at the target.
-    const CastHit h = shape_cast(a, xa0, t_max * (sa.c1 - sa.c0), b, xb0, t_max * (sb.c1 - sb.c0), ShapeCastOptions{target});
+    const CastHit h =
+        shape_cast(a, xa0, t_max * (sa.c1 - sa.c0), b, xb0, t_max * (sb.c1 - sb.c0), ShapeCastOptions{target});
     if (!h.hit) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
     return {ToiResult::State::hit, h.fraction * t_max, h.point, h.normal};
   }
@@ -374,7 +390,8 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
   // B's centre relative to A's moves from d0 by -relative; |d0 - t relative| is convex in t.
   const Vec2 d0 = sb.c0 - sa.c0;
   const float far_apart = std::max(length(d0), length(d0 - t_max * relative));
-  const Advance advance{a, b, sweeps, {core_a, core_b, length(relative), far_apart}, t_max, target, tolerance, options.max_iterations,
+  const Advance advance{a,        b,      sweeps,    {core_a, core_b, length(relative), far_apart},
+                        t_max,    target, tolerance, options.max_iterations,
                         relative, spin};
   return std::max(a.vertex_count(), b.vertex_count()) <= 4 ? advance.from<1>(t_safe, xa0, xb0, start)
                                                            : advance.from<2>(t_safe, xa0, xb0, start);
@@ -384,8 +401,9 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
 
 namespace {
 
-
-Approach approach_at(bool hit, float time, const DistanceResult& d) { return {hit, time, d.distance, d.point_a, d.point_b, d.normal}; }
+Approach approach_at(bool hit, float time, const DistanceResult& d) {
+  return {hit, time, d.distance, d.point_a, d.point_b, d.normal};
+}
 
 /// The fraction of the segment from 0 to d (in the difference's frame) at which it is nearest
 /// the convex polygon (a point or segment too), which it does not meet: the nearest pair of two
@@ -437,8 +455,8 @@ struct Touch {
   float fraction;  // 0 when they start touching
 };
 
-Touch first_touch(const Shape& a, const Transform& xa, Vec2 move_a, const Shape& b, const Transform& xb, Vec2 move_b, Vec2 d,
-                  std::optional<PairInA>& pair) {
+Touch first_touch(const Shape& a, const Transform& xa, Vec2 move_a, const Shape& b, const Transform& xb, Vec2 move_b,
+                  Vec2 d, std::optional<PairInA>& pair) {
   if (const std::optional<DiscCast> c = disc_cast(a, xa, move_a, b, xb, move_b, 0)) {
     return {c->hit.hit, c->hit.hit && !(c->hit.normal == Vec2{}) ? c->hit.fraction : 0.0f};
   }
@@ -452,7 +470,8 @@ Touch first_touch(const Shape& a, const Transform& xa, Vec2 move_a, const Shape&
 /// (distance() is asked at some time on the way).
 bool valid_approach(const Transform& xa, Vec2 velocity_a, const Transform& xb, Vec2 velocity_b, float horizon) {
   return is_valid(xa) && is_valid(xb) && valid_motion(velocity_a) && valid_motion(velocity_b) && horizon >= 0 &&
-         horizon <= kMaxWorldCoordinate && is_valid_point(xa.p + horizon * velocity_a) && is_valid_point(xb.p + horizon * velocity_b);
+         horizon <= kMaxWorldCoordinate && is_valid_point(xa.p + horizon * velocity_a) &&
+         is_valid_point(xb.p + horizon * velocity_b);
 }
 
 /// B's motion relative to A, in A's frame, from both motions over the horizon.
@@ -460,8 +479,8 @@ Vec2 relative_motion(const Transform& xa, Vec2 move_a, Vec2 move_b) { return inv
 
 }  // namespace
 
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
-                          float horizon) noexcept {
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
+                          Vec2 velocity_b, float horizon) noexcept {
   // Two discs: the closed form that the batch queries run in lanes (batch/batch.cpp).
   if (a.vertex_count() == 1 && b.vertex_count() == 1) {
     return detail::batch_kernels().approach_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);
@@ -493,8 +512,8 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
   return approach_at(touches, t * horizon, at_t);
 }
 
-float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb, Vec2 velocity_b,
-                        float horizon) noexcept {
+float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
+                        Vec2 velocity_b, float horizon) noexcept {
   if (a.vertex_count() == 1 && b.vertex_count() == 1) {
     return detail::batch_kernels().time_to_collision_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);
   }

@@ -33,16 +33,18 @@ PEBBLE_HOT_INLINE void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
   F4 k, sin_sign, cos_sign;
   detail::base::Mask4 odd;
   quadrants(angle * splat(0.636619772f), k, odd, sin_sign, cos_sign);
-  const F4 r = ((angle - k * splat(1.5703125f)) - k * splat(4.837512969970703125e-4f)) - k * splat(7.54978995489188216e-8f);
+  const F4 r =
+      ((angle - k * splat(1.5703125f)) - k * splat(4.837512969970703125e-4f)) - k * splat(7.54978995489188216e-8f);
   const F4 r2 = r * r;
   const F4 s = r * (splat(0.99999999691770356f) +
-                    r2 * (splat(-0.16666650673996773f) + r2 * (splat(0.0083320357855973084f) + r2 * splat(-0.00019503904250840799f))));
-  const F4 c = splat(0.99999997232849431f) +
-               r2 * (splat(-0.49999856419182183f) + r2 * (splat(0.041655014924883755f) + r2 * splat(-0.0013585779264842408f)));
+                    r2 * (splat(-0.16666650673996773f) +
+                          r2 * (splat(0.0083320357855973084f) + r2 * splat(-0.00019503904250840799f))));
+  const F4 c =
+      splat(0.99999997232849431f) +
+      r2 * (splat(-0.49999856419182183f) + r2 * (splat(0.041655014924883755f) + r2 * splat(-0.0013585779264842408f)));
   sin_out = flip_signs(select(odd, c, s), sin_sign);
   cos_out = flip_signs(select(odd, s, c), cos_sign);
 }
-
 
 /// The rotation by `angle` radians from Taylor polynomials on the nearest quarter turn: the
 /// remainder r = angle - k pi/2 (reduced in double, exact enough for any angle a step turns by)
@@ -50,16 +52,21 @@ PEBBLE_HOT_INLINE void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
 /// float's rounding, at a fraction of the cost of std::sin plus std::cos (docs/casts.md, Speed).
 inline Rot turn(float angle) {
   const double quarters = double(angle) * (2 / 3.14159265358979323846);
-  if (!(std::fabs(quarters) < 1e15)) return Rot::from_angle(angle);  // absurd or not a number
+  if (!(std::fabs(quarters) < 1e15)) return Rot::from_angle(angle);                          // absurd or not a number
   const double k = double(static_cast<long long>(quarters + (quarters >= 0 ? 0.5 : -0.5)));  // nearest, inline
   const float r = float(double(angle) - k * (3.14159265358979323846 / 2)), r2 = r * r;
   const float sin_r = r * (1 + r2 * (-1.0f / 6 + r2 * (1.0f / 120 + r2 * (-1.0f / 5040 + r2 * (1.0f / 362880)))));
-  const float cos_r = 1 + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
+  const float cos_r =
+      1 + r2 * (-0.5f + r2 * (1.0f / 24 + r2 * (-1.0f / 720 + r2 * (1.0f / 40320 + r2 * (-1.0f / 3628800)))));
   switch (static_cast<long long>(k) & 3) {
-    case 0: return {cos_r, sin_r};
-    case 1: return {-sin_r, cos_r};
-    case 2: return {-cos_r, -sin_r};
-    default: return {sin_r, -cos_r};
+    case 0:
+      return {cos_r, sin_r};
+    case 1:
+      return {-sin_r, cos_r};
+    case 2:
+      return {-cos_r, -sin_r};
+    default:
+      return {sin_r, -cos_r};
   }
 }
 
@@ -134,7 +141,6 @@ struct SweepPair {
   }
 };
 
-
 /// What SweptSeparation needs of the whole time of impact, computed once.
 struct SweepBounds {
   float core_reach_a, core_reach_b;  ///< bounds on each core vertex's distance from its body's rotation centre
@@ -173,8 +179,8 @@ template <int R>
 class SweptSeparation {
 public:
   /// At time t0 of both sweeps, the bodies placed at xa and xb, distance() normal m (A to B).
-  PEBBLE_HOT_INLINE SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b, const Sweep& sb, const Transform& xb,
-                  const SweepBounds& bounds, float t0, Vec2 m) {
+  PEBBLE_HOT_INLINE SweptSeparation(const Shape& a, const Sweep& sa, const Transform& xa, const Shape& b,
+                                    const Sweep& sb, const Transform& xb, const SweepBounds& bounds, float t0, Vec2 m) {
     t0_ = t0;
     m_ = m;
     const float core_reach_a = bounds.core_reach_a, core_reach_b = bounds.core_reach_b;
@@ -190,7 +196,8 @@ public:
     float face_lo[2], face_hi[2];
     for (int half = 0; half < 2; ++half) {
       const float sign = half == 1 ? -1.0f : 1.0f;
-      const Vec2 u = sign * inv_rotate(frames[half]->q, m), up = left_perp(u);  // m and m_perp in the shape's frame, signed
+      const Vec2 u = sign * inv_rotate(frames[half]->q, m),
+                 up = left_perp(u);  // m and m_perp in the shape's frame, signed
       const float* v = &shapes[half]->padded_vertices()[0].x;
       F4 least = splat(kHugeDistance);
       for (int k = 0; k < R; ++k) {
@@ -238,9 +245,10 @@ public:
     radius_a_ = a.radius();
     radii_ = a.radius() + b.radius();
     const float turn_rate = std::fabs(axis_rate_), speed = bounds.speed, far = bounds.far;
-    bend_ = 2 * turn_rate * speed + turn_rate * turn_rate * far + rate_[0] * rate_[0] * core_reach_b + rate_[1] * rate_[1] * core_reach_a;
-    fastest_ = (axis_rate_ == 0 ? std::max(0.0f, -speed_along_) : speed + turn_rate * far) + std::fabs(rate_[0]) * core_reach_b +
-               std::fabs(rate_[1]) * core_reach_a;
+    bend_ = 2 * turn_rate * speed + turn_rate * turn_rate * far + rate_[0] * rate_[0] * core_reach_b +
+            rate_[1] * rate_[1] * core_reach_a;
+    fastest_ = (axis_rate_ == 0 ? std::max(0.0f, -speed_along_) : speed + turn_rate * far) +
+               std::fabs(rate_[0]) * core_reach_b + std::fabs(rate_[1]) * core_reach_a;
   }
 
   /// Whether the axis turns with a face of either body (else the gap is never the distance).
@@ -287,7 +295,8 @@ public:
     const float centre = axis.c * along + axis.s * across, centre_across = axis.c * across - axis.s * along;
     const float centre_rate = axis.c * speed_along_ + axis.s * speed_across_ + axis_rate_ * centre_across;
     // Each vertex's height along n(t), its offset across, and the height's rate.
-    const F4 c[2] = {broadcast<1>(cos_all), broadcast<2>(cos_all)}, s[2] = {broadcast<1>(sin_all), broadcast<2>(sin_all)};
+    const F4 c[2] = {broadcast<1>(cos_all), broadcast<2>(cos_all)},
+             s[2] = {broadcast<1>(sin_all), broadcast<2>(sin_all)};
     Lanes lanes;
     for (int half = 0; half < 2; ++half) {
       const F4 rate = splat(rate_[half]);
@@ -311,7 +320,8 @@ private:
     F4 height[2][R], across[2][R], rate[2][R], least[2];
   };
 
-  PEBBLE_HOT_INLINE Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate, float level, float close) const {
+  PEBBLE_HOT_INLINE Probe step_from(const Lanes& lanes, Rot axis, float centre, float centre_across, float centre_rate,
+                                    float level, float close) const {
     const float gap = centre + first(lanes.least[0]) + first(lanes.least[1]) - radii_;
     const float g = gap - level;
     if (!(g > close)) return close_contact(lanes, axis, centre_across, gap);
@@ -323,7 +333,8 @@ private:
     for (int half = 0; half < 2; ++half) {
       const F4 near = lanes.least[half] + splat(g);
       F4 f = huge;
-      for (int k = 0; k < R; ++k) f = min(f, lanes.rate[half][k] + select(near < lanes.height[half][k], huge, splat(0)));
+      for (int k = 0; k < R; ++k)
+        f = min(f, lanes.rate[half][k] + select(near < lanes.height[half][k], huge, splat(0)));
       fall[half] = lowest(f);
       for (int k = 0; k < R; ++k) {
         const F4 until = (lanes.height[half][k] - lanes.least[half]) / max(fall[half] - lanes.rate[half][k], splat(0));
@@ -354,7 +365,8 @@ private:
     const int moving = 1 - attached_;
     const F4 huge = splat(kHugeDistance);
     F4 x = huge;
-    for (int k = 0; k < R; ++k) x = min(x, select((lanes.height[moving][k] <= lanes.least[moving]), lanes.across[moving][k], huge));
+    for (int k = 0; k < R; ++k)
+      x = min(x, select((lanes.height[moving][k] <= lanes.least[moving]), lanes.across[moving][k], huge));
     const float vertex = moving == 0 ? centre_across + first(lowest(x)) : -first(lowest(x));
     const float offset = attached_ == 0 ? centre_across : 0;  // B's face about A's centre
     if (!(vertex >= face_lo_ + offset && vertex <= face_hi_ + offset)) return out;
@@ -370,8 +382,8 @@ private:
   F4 least_[2];                    // least height of each half at t0, in every lane
   Vec2 m_;                         // the axis at t0
   float t0_;
-  int attached_;                // the half whose face the axis turns with (0: B, 1: A), or -1
-  float face_lo_, face_hi_;     // that face's ends across the axis, about its body's rotation centre
+  int attached_;               // the half whose face the axis turns with (0: B, 1: A), or -1
+  float face_lo_, face_hi_;    // that face's ends across the axis, about its body's rotation centre
   float axis_rate_, rate_[2];  // radians per unit time: the axis; each half relative to it
   F4 rates_;                   // the axis's, half 0's and half 1's, then 0
   float centre_along_, centre_across_, speed_along_, speed_across_;

@@ -50,7 +50,14 @@ PEBBLE_HOT_INLINE DiscDistance<F> disc_distance(F ra, F rb, F cax, F cay, F cbx,
   const F len2 = dx * dx + dy * dy;
   const F len = sqrt_lanes(len2);
   const F nx = dx / len, ny = dy / len;
-  return {(len - ra) - rb, nx, ny, cax + ra * nx, cay + ra * ny, cbx - rb * nx, cby - rb * ny, F::splat(kTinySquare) <= len2};
+  return {(len - ra) - rb,
+          nx,
+          ny,
+          cax + ra * nx,
+          cay + ra * ny,
+          cbx - rb * nx,
+          cby - rb * ny,
+          F::splat(kTinySquare) <= len2};
 }
 
 /// When two discs first touch in [0, horizon], and the time of least distance when they do not.
@@ -98,8 +105,8 @@ template <class F>
 PEBBLE_HOT_INLINE DiscApproach<F> disc_approach(const Disc<F>& a, const Disc<F>& b, F h) {
   const DiscMotion<F> m = disc_motion(a, b, h);
   const F t = m.time;
-  const DiscDistance<F> d = disc_distance(a.r, b.r, m.c.cax + t * a.vx, m.c.cay + t * a.vy, m.c.cbx + t * b.vx, m.c.cby + t * b.vy,
-                                          m.c.px + t * m.wx, m.c.py + t * m.wy);
+  const DiscDistance<F> d = disc_distance(a.r, b.r, m.c.cax + t * a.vx, m.c.cay + t * a.vy, m.c.cbx + t * b.vx,
+                                          m.c.cby + t * b.vy, m.c.px + t * m.wx, m.c.py + t * m.wy);
   return {m, d};
 }
 

@@ -13,8 +13,8 @@
 // a point found on it gives the witness points on A and on B.
 #pragma once
 
-#include "pebble/shape.hpp"
 #include "cast/ray_core.hpp"
+#include "pebble/shape.hpp"
 
 namespace pebble::cast_core {
 
@@ -57,15 +57,16 @@ inline Vec2 edge_direction(const float* nx, const float* ny, int i) { return {-n
 inline int first_vertex(const float* nx, const float* ny, int edges, float sign) {
   for (int i = 0; i < edges; ++i) {
     const int prev = i == 0 ? edges - 1 : i - 1;
-    if (half_turn(sign * edge_direction(nx, ny, prev)) == 1 && half_turn(sign * edge_direction(nx, ny, i)) == 0) return i;
+    if (half_turn(sign * edge_direction(nx, ny, prev)) == 1 && half_turn(sign * edge_direction(nx, ny, i)) == 0)
+      return i;
   }
   return 0;
 }
 
 /// A - B for core a (vertices va, count na, edge normals through na_x/na_y) and core b given in
 /// A's frame (vertices vb, count nb, unit edge normals nbx/nby in A's frame).
-inline void build_difference(const Vec2* va, const float* nax, const float* nay, int na, const Vec2* vb, const float* nbx,
-                             const float* nby, int nb, Difference& out) {
+inline void build_difference(const Vec2* va, const float* nax, const float* nay, int na, const Vec2* vb,
+                             const float* nbx, const float* nby, int nb, Difference& out) {
   const int edges_a = na == 1 ? 0 : na, edges_b = nb == 1 ? 0 : nb;
   // -B's edge j runs from -b_j to -b_{j+1}; as -B is B turned by half a turn, its edges come in
   // B's order, so -B's first edge in angle order starts at -b_j for B's j found with sign -1.

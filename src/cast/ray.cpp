@@ -8,9 +8,9 @@
 
 #include "cast/ray_core.hpp"
 
+#include "empty_results.hpp"
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
-#include "empty_results.hpp"
 
 namespace pebble {
 namespace {
@@ -18,7 +18,6 @@ namespace {
 using detail::kNoHit;
 
 using cast_core::LocalHit;
-
 
 /// is_valid(xf), and both ray vectors within kMaxWorldCoordinate (NaN fails every comparison).
 /// Runs only where a hit is about to be reported: bad input that reaches no hit gives the empty
@@ -37,17 +36,21 @@ PEBBLE_HOT_INLINE bool valid_input(const Transform& xf, const Ray& ray) {
 /// The hit as the API reports it, from the contact's fraction t and its world normal (nx, ny):
 /// the point on the ray (world, no rotation needed), or for a disc of radius `extra` that much
 /// back along the normal, where the disc touches the shape itself.
-PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray, float extra) {
+PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray,
+                                 float extra) {
   if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray) || !(hit.t >= 0)) return kNoHit;
   if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
-  return {true, hit.t, {ray.origin.x + hit.t * ray.translation.x - extra * nx, ray.origin.y + hit.t * ray.translation.y - extra * ny},
-          {nx, ny}};
+  return {
+      true,
+      hit.t,
+      {ray.origin.x + hit.t * ray.translation.x - extra * nx, ray.origin.y + hit.t * ray.translation.y - extra * ny},
+      {nx, ny}};
 }
 
 /// A ray on a sharp polygon that starts below every plane (raycast()'s lean path): inside, or
 /// beyond a sliver's tip. Out of line: rare, and inlined it costs the common path registers.
-[[gnu::noinline, gnu::cold]] CastHit start_below_every_plane(const cast_core::PolygonLanes& lanes, float ox, float oy, float dx,
-                                                             float dy, const Transform& xf, const Ray& ray) {
+[[gnu::noinline, gnu::cold]] CastHit start_below_every_plane(const cast_core::PolygonLanes& lanes, float ox, float oy,
+                                                             float dx, float dy, const Transform& xf, const Ray& ray) {
   const LocalHit start = cast_core::sharp_start(lanes, ox, oy, dx, dy);
   if (start.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
   const float c = xf.q.c, s = xf.q.s;
@@ -60,7 +63,8 @@ PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const 
 /// unit circle; the difference of the two positions is exact when they are near, tests/large_world_test.cpp.)
 PEBBLE_HOT_INLINE LocalHit circle_hit(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
-  return cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0, ray.translation.x, ray.translation.y, 0);
+  return cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0, ray.translation.x,
+                                ray.translation.y, 0);
 }
 
 CastHit cast_against_circle(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
@@ -81,7 +85,11 @@ CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ra
   if (shape.vertex_count() == 2) {
     hit = cast_core::cast_capsule(v[0], v[1], shape.normal(0), r, ox, oy, dx, dy);
   } else {
-    const cast_core::PolygonLanes lanes{v, shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), shape.vertex_count(),
+    const cast_core::PolygonLanes lanes{v,
+                                        shape.normal_lanes_x(),
+                                        shape.normal_lanes_y(),
+                                        shape.offset_lanes(),
+                                        shape.vertex_count(),
                                         shape.has_slivers()};
     hit = cast_core::cast_polygon(lanes, r, ox, oy, dx, dy);
   }
@@ -100,8 +108,9 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     const float c = xf.q.c, s = xf.q.s;
     const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
     const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
-    const cast_core::PolygonLanes lanes{shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count,
-                                        shape.has_slivers()};
+    const cast_core::PolygonLanes lanes{
+        shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count,
+        shape.has_slivers()};
     const float ox = c * px + s * py, oy = c * py - s * px;
     const cast_core::Clip clip = count == 4 ? cast_core::clip_planes<false, 4>(lanes, 0, ox, oy, dx, dy)
                                             : cast_core::clip_planes<false>(lanes, 0, ox, oy, dx, dy);
@@ -109,9 +118,13 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     if (clip.entry < 0) return start_below_every_plane(lanes, ox, oy, dx, dy, xf, ray);
     // A sliver's rounded planes can let the ray in beyond its tip (cast/ray_core.hpp); only a shape
     // with a sliver vertex needs the check (kSliverCosine).
-    if (shape.has_slivers() && !cast_core::sharp_entry_holds(lanes, clip.entry, clip.lower, ox, oy, dx, dy)) return kNoHit;
+    if (shape.has_slivers() && !cast_core::sharp_entry_holds(lanes, clip.entry, clip.lower, ox, oy, dx, dy))
+      return kNoHit;
     const float nx = lanes.nx[clip.entry], ny = lanes.ny[clip.entry], t = clip.lower;
-    return {true, t, {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y}, {c * nx - s * ny, s * nx + c * ny}};
+    return {true,
+            t,
+            {ray.origin.x + t * ray.translation.x, ray.origin.y + t * ray.translation.y},
+            {c * nx - s * ny, s * nx + c * ny}};
   }
   if (count == 1) {
     // Circles, inline too: cast_against_circle()'s hit with no disc, reported without the disc's
@@ -119,7 +132,10 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
     const LocalHit hit = circle_hit(shape, xf, ray, 0);
     if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray)) return kNoHit;
     if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
-    return {true, hit.t, {ray.origin.x + hit.t * ray.translation.x, ray.origin.y + hit.t * ray.translation.y}, {hit.nx, hit.ny}};
+    return {true,
+            hit.t,
+            {ray.origin.x + hit.t * ray.translation.x, ray.origin.y + hit.t * ray.translation.y},
+            {hit.nx, hit.ny}};
   }
   return cast_against_core(shape, xf, ray, 0);
 }
@@ -132,7 +148,8 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray, float r
 namespace cast_core {
 
 CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
-  return shape.vertex_count() == 1 ? cast_against_circle(shape, xf, ray, radius) : cast_against_core(shape, xf, ray, radius);
+  return shape.vertex_count() == 1 ? cast_against_circle(shape, xf, ray, radius)
+                                   : cast_against_core(shape, xf, ray, radius);
 }
 
 }  // namespace cast_core

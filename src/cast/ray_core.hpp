@@ -49,7 +49,7 @@ struct LocalHit {
     corner,  ///< first contact on the corner circle of vertex `feature`
   };
   Kind kind = Kind::miss;
-  float t = 1;         ///< fraction of the ray at the contact
+  float t = 1;  ///< fraction of the ray at the contact
   int feature = 0;
   float nx = 0, ny = 0;  ///< outward unit normal at the contact (zero for inside and miss)
 };
@@ -61,14 +61,16 @@ inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float
 /// The ray o + (t - t0) d (t0 <= t <= 1) against the disc of radius r about c, given as
 /// m = o - c and r in units of `unit` (1, or a power of 2 for tiny discs, see below): the first
 /// contact, or inside (at t0).
-PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex, float unit) {
+PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex,
+                                          float unit) {
   const float mm = mx * mx + my * my;
   const float cc = mm - r * r;
   if (cc <= 0) {
     // A disc and an origin both closer than about 1e-18 (lengths whose squares are float
     // denormals or 0) decide "inside" from what is left of the squares: measure them in units
     // of their own size instead.
-    if (unit == 1 && mm < kTinySquare && r < kTinyLength && (mx != 0 || my != 0)) return tiny_circle_contact(mx, my, r, t0, dx, dy, vertex);
+    if (unit == 1 && mm < kTinySquare && r < kTinyLength && (mx != 0 || my != 0))
+      return tiny_circle_contact(mx, my, r, t0, dx, dy, vertex);
     return {LocalHit::Kind::inside, t0, vertex, 0, 0};
   }
   const float b = mx * dx + my * dy;
@@ -116,7 +118,8 @@ inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float
 /// the ray. The corner test starts the ray at its entry into the extended polygon, next to the
 /// corner: then m = o - c is about r long and the discriminant keeps its precision however far
 /// away the ray started.
-PEBBLE_HOT_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy, int vertex) {
+PEBBLE_HOT_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy,
+                                       int vertex) {
   return circle_contact(ox - cx, oy - cy, r, t0, dx, dy, vertex, 1);
 }
 
@@ -154,8 +157,8 @@ struct Corner {
 /// lies inside the extended polygon). `start` and `end` are the corners at a and a + e; `scale`
 /// the size of the numbers the entry point came from. Its lane twin: after_entry_lanes()
 /// (cast/ray_lanes.hpp).
-PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale, const Corner& start,
-                                    const Corner& end) {
+PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale,
+                                               const Corner& start, const Corner& end) {
   const float s = (in.q.x - in.a.x) * in.e.x + (in.q.y - in.a.y) * in.e.y, len2 = in.e.x * in.e.x + in.e.y * in.e.y;
   // An edge of length 0 (two coincident vertices of a degenerate difference) has every entry
   // point at s = 0: the contact is on its vertex's circle, as beyond any edge's end.
@@ -189,7 +192,8 @@ PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float o
   const Vec2 e = b - a;
   // Ends rounded into one point (a short difference far from the origin): a disc. The slab below
   // would take any origin beside that point's line, however far along it, for inside.
-  if (e.x == 0 && e.y == 0) [[unlikely]] return cast_circle(a.x, a.y, r, ox, oy, 0, dx, dy, 0);
+  if (e.x == 0 && e.y == 0) [[unlikely]]
+    return cast_circle(a.x, a.y, r, ox, oy, 0, dx, dy, 0);
   const float h = n.x * (ox - a.x) + n.y * (oy - a.y), hd = n.x * dx + n.y * dy;  // height, its rate
   const Vec2 minus_n{-n.x, -n.y};
   if (h > r || h < -r) {
@@ -199,7 +203,8 @@ PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float o
     const float t = above ? (h - r) / -hd : (-r - h) / hd;
     if (!(t <= 1)) return {};
     const Entry in{a, e, above ? n : minus_n, {ox + t * dx, oy + t * dy}, t, above ? 0 : 1};
-    const float scale = std::fabs(ox) + std::fabs(oy) + t * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
+    const float scale =
+        std::fabs(ox) + std::fabs(oy) + t * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
     // Either side is measured from a along e: the corners are a (cone from -n round to n, beyond
     // a) and b (from n round to -n).
     return contact_after_entry(in, r, dx, dy, scale, {a, 0, minus_n, n}, {b, 1, n, minus_n});
@@ -210,8 +215,10 @@ PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float o
   const bool at_a = s < 0;
   LocalHit hit = cast_circle(at_a ? a.x : b.x, at_a ? a.y : b.y, r, ox, oy, 0, dx, dy, at_a ? 0 : 1);
   if (hit.kind == LocalHit::Kind::corner) {
-    if (at_a) clamp_to_cone(hit, minus_n, n);
-    else clamp_to_cone(hit, n, minus_n);
+    if (at_a)
+      clamp_to_cone(hit, minus_n, n);
+    else
+      clamp_to_cone(hit, n, minus_n);
   }
   return hit;
 }
@@ -296,7 +303,7 @@ PEBBLE_HOT_INLINE bool over_an_edge(const PolygonLanes& p, float ox, float oy, i
   int step = 0;
   for (int k = 0; k < n; ++k) {
     const int next = i + 1 == n ? 0 : i + 1;
-    const float tx = -p.ny[i], ty = p.nx[i];  // the edge's direction
+    const float tx = -p.ny[i], ty = p.nx[i];                     // the edge's direction
     if (tx * (ox - p.v[i].x) + ty * (oy - p.v[i].y) < -depth) {  // before its start
       if (step > 0) {
         vertex = i;
@@ -343,7 +350,8 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
     const float u = len2 > 0 ? std::clamp(dot(x - a, d) / len2, 0.0f, 1.0f) : 0.0f;
     return distance_squared(x, a + u * d);
   };
-  return std::sqrt(std::min(std::min(to_segment(p1, p2, d2), to_segment(q1, p2, d2)), std::min(to_segment(p2, p1, d1), to_segment(q2, p1, d1))));
+  return std::sqrt(std::min(std::min(to_segment(p1, p2, d2), to_segment(q1, p2, d2)),
+                            std::min(to_segment(p2, p1, d1), to_segment(q2, p1, d1))));
 }
 
 /// A sharp polygon is its extended polygon: the clip's entry point (at fraction t on the plane
@@ -361,24 +369,29 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 /// sliver). It costs the lean path about 2 ns a ray, so it runs only for shapes with a sliver vertex
 /// (Shape::has_slivers(), kSliverCosine says why no other shape needs it) and for the polygons a
 /// cast builds.
-[[gnu::noinline, gnu::cold]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s, float len2, Vec2 q, float t, float ox,
-                                                           float oy, float dx, float dy) {
+[[gnu::noinline, gnu::cold]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s,
+                                                                       float len2, Vec2 q, float t, float ox, float oy,
+                                                                       float dx, float dy) {
   const int n = p.count, k = s < 0 ? i : (i + 1 == n ? 0 : i + 1);
   const int before = k == 0 ? n - 1 : k - 1, after = k + 1 == n ? 0 : k + 1;
   const Vec2 a = p.v[i];
-  const float scale = std::fabs(ox) + std::fabs(oy) + t * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
+  const float scale =
+      std::fabs(ox) + std::fabs(oy) + t * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
   const Vec2 end{ox + dx, oy + dy};
-  const float near = std::min(segment_distance(q, end, p.v[before], p.v[k]), segment_distance(q, end, p.v[k], p.v[after]));
+  const float near =
+      std::min(segment_distance(q, end, p.v[before], p.v[k]), segment_distance(q, end, p.v[k], p.v[after]));
   return near <= kEntryRoundingFraction * (scale + std::sqrt(len2));
 }
 
-PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, float ox, float oy, float dx, float dy) {
+PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, float ox, float oy, float dx,
+                                         float dy) {
   const Vec2 a = p.v[i], e = p.v[i + 1] - a, q{ox + t * dx, oy + t * dy};
   const float s = (q.x - a.x) * e.x + (q.y - a.y) * e.y, len2 = e.x * e.x + e.y * e.y;
   // (An edge of length 0, two vertices of a difference that coincide, has every point at s = 0:
   // whether the ray passes its vertex is the slow path's question. A shape cast of two parallel
   // sharp segments, one 6e-13 long, entered such an edge's plane 24 units from it.)
-  if (s >= 0 && s <= len2 && len2 > 0) [[likely]] return true;
+  if (s >= 0 && s <= len2 && len2 > 0) [[likely]]
+    return true;
   return sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
 }
 
@@ -400,7 +413,8 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
     }
     const Vec2 a = p.v[i];
     const Entry in{a, p.v[i + 1] - a, p.normal(i), {ox + clip.lower * dx, oy + clip.lower * dy}, clip.lower, i};
-    const float scale = std::fabs(ox) + std::fabs(oy) + clip.lower * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
+    const float scale =
+        std::fabs(ox) + std::fabs(oy) + clip.lower * (std::fabs(dx) + std::fabs(dy)) + std::fabs(a.x) + std::fabs(a.y);
     return contact_after_entry(in, r, dx, dy, scale, {a, i, p.normal(i == 0 ? n - 1 : i - 1), in.n},
                                {p.v[j], j, in.n, p.normal(j)});
   }
@@ -440,7 +454,8 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
       // the origin inside; a foot 6e-6 beyond r = 0.6 from an edge 214 from the origin, moving
       // in, fell to a vertex 0.8 away and missed: the world fuzzer's mover [issue-robustness].)
       if (beyond > 0) {
-        const float rounding = kEntryRoundingFraction * (std::fabs(ox) + std::fabs(oy) + std::fabs(a.x) + std::fabs(a.y));
+        const float rounding =
+            kEntryRoundingFraction * (std::fabs(ox) + std::fabs(oy) + std::fabs(a.x) + std::fabs(a.y));
         if (foot2 <= (r + rounding) * (r + rounding)) return kInside;
       } else {
         best_edge = std::min(best_edge, foot2);
@@ -457,7 +472,8 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
   if ((in_core && over_an_edge(p, ox, oy, tip, depth)) || best_edge < best) return kInside;
   const Vec2 c = p.v[nearest];
   LocalHit hit = cast_circle(c.x, c.y, r, ox, oy, 0, dx, dy, nearest);  // inside when within r
-  if (hit.kind == LocalHit::Kind::corner) clamp_to_cone(hit, p.normal(nearest == 0 ? n - 1 : nearest - 1), p.normal(nearest));
+  if (hit.kind == LocalHit::Kind::corner)
+    clamp_to_cone(hit, p.normal(nearest == 0 ? n - 1 : nearest - 1), p.normal(nearest));
   return hit;
 }
 

@@ -41,7 +41,8 @@ PEBBLE_HOT_INLINE CircleLanes<F> circle_lanes(F mx, F my, F r, F t0, F dx, F dy)
   const F mm = mx * mx + my * my;
   const F cc = mm - r * r;
   const auto inside = cc <= zero;
-  const unsigned tiny = bits(inside & (mm < F::splat(kTinySquare)) & (r < F::splat(kTinyLength))) & ~bits((mx == zero) & (my == zero));
+  const unsigned tiny =
+      bits(inside & (mm < F::splat(kTinySquare)) & (r < F::splat(kTinyLength))) & ~bits((mx == zero) & (my == zero));
   const F b = mx * dx + my * dy;
   const F a = dx * dx + dy * dy;
   const F cr = mx * dy - my * dx;
@@ -56,8 +57,8 @@ PEBBLE_HOT_INLINE CircleLanes<F> circle_lanes(F mx, F my, F r, F t0, F dx, F dy)
 /// contact_after_entry() (cast/ray_core.hpp): the ray entered the outer edge from core vertex a
 /// along e at q, fraction t; (sx, sy) and (fx, fy) are the corners at the edge's start and end.
 template <class F>
-PEBBLE_HOT_INLINE RayLanes<F> after_entry_lanes(F ax, F ay, F ex, F ey, F qx, F qy, F t, F r, F dx, F dy, F scale, F sx, F sy,
-                                                F fx, F fy) {
+PEBBLE_HOT_INLINE RayLanes<F> after_entry_lanes(F ax, F ay, F ex, F ey, F qx, F qy, F t, F r, F dx, F dy, F scale, F sx,
+                                                F sy, F fx, F fy) {
   const F zero = F::splat(0);
   const F s = (qx - ax) * ex + (qy - ay) * ey, len2 = ex * ex + ey * ey;
   const auto on_edge = (zero <= s) & (s <= len2);
@@ -72,7 +73,8 @@ PEBBLE_HOT_INLINE RayLanes<F> after_entry_lanes(F ax, F ay, F ex, F ey, F qx, F 
   // An edge of length 0 (a degenerate difference): the scalar takes the entry to its vertex's
   // circle and measures a miss across the edge's normal; such lanes are left to it (unsure).
   const unsigned point_edge = bits(len2 == zero);
-  return {select(on_edge, t, select(c.corner, c.t, t)), on | bits(c.inside) | bits(c.corner) | ~far, (c.tiny & ~on) | point_edge};
+  return {select(on_edge, t, select(c.corner, c.t, t)), on | bits(c.inside) | bits(c.corner) | ~far,
+          (c.tiny & ~on) | point_edge};
 }
 
 /// cast_capsule() (cast/ray_core.hpp): the ray o + t d against the segment a-b (edge normal n)
@@ -166,7 +168,8 @@ PEBBLE_HOT_INLINE Relative<F> relative_lanes(const Moving<F>& a, const Moving<F>
 /// position, cast against it grown by the disc's radius in its frame (raycast()'s
 /// cast_against_core(), report()).
 template <int Core, class F>
-PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const BatchBody* const* other, bool disc_is_a, F h) {
+PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const BatchBody* const* other, bool disc_is_a,
+                                            F h) {
   // (Not gather(): inlined into time_to_collision_batch() with it, the disc group's lanes there
   // lost a third of their speed with AVX2, the code generator's doing, measured.)
   const Moving<F> md = moving_lanes<F>(disc), mo = moving_lanes<F>(other);
@@ -226,11 +229,14 @@ PEBBLE_HOT_INLINE RayLanes<F> capsules_ttc(const BatchBody* const* ba, const Bat
   const unsigned halves = (bits(i_1) ^ bits((a.nx1 < zero) | ((a.nx1 == zero) & (zero < a.ny1)))) &
                           (bits(j_1) ^ bits((zero < m1x) | ((m1x == zero) & (m1y < zero))));
   // A's edge i and the next (i2), -B's edge j and the next (j2).
-  const F aix = select(i_1, a.x1, a.x0), aiy = select(i_1, a.y1, a.y0), ai2x = select(i_1, a.x0, a.x1), ai2y = select(i_1, a.y0, a.y1);
+  const F aix = select(i_1, a.x1, a.x0), aiy = select(i_1, a.y1, a.y0), ai2x = select(i_1, a.x0, a.x1),
+          ai2y = select(i_1, a.y0, a.y1);
   const F nix = select(i_1, a.nx1, a.nx0), niy = select(i_1, a.ny1, a.ny0), ni2x = select(i_1, a.nx0, a.nx1),
           ni2y = select(i_1, a.ny0, a.ny1);
-  const F bjx = select(j_1, b1x, b0x), bjy = select(j_1, b1y, b0y), bj2x = select(j_1, b0x, b1x), bj2y = select(j_1, b0y, b1y);
-  const F mjx = select(j_1, m1x, m0x), mjy = select(j_1, m1y, m0y), mj2x = select(j_1, m0x, m1x), mj2y = select(j_1, m0y, m1y);
+  const F bjx = select(j_1, b1x, b0x), bjy = select(j_1, b1y, b0y), bj2x = select(j_1, b0x, b1x),
+          bj2y = select(j_1, b0y, b1y);
+  const F mjx = select(j_1, m1x, m0x), mjy = select(j_1, m1y, m0y), mj2x = select(j_1, m0x, m1x),
+          mj2y = select(j_1, m0y, m1y);
   // The merge's first step compares A's edge i with -B's edge j; its third, edges i2 and j2, must
   // agree (the directions are the first ones reversed), and neither may tie (parallel cores merge
   // edges: a difference of 2 or 3 vertices, unsure).

@@ -31,7 +31,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
 
 // Whether the chain turns concave at the segment's end b (else a) by more than kChainFaceSine.
 [[gnu::noinline]] bool concave_at(const ChainSegment& s, bool end_b) {
-  return end_b ? s.has_next && turns_by_more(s.b - s.a, s.ghost_next - s.b, -1) : s.has_prev && turns_by_more(s.a - s.ghost_prev, s.b - s.a, -1);
+  return end_b ? s.has_next && turns_by_more(s.b - s.a, s.ghost_next - s.b, -1)
+               : s.has_prev && turns_by_more(s.a - s.ghost_prev, s.b - s.a, -1);
 }
 
 // face_manifold() for a rounded b: the points stand for the ends of b's incident edge w[0] -> w[1]
@@ -41,8 +42,9 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
 // tilted), each while it lies over the segment, else b's surface where it crosses the line through
 // the segment's end (on the deeper corner's arc or on the outer edge; none when neither reaches
 // it). A point is midway between the line and that surface point, its separation their distance.
-[[gnu::noinline]] Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, int best,
-                                                 bool most_opposed, std::uint32_t id0, std::uint32_t id1, float margin, bool apart) {
+[[gnu::noinline]] Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel,
+                                                 const Shape& b, int best, bool most_opposed, std::uint32_t id0,
+                                                 std::uint32_t id1, float margin, bool apart) {
   const std::span<const Vec2> v = b.vertices();
   const int count = b.vertex_count();
   const int next = best + 1 == count ? 0 : best + 1;
@@ -113,7 +115,9 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
     }
   }
   // Both at one place (a corner on the line through an end): the deeper end's only.
-  if (valid[0] && valid[1] && std::fabs(at[0] - at[1]) <= kClipFraction * std::max(std::min(len, b.extent()), kMinPairScale)) valid[other] = false;
+  if (valid[0] && valid[1] &&
+      std::fabs(at[0] - at[1]) <= kClipFraction * std::max(std::min(len, b.extent()), kMinPairScale))
+    valid[other] = false;
   Manifold m{};
   m.normal = rotate(xs.q, n);
   for (int k = 0; k < 2; ++k) {
@@ -142,9 +146,12 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
     const float from = dot(transform_point(rel, v[std::size_t(best)]) - s.a, edge);
     const float to = dot(transform_point(rel, v[std::size_t(after)]) - s.a, edge);
     int toward;  // the edge on the segment's side of this one
-    if (from > length_sq && to > length_sq && concave_at(s, true)) toward = after;
-    else if (from < 0 && to < 0 && concave_at(s, false)) toward = best == 0 ? count - 1 : best - 1;
-    else break;
+    if (from > length_sq && to > length_sq && concave_at(s, true))
+      toward = after;
+    else if (from < 0 && to < 0 && concave_at(s, false))
+      toward = best == 0 ? count - 1 : best - 1;
+    else
+      break;
     if (!(dot(rotate(rel.q, b.normal(toward)), s.normal) < 0)) break;
     best = toward;
   }
@@ -154,7 +161,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
 // face_manifold() for a disc (centre w, chain frame) centred beyond an end of the segment: beyond a
 // concave joint it reaches over the segment with its arc, its lowest point on the line through the
 // segment's end; else nothing (the neighbour owns it).
-[[gnu::noinline]] Manifold disc_beyond_end(const ChainSegment& s, const Transform& xs, Vec2 w, float r, float margin, bool apart) {
+[[gnu::noinline]] Manifold disc_beyond_end(const ChainSegment& s, const Transform& xs, Vec2 w, float r, float margin,
+                                           bool apart) {
   const Vec2 n = s.normal;
   const float len = length(s.b - s.a);
   const float s0 = dot(w - s.a, s.b - s.a) / len;
@@ -173,7 +181,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
 // one whose normal is most opposite to the face's) clipped to the segment's extent, its points kept
 // where their separation is within the margin; ids as collide() names them (the incident vertex at
 // the point's end and the segment vertex that end faces). rel places b in the chain's frame.
-Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, float margin, bool apart) {
+Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, float margin,
+                       bool apart) {
   const Vec2 n = s.normal;
   const Vec2 edge = s.b - s.a;
   const float length_sq = dot(edge, edge);
@@ -234,8 +243,10 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
       if (f0 < 0 && f1 < 0) return Manifold{};
       if (f0 < 0 || f1 < 0) {
         const float t = (bound - s0) / ds;
-        if (f0 < 0) lo = std::max(lo, t);
-        else hi = std::min(hi, t);
+        if (f0 < 0)
+          lo = std::max(lo, t);
+        else
+          hi = std::min(hi, t);
       }
     }
     if (lo > hi) return Manifold{};
@@ -268,7 +279,9 @@ bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - 
 // corner at b is that segment's only when it sees the body: a body sunk into this segment at a
 // steep convex corner with its centroid behind the next one's line (over this segment) would
 // otherwise get no contact from either, and this segment keeps the normal.
-bool next_sees(const ChainSegment& s, Vec2 local) { return s.has_next && dot(normalize(right_perp(s.ghost_next - s.b)), local - s.b) >= 0; }
+bool next_sees(const ChainSegment& s, Vec2 local) {
+  return s.has_next && dot(normalize(right_perp(s.ghost_next - s.b)), local - s.b) >= 0;
+}
 
 // The common cases of a body on terrain, answered without the general search, when the segment's
 // face is an axis of greatest separation of the two cores ([seed-rounded §2]:
@@ -314,7 +327,8 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
   const float along = dot(w[deepest] - s.a, edge);
   if (along >= 0 && along <= length_sq) return Shortcut::face;
   // Beyond an end where the chain goes on flat or turns concave.
-  if (along < 0 ? s.has_prev && cross(s.a - s.ghost_prev, edge) <= 0 : s.has_next && cross(edge, s.ghost_next - s.b) <= 0) {
+  if (along < 0 ? s.has_prev && cross(s.a - s.ghost_prev, edge) <= 0
+                : s.has_next && cross(edge, s.ghost_next - s.b) <= 0) {
     return Shortcut::face;
   }
   // Beyond a convex corner or a free end: still the face when b lies on it with a face that faces
@@ -324,7 +338,8 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
     if (count < 2 || k == deepest) continue;
     const Vec2 face_edge = w[k] - w[deepest];
     const float at = dot(w[k] - s.a, edge);
-    if (at >= 0 && at <= length_sq && std::fabs(dot(face_edge, n)) <= kChainFaceSine * length(face_edge)) return Shortcut::face;
+    if (at >= 0 && at <= length_sq && std::fabs(dot(face_edge, n)) <= kChainFaceSine * length(face_edge))
+      return Shortcut::face;
   }
   return Shortcut::none;
 }
@@ -346,10 +361,13 @@ Owner normal_owner(const ChainSegment& s, Vec2 normal, const float* along = null
   if (facing > 0 && std::fabs(turn) <= kChainFaceSine) return Owner::self;  // the face normal
   const float length_sq = dot(s.b - s.a, s.b - s.a);
   const auto at_end = [&](bool end_b) {
-    return facing >= 0 || along == nullptr || (end_b ? *along >= (1 - kChainEndFraction) * length_sq : *along <= kChainEndFraction * length_sq);
+    return facing >= 0 || along == nullptr ||
+           (end_b ? *along >= (1 - kChainEndFraction) * length_sq : *along <= kChainEndFraction * length_sq);
   };
   if (turn > 0) {
-    if (!s.has_next) return at_end(true) ? Owner::self : Owner::ghost;  // around a free end, every normal leaning out of it (a capsule's end)
+    if (!s.has_next)
+      return at_end(true) ? Owner::self
+                          : Owner::ghost;  // around a free end, every normal leaning out of it (a capsule's end)
     const Vec2 e = s.b - s.a, e_next = s.ghost_next - s.b;
     // Strictly inside the fan of a convex corner at b (less than a half turn): the next segment's.
     // (At a joint flat but for rounding, a normal facing backwards is no fan's.)
@@ -365,7 +383,8 @@ Owner normal_owner(const ChainSegment& s, Vec2 normal, const float* along = null
 
 }  // namespace
 
-Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb, float margin) noexcept {
+Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb,
+                 float margin) noexcept {
   if (!is_valid(xs) || !is_valid(xb)) return Manifold{};
   const Transform rel = inv_mul(xs, xb);
   const Vec2 centroid = transform_point(rel, b.core_centroid());
@@ -377,11 +396,16 @@ Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, con
   if (m.count == 0) return m;
   // The deepest point's place on the segment (the segment has radius 0: its surface is its core).
   const int deepest = m.count == 2 && m.points[1].separation < m.points[0].separation ? 1 : 0;
-  const float along = dot(inv_transform_point(xs, m.points[deepest].point - 0.5f * m.points[deepest].separation * m.normal) - s.a, s.b - s.a);
+  const float along =
+      dot(inv_transform_point(xs, m.points[deepest].point - 0.5f * m.points[deepest].separation * m.normal) - s.a,
+          s.b - s.a);
   switch (normal_owner(s, inv_rotate(xs.q, m.normal), &along)) {
-    case Owner::self: return m;
-    case Owner::next: return next_sees(s, centroid) ? Manifold{} : m;  // unseen by the next segment: this one reports it
-    case Owner::ghost: break;
+    case Owner::self:
+      return m;
+    case Owner::next:
+      return next_sees(s, centroid) ? Manifold{} : m;  // unseen by the next segment: this one reports it
+    case Owner::ghost:
+      break;
   }
   const float least = m.count == 2 ? std::min(m.points[0].separation, m.points[1].separation) : m.points[0].separation;
   return face_manifold(s, xs, rel, b, margin, least >= 0);
@@ -407,11 +431,14 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   // it along a line no face of the chain has (a ghost), which would stop a box walking over the
   // crest as if at a wall; the smooth surface there has the face's normal.
   switch (normal_owner(s, -inv_rotate(xs.q, h.normal))) {
-    case Owner::self: break;
+    case Owner::self:
+      break;
     case Owner::next:  // inside the fan of the convex corner at b: the next segment reports it, if it sees a
       if (next_sees(s, centroid)) return kMiss;
       break;
-    case Owner::ghost: h.normal = -rotate(xs.q, s.normal); break;
+    case Owner::ghost:
+      h.normal = -rotate(xs.q, s.normal);
+      break;
   }
   return h;
 }
@@ -431,8 +458,8 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const ChainSegment& s,
   return r;
 }
 
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s, const Transform& xs,
-                          Vec2 velocity_s, float horizon) noexcept {
+Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s,
+                          const Transform& xs, Vec2 velocity_s, float horizon) noexcept {
   Approach r = closest_approach(a, xa, velocity_a, s.shape, xs, velocity_s, horizon);
   if (r.distance == kHugeDistance) return r;  // invalid input: the empty answer already
   if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) {

@@ -45,9 +45,9 @@ struct FramedCore {
   const Vec2* v;    // count vertices, then copies of v[0] up to an even count and past it
   const float* nx;  // kMaxPolygonVertices lanes of outward unit edge normals
   const float* ny;
-  const float* off; // dot(normal i, v[i]); huge past edges
-  int count;  // vertices
-  int edges;  // 0 for a point, 2 for a segment, else count
+  const float* off;  // dot(normal i, v[i]); huge past edges
+  int count;         // vertices
+  int edges;         // 0 for a point, 2 for a segment, else count
   float radius;
 
   Vec2 normal(int i) const { return {nx[i], ny[i]}; }
@@ -64,7 +64,7 @@ struct CoreStorage {
 /// The core in its own frame: the shape's own arrays, nothing copied.
 inline FramedCore view_core(const Shape& s) {
   return {s.padded_vertices(), s.normal_lanes_x(), s.normal_lanes_y(), s.offset_lanes(),
-          s.vertex_count(), s.edge_count(), s.radius()};
+          s.vertex_count(),    s.edge_count(),     s.radius()};
 }
 
 /// The core moved by xf.
@@ -170,9 +170,9 @@ inline int incident_edge(const FramedCore& core, Vec2 n) {
 /// closest point is that endpoint. (cast/ray_core.hpp's segment_distance() asks the same with a
 /// division per endpoint; they stay two so that each keeps its bits: docs/architecture.md.)
 struct SegmentClosest {
-  float s, t;    // fractions along segment 1 and 2
-  Vec2 c1, c2;   // the closest points
-  float dist2;   // squared distance
+  float s, t;   // fractions along segment 1 and 2
+  Vec2 c1, c2;  // the closest points
+  float dist2;  // squared distance
 };
 
 /// d / len, where len is |d| as length() gives it: unit even when |d| is below about 1e-18, where
@@ -228,7 +228,8 @@ inline bool prefer_b_axes(Vec2 na, Vec2 nb, float sa, float sb, float scale) {
 }
 
 /// Whether B's best axis is the reference rather than A's (kAxisPreference, kParallelFacePreference).
-inline bool prefer_b(const FramedCore& a, const FramedCore& b, const AxisSeparation& sa, const AxisSeparation& sb, float scale) {
+inline bool prefer_b(const FramedCore& a, const FramedCore& b, const AxisSeparation& sa, const AxisSeparation& sb,
+                     float scale) {
   if (sb.edge < 0) return false;
   if (sa.edge < 0) return true;
   return prefer_b_axes(a.normal(sa.edge), b.normal(sb.edge), sa.separation, sb.separation, scale);
@@ -282,7 +283,8 @@ inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage
   const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
   for (int i = 0; i < 2; ++i) {
     storage.v[i] = {(c * vs[i].x + (-sn) * vs[i].y) + px, (c * vs[i].y + sn * vs[i].x) + py};
-    const float x = c * s.normal_lanes_x()[i] - sn * s.normal_lanes_y()[i], y = sn * s.normal_lanes_x()[i] + c * s.normal_lanes_y()[i];
+    const float x = c * s.normal_lanes_x()[i] - sn * s.normal_lanes_y()[i],
+                y = sn * s.normal_lanes_x()[i] + c * s.normal_lanes_y()[i];
     storage.nx[i] = x;
     storage.ny[i] = y;
     storage.off[i] = s.offset_lanes()[i] + (x * px + y * py);
@@ -336,7 +338,8 @@ PEBBLE_HOT_INLINE CoreQuery query_segments(const FramedCore& a, const FramedCore
   q.flip = use_b;
   q.normal = ref.normal(q.ref_edge);
   // incident_edge(): the lane most anti-parallel to the normal, the lower on ties.
-  const float d0 = inc.nx[0] * q.normal.x + inc.ny[0] * q.normal.y, d1 = inc.nx[1] * q.normal.x + inc.ny[1] * q.normal.y;
+  const float d0 = inc.nx[0] * q.normal.x + inc.ny[0] * q.normal.y,
+              d1 = inc.nx[1] * q.normal.x + inc.ny[1] * q.normal.y;
   q.inc_edge = d1 < d0 ? 1 : 0;
   return q;
 }
@@ -370,15 +373,15 @@ inline float stop_bound(float margin, const Shape& a, const Shape& b) {
 /// cost every call a few percent.
 inline float far_stop_bound(float margin, const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   const Vec2 d = xb.p - xa.p, ca = a.core_centroid(), cb = b.core_centroid();
-  const float reach = (std::fabs(d.x) + std::fabs(d.y)) + (std::fabs(ca.x) + std::fabs(ca.y)) + (std::fabs(cb.x) + std::fabs(cb.y)) +
-                      (a.extent() + b.extent());
+  const float reach = (std::fabs(d.x) + std::fabs(d.y)) + (std::fabs(ca.x) + std::fabs(ca.y)) +
+                      (std::fabs(cb.x) + std::fabs(cb.y)) + (a.extent() + b.extent());
   return stop_bound(margin, a, b) + kStopSlackFraction * reach;
 }
 
 /// A query stopped at stop_bound() with this separation, which does not clear far_stop_bound():
 /// it must run again with that bound.
 inline bool stopped_short(float separation, float margin, const Shape& a, const Transform& xa, const Shape& b,
-                                            const Transform& xb) {
+                          const Transform& xb) {
   return !(separation > far_stop_bound(margin, a, xa, b, xb));
 }
 
@@ -389,13 +392,13 @@ inline float pair_scale(const Shape& a, const Shape& b) {
 
 /// Signed distance of two cores in A's frame, with what collide() needs to build a manifold.
 struct CoreDistance {
-  float distance;   // signed, radii not included
-  Vec2 normal;      // unit, from A to B
-  Vec2 point_a;     // on A's core
-  Vec2 point_b;     // on B's core
-  CoreQuery query;  // the axis search (ref_edge -1 for two points)
-  bool overlapping; // the cores overlap by more than float noise (distance is -depth); then
-                    // point_a and point_b are set only by add_overlap_witness()
+  float distance;          // signed, radii not included
+  Vec2 normal;             // unit, from A to B
+  Vec2 point_a;            // on A's core
+  Vec2 point_b;            // on B's core
+  CoreQuery query;         // the axis search (ref_edge -1 for two points)
+  bool overlapping;        // the cores overlap by more than float noise (distance is -depth); then
+                           // point_a and point_b are set only by add_overlap_witness()
   float over_lo, over_hi;  // overlapping: the part of the incident edge over the reference edge
   SegmentClosest closest;  // reference vs incident edge, when !overlapping and ref_edge >= 0
 };
@@ -404,7 +407,8 @@ struct CoreDistance {
 /// normals (these) are all the axes. Not so for a point and a segment, or (nearly) parallel
 /// segments: ends in line are apart along no normal.
 inline bool axes_decide_overlap(const FramedCore& a, const FramedCore& b) {
-  return a.edges > 2 || b.edges > 2 || (a.edges == 2 && b.edges == 2 && std::fabs(cross(a.normal(0), b.normal(0))) > kParallelFaceSine);
+  return a.edges > 2 || b.edges > 2 ||
+         (a.edges == 2 && b.edges == 2 && std::fabs(cross(a.normal(0), b.normal(0))) > kParallelFaceSine);
 }
 
 /// Whether edge i1-i2 lies wholly beside edge r1-r2 (of normal n), no part of it over the edge.
@@ -418,20 +422,23 @@ inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
 
 /// Whether the axes prove overlap (a difference with area) and the incident edge lies wholly
 /// beside the reference edge.
-[[gnu::noinline]] inline bool overlap_beside(const FramedCore& a, const FramedCore& b, Vec2 n, Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2) {
+[[gnu::noinline]] inline bool overlap_beside(const FramedCore& a, const FramedCore& b, Vec2 n, Vec2 r1, Vec2 r2,
+                                             Vec2 i1, Vec2 i2) {
   return axes_decide_overlap(a, b) && beside(r1, r2, i1, i2, n);
 }
 
 /// Witnesses (nearly) coinciding, the incident one inside its edge: inside by more than
 /// kClipFraction, and that edge's normal in the reference vertex's cone (else a corner).
-[[gnu::noinline]] inline bool clearly_inside(const FramedCore& inc, const CoreQuery& q, const SegmentClosest& c, Vec2 r1, Vec2 r2,
-                                             Vec2 i1, Vec2 i2, float scale) {
+[[gnu::noinline]] inline bool clearly_inside(const FramedCore& inc, const CoreQuery& q, const SegmentClosest& c,
+                                             Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, float scale) {
   const Vec2 along_ref = c.s == 0 ? r2 - r1 : r1 - r2;
-  return std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale && dot(inc.normal(q.inc_edge), along_ref) >= 0;
+  return std::min(c.t, 1 - c.t) * length(i2 - i1) > kClipFraction * scale &&
+         dot(inc.normal(q.inc_edge), along_ref) >= 0;
 }
 
 /// A vertex witness whose other edge leads nearer the other witness: not the closest pair.
-[[gnu::noinline]] inline bool vertex_leads_closer(const FramedCore& a, const FramedCore& b, const CoreQuery& q, const SegmentClosest& c) {
+[[gnu::noinline]] inline bool vertex_leads_closer(const FramedCore& a, const FramedCore& b, const CoreQuery& q,
+                                                  const SegmentClosest& c) {
   if (!axes_decide_overlap(a, b)) return false;
   const auto leads_closer = [](const FramedCore& k, int e, float at, Vec2 other) {
     if (!(at == 0 || at == 1) || k.edges < 3) return false;
@@ -453,7 +460,7 @@ enum class Doubt : int {
 /// The rest of core_distance() once the axes are searched (query_cores, or query_segments for
 /// two segments): the overlap depth or the closest features of the reference and incident edges.
 PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale,
-                                             CoreDistance& out) {
+                                            CoreDistance& out) {
   out.overlapping = false;
   out.closest = {0, 0, {}, {}, 0};
   out.over_lo = out.over_hi = 0;
@@ -548,7 +555,8 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   Vec2 n = q.normal;
   const bool inside_ref = c.s > 0 && c.s < 1;
   bool inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
-  if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] inside_inc = clearly_inside(inc, q, c, r1, r2, i1, i2, scale);
+  if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]]
+    inside_inc = clearly_inside(inc, q, c, r1, r2, i1, i2, scale);
   if (!inside_ref && inside_inc) n = -inc.normal(q.inc_edge);
   if (!inside_ref && !inside_inc && dist > kWitnessNormalFraction * scale) n = direction(c.c2 - c.c1, dist);
   out.distance = dist;
@@ -556,15 +564,16 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   out.point_a = q.flip ? c.c2 : c.c1;
   out.point_b = q.flip ? c.c1 : c.c2;
   // Off the greatest axis (the preference's) the pair may not be the closest (a corner, [issue-ids]).
-  if (q.preferred && dist > 0 && vertex_leads_closer(a, b, q, c)) [[unlikely]] return Doubt::cone;
+  if (q.preferred && dist > 0 && vertex_leads_closer(a, b, q, c)) [[unlikely]]
+    return Doubt::cone;
   return Doubt::none;
 }
 
 /// A doubtful answer (of query q, at distance) measured again with the other core's best axis as
 /// the reference, if within the preference of the greatest: true, with that answer in d2, when
 /// it resolves the doubt (the edges meet, or the pair is nearer). Out of line: corners only.
-[[gnu::noinline]] inline bool other_axis_resolves(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float distance,
-                                                  Doubt doubt, float scale, CoreDistance& d2) {
+[[gnu::noinline]] inline bool other_axis_resolves(const FramedCore& a, const FramedCore& b, const CoreQuery& q,
+                                                  float distance, Doubt doubt, float scale, CoreDistance& d2) {
   const FramedCore& other = q.flip ? a : b;
   const FramedCore& first = q.flip ? b : a;
   if (other.edges == 0) return false;
@@ -582,7 +591,8 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
 }
 
 /// closest_features_on(), and at a doubtful corner the other core's axis too.
-PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const FramedCore& b, const CoreQuery& q, float scale) {
+PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const FramedCore& b, const CoreQuery& q,
+                                                float scale) {
   CoreDistance out;
   const Doubt doubt = closest_features_on(a, b, q, scale, out);
   if (doubt != Doubt::none) [[unlikely]] {
@@ -592,11 +602,10 @@ PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const Frame
   return out;
 }
 
-
 /// stop_above: when an axis separates the cores by more than this, return at once with
 /// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
 PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
-                                  float stop_above = kHugeDistance) {
+                                             float stop_above = kHugeDistance) {
   // Every path sets every field it returns; no blanket zeroing (GCC makes it a rep stos).
   CoreDistance out;
   out.overlapping = false;
@@ -732,9 +741,9 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
 /// Two circles (or points): everything in world space, on the line of centres. Coincident
 /// centres take A's local +y as the normal, as the generic path does.
 struct CirclePair {
-  float distance;  // signed, radii included
-  Vec2 normal;     // world, from A to B
-  Vec2 on_a, on_b; // surface points, world
+  float distance;   // signed, radii included
+  Vec2 normal;      // world, from A to B
+  Vec2 on_a, on_b;  // surface points, world
 };
 
 inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
@@ -766,10 +775,10 @@ struct PointPair {
   bool point_is_a;  // shape a is the point (results must be flipped back)
   const Shape* core;
   float core_radius, point_radius;
-  Vec2 world;       // the point core's vertex in world
-  Vec2 d;           // world - core's position
-  const Rot* q;     // core's rotation (a pointer: GCC copies a Rot member through an integer
-                    // register and the stack, which lengthens the dependency chain)
+  Vec2 world;    // the point core's vertex in world
+  Vec2 d;        // world - core's position
+  const Rot* q;  // core's rotation (a pointer: GCC copies a Rot member through an integer
+                 // register and the stack, which lengthens the dependency chain)
 };
 
 inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
@@ -787,10 +796,14 @@ inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b,
 /// This copy's entry points (contact/manifold.cpp, contact/distance.cpp), gathered in its
 /// ContactKernels table at the end of contact/distance.cpp. Each ends with leave_lanes()
 /// (simd/wide.hpp), which clears the upper halves of the ymm registers in the AVX2 copy.
-Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
-Manifold collide_capsules(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
-Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
-Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                         float margin) noexcept;
+Manifold collide_capsules(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                          float margin) noexcept;
+Manifold collide_circles(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                         float margin) noexcept;
+Manifold collide_point_core(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                            float margin) noexcept;
 DistanceResult distance_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
 DistanceResult distance_point(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept;
 

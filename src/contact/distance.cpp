@@ -14,7 +14,6 @@ PEBBLE_KERNEL_TARGET_BEGIN
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
 
-
 /// d is in `frame`'s coordinates and reads from A to B; add the radii and go to world.
 DistanceResult to_world(const CoreDistance& d, float ra, float rb, const Transform& frame) {
   const Vec2 pa = d.point_a + ra * d.normal;
@@ -24,7 +23,8 @@ DistanceResult to_world(const CoreDistance& d, float ra, float rb, const Transfo
 
 }  // namespace
 
-PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Transform& xa, const Shape& b,
+                                                       const Transform& xb) noexcept {
   if (!valid_pair(xa, xb)) return kNoDistance;
   CoreStorage sb;
   const FramedCore ca = view_core(a);
@@ -37,7 +37,8 @@ PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Tra
 /// The fast path of distance(): a circle or point against anything (bench/contacts_bench.cpp
 /// measures it). Its lane twin for a 2- or 4-vertex core: disc_core_distance()
 /// (contact/distance_lanes.hpp).
-PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept {
+PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Transform& xa, const Shape& b,
+                                                     const Transform& xb) noexcept {
   if (!valid_pair(xa, xb)) return kNoDistance;
   if (a.vertex_count() == 1 && b.vertex_count() == 1) {
     const CirclePair c = circle_pair(a, xa, b, xb);
@@ -53,19 +54,19 @@ PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Trans
                        : DistanceResult{signed_distance, n, on_core, on_point};
 }
 
-#define PEBBLE_DISTANCE_ENTRY(name)                                                                      \
+#define PEBBLE_DISTANCE_ENTRY(name)                                                                        \
   DistanceResult name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) noexcept { \
-    const DistanceResult d = name##_body(a, xa, b, xb);                                                  \
-    leave_lanes();                                                                                       \
-    return d;                                                                                            \
+    const DistanceResult d = name##_body(a, xa, b, xb);                                                    \
+    leave_lanes();                                                                                         \
+    return d;                                                                                              \
   }
 PEBBLE_DISTANCE_ENTRY(distance_generic)
 PEBBLE_DISTANCE_ENTRY(distance_point)
 #undef PEBBLE_DISTANCE_ENTRY
 
 extern const ContactKernels kKernels;
-const ContactKernels kKernels{kLanePath, &collide_generic, &collide_capsules, &collide_circles, &collide_point_core,
-                              &distance_generic, &distance_point};
+const ContactKernels kKernels{kLanePath,           &collide_generic,  &collide_capsules, &collide_circles,
+                              &collide_point_core, &distance_generic, &distance_point};
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS
 PEBBLE_KERNEL_TARGET_END

@@ -67,8 +67,10 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
   unsigned unsure = ~bits(valid_transform(ma) & valid_transform(mb));
   const SegmentLanes<F> a = segment_lanes<F>(ba), b = segment_lanes<F>(bb);
   F aoff[4], boff[4];
-  shape_columns(ba, [](const Shape& sh) { return sh.offset_lanes(); }, aoff);
-  shape_columns(bb, [](const Shape& sh) { return sh.offset_lanes(); }, boff);
+  shape_columns(
+      ba, [](const Shape& sh) { return sh.offset_lanes(); }, aoff);
+  shape_columns(
+      bb, [](const Shape& sh) { return sh.offset_lanes(); }, boff);
   const F scale = pair_scale_lanes<F>(ba, bb);
   // frame_core(b, inv_mul(xa, xb)).
   const F ex = mb.px - ma.px, ey = mb.py - ma.py;
@@ -94,7 +96,8 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
   // (Not kept for a near tie of nearly parallel faces: the dot not below 0, or the cross beyond
   // kParallelFaceSine; NaN normals give NaN separations, unsure above.)
   const auto not_parallel = (zero <= dot2(na, nb)) | (F::splat(kParallelFaceSine) < abs(cross2(na, nb)));
-  const auto use_b = (sb > sa + F::splat(kAxisPreference) * scale) & ((sb > sa + F::splat(kParallelFacePreference) * scale) | not_parallel);
+  const auto use_b = (sb > sa + F::splat(kAxisPreference) * scale) &
+                     ((sb > sa + F::splat(kParallelFacePreference) * scale) | not_parallel);
   const F sep = select(sa < sb, sb, sa);
   unsure |= bits(sep < zero);
   // The reference edge (ref_edge of ref) and the incident one (inc_edge of inc).
@@ -103,7 +106,8 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
   const P2<F> IN0 = pick(use_b, NA0, NB0), IN1 = pick(use_b, NA1, NB1);
   const auto ref_edge1 = select(use_b, select(b_edge1, one, zero), select(a_edge1, one, zero)) == one;
   const auto inc_edge1 = (IN1.x * n.x + IN1.y * n.y) < (IN0.x * n.x + IN0.y * n.y);
-  const P2<F> r1 = pick(ref_edge1, R1, R0), r2 = pick(ref_edge1, R0, R1), i1 = pick(inc_edge1, I1, I0), i2 = pick(inc_edge1, I0, I1);
+  const P2<F> r1 = pick(ref_edge1, R1, R0), r2 = pick(ref_edge1, R0, R1), i1 = pick(inc_edge1, I1, I0),
+              i2 = pick(inc_edge1, I0, I1);
   const P2<F> inc_normal = pick(inc_edge1, IN1, IN0);
   // The face contact: the incident edge's deeper end over the inside of the reference edge.
   const P2<F> t{neg(n.y), n.x};
@@ -135,7 +139,8 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
   consider(clamp01(dot2(i1 - r1, d1) * inv_a), zero);
   consider(clamp01(dot2(i2 - r1, d1) * inv_a), one);
   const F dist = sqrt_lanes(best);
-  const auto off_ref = (bs <= zero) | (one <= bs), in_inc = (zero < bt) & (bt < one), off_inc = (bt <= zero) | (one <= bt);
+  const auto off_ref = (bs <= zero) | (one <= bs), in_inc = (zero < bt) & (bt < one),
+             off_inc = (bt <= zero) | (one <= bt);
   const F witness = F::splat(kWitnessNormalFraction) * scale;
   const unsigned face_bits = bits(face);
   unsure |= ~face_bits & (crossing | (bits(off_ref & in_inc) & bits(dist <= witness)));
@@ -166,7 +171,8 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
 /// first_max_lane()'s tree (the lowest edge on ties), then inside the core (4 vertices only), over
 /// the edge, or at its nearer end. Invalid input and separations that are not numbers are unsure.
 template <int Core, class F>
-PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* disc, const BatchBody* const* core, bool disc_is_a) {
+PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* disc, const BatchBody* const* core,
+                                                      bool disc_is_a) {
   const F zero = F::splat(0);
   const Disc<F> p = gather<F>(disc);
   const Moving<F> mc = moving_lanes<F>(core);
@@ -176,8 +182,10 @@ PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* di
   if constexpr (Core == 2) {
     const SegmentLanes<F> sg = segment_lanes<F>(core);
     F off[4];
-    shape_columns(core, [](const Shape& sh) { return sh.offset_lanes(); }, off);
-    g.x[0] = sg.x0, g.y[0] = sg.y0, g.x[1] = sg.x1, g.y[1] = sg.y1, g.nx[0] = sg.nx0, g.ny[0] = sg.ny0, g.nx[1] = sg.nx1, g.ny[1] = sg.ny1;
+    shape_columns(
+        core, [](const Shape& sh) { return sh.offset_lanes(); }, off);
+    g.x[0] = sg.x0, g.y[0] = sg.y0, g.x[1] = sg.x1, g.y[1] = sg.y1, g.nx[0] = sg.nx0, g.ny[0] = sg.ny0,
+    g.nx[1] = sg.nx1, g.ny[1] = sg.ny1;
     g.off[0] = off[0], g.off[1] = off[1];
     core_r = sg.r;
   } else {
@@ -203,7 +211,8 @@ PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* di
   if constexpr (Core == 4) {
     const F m23 = select(sp[2] > sp[3], sp[2], sp[3]);
     sep = select(m01 > m23, m01, m23);
-    edge = select(sp[0] == sep, zero, select(sp[1] == sep, F::splat(1), select(sp[2] == sep, F::splat(2), F::splat(3))));
+    edge =
+        select(sp[0] == sep, zero, select(sp[1] == sep, F::splat(1), select(sp[2] == sep, F::splat(2), F::splat(3))));
   }
   // Lane values of edge `k` (0..Core-1, as floats) from per-edge arrays.
   const auto pick = [&](F k, const F* v) {
@@ -218,14 +227,16 @@ PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* di
   const F along = nex * dy - ney * dx;
   // t = left_perp(the edge's own normal); u along it from the edge's start and from its end.
   const F tx = neg(pick(edge, g.ny)), ty = pick(edge, g.nx);
-  const F u_start = along - (tx * pick(edge, g.x) + ty * pick(edge, g.y)), u_end = along - (tx * pick(next, g.x) + ty * pick(next, g.y));
+  const F u_start = along - (tx * pick(edge, g.x) + ty * pick(edge, g.y)),
+          u_end = along - (tx * pick(next, g.x) + ty * pick(next, g.y));
   unsure |= ~bits(u_start == u_start);
   const auto over = (zero < u_start) & (u_end < zero);
   const auto at_start = u_start <= zero;  // !(u_start > 0) for numbers
   const F u = select(at_start, u_start, u_end);
   const F dist = sqrt_lanes(sep * sep + u * u);
   const auto radial = dist > F::splat(kWitnessNormalFraction) * scale;
-  const F rx = select(radial, (sep * nex + u * neg(ney)) / dist, nex), ry = select(radial, (sep * ney + u * nex) / dist, ney);
+  const F rx = select(radial, (sep * nex + u * neg(ney)) / dist, nex),
+          ry = select(radial, (sep * ney + u * nex) / dist, ney);
   F r_distance = select(over, select(sep < zero, zero, sep), dist);
   F ux = select(over, nex, rx), uy = select(over, ney, ry);
   if constexpr (Core == 4) {

@@ -21,7 +21,6 @@ PEBBLE_KERNEL_TARGET_BEGIN
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
 
-
 constexpr uint32_t pack_id(uint32_t feature_a, uint32_t feature_b) { return (feature_a & 0xffffu) | (feature_b << 16); }
 
 Manifold empty_manifold() {
@@ -88,10 +87,10 @@ PEBBLE_HOT_INLINE float select(bool c, float a, float b) {
 /// along the reference edge from its start, heights h above its core edge. A point (u, h) is
 /// r1 + u t + h n; scalars only, so that clipping keeps few values live.
 struct IncidentEdge {
-  float u1, h1, u2, h2;  // the core ends
+  float u1, h1, u2, h2;    // the core ends
   float shift_u, shift_h;  // core edge to outer edge: r_inc times the incident edge's normal
-  float r;               // r_inc
-  bool first_deeper;     // end 1 is the deeper end w (the incident core's supporting vertex along -n)
+  float r;                 // r_inc
+  bool first_deeper;       // end 1 is the deeper end w (the incident core's supporting vertex along -n)
 };
 
 /// A point of the incident surface over the reference edge, in those coordinates.
@@ -113,7 +112,8 @@ struct ClipPoint {
 template <bool kRounded>
 PEBBLE_HOT_INLINE ClipPoint on_side_plane(const IncidentEdge& ie, float plane) {
   const bool f = ie.first_deeper;
-  const float uw = select(f, ie.u1, ie.u2), uo = select(f, ie.u2, ie.u1), hw = select(f, ie.h1, ie.h2), ho = select(f, ie.h2, ie.h1);
+  const float uw = select(f, ie.u1, ie.u2), uo = select(f, ie.u2, ie.u1), hw = select(f, ie.h1, ie.h2),
+              ho = select(f, ie.h2, ie.h1);
   const float outer_w = uw + ie.shift_u, outer_o = uo + ie.shift_u;
   if (kRounded && (plane - uw) * (plane - outer_w) <= 0) return arc_on_plane(uw, hw, ie.r, plane);
   if ((plane - outer_w) * (plane - outer_o) > 0) return {false, plane, 0};
@@ -139,11 +139,12 @@ PEBBLE_HOT_INLINE ClipPoint end_point(const IncidentEdge& ie, float u, float h, 
 /// the incident surface. Both ends at one place (a corner on a side plane, or both ends on the
 /// same plane), or named alike: the deeper end's only.
 template <bool kRounded>
-PEBBLE_HOT_INLINE void clip_points(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, float r_ref, float margin, float eps,
-                                   const uint32_t (&id)[2], Manifold& m) {
+PEBBLE_HOT_INLINE void clip_points(const IncidentEdge& ie, const EdgeFrame& e, Vec2 n, float r_ref, float margin,
+                                   float eps, const uint32_t (&id)[2], Manifold& m) {
   ClipPoint cp[2] = {end_point<kRounded>(ie, ie.u1, ie.h1, ie.first_deeper, e.len, eps),
                      end_point<kRounded>(ie, ie.u2, ie.h2, !ie.first_deeper, e.len, eps)};
-  if (cp[0].valid && cp[1].valid && (std::fabs(cp[0].u - cp[1].u) <= eps || id[0] == id[1])) cp[ie.first_deeper ? 1 : 0].valid = false;
+  if (cp[0].valid && cp[1].valid && (std::fabs(cp[0].u - cp[1].u) <= eps || id[0] == id[1]))
+    cp[ie.first_deeper ? 1 : 0].valid = false;
   for (int k = 0; k < 2; ++k) {
     const float separation = cp[k].h - r_ref;
     if (!cp[k].valid || separation > margin) continue;
@@ -159,8 +160,8 @@ PEBBLE_HOT_INLINE void clip_points(const IncidentEdge& ie, const EdgeFrame& e, V
 /// contact gives them (corner_id, far_id), whether or not the far point is within the margin, so
 /// that the ids depend neither on the margin nor on the corner moving back over the edge.
 /// `first`: the far end comes first in the incident edge's order.
-void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool flip, bool first, float r_ref, float margin,
-                 float eps, uint32_t corner_id, uint32_t far_id) {
+void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool flip, bool first, float r_ref,
+                 float margin, float eps, uint32_t corner_id, uint32_t far_id) {
   const Vec2 along = flip ? -m.normal : m.normal;  // from the reference core to the incident core
   const float cosine = dot(along, n);
   if (!cp.valid || !(cosine > 0.5f) || far_id == corner_id) return;
@@ -178,8 +179,8 @@ void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool fli
 
 /// The manifold of two cores in A's frame (ca, cb) once their distance d is known: what
 /// collide_generic and collide_capsules share.
-PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const FramedCore& cb, const CoreDistance& d, float scale,
-                                               const Transform& xa, const Transform& xb, float margin) {
+PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const FramedCore& cb, const CoreDistance& d,
+                                               float scale, const Transform& xa, const Transform& xb, float margin) {
   const float ra = ca.radius, rb = cb.radius;
   if (d.query.ref_edge == -2) return empty_manifold();
   const float signed_distance = d.distance - ra - rb;  // exactly as distance() computes it
@@ -272,12 +273,13 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   return m;
 }
 
-Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                             float margin) noexcept;
 
 // far: stop_above is already far_stop_bound() (else stop_bound(), and a stop short of the far
 // bound runs again with it).
-PEBBLE_HOT_INLINE Manifold collide_generic_at(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin,
-                                              float stop_above, bool far) noexcept {
+PEBBLE_HOT_INLINE Manifold collide_generic_at(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                                              float margin, float stop_above, bool far) noexcept {
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_core(b, inv_mul(xa, xb), sb);
@@ -289,19 +291,21 @@ PEBBLE_HOT_INLINE Manifold collide_generic_at(const Shape& a, const Transform& x
   return manifold_from_cores(ca, cb, d, scale, xa, xb, margin);
 }
 
-[[gnu::noinline]] Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+[[gnu::noinline]] Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                                               float margin) noexcept {
   return collide_generic_at(a, xa, b, xb, margin, far_stop_bound(margin, a, xa, b, xb), true);
 }
 
-PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform& xa, const Shape& b,
+                                                const Transform& xb, float margin) noexcept {
   return collide_generic_at(a, xa, b, xb, margin, stop_bound(margin, a, b), false);
 }
 
 // Two capsules or segments (2-vertex cores). The general rule is the generic algorithm with its
 // axis search written for two edges each (query_segments), which gives the same answer bit for
 // bit; it is kept out of line for the pairs the dedicated path below leaves to it.
-[[gnu::noinline]] Manifold collide_segments_general(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
-                                                    float margin) noexcept {
+[[gnu::noinline]] Manifold collide_segments_general(const Shape& a, const Transform& xa, const Shape& b,
+                                                    const Transform& xb, float margin) noexcept {
   CoreStorage sb;
   const FramedCore ca = view_core(a);
   const FramedCore cb = frame_segment(b, inv_mul(xa, xb), sb);
@@ -326,7 +330,8 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
 // same as before; the pairs here give the same bytes as collide_generic (tests/simd_test.cpp).
 // What it saves is the general path's traffic through CoreQuery and CoreDistance (stored a byte
 // at a time and read back whole, a store-forwarding stall on every call) and its corner cases.
-PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform& xa, const Shape& b,
+                                                 const Transform& xb, float margin) noexcept {
   // One manifold, returned from every exit, so that it is built in the caller's result: a copy
   // out of a local is read back 16 bytes at a time from the field-wise stores that built it (a
   // store-forwarding stall that cost about a tenth of the call).
@@ -405,7 +410,7 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
   } else {
     const SegmentClosest cs = closest_segments(r1, r2, i1, i2);
     dist = std::sqrt(cs.dist2);
-    const bool inside_ref = cs.s > 0 && cs.s < 1, inside_inc = cs.t > 0 && cs.t < 1;
+    const bool inside_ref = cs.s > 0 && cs.s<1, inside_inc = cs.t> 0 && cs.t < 1;
     // Witnesses (nearly) at one place, the incident one inside its edge (clearly_inside()): rare.
     if (!inside_ref && inside_inc && dist <= kWitnessNormalFraction * scale) [[unlikely]] {
       m = collide_segments_general(a, xa, b, xb, margin);
@@ -482,7 +487,8 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
 // collide_generic). Separate entry points, chosen by collide() (manifold.cpp), so that each
 // pays only for its own registers and stack frame.
 
-PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform& xa, const Shape& b,
+                                                const Transform& xb, float margin) noexcept {
   const CirclePair c = circle_pair(a, xa, b, xb);
   if (!(c.distance <= margin)) return empty_manifold();
   if (!valid_input(xa, xb, margin)) return empty_manifold();
@@ -493,16 +499,19 @@ PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform&
   return m;
 }
 
-Manifold collide_point_core_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept;
+Manifold collide_point_core_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                                float margin) noexcept;
 
 // far: as collide_generic_at().
-PEBBLE_HOT_INLINE Manifold collide_point_core_at(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin,
-                                                 float stop_above, bool far) noexcept {
+PEBBLE_HOT_INLINE Manifold collide_point_core_at(const Shape& a, const Transform& xa, const Shape& b,
+                                                 const Transform& xb, float margin, float stop_above,
+                                                 bool far) noexcept {
   const PointPair pp = point_pair(a, xa, b, xb);
   const float scale = pair_scale(a, b);
   const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale, stop_above);
   if (r.stopped) {
-    if (!far && stopped_short(r.distance, margin, a, xa, b, xb)) [[unlikely]] return collide_point_core_far(a, xa, b, xb, margin);
+    if (!far && stopped_short(r.distance, margin, a, xa, b, xb)) [[unlikely]]
+      return collide_point_core_far(a, xa, b, xb, margin);
     return empty_manifold();
   }
   const float signed_distance = r.distance - a.radius() - b.radius();  // exactly as distance() computes it
@@ -518,20 +527,21 @@ PEBBLE_HOT_INLINE Manifold collide_point_core_at(const Shape& a, const Transform
   return m;
 }
 
-[[gnu::noinline]] Manifold collide_point_core_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
-                                                  float margin) noexcept {
+[[gnu::noinline]] Manifold collide_point_core_far(const Shape& a, const Transform& xa, const Shape& b,
+                                                  const Transform& xb, float margin) noexcept {
   return collide_point_core_at(a, xa, b, xb, margin, far_stop_bound(margin, a, xa, b, xb), true);
 }
 
-PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+PEBBLE_HOT_INLINE Manifold collide_point_core_body(const Shape& a, const Transform& xa, const Shape& b,
+                                                   const Transform& xb, float margin) noexcept {
   return collide_point_core_at(a, xa, b, xb, margin, stop_bound(margin, a, b), false);
 }
 
-#define PEBBLE_COLLIDE_ENTRY(name)                                                                              \
+#define PEBBLE_COLLIDE_ENTRY(name)                                                                                 \
   Manifold name(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept { \
-    const Manifold m = name##_body(a, xa, b, xb, margin);                                                        \
-    leave_lanes();                                                                                               \
-    return m;                                                                                                    \
+    const Manifold m = name##_body(a, xa, b, xb, margin);                                                          \
+    leave_lanes();                                                                                                 \
+    return m;                                                                                                      \
   }
 PEBBLE_COLLIDE_ENTRY(collide_generic)
 PEBBLE_COLLIDE_ENTRY(collide_capsules)
@@ -560,7 +570,8 @@ Manifold Manifold::flipped() const {
 
 namespace detail {
 
-Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) noexcept {
+Manifold collide_generic(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                         float margin) noexcept {
   return contact_kernels().collide_generic(a, xa, b, xb, margin);
 }
 

@@ -13,7 +13,9 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) { detail::fail("Chain", what); }
 
-void check_point(Vec2 p, std::size_t i) { detail::check_point("Chain", p, i, 6, " (place the chain with its transform)"); }
+void check_point(Vec2 p, std::size_t i) {
+  detail::check_point("Chain", p, i, 6, " (place the chain with its transform)");
+}
 
 }  // namespace
 
@@ -24,8 +26,13 @@ ChainSegment ChainSegment::make(Vec2 a, Vec2 b, const Vec2* ghost_prev, const Ve
     return out.str();
   };
   // A chain's points are its segments' core vertices: Shape's limit on coordinates applies.
-  const auto within = [](Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent; };
-  if (!within(a) || !within(b)) fail(where() + " has a coordinate that is not finite or beyond kMaxShapeExtent (place the chain with its transform)");
+  const auto within = [](Vec2 p) {
+    return std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) <= kMaxShapeExtent &&
+           std::fabs(p.y) <= kMaxShapeExtent;
+  };
+  if (!within(a) || !within(b))
+    fail(where() +
+         " has a coordinate that is not finite or beyond kMaxShapeExtent (place the chain with its transform)");
   if (length(b - a) > kMaxShapeExtent) fail(where() + " is longer than kMaxShapeExtent");
   ChainSegment s;
   // A segment whose ends the shape maker welds into one point has no direction to collide along.
@@ -35,12 +42,14 @@ ChainSegment ChainSegment::make(Vec2 a, Vec2 b, const Vec2* ghost_prev, const Ve
   s.b = b;
   s.normal = normalize(right_perp(b - a));
   if (ghost_prev) {
-    if (!is_valid_point(*ghost_prev) || *ghost_prev == a) fail(where() + ": its previous point is not finite or equals its start");
+    if (!is_valid_point(*ghost_prev) || *ghost_prev == a)
+      fail(where() + ": its previous point is not finite or equals its start");
     s.ghost_prev = *ghost_prev;
     s.has_prev = true;
   }
   if (ghost_next) {
-    if (!is_valid_point(*ghost_next) || *ghost_next == b) fail(where() + ": its next point is not finite or equals its end");
+    if (!is_valid_point(*ghost_next) || *ghost_next == b)
+      fail(where() + ": its next point is not finite or equals its end");
     s.ghost_next = *ghost_next;
     s.has_next = true;
   }
@@ -53,7 +62,8 @@ Chain Chain::make(std::span<const Vec2> points, bool closed) {
   if (closed && n >= 2 && points[0] == points[n - 1]) --n;  // a loop given with its first point repeated
   if (n < (closed ? 3u : 2u)) {
     std::ostringstream out;
-    out << (closed ? "a loop needs at least 3 distinct points" : "an open chain needs at least 2 points") << ", got " << n;
+    out << (closed ? "a loop needs at least 3 distinct points" : "an open chain needs at least 2 points") << ", got "
+        << n;
     fail(out.str());
   }
   Chain chain;

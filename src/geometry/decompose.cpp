@@ -83,8 +83,7 @@ void validate(std::span<const Vec2> polygon, float radius) {
 
 std::string edge_name(const Ring& ring, int e) {
   const int n = ring.size();
-  return "the edge from point " + std::to_string(ring.id[e]) + " to point " +
-         std::to_string(ring.id[(e + 1) % n]);
+  return "the edge from point " + std::to_string(ring.id[e]) + " to point " + std::to_string(ring.id[(e + 1) % n]);
 }
 
 // Drops exact repeats of the previous point and exactly collinear middle points; throws for zero
@@ -206,8 +205,8 @@ public:
       if (order[k - 1].p == order[k].p) {
         const int a = std::min(r_->id[order[k - 1].v], r_->id[order[k].v]);
         const int b = std::max(r_->id[order[k - 1].v], r_->id[order[k].v]);
-        fail("the polygon is not simple: points " + std::to_string(a) + " and " + std::to_string(b) + " are the same point " +
-             describe(order[k].p));
+        fail("the polygon is not simple: points " + std::to_string(a) + " and " + std::to_string(b) +
+             " are the same point " + describe(order[k].p));
       }
     }
     status_.clear();
@@ -281,7 +280,8 @@ private:
   }
 
   [[noreturn]] void on_edge(int v, int e) const {
-    fail("the polygon is not simple: point " + std::to_string(r_->id[v]) + ' ' + describe(pt(v)) + " lies on " + edge_name(*r_, e));
+    fail("the polygon is not simple: point " + std::to_string(r_->id[v]) + ' ' + describe(pt(v)) + " lies on " +
+         edge_name(*r_, e));
   }
 
   struct Event {
@@ -324,7 +324,8 @@ public:
     make_monotone();
     build_faces();
     for (std::size_t f = 0; f + 1 < face_start_.size(); ++f) {
-      triangulate_monotone(std::span<const int>(face_.data() + face_start_[f], face_.data() + face_start_[f + 1]), triangles);
+      triangulate_monotone(std::span<const int>(face_.data() + face_start_[f], face_.data() + face_start_[f + 1]),
+                           triangles);
     }
   }
 
@@ -338,7 +339,8 @@ private:
 
   // The status edges that have p on their right (the interior side): a prefix of the status.
   std::vector<int>::iterator right_of_prefix_end(Vec2 p) {
-    return std::partition_point(status_.begin(), status_.end(), [&](int e) { return orient(p_[e], p_[next(e)], p) > 0; });
+    return std::partition_point(status_.begin(), status_.end(),
+                                [&](int e) { return orient(p_[e], p_[next(e)], p) > 0; });
   }
   // The edge directly left of vertex v gets v as its helper. The old helper gets a diagonal to v
   // when v is a split vertex (whose piece would otherwise hang from it), or when the old helper
@@ -378,7 +380,7 @@ private:
       const bool convex = orient(p_[u], p_[v], p_[w]) > 0;
       if (u_below && w_below) {
         if (!convex) connect_left(v, true);  // split vertex
-        insert_edge(v);                // (and start vertex)
+        insert_edge(v);                      // (and start vertex)
       } else if (!u_below && !w_below) {
         remove_edge(u, v);  // end vertex
         if (!convex) {      // merge vertex
@@ -455,7 +457,8 @@ private:
           int back = adj_[first] == a ? 0 : 1;
           if (degree > 2) {
             const auto begin = adj_.begin() + first, end = begin + degree;
-            back = int(std::lower_bound(begin, end, a, [&](int x, int y) { return ccw_before(p_[b], p_[x], p_[y]); }) - begin);
+            back = int(std::lower_bound(begin, end, a, [&](int x, int y) { return ccw_before(p_[b], p_[x], p_[y]); }) -
+                       begin);
           }
           slot = first + (back + degree - 1) % degree;
           a = b;
@@ -471,9 +474,12 @@ private:
 
   void emit(int a, int b, int c, std::vector<Triangle>& triangles) const {
     const double turn = orient(p_[a], p_[b], p_[c]);
-    if (turn > 0) triangles.push_back({{a, b, c}});
-    else if (turn < 0) triangles.push_back({{a, c, b}});
-    else fail("internal error: a flat triangle in a monotone piece");
+    if (turn > 0)
+      triangles.push_back({{a, b, c}});
+    else if (turn < 0)
+      triangles.push_back({{a, c, b}});
+    else
+      fail("internal error: a flat triangle in a monotone piece");
   }
 
   void triangulate_monotone(std::span<const int> face, std::vector<Triangle>& triangles) {
@@ -655,7 +661,7 @@ private:
 
   const Vec2* p_ = nullptr;
   int n_ = 0;
-  std::vector<char> reflex_;                           // per vertex
+  std::vector<char> reflex_;                              // per vertex
   std::vector<int> start_, fill_, bucket_, twin_, work_;  // twin_: per half-edge, the other side's, or -1
 };
 
@@ -669,8 +675,8 @@ private:
 
 class Merger {
 public:
-  void run(const std::vector<Vec2>& points, const std::vector<Triangle>& triangles, const std::vector<Diagonal>& diagonals,
-           const Diagonals& worth) {
+  void run(const std::vector<Vec2>& points, const std::vector<Triangle>& triangles,
+           const std::vector<Diagonal>& diagonals, const Diagonals& worth) {
     p_ = points.data();
     const std::size_t m = 3 * triangles.size();
     vertex_.resize(m);

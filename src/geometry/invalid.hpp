@@ -33,13 +33,14 @@ inline std::string describe(Vec2 v, int digits = 6) {
 
 /// Throws for point `index`, which check_point() refused: a non-finite coordinate, or one beyond
 /// kMaxShapeExtent (then `hint`, if any, follows the message).
-[[noreturn, gnu::noinline, gnu::cold]] inline void fail_point(std::string_view maker, Vec2 p, std::size_t index, int digits = 6,
-                                                              std::string_view hint = {}) {
+[[noreturn, gnu::noinline, gnu::cold]] inline void fail_point(std::string_view maker, Vec2 p, std::size_t index,
+                                                              int digits = 6, std::string_view hint = {}) {
   std::ostringstream out;
   if (!(std::isfinite(p.x) && std::isfinite(p.y))) {
     out << "point " << index << " has a non-finite coordinate " << describe(p, digits);
   } else {
-    out << "point " << index << ' ' << describe(p, digits) << " lies beyond the largest supported extent " << kMaxShapeExtent << hint;
+    out << "point " << index << ' ' << describe(p, digits) << " lies beyond the largest supported extent "
+        << kMaxShapeExtent << hint;
   }
   fail(maker, out.str());
 }
@@ -47,7 +48,8 @@ inline std::string describe(Vec2 v, int digits = 6) {
 /// A maker's input point must be finite and within kMaxShapeExtent: the queries' tolerances and the
 /// exact predicates assume it. One comparison per coordinate (NaN fails it too).
 inline void check_point(std::string_view maker, Vec2 p, std::size_t index, int digits = 6, std::string_view hint = {}) {
-  if (!(std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent)) fail_point(maker, p, index, digits, hint);
+  if (!(std::fabs(p.x) <= kMaxShapeExtent && std::fabs(p.y) <= kMaxShapeExtent))
+    fail_point(maker, p, index, digits, hint);
 }
 
 }  // namespace pebble::detail

@@ -16,17 +16,17 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
-#include <vector>
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <vector>
 
 #include "geometry/invalid.hpp"
-#include "pebble/detail/exact.hpp"
 #include "geometry/trig.hpp"
+#include "pebble/detail/exact.hpp"
 #include "simd/config.hpp"
 #include "simd/wide.hpp"
 #include "test_hooks.hpp"
@@ -51,7 +51,8 @@ struct Moments {
 };
 
 /// 1.0 / n for the vertex counts (the same doubles the division gives, without its latency).
-constexpr double kInverseCount[kMaxPolygonVertices + 1] = {0, 1.0 / 1, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8};
+constexpr double kInverseCount[kMaxPolygonVertices + 1] = {0,       1.0 / 1, 1.0 / 2, 1.0 / 3, 1.0 / 4,
+                                                           1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8};
 
 /// Mass properties of a sharp polygon (3..8 vertices, radius 0): the core triangles of
 /// rounded_moments() about vertex 0 rather than the vertex average (no sum over the vertices
@@ -177,7 +178,8 @@ Moments rounded_moments(const Shape& shape, D2& ref) {
     // ∫(cos φ, sin φ)ρ² dρ dφ = (r³/3) right_perp(n_after - n_before), which needs no
     // division by θ and is exact for the half discs of a capsule (θ = π).
     const D2 before = normal[i == 0 ? n - 1 : i - 1], after = normal[i];
-    const double theta = detail::atan2(std::fabs(cross(before, after)), dot(before, after));  // own: same bits everywhere
+    const double theta =
+        detail::atan2(std::fabs(cross(before, after)), dot(before, after));  // own: same bits everywhere
     const double wedge = 0.5 * theta * r2;
     const D2 apex_first = (r * r2 / 3.0) * right_perp(after - before);
     m.add(wedge, wedge * p(i) + apex_first,
@@ -259,8 +261,10 @@ Aabb detail::bounds_portable(const Shape& shape, const Transform& xf) noexcept {
     // All kMaxPolygonVertices slots: the ones past the count repeat vertex 0 (shape.hpp).
     for (int i = 1; i < kMaxPolygonVertices; ++i) {
       const float x = c * v[i].x - s * v[i].y, y = s * v[i].x + c * v[i].y;
-      lo_x = std::min(lo_x, x); hi_x = std::max(hi_x, x);
-      lo_y = std::min(lo_y, y); hi_y = std::max(hi_y, y);
+      lo_x = std::min(lo_x, x);
+      hi_x = std::max(hi_x, x);
+      lo_y = std::min(lo_y, y);
+      hi_y = std::max(hi_y, y);
     }
   }
   const Vec2 centroid = shape.core_centroid();
@@ -300,12 +304,14 @@ Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
   const Vec2 centroid = shape.core_centroid();
   const float reach = std::fabs(centroid.x) + std::fabs(centroid.y) + shape.extent();
   const F pad = F::splat(kBoundsPad) * (low_halves(abs_t, abs_t) + F::splat(reach)) + F::splat(kBoundsPadFloor);
-  const F grow = flip_signs(F::splat(shape.radius()) + pad, F::lanes(-0.0f, -0.0f, 0.0f, 0.0f));  // the lower corner negated
+  const F grow =
+      flip_signs(F::splat(shape.radius()) + pad, F::lanes(-0.0f, -0.0f, 0.0f, 0.0f));  // the lower corner negated
   // is_valid(xf), lane by lane: |p| <= kMaxWorldCoordinate, |c*c + s*s - 1| <= kRotationTolerance.
   const F sq = t * t;
   const F deviation = (sq + swap_pairs(sq)) - F::splat(1);
   const F checked = join_halves(abs_t, abs(deviation));
-  if (!all(checked <= F::lanes(kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance))) return {};
+  if (!all(checked <= F::lanes(kMaxWorldCoordinate, kMaxWorldCoordinate, kRotationTolerance, kRotationTolerance)))
+    return {};
   Aabb out;
   detail::base::store(&out.lower.x, (low_halves(t, t) + box) + grow);
   return out;
@@ -334,7 +340,8 @@ MassProperties mass_properties(std::span<const Shape> parts, float density) {
     inertia += p.inertia + double(p.mass) * (dx * dx + dy * dy);
   }
   const double max_float = std::numeric_limits<float>::max();
-  if (mass > max_float || inertia > max_float) fail_density(density, "makes the mass or inertia of this compound overflow a float");
+  if (mass > max_float || inertia > max_float)
+    fail_density(density, "makes the mass or inertia of this compound overflow a float");
   return {float(mass), Vec2{float(cx), float(cy)}, float(inertia)};
 }
 

@@ -57,7 +57,7 @@ enum class Feature {
 };
 
 struct Location {
-  D2 p;           // query point, local frame
+  D2 p;             // query point, local frame
   Feature feature;  // closest core feature (interior: inside the core)
   int index;        // vertex or edge index; unused for interior
   double cross;     // edge: cross(p - v_index, edge), > 0 on the outward side
@@ -122,14 +122,27 @@ Location locate(const Shape& shape, D2 p) {
     const double t = dot(w, e), len2 = dot(e, e);
     if (t < 0) {
       const double d2 = dot(w, w);
-      if (d2 < best.d2) { best.feature = Feature::vertex; best.index = i; best.d2 = d2; }
+      if (d2 < best.d2) {
+        best.feature = Feature::vertex;
+        best.index = i;
+        best.d2 = d2;
+      }
     } else if (t > len2) {
       const D2 wj = p - d2(v[j]);
       const double d2 = dot(wj, wj);
-      if (d2 < best.d2) { best.feature = Feature::vertex; best.index = j; best.d2 = d2; }
+      if (d2 < best.d2) {
+        best.feature = Feature::vertex;
+        best.index = j;
+        best.d2 = d2;
+      }
     } else {
       const double d2 = cross_of[i] * cross_of[i] / len2;
-      if (d2 < best.d2) { best.feature = Feature::edge; best.index = i; best.cross = cross_of[i]; best.d2 = d2; }
+      if (d2 < best.d2) {
+        best.feature = Feature::edge;
+        best.index = i;
+        best.cross = cross_of[i];
+        best.d2 = d2;
+      }
     }
   }
   best.inside = best.d2 <= r2;
@@ -148,7 +161,7 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
   const int n = shape.vertex_count();
   const double r = shape.radius();
 
-  D2 normal{};     // outward unit normal at the answer, local
+  D2 normal{};      // outward unit normal at the answer, local
   D2 core_point{};  // closest point of the core, local
   double distance = 0;
 
@@ -164,7 +177,10 @@ PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) n
       double best = -std::numeric_limits<double>::infinity();
       for (int i = 0; i < n; ++i) {
         const double sep = dot(loc.p - d2(v[i]), d2(shape.normal(i)));
-        if (sep > best) { best = sep; k = i; }
+        if (sep > best) {
+          best = sep;
+          k = i;
+        }
       }
       const D2 a = d2(v[k]);
       const D2 e = d2(v[k + 1 == n ? 0 : k + 1]) - a;
@@ -281,8 +297,10 @@ bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
     const float qx = c * dx + s * dy, qy = c * dy - s * dx;
     const Vec2 centroid = shape.core_centroid();
     const float reach = (std::fabs(centroid.x) + std::fabs(centroid.y)) + shape.extent();  // >= |vertex|
-    const float tol = (kPlaneFilterFraction + rotation_error) * ((std::fabs(dx) + std::fabs(dy)) + 2.0f * reach) + kFilterFloor;
-    const int decided = n <= 4 ? polygon_filter<4>(shape, qx, qy, tol) : polygon_filter<kMaxPolygonVertices>(shape, qx, qy, tol);
+    const float tol =
+        (kPlaneFilterFraction + rotation_error) * ((std::fabs(dx) + std::fabs(dy)) + 2.0f * reach) + kFilterFloor;
+    const int decided =
+        n <= 4 ? polygon_filter<4>(shape, qx, qy, tol) : polygon_filter<kMaxPolygonVertices>(shape, qx, qy, tol);
     if (decided < 0) return false;
     if (decided > 0) return is_valid(xf) && is_valid_point(p);
   }

@@ -23,7 +23,8 @@
 
 namespace pebble {
 
-static_assert(sizeof(Shape) == 5 * sizeof(float) + (kMaxPolygonVertices + 1) * sizeof(Vec2) + 3 * kMaxPolygonVertices * sizeof(float),
+static_assert(sizeof(Shape) == 5 * sizeof(float) + (kMaxPolygonVertices + 1) * sizeof(Vec2) +
+                                   3 * kMaxPolygonVertices * sizeof(float),
               "Shape: the sliver flag shares the vertex count's word; the size stays 188 bytes");
 
 namespace {
@@ -81,12 +82,15 @@ int hull_of(std::span<const Vec2> points, Vec2* ps, Vec2* hull, Vec2 (&out)[kMax
   double lo_x = ps[0].x, hi_x = ps[0].x, lo_y = ps[0].y, hi_y = ps[0].y, biggest = 0;
   for (size_t i = 0; i < count; ++i) {
     const Vec2 p = ps[i];
-    lo_x = std::min(lo_x, double(p.x)); hi_x = std::max(hi_x, double(p.x));
-    lo_y = std::min(lo_y, double(p.y)); hi_y = std::max(hi_y, double(p.y));
+    lo_x = std::min(lo_x, double(p.x));
+    hi_x = std::max(hi_x, double(p.x));
+    lo_y = std::min(lo_y, double(p.y));
+    hi_y = std::max(hi_y, double(p.y));
     biggest = std::max({biggest, std::fabs(double(p.x)), std::fabs(double(p.y))});
   }
   const double size = std::max(hi_x - lo_x, hi_y - lo_y);
-  const double tol = std::max({double(kWeldFraction) * size, kHullRoundingFraction * biggest, double(kMinWeldDistance)});
+  const double tol =
+      std::max({double(kWeldFraction) * size, kHullRoundingFraction * biggest, double(kMinWeldDistance)});
   // A vertex whose distance to its neighbours' line squared exceeds this times that chord's
   // squared length is farther than tol from the chord, whatever the rounding of
   // segment_distance() (relative 1e-8 at worst: tol is at least 4.8e-7 of every coordinate).
@@ -148,9 +152,8 @@ int hull_of(std::span<const Vec2> points, Vec2* ps, Vec2* hull, Vec2 (&out)[kMax
     if (best == n) break;
     const Vec2 a = hull[best == 0 ? n - 1 : best - 1];
     const Vec2 c = hull[best + 1 == n ? 0 : best + 1];
-    const bool keeps_points = std::all_of(ps, ps + count, [&](Vec2 p) {
-      return orient(a, c, p) >= 0 || segment_distance(p, a, c) <= tol;
-    });
+    const bool keeps_points =
+        std::all_of(ps, ps + count, [&](Vec2 p) { return orient(a, c, p) >= 0 || segment_distance(p, a, c) <= tol; });
     if (!keeps_points) break;
     std::copy(hull + best + 1, hull + n, hull + best);
     --n;
@@ -165,8 +168,7 @@ int hull_of(std::span<const Vec2> points, Vec2* ps, Vec2* hull, Vec2 (&out)[kMax
 
   if (n > size_t(kMaxPolygonVertices)) {
     std::ostringstream msg;
-    msg << "the convex hull has " << n << " vertices, more than kMaxPolygonVertices ("
-        << kMaxPolygonVertices << ")";
+    msg << "the convex hull has " << n << " vertices, more than kMaxPolygonVertices (" << kMaxPolygonVertices << ")";
     fail(msg.str());
   }
   for (size_t i = 0; i < n; ++i) out[i] = hull[i];
@@ -306,7 +308,8 @@ Shape Shape::from_vertices(std::span<const Vec2> core, float radius) {
   while (same && start < n && !(hull[start] == core[0])) ++start;
   same = same && start < n;
   for (int i = 0; same && i < n; ++i) same = hull[(start + i) % n] == core[std::size_t(i)];
-  if (!same) fail("the vertices are not a welded, strictly convex, counter-clockwise core (polygon() would change them)");
+  if (!same)
+    fail("the vertices are not a welded, strictly convex, counter-clockwise core (polygon() would change them)");
   return from_core(core.data(), count, radius);
 }
 
@@ -323,7 +326,8 @@ void check_half_extent(float h, const char* what) {
 Shape Shape::box(float half_width, float half_height) {
   check_half_extent(half_width, "box half_width");
   check_half_extent(half_height, "box half_height");
-  const Vec2 pts[4] = {{-half_width, -half_height}, {half_width, -half_height}, {half_width, half_height}, {-half_width, half_height}};
+  const Vec2 pts[4] = {
+      {-half_width, -half_height}, {half_width, -half_height}, {half_width, half_height}, {-half_width, half_height}};
   return polygon(pts, 0);
 }
 
@@ -337,8 +341,9 @@ Shape Shape::box(float half_width, float half_height, Vec2 center, float angle) 
   }
   check_point(center, 0);
   const Transform xf{center, Rot::from_angle(angle)};
-  const Vec2 pts[4] = {transform_point(xf, {-half_width, -half_height}), transform_point(xf, {half_width, -half_height}),
-                       transform_point(xf, {half_width, half_height}), transform_point(xf, {-half_width, half_height})};
+  const Vec2 pts[4] = {transform_point(xf, {-half_width, -half_height}),
+                       transform_point(xf, {half_width, -half_height}), transform_point(xf, {half_width, half_height}),
+                       transform_point(xf, {-half_width, half_height})};
   return polygon(pts, 0);
 }
 

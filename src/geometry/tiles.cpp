@@ -74,9 +74,9 @@ constexpr bool is_pinch(unsigned mask) { return mask == (kSW | kNE) || mask == (
 struct Lattice {
   int columns = 0, rows = 0;
   std::uint32_t stride = 0;
-  std::vector<float> xs, ys;          // grid lines: xs[i] = origin.x + i * cell_size.x, as float
-  std::vector<std::uint8_t> cells;    // (rows + 2) x stride, 1 = solid
-  double max_length = 0;              // longest segment allowed; 0: no limit
+  std::vector<float> xs, ys;        // grid lines: xs[i] = origin.x + i * cell_size.x, as float
+  std::vector<std::uint8_t> cells;  // (rows + 2) x stride, 1 = solid
+  double max_length = 0;            // longest segment allowed; 0: no limit
   bool any_solid = false;
 
   /// The cells around corner v as a mask of kSW, kSE, kNW, kNE.
@@ -115,7 +115,8 @@ std::vector<float> grid_lines(const char* who, char axis, float origin, float si
     if (i > 0 && !(double(lines[std::size_t(i)]) - double(lines[std::size_t(i) - 1]) > shortest)) {
       std::ostringstream out;
       out << "cell_size." << axis << " = " << size << " is too small for float at " << axis << " = "
-          << lines[std::size_t(i)] << ": grid lines " << i - 1 << " and " << i << " are " << double(lines[std::size_t(i)]) - double(lines[std::size_t(i) - 1])
+          << lines[std::size_t(i)] << ": grid lines " << i - 1 << " and " << i << " are "
+          << double(lines[std::size_t(i)]) - double(lines[std::size_t(i) - 1])
           << " apart, and a chain segment must be longer than " << shortest;
       fail(who, out.str());
     }

@@ -44,12 +44,18 @@ constexpr double kTanTwelfthPi = 0.2679491924311227;  // 2 - sqrt3: where the re
 /// terms are below 1e-19 there. Horner in r^2; the two chains are independent.
 inline void taylor(double r, double& c, double& s) noexcept {
   const double z = r * r;
-  constexpr double f3 = 6, f5 = f3 * 20, f7 = f5 * 42, f9 = f7 * 72, f11 = f9 * 110, f13 = f11 * 156,
-                   f15 = f13 * 210, f17 = f15 * 272;
-  constexpr double f2 = 2, f4 = f2 * 12, f6 = f4 * 30, f8 = f6 * 56, f10 = f8 * 90, f12 = f10 * 132,
-                   f14 = f12 * 182, f16 = f14 * 240, f18 = f16 * 306;
-  const double ps = -1 / f3 + z * (1 / f5 + z * (-1 / f7 + z * (1 / f9 + z * (-1 / f11 + z * (1 / f13 + z * (-1 / f15 + z * (1 / f17)))))));
-  const double pc = -1 / f2 + z * (1 / f4 + z * (-1 / f6 + z * (1 / f8 + z * (-1 / f10 + z * (1 / f12 + z * (-1 / f14 + z * (1 / f16 + z * (-1 / f18))))))));
+  constexpr double f3 = 6, f5 = f3 * 20, f7 = f5 * 42, f9 = f7 * 72, f11 = f9 * 110, f13 = f11 * 156, f15 = f13 * 210,
+                   f17 = f15 * 272;
+  constexpr double f2 = 2, f4 = f2 * 12, f6 = f4 * 30, f8 = f6 * 56, f10 = f8 * 90, f12 = f10 * 132, f14 = f12 * 182,
+                   f16 = f14 * 240, f18 = f16 * 306;
+  const double ps =
+      -1 / f3 +
+      z * (1 / f5 + z * (-1 / f7 + z * (1 / f9 + z * (-1 / f11 + z * (1 / f13 + z * (-1 / f15 + z * (1 / f17)))))));
+  const double pc =
+      -1 / f2 +
+      z * (1 / f4 +
+           z * (-1 / f6 +
+                z * (1 / f8 + z * (-1 / f10 + z * (1 / f12 + z * (-1 / f14 + z * (1 / f16 + z * (-1 / f18))))))));
   s = r + r * (z * ps);
   c = 1 + z * pc;
 }
@@ -108,7 +114,8 @@ inline void taylor_for_float(double r, double& c, double& s) noexcept {
   constexpr double f2 = 2, f4 = f2 * 12, f6 = f4 * 30, f8 = f6 * 56, f10 = f8 * 90, f12 = f10 * 132, f14 = f12 * 182;
   const double z = r * r, z2 = z * z, z4 = z2 * z2;
   const double ps = (-1 / f3 + z * (1 / f5)) + z2 * ((-1 / f7 + z * (1 / f9)) + z2 * (-1 / f11 + z * (1 / f13)));
-  const double pc = ((-1 / f2 + z * (1 / f4)) + z2 * (-1 / f6 + z * (1 / f8))) + z4 * ((-1 / f10 + z * (1 / f12)) + z2 * (-1 / f14));
+  const double pc =
+      ((-1 / f2 + z * (1 / f4)) + z2 * (-1 / f6 + z * (1 / f8))) + z4 * ((-1 / f10 + z * (1 / f12)) + z2 * (-1 / f14));
   s = r + r * (z * ps);
   c = 1 + z * pc;
 }

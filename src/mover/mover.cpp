@@ -53,8 +53,8 @@ struct MoverNearby {
   alignas(PartView) std::byte storage[sizeof(PartView) * kNearbyParts];
   PartView* parts = std::launder(reinterpret_cast<PartView*>(storage));
   int count = 0;
-  int moving = 0;  // of them, parts of colliders that move
-  Aabb box{};      // what was gathered
+  int moving = 0;      // of them, parts of colliders that move
+  Aabb box{};          // what was gathered
   bool valid = false;  // false: nothing gathered, or more parts than the storage holds
   // The mover during the step (it does not turn): its rotation, size and box about its position.
   Rot q{};
@@ -66,8 +66,8 @@ struct MoverNearby {
   MoverNearby& operator=(const MoverNearby&) = delete;
 
   /// Finds the parts around the mover (at xf) within `reach` of its box swept by `walk`.
-  void gather(const CollisionWorld& world, const Shape& shape, const Transform& xf, float reach, Vec2 walk, const QueryFilter& filter,
-              ColliderId ignore) {
+  void gather(const CollisionWorld& world, const Shape& shape, const Transform& xf, float reach, Vec2 walk,
+              const QueryFilter& filter, ColliderId ignore) {
     q = xf.q;
     extent = shape.extent();
     local = bounds(shape, Transform{{0, 0}, q});
@@ -95,7 +95,8 @@ struct MoverNearby {
   Aabb box_at(Vec2 p, float grow) const {
     const float g = grow + 2 * kBoxSizeSlack * extent;
     const auto out = [&](float v, float sign) { return v + sign * (g + 4 * kBoxCoordinateSlack * std::fabs(v)); };
-    return {{out(local.lower.x + p.x, -1), out(local.lower.y + p.y, -1)}, {out(local.upper.x + p.x, 1), out(local.upper.y + p.y, 1)}};
+    return {{out(local.lower.x + p.x, -1), out(local.lower.y + p.y, -1)},
+            {out(local.upper.x + p.x, 1), out(local.upper.y + p.y, 1)}};
   }
 };
 
@@ -109,8 +110,8 @@ using detail::MoverNearby;
 // when they cover the sweep (near gathered with this filter): the same casts in the trees' order,
 // a hit beyond the sweep's current end dropped, the sweep shortened by on_hit's answer.
 template <class F>
-void cast_shape_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, Vec2 translation,
-                     F&& on_hit, const QueryFilter& filter, const ShapeCastOptions& options) {
+void cast_shape_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
+                     Vec2 translation, F&& on_hit, const QueryFilter& filter, const ShapeCastOptions& options) {
   if (near != nullptr && xf.q.c == near->q.c && xf.q.s == near->q.s) {
     const Aabb start = near->box_at(xf.p, options.target_separation);
     const Aabb swept = combine(start, Aabb{start.lower + translation, start.upper + translation});
@@ -137,16 +138,18 @@ void cast_shape_near(const CollisionWorld& world, const MoverNearby* near, const
 // CollisionWorld::collide_shape(shape, xf, margin, on_contact, filter), on the nearby parts when
 // they cover its box: the same manifolds in the same order.
 template <class F>
-void collide_shape_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, float margin,
-                        F&& on_contact, const QueryFilter& filter) {
-  if (near != nullptr && is_valid(xf) && margin >= 0 && margin <= kMaxShapeExtent && xf.q.c == near->q.c && xf.q.s == near->q.s) {
+void collide_shape_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
+                        float margin, F&& on_contact, const QueryFilter& filter) {
+  if (near != nullptr && is_valid(xf) && margin >= 0 && margin <= kMaxShapeExtent && xf.q.c == near->q.c &&
+      xf.q.s == near->q.s) {
     const Aabb box = near->box_at(xf.p, margin);
     if (near->covers(box)) {
       if (!filter.fixed && near->moving == 0) return;
       for (int i = 0; i < near->count; ++i) {
         const PartView& p = near->parts[i];
         if (!overlaps(p.box, box) || (!filter.fixed && p.fixed)) continue;
-        const Manifold m = p.segment != nullptr ? collide(*p.segment, p.xf, shape, xf, margin) : collide(*p.shape, p.xf, shape, xf, margin);
+        const Manifold m = p.segment != nullptr ? collide(*p.segment, p.xf, shape, xf, margin)
+                                                : collide(*p.shape, p.xf, shape, xf, margin);
         if (m.count > 0 && !on_contact(p.id, p.part, m)) return;
       }
       return;
@@ -162,9 +165,9 @@ namespace {
 // cast_mover(), and when `up` is nonzero, a hit whose normal is within the slope limit of up
 // (dot >= cos_slope) is preferred over other hits at (nearly) the same fraction: a ground probe
 // in a corner of a floor and a steep wall, touching both, must find the floor.
-MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
-                                Vec2 translation, float skin, const QueryFilter& filter, ColliderId ignore, Vec2 up,
-                                float cos_slope) noexcept {
+MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* near, const Shape& shape,
+                                const Transform& xf, Vec2 translation, float skin, const QueryFilter& filter,
+                                ColliderId ignore, Vec2 up, float cos_slope) noexcept {
   MoverCast best, preferred;
   if (!is_valid(xf) || !is_valid_point(translation) || !(skin >= 0) || !(skin <= kMaxShapeExtent)) return best;
   const float along = std::max(kAlongPlane * length(translation), kGrazing * skin);
@@ -172,55 +175,64 @@ MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* 
   constexpr float kTie = 1e-4f;  // fractions this close count as the same time
   ShapeCastOptions options;
   options.target_separation = skin;
-  cast_shape_near(world, near, shape, xf, translation, [&](const RayResult& r) {
-    if (r.id == ignore) return -1.0f;
-    // Not going deeper from where it touches (at the start, or grazing): the distance to a convex
-    // part has its least value there, to first order, and only grows after.
-    if (-dot((1 - r.hit.fraction) * translation, r.hit.normal) <= along) return -1.0f;
-    const MoverCast hit{true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
-    if (!best.hit || hit.fraction < best.fraction) best = hit;
-    if (prefer && dot(hit.normal, up) >= cos_slope && (!preferred.hit || hit.fraction < preferred.fraction)) preferred = hit;
-    return prefer ? std::min(1.0f, r.hit.fraction + kTie) : r.hit.fraction;
-  }, filter, options);
+  cast_shape_near(
+      world, near, shape, xf, translation,
+      [&](const RayResult& r) {
+        if (r.id == ignore) return -1.0f;
+        // Not going deeper from where it touches (at the start, or grazing): the distance to a convex
+        // part has its least value there, to first order, and only grows after.
+        if (-dot((1 - r.hit.fraction) * translation, r.hit.normal) <= along) return -1.0f;
+        const MoverCast hit{true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
+        if (!best.hit || hit.fraction < best.fraction) best = hit;
+        if (prefer && dot(hit.normal, up) >= cos_slope && (!preferred.hit || hit.fraction < preferred.fraction))
+          preferred = hit;
+        return prefer ? std::min(1.0f, r.hit.fraction + kTie) : r.hit.fraction;
+      },
+      filter, options);
   if (preferred.hit && preferred.fraction <= best.fraction + kTie) return preferred;
   return best;
 }
 
-MoverCast cast_mover_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, Vec2 translation,
-                          float skin, const QueryFilter& filter, ColliderId ignore) noexcept {
+MoverCast cast_mover_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
+                          Vec2 translation, float skin, const QueryFilter& filter, ColliderId ignore) noexcept {
   return cast_mover_preferring(world, near, shape, xf, translation, skin, filter, ignore, {}, 0);
 }
 
 /// fixed_only: only fixed colliders' planes (step 6's question), so that the deeper planes of
 /// many moving parts cannot crowd a fixed overlap out of `out`.
-int mover_planes_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf, float margin,
-                      std::span<MoverPlane> out, const QueryFilter& filter, ColliderId ignore, bool fixed_only = false) noexcept {
+int mover_planes_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
+                      float margin, std::span<MoverPlane> out, const QueryFilter& filter, ColliderId ignore,
+                      bool fixed_only = false) noexcept {
   int count = 0;
   if (out.empty()) return 0;
-  collide_shape_near(world, near, shape, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
-    if (id == ignore) return true;
-    if (fixed_only) {
-      const ColliderOptions* o = world.options(id);
-      if (o == nullptr || !o->fixed) return true;
-    }
-    for (int k = 0; k < m.count; ++k) {
-      MoverPlane plane;
-      plane.normal = m.normal;
-      plane.separation = m.points[k].separation;
-      plane.point = m.points[k].point;
-      plane.collider = id;
-      plane.part = part;
-      if (std::size_t(count) < out.size()) {
-        out[std::size_t(count++)] = plane;
-        continue;
-      }
-      // Full: the new plane replaces the shallowest when it is deeper.
-      auto shallowest = std::max_element(out.begin(), out.end(),
-                                         [](const MoverPlane& a, const MoverPlane& b) { return a.separation < b.separation; });
-      if (plane.separation < shallowest->separation) *shallowest = plane;
-    }
-    return true;
-  }, filter);
+  collide_shape_near(
+      world, near, shape, xf, margin,
+      [&](ColliderId id, int part, const Manifold& m) {
+        if (id == ignore) return true;
+        if (fixed_only) {
+          const ColliderOptions* o = world.options(id);
+          if (o == nullptr || !o->fixed) return true;
+        }
+        for (int k = 0; k < m.count; ++k) {
+          MoverPlane plane;
+          plane.normal = m.normal;
+          plane.separation = m.points[k].separation;
+          plane.point = m.points[k].point;
+          plane.collider = id;
+          plane.part = part;
+          if (std::size_t(count) < out.size()) {
+            out[std::size_t(count++)] = plane;
+            continue;
+          }
+          // Full: the new plane replaces the shallowest when it is deeper.
+          auto shallowest = std::max_element(out.begin(), out.end(), [](const MoverPlane& a, const MoverPlane& b) {
+            return a.separation < b.separation;
+          });
+          if (plane.separation < shallowest->separation) *shallowest = plane;
+        }
+        return true;
+      },
+      filter);
   return count;
 }
 
@@ -231,8 +243,8 @@ MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Tran
   return cast_mover_near(world, nullptr, shape, xf, translation, skin, filter, ignore);
 }
 
-int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin, std::span<MoverPlane> out,
-                 const QueryFilter& filter, ColliderId ignore) noexcept {
+int mover_planes(const CollisionWorld& world, const Shape& shape, const Transform& xf, float margin,
+                 std::span<MoverPlane> out, const QueryFilter& filter, ColliderId ignore) noexcept {
   return mover_planes_near(world, nullptr, shape, xf, margin, out, filter, ignore);
 }
 
@@ -259,7 +271,8 @@ SolverPlane solver_plane(const MoverPlane& p) {
 
 }  // namespace
 
-PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations, float tolerance) noexcept {
+PlaneSolution solve_planes(Vec2 translation, std::span<const MoverPlane> planes, int max_iterations,
+                           float tolerance) noexcept {
   PlaneSolution out;
   out.translation = translation;
   if (!finite(translation)) {
@@ -334,8 +347,10 @@ CharacterMover::CharacterMover(const Shape& shape, const Transform& xf, const Mo
   const MoverSettings& s = settings;
   if (!finite(s.up) || std::fabs(length(s.up) - 1) > 1e-4f) fail("settings.up must be a unit vector");
   if (!(s.max_slope >= 0) || !(s.max_slope <= 1.5707964f)) fail("settings.max_slope must be in [0, pi/2] radians");
-  if (!(s.step_height >= 0) || !(s.step_height <= kMaxShapeExtent)) fail("settings.step_height must be finite and >= 0");
-  if (!(s.snap_distance >= 0) || !(s.snap_distance <= kMaxShapeExtent)) fail("settings.snap_distance must be finite and >= 0");
+  if (!(s.step_height >= 0) || !(s.step_height <= kMaxShapeExtent))
+    fail("settings.step_height must be finite and >= 0");
+  if (!(s.snap_distance >= 0) || !(s.snap_distance <= kMaxShapeExtent))
+    fail("settings.snap_distance must be finite and >= 0");
   if (!(s.skin > 0) || !(s.skin <= kMaxShapeExtent)) fail("settings.skin must be finite and > 0");
   if (!(s.push_speed >= 0) || !std::isfinite(s.push_speed)) fail("settings.push_speed must be finite and >= 0");
   if (s.max_iterations < 1) fail("settings.max_iterations must be at least 1");
@@ -353,13 +368,16 @@ void CharacterMover::set_transform(const Transform& xf) noexcept {
   ground_.normal = settings_.up;
 }
 
-bool CharacterMover::walkable(Vec2 normal) const noexcept { return dot(normal, settings_.up) >= cos_max_slope_ - 1e-6f; }
+bool CharacterMover::walkable(Vec2 normal) const noexcept {
+  return dot(normal, settings_.up) >= cos_max_slope_ - 1e-6f;
+}
 
 // Out of overlaps: the planes within the skin (of the colliders the filter passes), each pushing
 // at most `limit`, solved together so that a push out of one does not go into another; the push
 // is then cast, so that it cannot pass through anything. Returns whether the mover overlapped
 // anything.
-bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* near, float limit, const QueryFilter& filter) noexcept {
+bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* near, float limit,
+                              const QueryFilter& filter) noexcept {
   if (!filter.fixed && near != nullptr && near->moving == 0 && near->q.c == xf_.q.c && near->q.s == xf_.q.s &&
       near->covers(near->box_at(xf_.p, settings_.skin))) {
     return false;  // no collider that moves is near
@@ -371,8 +389,8 @@ bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* ne
 }
 
 // The same with the planes already found; `moved` receives the translation made.
-bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* near, float limit, std::span<MoverPlane> planes,
-                              Vec2& moved) noexcept {
+bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* near, float limit,
+                              std::span<MoverPlane> planes, Vec2& moved) noexcept {
   moved = {};
   bool overlapping = false;
   for (MoverPlane& p : planes) {
@@ -392,8 +410,8 @@ bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* ne
 // grounded, a surface too steep to walk is a wall: its normal is laid flat, so that walking into
 // it does not climb it. Returns whether a wall (a surface not walkable, not a ceiling) stopped
 // part of the motion, and which, in *wall.
-Vec2 CharacterMover::slide(const CollisionWorld& world, const MoverNearby* near, Vec2 delta, Vec2& velocity, bool grounded,
-                           MoverPlane* wall) noexcept {
+Vec2 CharacterMover::slide(const CollisionWorld& world, const MoverNearby* near, Vec2 delta, Vec2& velocity,
+                           bool grounded, MoverPlane* wall) noexcept {
   const Vec2 start = xf_.p;
   const Vec2 up = settings_.up;
   std::array<MoverPlane, kSlidePlanes> met{};
@@ -429,7 +447,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   MoverStep out;
   out.transform = xf_;
   out.ground = ground_;
-  if (!(dt > 0) || !std::isfinite(dt) || !is_valid_point(desired_velocity) || !is_valid_point(desired_velocity * dt)) return out;
+  if (!(dt > 0) || !std::isfinite(dt) || !is_valid_point(desired_velocity) || !is_valid_point(desired_velocity * dt))
+    return out;
   const MoverSettings& s = settings_;
   const Vec2 up = s.up;
   const Transform begin = xf_;
@@ -468,7 +487,6 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   const Vec2 delta = velocity * dt;
   const Vec2 walk_start = xf_.p;
 
-
   MoverPlane wall;
   wall.collider = {};
   bool hit_wall = false;
@@ -497,7 +515,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       Vec2 ignored{};
       slide(world, nearby, left * dir, ignored, false, nullptr);
       const float across = dot(xf_.p - blocked.p, dir);
-      const MoverCast fall = cast_mover_near(world, nearby, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
+      const MoverCast fall =
+          cast_mover_near(world, nearby, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
       const Vec2 landed = xf_.p - fall.fraction * (climbed + s.skin) * up;
       const float height = dot(landed - blocked.p, up);
       // Landing on the step's edge (a rounded or slanted mover whose motion this step did not take
@@ -506,7 +525,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       // steep slope or a high ledge has no such top there: the ray just past the contact finds
       // none, or it is too high.)
       bool lands = fall.hit && walkable(fall.normal);
-      if (fall.hit && !lands && dot(fall.normal, up) > 0 && dot(fall.point - ground_.point, up) <= s.step_height + s.skin) {
+      if (fall.hit && !lands && dot(fall.normal, up) > 0 &&
+          dot(fall.point - ground_.point, up) <= s.step_height + s.skin) {
         const Ray probe{fall.point + s.skin * dir + s.skin * up, -3 * s.skin * up};
         const std::optional<RayResult> top = world.cast_ray(probe, s.filter);
         lands = top.has_value() && top->id != self_ && walkable(top->hit.normal);
@@ -569,7 +589,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   if (!ground.grounded && !rising && (was_grounded || out.stepped)) {
     const float probe = (out.stepped ? 0.0f : s.snap_distance) + 2 * s.skin;
     bool pulled = false;  // pulled down by more than the skins onto walkable ground
-    MoverCast down = cast_mover_preferring(world, nearby, shape_, xf_, -probe * up, s.skin, s.filter, self_, up, cos_max_slope_ - 1e-6f);
+    MoverCast down = cast_mover_preferring(world, nearby, shape_, xf_, -probe * up, s.skin, s.filter, self_, up,
+                                           cos_max_slope_ - 1e-6f);
     if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
     if (down.hit && !walkable(down.normal) && !out.stepped) {
       // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the

@@ -21,10 +21,12 @@ struct BatchKernels {
   // The batch forms: `a` null means pairs[i].a, b from pairs[i].b; else a against others[i].
   void (*approach)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
                    Approach* out) noexcept;
-  void (*time_to_collision)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
-                            float* out) noexcept;
-  void (*distance)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, DistanceResult* out) noexcept;
-  void (*overlap)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, bool* out) noexcept;
+  void (*time_to_collision)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                            float horizon, float* out) noexcept;
+  void (*distance)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                   DistanceResult* out) noexcept;
+  void (*overlap)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                  bool* out) noexcept;
 };
 
 /// The copy of the same instruction set as the contact kernels in use (simd/dispatch.cpp).

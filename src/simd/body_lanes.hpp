@@ -64,7 +64,6 @@ PEBBLE_HOT_INLINE F shape_lanes(const BatchBody* const* b, Get get) {
   return lanes_of<F>(b, [&](const BatchBody& body) { return get(*body.shape); });
 }
 
-
 /// Four consecutive floats of each lane's shape (at(shape) points at them) as four lane values:
 /// with SSE2 or NEON one load per lane and a transpose (simd/wide.hpp), as for the bodies.
 template <class F, class At>
@@ -96,10 +95,14 @@ struct SegmentLanes {
 template <class F>
 PEBBLE_HOT_INLINE SegmentLanes<F> segment_lanes(const BatchBody* const* b) {
   F v[4], nx[4], ny[4];
-  shape_columns(b, [](const Shape& s) { return vertex_floats(s); }, v);
-  shape_columns(b, [](const Shape& s) { return s.normal_lanes_x(); }, nx);
-  shape_columns(b, [](const Shape& s) { return s.normal_lanes_y(); }, ny);
-  return {v[0], v[1], v[2], v[3], nx[0], ny[0], nx[1], ny[1], shape_lanes<F>(b, [](const Shape& s) { return s.radius(); })};
+  shape_columns(
+      b, [](const Shape& s) { return vertex_floats(s); }, v);
+  shape_columns(
+      b, [](const Shape& s) { return s.normal_lanes_x(); }, nx);
+  shape_columns(
+      b, [](const Shape& s) { return s.normal_lanes_y(); }, ny);
+  return {
+      v[0], v[1], v[2], v[3], nx[0], ny[0], nx[1], ny[1], shape_lanes<F>(b, [](const Shape& s) { return s.radius(); })};
 }
 
 /// One side of a disc pair, lane by lane: position, rotation, the core's vertex in the shape's
@@ -113,8 +116,10 @@ template <class F>
 PEBBLE_HOT_INLINE Disc<F> gather(const BatchBody* const* bodies) {
   const Moving<F> m = moving_lanes<F>(bodies);
   F v[4];
-  shape_columns(bodies, [](const Shape& s) { return vertex_floats(s); }, v);
-  return {m.px, m.py, m.qc, m.qs, v[0], v[1], shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }), m.vx, m.vy};
+  shape_columns(
+      bodies, [](const Shape& s) { return vertex_floats(s); }, v);
+  return {m.px, m.py, m.qc, m.qs, v[0], v[1], shape_lanes<F>(bodies, [](const Shape& s) { return s.radius(); }),
+          m.vx, m.vy};
 }
 
 /// A convex quadrilateral core in a ray's frame: vertices, unit outward edge normals, offsets
@@ -129,13 +134,18 @@ template <class F>
 PEBBLE_HOT_INLINE QuadLanes<F> quad_core_lanes(const BatchBody* const* b, F& r) {
   QuadLanes<F> q;
   F v[4];
-  shape_columns(b, [](const Shape& s) { return vertex_floats(s); }, v);
+  shape_columns(
+      b, [](const Shape& s) { return vertex_floats(s); }, v);
   q.x[0] = v[0], q.y[0] = v[1], q.x[1] = v[2], q.y[1] = v[3];
-  shape_columns(b, [](const Shape& s) { return vertex_floats(s) + 4; }, v);
+  shape_columns(
+      b, [](const Shape& s) { return vertex_floats(s) + 4; }, v);
   q.x[2] = v[0], q.y[2] = v[1], q.x[3] = v[2], q.y[3] = v[3];
-  shape_columns(b, [](const Shape& s) { return s.normal_lanes_x(); }, q.nx);
-  shape_columns(b, [](const Shape& s) { return s.normal_lanes_y(); }, q.ny);
-  shape_columns(b, [](const Shape& s) { return s.offset_lanes(); }, q.off);
+  shape_columns(
+      b, [](const Shape& s) { return s.normal_lanes_x(); }, q.nx);
+  shape_columns(
+      b, [](const Shape& s) { return s.normal_lanes_y(); }, q.ny);
+  shape_columns(
+      b, [](const Shape& s) { return s.offset_lanes(); }, q.off);
   r = shape_lanes<F>(b, [](const Shape& s) { return s.radius(); });
   return q;
 }
@@ -145,7 +155,8 @@ template <class D>
 PEBBLE_HOT_INLINE auto valid_transform(const D& d) {
   using F = decltype(d.px);
   const F big = F::splat(kMaxWorldCoordinate);
-  return (abs(d.px) <= big) & (abs(d.py) <= big) & (abs((d.qc * d.qc + d.qs * d.qs) - F::splat(1.0f)) <= F::splat(kRotationTolerance));
+  return (abs(d.px) <= big) & (abs(d.py) <= big) &
+         (abs((d.qc * d.qc + d.qs * d.qs) - F::splat(1.0f)) <= F::splat(kRotationTolerance));
 }
 
 /// is_valid_point(v) (math.hpp).
@@ -159,8 +170,9 @@ PEBBLE_HOT_INLINE auto valid_point(F x, F y) {
 /// valid_approach()), the same comparisons.
 template <class D, class F>
 PEBBLE_HOT_INLINE auto valid_approach(const D& a, const D& b, F h) {
-  return (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) & valid_point(a.vx, a.vy) &
-         valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) & valid_point(b.px + h * b.vx, b.py + h * b.vy);
+  return (F::splat(0) <= h) & (h <= F::splat(kMaxWorldCoordinate)) & valid_transform(a) & valid_transform(b) &
+         valid_point(a.vx, a.vy) & valid_point(b.vx, b.vy) & valid_point(a.px + h * a.vx, a.py + h * a.vy) &
+         valid_point(b.px + h * b.vx, b.py + h * b.vy);
 }
 
 }  // namespace

@@ -34,7 +34,8 @@
 #else
 #define PEBBLE_BASE_SSE 0
 #endif
-#if !defined(PEBBLE_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64)) && (defined(__ARM_NEON) || defined(_M_ARM64))
+#if !defined(PEBBLE_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64)) && \
+    (defined(__ARM_NEON) || defined(_M_ARM64))
 #define PEBBLE_BASE_NEON 1
 #else
 #define PEBBLE_BASE_NEON 0
@@ -94,7 +95,8 @@
 // Everything between these two is compiled for the copy's target (AVX2 for copy 2). No FMA: every
 // copy does the same float operations and gives the same results.
 #if PEBBLE_KERNEL_AVX2 && defined(__clang__)
-#define PEBBLE_KERNEL_TARGET_BEGIN _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
+#define PEBBLE_KERNEL_TARGET_BEGIN \
+  _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
 #define PEBBLE_KERNEL_TARGET_END _Pragma("clang attribute pop")
 #elif PEBBLE_KERNEL_AVX2
 #define PEBBLE_KERNEL_TARGET_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")

@@ -1,7 +1,7 @@
 // Picks the copy of the kernels the library runs on (simd/config.hpp): the contact kernels
 // (pebble/detail/kernels.hpp's table) and the batch kernels (simd/batch_kernels.hpp) switch together.
-#include "pebble/simd.hpp"
 #include "pebble/detail/kernels.hpp"
+#include "pebble/simd.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -91,10 +91,14 @@ SimdPath simd_path() noexcept { return detail::contact_kernels().path; }
 
 const char* simd_path_name(SimdPath path) noexcept {
   switch (path) {
-    case SimdPath::scalar: return "scalar";
-    case SimdPath::sse2: return "sse2";
-    case SimdPath::avx2: return "avx2";
-    case SimdPath::neon: return "neon";
+    case SimdPath::scalar:
+      return "scalar";
+    case SimdPath::sse2:
+      return "sse2";
+    case SimdPath::avx2:
+      return "avx2";
+    case SimdPath::neon:
+      return "neon";
   }
   return "unknown";
 }

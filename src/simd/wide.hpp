@@ -40,8 +40,10 @@ struct Float4 {
   static PEBBLE_HOT_INLINE Float4 lanes(float a, float b, float c, float d) { return {_mm_setr_ps(a, b, c, d)}; }
   static PEBBLE_HOT_INLINE PointLanes<Float4> splat_points(const Vec2* p) {
     const __m128 xy = _mm_loadu_ps(&p->x);
-    return {{_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(0, 0, 0, 0))}, {_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(1, 1, 1, 1))},
-            {_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(2, 2, 2, 2))}, {_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(3, 3, 3, 3))}};
+    return {{_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(0, 0, 0, 0))},
+            {_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(1, 1, 1, 1))},
+            {_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(2, 2, 2, 2))},
+            {_mm_shuffle_ps(xy, xy, _MM_SHUFFLE(3, 3, 3, 3))}};
   }
 };
 /// Four lanes of true or false.
@@ -85,7 +87,8 @@ PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {_mm_sqrt_ps(a.v)}; }
 PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) {
   __m128 lo[4], hi[4];
   for (int j = 0; j < 4; ++j) lo[j] = _mm_loadu_ps(rows[j]), hi[j] = _mm_loadu_ps(rows[j] + 4);
-  const __m128 a = _mm_unpackhi_ps(lo[0], lo[1]), b = _mm_unpackhi_ps(lo[2], lo[3]);    // 2 2 3 3 of rows 0 1, of rows 2 3
+  const __m128 a = _mm_unpackhi_ps(lo[0], lo[1]),
+               b = _mm_unpackhi_ps(lo[2], lo[3]);  // 2 2 3 3 of rows 0 1, of rows 2 3
   const __m128 c0 = _mm_unpacklo_ps(hi[0], hi[1]), c1 = _mm_unpackhi_ps(hi[0], hi[1]);  // 4 4 5 5, 6 6 7 7 of rows 0 1
   const __m128 c2 = _mm_unpacklo_ps(hi[2], hi[3]), c3 = _mm_unpackhi_ps(hi[2], hi[3]);
   c[0] = {_mm_movelh_ps(a, b)}, c[1] = {_mm_movehl_ps(b, a)}, c[2] = {_mm_movelh_ps(c0, c2)};
@@ -93,12 +96,17 @@ PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) 
 }
 /// The four floats at each of four rows as four columns: c[k] holds rows[0..3][k].
 PEBBLE_HOT_INLINE void columns_of_4(const float* const* rows, Float4 (&c)[4]) {
-  const __m128 r0 = _mm_loadu_ps(rows[0]), r1 = _mm_loadu_ps(rows[1]), r2 = _mm_loadu_ps(rows[2]), r3 = _mm_loadu_ps(rows[3]);
-  const __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpackhi_ps(r0, r1), t2 = _mm_unpacklo_ps(r2, r3), t3 = _mm_unpackhi_ps(r2, r3);
-  c[0] = {_mm_movelh_ps(t0, t2)}, c[1] = {_mm_movehl_ps(t2, t0)}, c[2] = {_mm_movelh_ps(t1, t3)}, c[3] = {_mm_movehl_ps(t3, t1)};
+  const __m128 r0 = _mm_loadu_ps(rows[0]), r1 = _mm_loadu_ps(rows[1]), r2 = _mm_loadu_ps(rows[2]),
+               r3 = _mm_loadu_ps(rows[3]);
+  const __m128 t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpackhi_ps(r0, r1), t2 = _mm_unpacklo_ps(r2, r3),
+               t3 = _mm_unpackhi_ps(r2, r3);
+  c[0] = {_mm_movelh_ps(t0, t2)}, c[1] = {_mm_movehl_ps(t2, t0)}, c[2] = {_mm_movelh_ps(t1, t3)},
+  c[3] = {_mm_movehl_ps(t3, t1)};
 }
 /// m ? a : b per lane.
-PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
+PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) {
+  return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))};
+}
 /// a with its sign bits flipped where `signs` has them (signs holds sign bits only).
 PEBBLE_HOT_INLINE Float4 flip_signs(Float4 a, Float4 signs) { return {_mm_xor_ps(a.v, signs.v)}; }
 /// Lane i of a in every lane.
@@ -174,9 +182,13 @@ PEBBLE_HOT_INLINE Float4 swap_halves(Float4 a) { return {vextq_f32(a.v, a.v, 2)}
 /// Lanes 0 1 of a, then 0 1 of b.
 PEBBLE_HOT_INLINE Float4 low_halves(Float4 a, Float4 b) { return {vcombine_f32(vget_low_f32(a.v), vget_low_f32(b.v))}; }
 /// Lanes 2 3 of a, then 2 3 of b.
-PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {vcombine_f32(vget_high_f32(a.v), vget_high_f32(b.v))}; }
+PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) {
+  return {vcombine_f32(vget_high_f32(a.v), vget_high_f32(b.v))};
+}
 /// Lanes 0 1 of a, then 2 3 of b.
-PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {vcombine_f32(vget_low_f32(a.v), vget_high_f32(b.v))}; }
+PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) {
+  return {vcombine_f32(vget_low_f32(a.v), vget_high_f32(b.v))};
+}
 /// The square root of each lane, correctly rounded (as std::sqrt).
 PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {vsqrtq_f32(a.v)}; }
 /// The 4 x 4 transpose: c[k] holds r[0..3][k].
@@ -184,7 +196,8 @@ PEBBLE_HOT_INLINE void transpose(const float32x4_t (&r)[4], Float4 (&c)[4]) {
   const float32x4_t t0 = vtrn1q_f32(r[0], r[1]), t1 = vtrn2q_f32(r[0], r[1]);  // 0 0 2 2 and 1 1 3 3 of rows 0 1
   const float32x4_t t2 = vtrn1q_f32(r[2], r[3]), t3 = vtrn2q_f32(r[2], r[3]);
   c[0] = {vcombine_f32(vget_low_f32(t0), vget_low_f32(t2))}, c[1] = {vcombine_f32(vget_low_f32(t1), vget_low_f32(t3))};
-  c[2] = {vcombine_f32(vget_high_f32(t0), vget_high_f32(t2))}, c[3] = {vcombine_f32(vget_high_f32(t1), vget_high_f32(t3))};
+  c[2] = {vcombine_f32(vget_high_f32(t0), vget_high_f32(t2))},
+  c[3] = {vcombine_f32(vget_high_f32(t1), vget_high_f32(t3))};
 }
 /// Columns 2..7 of four rows of 8 floats: c[k] holds rows[0..3][k + 2] (as the SSE2 section's).
 PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float4 (&c)[6]) {
@@ -250,9 +263,15 @@ struct Mask4 {
 };
 
 PEBBLE_HOT_INLINE void store(float* p, Float4 a) { std::memcpy(p, a.v, sizeof a.v); }
-PEBBLE_HOT_INLINE Float4 operator+(Float4 a, Float4 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}}; }
-PEBBLE_HOT_INLINE Float4 operator-(Float4 a, Float4 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]}}; }
-PEBBLE_HOT_INLINE Float4 operator*(Float4 a, Float4 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}}; }
+PEBBLE_HOT_INLINE Float4 operator+(Float4 a, Float4 b) {
+  return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}};
+}
+PEBBLE_HOT_INLINE Float4 operator-(Float4 a, Float4 b) {
+  return {{a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]}};
+}
+PEBBLE_HOT_INLINE Float4 operator*(Float4 a, Float4 b) {
+  return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}};
+}
 PEBBLE_HOT_INLINE Float4 min(Float4 a, Float4 b) {
   Float4 r;
   for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i];
@@ -263,13 +282,27 @@ PEBBLE_HOT_INLINE Float4 max(Float4 a, Float4 b) {
   for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i];
   return r;
 }
-PEBBLE_HOT_INLINE Float4 abs(Float4 a) { return {{std::fabs(a.v[0]), std::fabs(a.v[1]), std::fabs(a.v[2]), std::fabs(a.v[3])}}; }
-PEBBLE_HOT_INLINE Mask4 operator<=(Float4 a, Float4 b) { return {{a.v[0] <= b.v[0], a.v[1] <= b.v[1], a.v[2] <= b.v[2], a.v[3] <= b.v[3]}}; }
-PEBBLE_HOT_INLINE Mask4 operator>(Float4 a, Float4 b) { return {{a.v[0] > b.v[0], a.v[1] > b.v[1], a.v[2] > b.v[2], a.v[3] > b.v[3]}}; }
-PEBBLE_HOT_INLINE Mask4 operator==(Float4 a, Float4 b) { return {{a.v[0] == b.v[0], a.v[1] == b.v[1], a.v[2] == b.v[2], a.v[3] == b.v[3]}}; }
-PEBBLE_HOT_INLINE Mask4 operator&(Mask4 a, Mask4 b) { return {{a.v[0] && b.v[0], a.v[1] && b.v[1], a.v[2] && b.v[2], a.v[3] && b.v[3]}}; }
-PEBBLE_HOT_INLINE Mask4 operator|(Mask4 a, Mask4 b) { return {{a.v[0] || b.v[0], a.v[1] || b.v[1], a.v[2] || b.v[2], a.v[3] || b.v[3]}}; }
-PEBBLE_HOT_INLINE unsigned bits(Mask4 m) { return unsigned(m.v[0]) | unsigned(m.v[1]) << 1 | unsigned(m.v[2]) << 2 | unsigned(m.v[3]) << 3; }
+PEBBLE_HOT_INLINE Float4 abs(Float4 a) {
+  return {{std::fabs(a.v[0]), std::fabs(a.v[1]), std::fabs(a.v[2]), std::fabs(a.v[3])}};
+}
+PEBBLE_HOT_INLINE Mask4 operator<=(Float4 a, Float4 b) {
+  return {{a.v[0] <= b.v[0], a.v[1] <= b.v[1], a.v[2] <= b.v[2], a.v[3] <= b.v[3]}};
+}
+PEBBLE_HOT_INLINE Mask4 operator>(Float4 a, Float4 b) {
+  return {{a.v[0] > b.v[0], a.v[1] > b.v[1], a.v[2] > b.v[2], a.v[3] > b.v[3]}};
+}
+PEBBLE_HOT_INLINE Mask4 operator==(Float4 a, Float4 b) {
+  return {{a.v[0] == b.v[0], a.v[1] == b.v[1], a.v[2] == b.v[2], a.v[3] == b.v[3]}};
+}
+PEBBLE_HOT_INLINE Mask4 operator&(Mask4 a, Mask4 b) {
+  return {{a.v[0] && b.v[0], a.v[1] && b.v[1], a.v[2] && b.v[2], a.v[3] && b.v[3]}};
+}
+PEBBLE_HOT_INLINE Mask4 operator|(Mask4 a, Mask4 b) {
+  return {{a.v[0] || b.v[0], a.v[1] || b.v[1], a.v[2] || b.v[2], a.v[3] || b.v[3]}};
+}
+PEBBLE_HOT_INLINE unsigned bits(Mask4 m) {
+  return unsigned(m.v[0]) | unsigned(m.v[1]) << 1 | unsigned(m.v[2]) << 2 | unsigned(m.v[3]) << 3;
+}
 PEBBLE_HOT_INLINE bool any(Mask4 m) { return m.v[0] | m.v[1] | m.v[2] | m.v[3]; }
 PEBBLE_HOT_INLINE bool all(Mask4 m) { return m.v[0] & m.v[1] & m.v[2] & m.v[3]; }
 PEBBLE_HOT_INLINE float first_lane(Float4 a) { return a.v[0]; }
@@ -278,15 +311,22 @@ PEBBLE_HOT_INLINE Float4 swap_halves(Float4 a) { return {{a.v[2], a.v[3], a.v[0]
 PEBBLE_HOT_INLINE Float4 low_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[1], b.v[0], b.v[1]}}; }
 PEBBLE_HOT_INLINE Float4 high_halves(Float4 a, Float4 b) { return {{a.v[2], a.v[3], b.v[2], b.v[3]}}; }
 PEBBLE_HOT_INLINE Float4 join_halves(Float4 a, Float4 b) { return {{a.v[0], a.v[1], b.v[2], b.v[3]}}; }
-PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) { return {{a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]}}; }
-PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) { return {{a.v[0] < b.v[0], a.v[1] < b.v[1], a.v[2] < b.v[2], a.v[3] < b.v[3]}}; }
-PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) { return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}}; }
+PEBBLE_HOT_INLINE Float4 operator/(Float4 a, Float4 b) {
+  return {{a.v[0] / b.v[0], a.v[1] / b.v[1], a.v[2] / b.v[2], a.v[3] / b.v[3]}};
+}
+PEBBLE_HOT_INLINE Mask4 operator<(Float4 a, Float4 b) {
+  return {{a.v[0] < b.v[0], a.v[1] < b.v[1], a.v[2] < b.v[2], a.v[3] < b.v[3]}};
+}
+PEBBLE_HOT_INLINE Float4 sqrt_lanes(Float4 a) {
+  return {{std::sqrt(a.v[0]), std::sqrt(a.v[1]), std::sqrt(a.v[2]), std::sqrt(a.v[3])}};
+}
 PEBBLE_HOT_INLINE Float4 select(Mask4 m, Float4 a, Float4 b) {
   return {{m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1], m.v[2] ? a.v[2] : b.v[2], m.v[3] ? a.v[3] : b.v[3]}};
 }
 PEBBLE_HOT_INLINE Float4 flip_signs(Float4 a, Float4 signs) {
   Float4 r;
-  for (int i = 0; i < 4; ++i) r.v[i] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(a.v[i]) ^ std::bit_cast<std::uint32_t>(signs.v[i]));
+  for (int i = 0; i < 4; ++i)
+    r.v[i] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(a.v[i]) ^ std::bit_cast<std::uint32_t>(signs.v[i]));
   return r;
 }
 template <int i>
@@ -336,7 +376,9 @@ struct Float8 {
     return {_mm256_setr_ps(a, b, c, d, e, f, g, h)};
   }
   static PEBBLE_HOT_INLINE PointLanes<Float8> splat_points(const Vec2* p) {
-    return {{_mm256_broadcast_ss(&p[0].x)}, {_mm256_broadcast_ss(&p[0].y)}, {_mm256_broadcast_ss(&p[1].x)},
+    return {{_mm256_broadcast_ss(&p[0].x)},
+            {_mm256_broadcast_ss(&p[0].y)},
+            {_mm256_broadcast_ss(&p[1].x)},
             {_mm256_broadcast_ss(&p[1].y)}};
   }
 };
@@ -358,7 +400,9 @@ PEBBLE_HOT_INLINE bool any(Mask8 m) { return bits(m) != 0; }
 // (The batch queries', src/batch/batch.cpp, lanes across queries.)
 PEBBLE_HOT_INLINE Float8 operator/(Float8 a, Float8 b) { return {_mm256_div_ps(a.v, b.v)}; }
 PEBBLE_HOT_INLINE Float8 sqrt_lanes(Float8 a) { return {_mm256_sqrt_ps(a.v)}; }
-PEBBLE_HOT_INLINE Float8 abs(Float8 a) { return {_mm256_and_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))}; }
+PEBBLE_HOT_INLINE Float8 abs(Float8 a) {
+  return {_mm256_and_ps(a.v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))};
+}
 PEBBLE_HOT_INLINE Mask8 operator<(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ)}; }
 PEBBLE_HOT_INLINE Mask8 operator<=(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LE_OQ)}; }
 PEBBLE_HOT_INLINE Mask8 operator&(Mask8 a, Mask8 b) { return {_mm256_and_ps(a.v, b.v)}; }
@@ -376,10 +420,14 @@ PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float8 (&c)[6]) 
   const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
   const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
   const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-  const __m256 u0 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), u1 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m256 u2 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), u3 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m256 w0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), w1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m256 w2 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), w3 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 u0 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
+               u1 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 u2 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)),
+               u3 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 w0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
+               w1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 w2 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)),
+               w3 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
   // u0: column 2 of rows 0-3 | column 6 of rows 0-3; u2 the same of rows 4-7; w0: .. | column 4.
   c[0] = {_mm256_permute2f128_ps(u0, u2, 0x20)}, c[1] = {_mm256_permute2f128_ps(u1, u3, 0x20)};
   c[2] = {_mm256_permute2f128_ps(w0, w2, 0x31)}, c[3] = {_mm256_permute2f128_ps(w1, w3, 0x31)};
@@ -389,13 +437,16 @@ PEBBLE_HOT_INLINE void columns_2_to_7(const float* const* rows, Float8 (&c)[6]) 
 /// queries' view of eight shapes' vertices, normals or offsets).
 PEBBLE_HOT_INLINE void columns_of_4(const float* const* rows, Float8 (&c)[4]) {
   __m256 r[4];
-  for (int j = 0; j < 4; ++j) r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rows[j])), _mm_loadu_ps(rows[j + 4]), 1);
+  for (int j = 0; j < 4; ++j)
+    r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(rows[j])), _mm_loadu_ps(rows[j + 4]), 1);
   // Rows j and j + 4 share a register (low and high half), so the 4 x 4 transpose of each half
   // gives lanes 0-3 and 4-7 at once.
   const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
   const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-  c[0] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))}, c[1] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))};
-  c[2] = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))}, c[3] = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  c[0] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))},
+  c[1] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))};
+  c[2] = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))},
+  c[3] = {_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
 }
 /// Lanes 0..3 and 4..7 as 4-lane values.
 PEBBLE_HOT_INLINE Float4 low(Float8 a) { return {_mm256_castps256_ps128(a.v)}; }
@@ -527,16 +578,19 @@ PEBBLE_HOT_INLINE Float4 neg(Float4 a) { return flip_signs(a, Float4::splat(-0.0
 /// whose last float spills into the next record's first (written after it), the last record's 12
 /// bytes exactly.
 #if PEBBLE_KERNEL_AVX2
-PEBBLE_HOT_INLINE void store_records7(float* o, Float8 f0, Float8 f1, Float8 f2, Float8 f3, Float8 f4, Float8 f5, Float8 f6) {
+PEBBLE_HOT_INLINE void store_records7(float* o, Float8 f0, Float8 f1, Float8 f2, Float8 f3, Float8 f4, Float8 f5,
+                                      Float8 f6) {
   const __m256 t0 = _mm256_unpacklo_ps(f0.v, f1.v), t1 = _mm256_unpackhi_ps(f0.v, f1.v);
   const __m256 t2 = _mm256_unpacklo_ps(f2.v, f3.v), t3 = _mm256_unpackhi_ps(f2.v, f3.v);
   const __m256 t4 = _mm256_unpacklo_ps(f4.v, f5.v), t5 = _mm256_unpackhi_ps(f4.v, f5.v);
   const __m256 t6 = _mm256_unpacklo_ps(f6.v, f6.v), t7 = _mm256_unpackhi_ps(f6.v, f6.v);
   // u[j]: fields 0-3 of lane j (low half) and lane j + 4 (high half); w[j]: fields 4-6 (and 6 again).
-  const __m256 u[4] = {_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
-                       _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
-  const __m256 w[4] = {_mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
-                       _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2))};
+  const __m256 u[4] = {
+      _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+      _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2))};
+  const __m256 w[4] = {
+      _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
+      _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2))};
   for (int j = 0; j < 4; ++j) {
     _mm_storeu_ps(o + 7 * j, _mm256_castps256_ps128(u[j]));
     _mm_storeu_ps(o + 7 * j + 4, _mm256_castps256_ps128(w[j]));
@@ -551,7 +605,8 @@ PEBBLE_HOT_INLINE void store_records7(float* o, Float8 f0, Float8 f1, Float8 f2,
   _mm_store_ss(o + 55, _mm_movehl_ps(last, last));
 }
 #elif PEBBLE_SSE
-PEBBLE_HOT_INLINE void store_records7(float* o, Float4 f0, Float4 f1, Float4 f2, Float4 f3, Float4 f4, Float4 f5, Float4 f6) {
+PEBBLE_HOT_INLINE void store_records7(float* o, Float4 f0, Float4 f1, Float4 f2, Float4 f3, Float4 f4, Float4 f5,
+                                      Float4 f6) {
   const __m128 t0 = _mm_unpacklo_ps(f0.v, f1.v), t1 = _mm_unpackhi_ps(f0.v, f1.v);
   const __m128 t2 = _mm_unpacklo_ps(f2.v, f3.v), t3 = _mm_unpackhi_ps(f2.v, f3.v);
   const __m128 t4 = _mm_unpacklo_ps(f4.v, f5.v), t5 = _mm_unpackhi_ps(f4.v, f5.v);

@@ -60,7 +60,6 @@ inline Shape box_shape(const Aabb& box, Transform& at) {
   return Shape::polygon(ends);
 }
 
-
 // Edge i of n equal spans of [lo, hi], moved outward by kTileOverlap of a span (inner edges only),
 // so that neighbouring tiles overlap by far more than the rounding of their Shapes' edges.
 inline float tile_edge(float lo, float hi, int i, int n, float side) {
@@ -77,8 +76,9 @@ inline bool overlaps_box(const Shape& shape, const Transform& xf, const Aabb& bo
   const int nx = std::max(1, int(std::ceil(size.x / kTileSpan))), ny = std::max(1, int(std::ceil(size.y / kTileSpan)));
   for (int i = 0; i < nx; ++i) {
     for (int j = 0; j < ny; ++j) {
-      const Aabb tile{{tile_edge(box.lower.x, box.upper.x, i, nx, -1), tile_edge(box.lower.y, box.upper.y, j, ny, -1)},
-                      {tile_edge(box.lower.x, box.upper.x, i + 1, nx, 1), tile_edge(box.lower.y, box.upper.y, j + 1, ny, 1)}};
+      const Aabb tile{
+          {tile_edge(box.lower.x, box.upper.x, i, nx, -1), tile_edge(box.lower.y, box.upper.y, j, ny, -1)},
+          {tile_edge(box.lower.x, box.upper.x, i + 1, nx, 1), tile_edge(box.lower.y, box.upper.y, j + 1, ny, 1)}};
       Transform at;
       const Shape part = box_shape(tile, at);
       if (overlap(shape, xf, part, at)) return true;
@@ -135,9 +135,9 @@ struct CollisionWorld::Hot {
   bool live = false;
   bool fixed = false;
   bool sensor = false;
-  bool several = false;             // the collider has other parts
-  bool chain = false;               // a chain's segment (chain segments of two chains never pair)
-  bool reuse = true;                // its pairs may reuse manifolds (settings and options allow it)
+  bool several = false;  // the collider has other parts
+  bool chain = false;    // a chain's segment (chain segments of two chains never pair)
+  bool reuse = true;     // its pairs may reuse manifolds (settings and options allow it)
 };
 
 // The rest of a part. The collider's transform is copied into each of its parts (refresh_box()
@@ -145,13 +145,13 @@ struct CollisionWorld::Hot {
 // The fields the narrowphase reads of every part of a moved pair (xf to box) share its first cache
 // line.
 struct alignas(64) CollisionWorld::Part {
-  Transform xf;        // the collider's
-  Vec2 centroid;       // piece.shape's core_centroid() and extent(), next to xf for contact reuse
+  Transform xf;   // the collider's
+  Vec2 centroid;  // piece.shape's core_centroid() and extent(), next to xf for contact reuse
   float extent;
   Vec2 world_centroid;  // transform_point(xf, centroid)
-  Aabb box;            // what its tree holds before fattening
-  ChainSegment piece;  // piece.shape is the part's shape (collider's frame); the rest serves chain segments
-  bool chain = false;  // a chain's segment: one-sided, with ghost vertices
+  Aabb box;             // what its tree holds before fattening
+  ChainSegment piece;   // piece.shape is the part's shape (collider's frame); the rest serves chain segments
+  bool chain = false;   // a chain's segment: one-sided, with ghost vertices
 
   const Shape& shape() const { return piece.shape; }
   void shape_changed() {
@@ -167,34 +167,34 @@ struct alignas(64) CollisionWorld::Part {
 struct CollisionWorld::Collider {
   Transform xf;
   ColliderOptions options;
-  std::uint32_t generation = 1;     // of the live collider; the next one's once freed
+  std::uint32_t generation = 1;      // of the live collider; the next one's once freed
   std::uint32_t first_part = kNone;  // the next free collider slot when free
   std::uint32_t part_count = 0;
   bool live = false;
 };
 
 struct CollisionWorld::Pair {
-  ColliderId id[2];           // the colliders of part[0] and part[1]: id[0].index < id[1].index
-  std::uint32_t part[2];      // part slots; part[0] == kNone: free
-  int part_no[2];             // the parts' indices in their colliders
-  std::uint32_t next[2];      // next pair in the list of part[k] (next[0]: next free pair)
+  ColliderId id[2];       // the colliders of part[0] and part[1]: id[0].index < id[1].index
+  std::uint32_t part[2];  // part slots; part[0] == kNone: free
+  int part_no[2];         // the parts' indices in their colliders
+  std::uint32_t next[2];  // next pair in the list of part[k] (next[0]: next free pair)
   std::uint32_t prev[2];
-  Manifold manifold;          // as of the last narrowphase (contact pairs)
+  Manifold manifold;  // as of the last narrowphase (contact pairs)
   // What contact reuse needs of the last collide() (valid when `reusable`): each point's two
   // surface points in their own part's frame, the normal in part[0]'s frame, and where part[1]'s
   // core centroid and rotation were in part[0]'s frame (relative_motion()).
-  Vec2 anchor[2][2];          // [point][side]
+  Vec2 anchor[2][2];  // [point][side]
   Vec2 local_normal;
   Vec2 relative_p;
   Rot relative_q;
-  float reuse_limit;          // how far part[1] may move relative to part[0] (kReuseFraction)
-  float normal_lever;         // the normal turns by at most the motion over this (infinite: face)
+  float reuse_limit;   // how far part[1] may move relative to part[0] (kReuseFraction)
+  float normal_lever;  // the normal turns by at most the motion over this (infinite: face)
   bool reusable;
-  std::uint8_t sensor;        // 0: contact pair; 1 or 2: id[sensor - 1] is the sensor
-  bool touching;              // as of the last update()
-  bool touching_now;          // written by the narrowphase
-  bool fresh;                 // found by this update()
-  bool doomed;                // boxes apart or filter fails: removed by this update()
+  std::uint8_t sensor;  // 0: contact pair; 1 or 2: id[sensor - 1] is the sensor
+  bool touching;        // as of the last update()
+  bool touching_now;    // written by the narrowphase
+  bool fresh;           // found by this update()
+  bool doomed;          // boxes apart or filter fails: removed by this update()
 
   std::uint32_t a() const { return part[0]; }
   std::uint32_t b() const { return part[1]; }
@@ -323,7 +323,7 @@ struct CollisionWorld::Scratch {
   std::vector<Aabb> boxes;
   std::vector<std::uint32_t> seen;  // per collider slot: the last batch that named it
   std::uint32_t batch = 0;
-  std::vector<Change> changes;  // all chunks' changes
+  std::vector<Change> changes;      // all chunks' changes
   std::vector<std::uint64_t> keys;  // the collider pairs of `changes`, in order of first change
 };
 

@@ -26,15 +26,18 @@ void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter&
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     if (tree == &fixed_tree_ && !filter.fixed) break;
-    max_fraction = tree->cast_box(ray.origin, half_extents, ray.translation, max_fraction, [&](ProxyId p, float current) {
-      const std::uint32_t part = std::uint32_t(tree->user_data(p));
-      if (!query_sees(part, filter)) return current;
-      const CastHit hit = cast_one(part);
-      if (!hit.hit || hit.fraction > current) return current;
-      const float answer = on_hit(RayResult{id_of(hot_[part].collider), hit, part_index(part)});
-      if (answer < 0) return current;
-      return std::min(current, answer);
-    }, filter.mask);
+    max_fraction = tree->cast_box(
+        ray.origin, half_extents, ray.translation, max_fraction,
+        [&](ProxyId p, float current) {
+          const std::uint32_t part = std::uint32_t(tree->user_data(p));
+          if (!query_sees(part, filter)) return current;
+          const CastHit hit = cast_one(part);
+          if (!hit.hit || hit.fraction > current) return current;
+          const float answer = on_hit(RayResult{id_of(hot_[part].collider), hit, part_index(part)});
+          if (answer < 0) return current;
+          return std::min(current, answer);
+        },
+        filter.mask);
     if (!(max_fraction > 0)) return;
   }
 }
@@ -51,8 +54,9 @@ void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& f
   sweep(ray, {reach, reach}, filter, cast_one, on_hit);
 }
 
-void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
-                                     const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const {
+void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation,
+                                     const QueryFilter& filter, const ShapeCastOptions& options,
+                                     detail::CallbackRef<float(const RayResult&)> on_hit) const {
   if (!is_valid(xf) || !is_valid_point(translation)) return;
   const float target = options.target_separation;
   if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
@@ -65,7 +69,8 @@ void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Ve
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
-  const float slack = std::max(coordinate_slack(box.lower, box.upper), coordinate_slack(box.lower + translation, box.upper + translation));
+  const float slack = std::max(coordinate_slack(box.lower, box.upper),
+                               coordinate_slack(box.lower + translation, box.upper + translation));
   const Vec2 half = extents(box) + Vec2{slack, slack};
   sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
 }
@@ -137,9 +142,13 @@ void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float 
   if (!is_valid(xf) || !(distance >= 0) || !(distance <= kMaxWorldCoordinate)) return;
   // The query shape's box grown by the distance: every collider within it has its box overlap this.
   const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent());
-  visit_overlapping(query, filter, [&](const Shape& part, const Transform& at, const Aabb&) {
-    return distance == 0 ? overlap(part, at, shape, xf) : pebble::distance(part, at, shape, xf).distance <= distance;
-  }, on_hit);
+  visit_overlapping(
+      query, filter,
+      [&](const Shape& part, const Transform& at, const Aabb&) {
+        return distance == 0 ? overlap(part, at, shape, xf)
+                             : pebble::distance(part, at, shape, xf).distance <= distance;
+      },
+      on_hit);
 }
 
 void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
@@ -153,7 +162,8 @@ void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float
       const std::uint32_t part = std::uint32_t(tree->user_data(p));
       if (!query_sees(part, filter)) return true;
       const Part& found = parts_[part];
-      const Manifold m = found.chain ? collide(found.piece, found.xf, shape, xf, margin) : collide(found.shape(), found.xf, shape, xf, margin);
+      const Manifold m = found.chain ? collide(found.piece, found.xf, shape, xf, margin)
+                                     : collide(found.shape(), found.xf, shape, xf, margin);
       if (m.count == 0) return true;
       going = on_contact(id_of(hot_[part].collider), part_index(part), m);
       return going;
@@ -168,7 +178,8 @@ int CollisionWorld::nearest(const Shape& shape, const Transform& xf, std::span<N
   const int k = int(std::min<std::size_t>(out.size(), std::size_t(std::numeric_limits<int>::max())));
   const Aabb box = bounds(shape, xf);
   const auto before = [](const Neighbor& a, const Neighbor& b) {
-    return a.distance < b.distance || (a.distance == b.distance && (a.id.index < b.id.index || (a.id.index == b.id.index && a.part < b.part)));
+    return a.distance < b.distance ||
+           (a.distance == b.distance && (a.id.index < b.id.index || (a.id.index == b.id.index && a.part < b.part)));
   };
   int found = 0;
   // Box gaps are >= 0 and only bound the distance from below when it is positive: while the k-th
@@ -176,36 +187,40 @@ int CollisionWorld::nearest(const Shape& shape, const Transform& xf, std::span<N
   const auto bound = [&] { return found < k ? max_distance : std::max(0.0f, out[std::size_t(k - 1)].distance); };
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     if (tree == &fixed_tree_ && !filter.fixed) break;
-    tree->visit_nearest(box, bound(), [&](ProxyId p, float) {
-      const std::uint32_t part = std::uint32_t(tree->user_data(p));
-      if (!query_sees(part, filter)) return bound();
-      const Part& found_part = parts_[part];
-      const float d = found_part.chain ? distance(found_part.piece, found_part.xf, shape, xf).distance
-                                       : distance(found_part.shape(), found_part.xf, shape, xf).distance;
-      if (!(d <= max_distance)) return bound();
-      const Neighbor candidate{id_of(hot_[part].collider), part_index(part), d};
-      // A collider of several parts appears once, at its nearest part.
-      int at = -1;
-      for (int i = 0; i < found && hot_[part].several; ++i)
-        if (out[std::size_t(i)].id == candidate.id) at = i;
-      if (at >= 0) {
-        if (!before(candidate, out[std::size_t(at)])) return bound();
-      } else {
-        if (found == k && !before(candidate, out[std::size_t(k - 1)])) return bound();
-        at = found < k ? found++ : k - 1;
-      }
-      while (at > 0 && before(candidate, out[std::size_t(at - 1)])) {
-        out[std::size_t(at)] = out[std::size_t(at - 1)];
-        --at;
-      }
-      out[std::size_t(at)] = candidate;
-      return bound();
-    }, filter.mask);
+    tree->visit_nearest(
+        box, bound(),
+        [&](ProxyId p, float) {
+          const std::uint32_t part = std::uint32_t(tree->user_data(p));
+          if (!query_sees(part, filter)) return bound();
+          const Part& found_part = parts_[part];
+          const float d = found_part.chain ? distance(found_part.piece, found_part.xf, shape, xf).distance
+                                           : distance(found_part.shape(), found_part.xf, shape, xf).distance;
+          if (!(d <= max_distance)) return bound();
+          const Neighbor candidate{id_of(hot_[part].collider), part_index(part), d};
+          // A collider of several parts appears once, at its nearest part.
+          int at = -1;
+          for (int i = 0; i < found && hot_[part].several; ++i)
+            if (out[std::size_t(i)].id == candidate.id) at = i;
+          if (at >= 0) {
+            if (!before(candidate, out[std::size_t(at)])) return bound();
+          } else {
+            if (found == k && !before(candidate, out[std::size_t(k - 1)])) return bound();
+            at = found < k ? found++ : k - 1;
+          }
+          while (at > 0 && before(candidate, out[std::size_t(at - 1)])) {
+            out[std::size_t(at)] = out[std::size_t(at - 1)];
+            --at;
+          }
+          out[std::size_t(at)] = candidate;
+          return bound();
+        },
+        filter.mask);
   }
   return found;
 }
 
-void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter,
+                               detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid(box) || !is_valid_point(box.lower) || !is_valid_point(box.upper)) return;
   const Vec2 half = extents(box);
   if (half.x <= kMaxShapeExtent && half.y <= kMaxShapeExtent) {
@@ -216,21 +231,24 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter, detai
   }
   // Too large for a Shape: a collider overlaps the box exactly when it overlaps the part of the box
   // inside its own tree box, which holds it.
-  visit_overlapping(box, filter, [&](const Shape& shape, const Transform& at, const Aabb& part_box) {
-    Aabb part{max(box.lower, part_box.lower), min(box.upper, part_box.upper)};
-    if (!is_valid(part)) return false;
-    if (!(extents(part).x <= kMaxShapeExtent && extents(part).y <= kMaxShapeExtent)) {
-      // A shape up to 2.4e7 from its position, or a large contact margin: clipped also to the
-      // shape's bounds grown by 1e-3 of its size (beyond what overlap() could call touching),
-      // which are at most 4.9e7 wide, then asked tile by tile.
-      const Aabb near = grown(bounds(shape, at), kBoxSizeSlack * shape.extent());
-      part = {max(part.lower, near.lower), min(part.upper, near.upper)};
-      return is_valid(part) && overlaps_box(shape, at, part);
-    }
-    Transform box_at;
-    const Shape box_part = box_shape(part, box_at);
-    return overlap(shape, at, box_part, box_at);
-  }, on_hit);
+  visit_overlapping(
+      box, filter,
+      [&](const Shape& shape, const Transform& at, const Aabb& part_box) {
+        Aabb part{max(box.lower, part_box.lower), min(box.upper, part_box.upper)};
+        if (!is_valid(part)) return false;
+        if (!(extents(part).x <= kMaxShapeExtent && extents(part).y <= kMaxShapeExtent)) {
+          // A shape up to 2.4e7 from its position, or a large contact margin: clipped also to the
+          // shape's bounds grown by 1e-3 of its size (beyond what overlap() could call touching),
+          // which are at most 4.9e7 wide, then asked tile by tile.
+          const Aabb near = grown(bounds(shape, at), kBoxSizeSlack * shape.extent());
+          part = {max(part.lower, near.lower), min(part.upper, near.upper)};
+          return is_valid(part) && overlaps_box(shape, at, part);
+        }
+        Transform box_at;
+        const Shape box_part = box_shape(part, box_at);
+        return overlap(shape, at, box_part, box_at);
+      },
+      on_hit);
 }
 
 int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const QueryFilter& filter) const noexcept {
@@ -244,7 +262,8 @@ int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const
       if (std::size_t(found) < out.size()) {
         const Hot& h = hot_[part];
         const Part& f = parts_[part];
-        out[std::size_t(found)] = {id_of(h.collider), int(h.part_no), &f.shape(), f.chain ? &f.piece : nullptr, f.xf, f.box, h.fixed};
+        out[std::size_t(found)] = {
+            id_of(h.collider), int(h.part_no), &f.shape(), f.chain ? &f.piece : nullptr, f.xf, f.box, h.fixed};
       }
       ++found;
       return true;
@@ -253,11 +272,12 @@ int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const
   return found;
 }
 
-void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter,
+                                detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid_point(point)) return;
-  visit_overlapping(Aabb{point, point}, filter, [&](const Shape& shape, const Transform& at, const Aabb&) {
-    return pebble::contains(shape, at, point);
-  }, on_hit);
+  visit_overlapping(
+      Aabb{point, point}, filter,
+      [&](const Shape& shape, const Transform& at, const Aabb&) { return pebble::contains(shape, at, point); }, on_hit);
 }
 
 }  // namespace pebble

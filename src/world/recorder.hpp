@@ -38,7 +38,8 @@ class Recorder {
 public:
   /// `start`: the world's save() when it is not new (the replay restores it), else empty.
   Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start);
-  Recorder(std::unique_ptr<std::ofstream> file, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start);
+  Recorder(std::unique_ptr<std::ofstream> file, const WorldSettings& settings, std::uint32_t world,
+           std::span<const std::byte> start);
   ~Recorder();
 
   void add_parts(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options, ColliderId id);

@@ -20,7 +20,8 @@ namespace detail {
 // ---------------------------------------------------------------------------------------------
 // Writing.
 
-Recorder::Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start)
+Recorder::Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world,
+                   std::span<const std::byte> start)
     : out_(out), world_(world) {
   header(settings, start);
 }
@@ -112,7 +113,8 @@ void Recorder::write() {
   buffer_.clear();
 }
 
-void Recorder::add_parts(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& o, ColliderId result) {
+void Recorder::add_parts(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& o,
+                         ColliderId result) {
   start(RecordTag::add_parts);
   u32(std::uint32_t(parts.size()));
   for (const Shape& s : parts) shape(s);
@@ -133,7 +135,8 @@ void Recorder::add_chain(const Chain& chain, const Transform& xf, const Collider
   finish();
 }
 
-void Recorder::add_heightfield(const Heightfield& field, const Transform& xf, const ColliderOptions& o, ColliderId result) {
+void Recorder::add_heightfield(const Heightfield& field, const Transform& xf, const ColliderOptions& o,
+                               ColliderId result) {
   start(RecordTag::add_heightfield);
   f32(field.spacing());
   u32(std::uint32_t(field.heights().size()));
@@ -222,7 +225,8 @@ public:
     const int c = in_.get();
     if (c == std::char_traits<char>::eof()) return false;
     ++record_;
-    if (c < int(RecordTag::add_parts) || c > int(RecordTag::add_heightfield)) fail("an unknown record tag " + std::to_string(c));
+    if (c < int(RecordTag::add_parts) || c > int(RecordTag::add_heightfield))
+      fail("an unknown record tag " + std::to_string(c));
     tag = RecordTag(c);
     return true;
   }
@@ -285,7 +289,8 @@ public:
   /// ends before them, so that a corrupt count never makes a huge allocation.
   std::uint32_t count(std::size_t item_bytes) {
     const std::uint32_t n = u32();
-    if (n > 0 && !has_at_least(std::size_t(n) * item_bytes)) fail("a count of " + std::to_string(n) + " beyond the end of the recording");
+    if (n > 0 && !has_at_least(std::size_t(n) * item_bytes))
+      fail("a count of " + std::to_string(n) + " beyond the end of the recording");
     return n;
   }
 
@@ -421,8 +426,8 @@ ReplayReport replay(std::istream& in) {
   }
   const std::uint32_t format = r.u32();
   if (format != detail::kRecordingVersion) {
-    throw InvalidRecording("pebble recording: format version " + std::to_string(format) + ", this pebble reads version " +
-                           std::to_string(detail::kRecordingVersion));
+    throw InvalidRecording("pebble recording: format version " + std::to_string(format) +
+                           ", this pebble reads version " + std::to_string(detail::kRecordingVersion));
   }
   const std::uint32_t version_length = r.u32();
   if (version_length > 64) r.fail("a version string of " + std::to_string(version_length) + " bytes");
@@ -471,12 +476,13 @@ ReplayReport replay(std::istream& in) {
   };
   const auto check_add = [&](ColliderId got, ColliderId recorded) {
     if (got.index != recorded.index || got.generation != recorded.generation) {
-      mismatch("call " + std::to_string(report.calls) + ": add gave slot " + std::to_string(got.index) + " where the recording has " +
-               std::to_string(recorded.index));
+      mismatch("call " + std::to_string(report.calls) + ": add gave slot " + std::to_string(got.index) +
+               " where the recording has " + std::to_string(recorded.index));
     }
   };
   const auto check_bool = [&](const char* what, bool got) {
-    if (got != (r.u8() != 0)) mismatch("call " + std::to_string(report.calls) + ": " + what + " returned " + (got ? "true" : "false"));
+    if (got != (r.u8() != 0))
+      mismatch("call " + std::to_string(report.calls) + ": " + what + " returned " + (got ? "true" : "false"));
   };
   // The world refuses an invalid add by throwing; the recorder never wrote one.
   const auto add_or_fail = [&r](auto&& add) {
@@ -562,7 +568,8 @@ ReplayReport replay(std::istream& in) {
           transforms.push_back(r.transform());
         }
         const int moved = world.set_transforms(ids, transforms);
-        if (std::uint32_t(moved) != r.u32()) mismatch("call " + std::to_string(report.calls) + ": set_transforms moved " + std::to_string(moved));
+        if (std::uint32_t(moved) != r.u32())
+          mismatch("call " + std::to_string(report.calls) + ": set_transforms moved " + std::to_string(moved));
         break;
       }
       case RecordTag::set_shape: {
@@ -594,8 +601,9 @@ ReplayReport replay(std::istream& in) {
         report.digest = update_digest(world);
         if (report.digest != recorded || world.contacts().size() != contacts) {
           std::ostringstream what;
-          what << "update " << report.updates << " (call " << report.calls << "): " << world.contacts().size() << " contacts, digest " << std::hex
-               << report.digest << ", the recording has " << std::dec << contacts << " contacts, digest " << std::hex << recorded;
+          what << "update " << report.updates << " (call " << report.calls << "): " << world.contacts().size()
+               << " contacts, digest " << std::hex << report.digest << ", the recording has " << std::dec << contacts
+               << " contacts, digest " << std::hex << recorded;
           mismatch(what.str());
         }
         break;

@@ -133,7 +133,8 @@ public:
 
 private:
   void room(std::size_t n) {
-    if (size + n > out.size()) [[unlikely]] grow(n);
+    if (size + n > out.size()) [[unlikely]]
+      grow(n);
   }
   [[gnu::noinline]] void grow(std::size_t n) { out.resize(std::max(2 * out.size(), size + n + 1024)); }
 };
@@ -179,7 +180,8 @@ public:
   // before anything is allocated for them.
   std::uint32_t count(const char* what, std::size_t min_bytes) {
     const std::uint32_t n = u32(what);
-    if (std::size_t(n) > remaining() / min_bytes) bad(what, "(" + std::to_string(n) + ") is more than the bytes left can hold");
+    if (std::size_t(n) > remaining() / min_bytes)
+      bad(what, "(" + std::to_string(n) + ") is more than the bytes left can hold");
     return n;
   }
   [[noreturn, gnu::noinline]] void bad(const char* what, const std::string& problem) const {
@@ -190,7 +192,8 @@ public:
 
 private:
   void need(std::size_t n, const char* what) const {
-    if (remaining() < n) [[unlikely]] truncated(n, what);
+    if (remaining() < n) [[unlikely]]
+      truncated(n, what);
   }
   [[noreturn, gnu::noinline]] void truncated(std::size_t n, const char* what) const {
     std::ostringstream out;
@@ -260,7 +263,8 @@ struct TreeSnapshot {
         n.parent = r.i32("free node link");
         continue;
       }
-      if (n.height < 1 || n.height > kMaxTreeHeight) bad("a node height " + std::to_string(n.height) + " outside [1, kMaxTreeHeight]");
+      if (n.height < 1 || n.height > kMaxTreeHeight)
+        bad("a node height " + std::to_string(n.height) + " outside [1, kMaxTreeHeight]");
       n.child[0] = r.i32("node child");
       n.child[1] = r.i32("node child");
       n.parent = r.i32("node parent");
@@ -274,7 +278,8 @@ struct TreeSnapshot {
       p.user_data = 0;
       p.category = 0;
       if (p.node == AabbTree::kFreeProxy) continue;
-      if (p.node < 0 || std::uint32_t(p.node) >= node_count || t.nodes_[std::size_t(p.node)].height < 1 || (p.slot != 0 && p.slot != 1))
+      if (p.node < 0 || std::uint32_t(p.node) >= node_count || t.nodes_[std::size_t(p.node)].height < 1 ||
+          (p.slot != 0 && p.slot != 1))
         bad("a proxy in a node or slot that does not exist");
       p.fat.lower = r.vec("proxy box");
       p.fat.upper = r.vec("proxy box");
@@ -309,12 +314,14 @@ struct TreeSnapshot {
           }
           if (AabbTree::is_leaf(c)) {
             const std::int32_t id = ~c;
-            if (std::uint32_t(id) >= proxy_count || t.proxies_[std::size_t(id)].node != at || t.proxies_[std::size_t(id)].slot != k)
+            if (std::uint32_t(id) >= proxy_count || t.proxies_[std::size_t(id)].node != at ||
+                t.proxies_[std::size_t(id)].slot != k)
               bad("a leaf naming a proxy that is not there");
             ++reached_proxies;
             continue;
           }
-          if (std::uint32_t(c) >= node_count || t.nodes_[std::size_t(c)].height < 1 || t.nodes_[std::size_t(c)].parent != at)
+          if (std::uint32_t(c) >= node_count || t.nodes_[std::size_t(c)].height < 1 ||
+              t.nodes_[std::size_t(c)].parent != at)
             bad("a child node that is free, out of range or names another parent");
           if (t.nodes_[std::size_t(c)].height >= n.height) bad("a child node as high as its parent");
           stack.push_back(c);
@@ -325,7 +332,8 @@ struct TreeSnapshot {
     if (reached_proxies != live) bad("live proxies that the root does not reach");
     t.node_count_ = int(in_use);
     t.proxy_count_ = int(live);
-    if (in_use != (live == 0 ? 0 : std::max<std::size_t>(1, live - 1))) bad("a node count that does not fit the proxy count");
+    if (in_use != (live == 0 ? 0 : std::max<std::size_t>(1, live - 1)))
+      bad("a node count that does not fit the proxy count");
     std::size_t free_nodes = 0;
     for (std::int32_t f = t.free_node_; f != AabbTree::kNullNode; f = t.nodes_[std::size_t(f)].parent) {
       if (f < 0 || std::uint32_t(f) >= node_count || t.nodes_[std::size_t(f)].height != -1 || ++free_nodes > node_count)
@@ -334,7 +342,8 @@ struct TreeSnapshot {
     if (free_nodes + in_use != node_count) bad("free nodes missing from the free list");
     std::size_t free_proxies = 0;
     for (std::int32_t f = t.free_proxy_; f != kNullProxy; f = t.proxies_[std::size_t(f)].slot) {
-      if (f < 0 || std::uint32_t(f) >= proxy_count || t.proxies_[std::size_t(f)].node != AabbTree::kFreeProxy || ++free_proxies > proxy_count)
+      if (f < 0 || std::uint32_t(f) >= proxy_count || t.proxies_[std::size_t(f)].node != AabbTree::kFreeProxy ||
+          ++free_proxies > proxy_count)
         bad("a broken free proxy list");
     }
     if (free_proxies + live != proxy_count) bad("free proxies missing from the free list");
@@ -342,7 +351,8 @@ struct TreeSnapshot {
     t.moved_.assign(moved, 0);
     for (std::uint32_t i = 0; i < moved; ++i) {
       const ProxyId id = r.i32("moved proxy");
-      if (!t.is_proxy(id) || t.proxies_[std::size_t(id)].move_index >= 0) bad("a moved proxy that is not live or listed twice");
+      if (!t.is_proxy(id) || t.proxies_[std::size_t(id)].move_index >= 0)
+        bad("a moved proxy that is not live or listed twice");
       t.moved_[i] = id;
       t.proxies_[std::size_t(id)].move_index = std::int32_t(i);
     }
@@ -417,7 +427,8 @@ struct CollisionWorld::Snapshot {
     return m;
   }
   static bool same(const Manifold& a, const Manifold& b) {
-    if (a.count != b.count || std::bit_cast<std::uint64_t>(a.normal) != std::bit_cast<std::uint64_t>(b.normal)) return false;
+    if (a.count != b.count || std::bit_cast<std::uint64_t>(a.normal) != std::bit_cast<std::uint64_t>(b.normal))
+      return false;
     for (int i = 0; i < a.count; ++i) {
       if (std::memcmp(&a.points[i], &b.points[i], sizeof(ContactPoint)) != 0) return false;
     }
@@ -592,11 +603,13 @@ std::vector<std::byte> CollisionWorld::Snapshot::save(const CollisionWorld& worl
   for (const ContactPair& c : world.contacts_) {
     std::uint32_t slot = kNone;
     std::size_t j = cursor;
-    while (j < world.pairs_.size() && (world.pairs_[j].free() || !world.pairs_[j].touching || world.pairs_[j].sensor)) ++j;
+    while (j < world.pairs_.size() && (world.pairs_[j].free() || !world.pairs_[j].touching || world.pairs_[j].sensor))
+      ++j;
     cursor = j;  // the pairs skipped touch nothing: no later contact names them
     if (j < world.pairs_.size()) {
       const Pair& p = world.pairs_[j];
-      if (p.id[0] == c.a && p.id[1] == c.b && p.part_no[0] == c.part_a && p.part_no[1] == c.part_b && same(p.manifold, c.manifold)) {
+      if (p.id[0] == c.a && p.id[1] == c.b && p.part_no[0] == c.part_a && p.part_no[1] == c.part_b &&
+          same(p.manifold, c.manifold)) {
         slot = std::uint32_t(j);
         cursor = j + 1;
       }
@@ -612,8 +625,8 @@ std::vector<std::byte> CollisionWorld::Snapshot::save(const CollisionWorld& worl
     write_manifold(w, c.manifold);
   }
 
-  for (const auto* events : {&world.begin_events_, &world.end_events_, &world.pending_end_events_, &world.begin_part_events_,
-                             &world.end_part_events_, &world.pending_end_part_events_})
+  for (const auto* events : {&world.begin_events_, &world.end_events_, &world.pending_end_events_,
+                             &world.begin_part_events_, &world.end_part_events_, &world.pending_end_part_events_})
     write_events(w, *events);
   for (const auto* events : {&world.sensor_begin_events_, &world.sensor_end_events_, &world.pending_sensor_end_events_})
     write_events(w, *events);
@@ -628,8 +641,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   using snapshot_format::fail;
   // Header.
   if (bytes.size() < snapshot_format::kHeaderSize)
-    fail("truncated: " + std::to_string(bytes.size()) + " bytes, fewer than the " + std::to_string(snapshot_format::kHeaderSize) +
-         "-byte header");
+    fail("truncated: " + std::to_string(bytes.size()) + " bytes, fewer than the " +
+         std::to_string(snapshot_format::kHeaderSize) + "-byte header");
   Reader head(bytes.data(), snapshot_format::kHeaderSize, 0);
   for (const char c : snapshot_format::kMagic)
     if (head.u8("magic") != std::uint8_t(c)) fail("not a pebble world snapshot (wrong magic bytes)");
@@ -637,11 +650,13 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   const std::uint32_t major = head.u8("version") | std::uint32_t(head.u8("version")) << 8;
   const std::uint32_t minor = head.u8("version") | std::uint32_t(head.u8("version")) << 8;
   const std::uint32_t patch = head.u8("version") | std::uint32_t(head.u8("version")) << 8;
-  if ((head.u8("reserved") | head.u8("reserved") | head.u32("reserved")) != 0) fail("corrupt: reserved header bytes are not 0");
+  if ((head.u8("reserved") | head.u8("reserved") | head.u32("reserved")) != 0)
+    fail("corrupt: reserved header bytes are not 0");
   if (format != snapshot_format::kFormatVersion) {
     std::ostringstream out;
     out << "snapshot format version " << format << " (written by pebble " << major << '.' << minor << '.' << patch
-        << "); this pebble (" << PEBBLE_VERSION_STRING << ") reads version " << snapshot_format::kFormatVersion << " only";
+        << "); this pebble (" << PEBBLE_VERSION_STRING << ") reads version " << snapshot_format::kFormatVersion
+        << " only";
     fail(out.str());
   }
   const std::uint64_t length = head.u64("payload length");
@@ -649,8 +664,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   const std::size_t available = bytes.size() - snapshot_format::kHeaderSize;
   if (length != available) {
     std::ostringstream out;
-    out << (length > available ? "truncated" : "trailing bytes") << ": the header gives a payload of " << length << " bytes, "
-        << available << " follow it";
+    out << (length > available ? "truncated" : "trailing bytes") << ": the header gives a payload of " << length
+        << " bytes, " << available << " follow it";
     fail(out.str());
   }
   const std::byte* payload = bytes.data() + snapshot_format::kHeaderSize;
@@ -663,7 +678,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   s.tree.margin = r.finite("tree margin");
   s.tree.margin_fraction = r.finite("tree margin fraction");
   s.tree.prediction = r.finite("tree prediction");
-  if (s.contact_margin < 0 || s.tree.margin < 0 || s.tree.margin_fraction < 0 || s.tree.prediction < 0) fail("a negative world setting");
+  if (s.contact_margin < 0 || s.tree.margin < 0 || s.tree.margin_fraction < 0 || s.tree.prediction < 0)
+    fail("a negative world setting");
   s.threads = r.i32("threads");
   if (s.threads > snapshot_format::kMaxThreads) fail("a thread count of " + std::to_string(s.threads));
   const std::uint8_t reuse = r.u8("reuse_contacts");
@@ -702,7 +718,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
     c.xf.p = r.vec("collider position");
     c.xf.q.c = r.finite("collider rotation");
     c.xf.q.s = r.finite("collider rotation");
-    if (!is_valid(c.xf)) r.bad("collider transform", "is not valid (beyond kMaxWorldCoordinate or not a unit rotation)");
+    if (!is_valid(c.xf))
+      r.bad("collider transform", "is not valid (beyond kMaxWorldCoordinate or not a unit rotation)");
     c.options.filter.category = r.u64("filter");
     c.options.filter.mask = r.u64("filter");
     c.options.filter.group = r.i32("filter");
@@ -720,7 +737,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
     std::vector<char> listed(collider_count, 0);
     std::size_t steps = 0;
     for (std::uint32_t f = world.free_collider_; f != kNone; f = world.colliders_[f].first_part) {
-      if (f >= collider_count || world.colliders_[f].live || listed[f] || ++steps > collider_count) fail("a broken free collider list");
+      if (f >= collider_count || world.colliders_[f].live || listed[f] || ++steps > collider_count)
+        fail("a broken free collider list");
       listed[f] = 1;
     }
     for (std::uint32_t i = 0; i < collider_count; ++i) {
@@ -773,14 +791,18 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
         part.chain = true;
       } else {
         const std::uint8_t n = r.u8("shape vertex count");
-        if (n < 1 || n > kMaxPolygonVertices) r.bad("shape vertex count", std::to_string(n) + " is outside [1, kMaxPolygonVertices]");
+        if (n < 1 || n > kMaxPolygonVertices)
+          r.bad("shape vertex count", std::to_string(n) + " is outside [1, kMaxPolygonVertices]");
         Vec2 v[kMaxPolygonVertices];
         for (int k = 0; k < n; ++k) v[k] = r.vec("shape vertex");
         const float radius = r.finite("shape radius");
         const auto same_core = [&](const Shape& shape) {
-          if (shape.vertex_count() != n || std::bit_cast<std::uint32_t>(shape.radius()) != std::bit_cast<std::uint32_t>(radius)) return false;
+          if (shape.vertex_count() != n ||
+              std::bit_cast<std::uint32_t>(shape.radius()) != std::bit_cast<std::uint32_t>(radius))
+            return false;
           for (int k = 0; k < n; ++k)
-            if (std::bit_cast<std::uint64_t>(shape.vertices()[std::size_t(k)]) != std::bit_cast<std::uint64_t>(v[k])) return false;
+            if (std::bit_cast<std::uint64_t>(shape.vertices()[std::size_t(k)]) != std::bit_cast<std::uint64_t>(v[k]))
+              return false;
           return true;
         };
         // Shape::from_vertices gives a saved core back bit for bit and refuses anything the
@@ -808,7 +830,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   for (std::uint32_t i = 0; i < collider_count; ++i) {
     Collider& c = world.colliders_[i];
     if (!c.live) continue;
-    if (c.part_count == 0 || std::uint64_t(c.first_part) + c.part_count > part_count) fail("a collider's parts beyond the part table");
+    if (c.part_count == 0 || std::uint64_t(c.first_part) + c.part_count > part_count)
+      fail("a collider's parts beyond the part table");
     for (std::uint32_t k = 0; k < c.part_count; ++k) {
       const std::uint32_t slot = c.first_part + k;
       if (!world.hot_[slot].live || owned[slot]) fail("a collider part that is free or owned twice");
@@ -832,12 +855,14 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
     std::vector<char> free_slot(part_count, 0);
     std::size_t steps = 0;
     for (std::uint32_t f = world.free_part_; f != kNone; f = world.hot_[f].pair_head) {
-      if (f >= part_count || world.hot_[f].live || free_slot[f] || ++steps > part_count) fail("a broken free part list");
+      if (f >= part_count || world.hot_[f].live || free_slot[f] || ++steps > part_count)
+        fail("a broken free part list");
       free_slot[f] = 1;
     }
     std::uint64_t end = 0;
     for (const auto& [first, count] : world.free_ranges_) {
-      if (count == 0 || first < end || std::uint64_t(first) + count > part_count) fail("free part runs out of order or beyond the table");
+      if (count == 0 || first < end || std::uint64_t(first) + count > part_count)
+        fail("free part runs out of order or beyond the table");
       end = std::uint64_t(first) + count;
       for (std::uint32_t k = 0; k < count; ++k) {
         if (world.hot_[first + k].live || free_slot[first + k]) fail("a free part run over a live or listed slot");
@@ -862,13 +887,15 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
       if (!h.live) continue;
       AabbTree& tree = h.fixed ? world.fixed_tree_ : world.moving_tree_;
       std::vector<char>& taken = h.fixed ? fixed : moving;
-      if (!detail::TreeSnapshot::live(tree, h.proxy) || taken[std::size_t(h.proxy)]) fail("a part whose proxy is not live or is shared");
+      if (!detail::TreeSnapshot::live(tree, h.proxy) || taken[std::size_t(h.proxy)])
+        fail("a part whose proxy is not live or is shared");
       taken[std::size_t(h.proxy)] = 1;
       (h.fixed ? in_fixed : in_moving) += 1;
       if (!pebble::contains(tree.fat_box(h.proxy), world.parts_[i].box)) fail("a tree box that does not hold its part");
       detail::TreeSnapshot::set_proxy(tree, h.proxy, i, h.filter.category);
     }
-    if (in_moving != std::size_t(world.moving_tree_.proxy_count()) || in_fixed != std::size_t(world.fixed_tree_.proxy_count()))
+    if (in_moving != std::size_t(world.moving_tree_.proxy_count()) ||
+        in_fixed != std::size_t(world.fixed_tree_.proxy_count()))
       fail("tree proxies no part owns");
   }
   detail::TreeSnapshot::finish(world.moving_tree_);
@@ -892,7 +919,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
       *link = r.u32("pair link");
       if (*link != kNone && *link >= pair_count) r.bad("pair link", "is beyond the pair table");
     }
-    if (p.part[0] >= part_count || p.part[1] >= part_count || !world.hot_[p.part[0]].live || !world.hot_[p.part[1]].live)
+    if (p.part[0] >= part_count || p.part[1] >= part_count || !world.hot_[p.part[0]].live ||
+        !world.hot_[p.part[1]].live)
       r.bad("pair", "names a part slot that is free or beyond the table");
     const Hot& ha = world.hot_[p.part[0]];
     const Hot& hb = world.hot_[p.part[1]];
@@ -912,7 +940,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
       r.bad("pair", "joins parts that may not pair");
     p.manifold = read_manifold(r);
     if (p.sensor && (p.manifold.count != 0 || p.reusable)) r.bad("sensor pair", "has a manifold");
-    if (!p.sensor && p.touching != (p.manifold.count > 0)) r.bad("pair", "is touching without points or the other way round");
+    if (!p.sensor && p.touching != (p.manifold.count > 0))
+      r.bad("pair", "is touching without points or the other way round");
     if (!p.reusable) continue;
     for (int k = 0; k < p.manifold.count; ++k) {
       p.anchor[k][0] = r.vec("reuse anchor");

@@ -79,7 +79,8 @@ void ThreadPool::work() {
   std::uint32_t seen = 0, alerted = 0;
   int spins = kSpins;
   for (;;) {
-    for (int i = 0; i < spins && std::uint32_t(cursor_.load(std::memory_order_relaxed) >> 32) == seen; ++i) spin_pause();
+    for (int i = 0; i < spins && std::uint32_t(cursor_.load(std::memory_order_relaxed) >> 32) == seen; ++i)
+      spin_pause();
     spins = kSpins;
     void (*task)(int, void*);
     void* context;

@@ -374,7 +374,8 @@ void AabbTree::set_category(ProxyId id, std::uint64_t category) {
   std::int32_t node = p.node;
   nodes_[std::size_t(node)].category[p.slot] = category;
   // Up to where the union stops changing.
-  for (std::int32_t parent = nodes_[std::size_t(node)].parent; parent != kNullNode; parent = nodes_[std::size_t(node)].parent) {
+  for (std::int32_t parent = nodes_[std::size_t(node)].parent; parent != kNullNode;
+       parent = nodes_[std::size_t(node)].parent) {
     const Node& n = nodes_[std::size_t(node)];
     std::uint64_t& slot = nodes_[std::size_t(parent)].category[slot_in_parent(node)];
     if (slot == (n.category[0] | n.category[1])) return;
@@ -545,7 +546,9 @@ void AabbTree::rebuild() {
 namespace {
 
 // (distance, id) order: nearer first, ties by id.
-bool before(const TreeNeighbor& a, const TreeNeighbor& b) { return a.distance < b.distance || (a.distance == b.distance && a.id < b.id); }
+bool before(const TreeNeighbor& a, const TreeNeighbor& b) {
+  return a.distance < b.distance || (a.distance == b.distance && a.id < b.id);
+}
 
 }  // namespace
 
@@ -553,18 +556,21 @@ int AabbTree::nearest(const Aabb& box, std::span<TreeNeighbor> out, float max_di
   if (out.empty() || !is_valid(box) || !(max_distance >= 0)) return 0;
   const int k = int(std::min<std::size_t>(out.size(), std::size_t(std::numeric_limits<int>::max())));
   int found = 0;
-  visit_nearest(box, max_distance, [&](ProxyId id, float gap) {
-    const TreeNeighbor candidate{id, gap};
-    if (found == k && !before(candidate, out[std::size_t(k - 1)])) return out[std::size_t(k - 1)].distance;
-    // Insertion into the sorted list (k is small).
-    int at = found < k ? found++ : k - 1;
-    while (at > 0 && before(candidate, out[std::size_t(at - 1)])) {
-      out[std::size_t(at)] = out[std::size_t(at - 1)];
-      --at;
-    }
-    out[std::size_t(at)] = candidate;
-    return found < k ? max_distance : out[std::size_t(k - 1)].distance;
-  }, mask);
+  visit_nearest(
+      box, max_distance,
+      [&](ProxyId id, float gap) {
+        const TreeNeighbor candidate{id, gap};
+        if (found == k && !before(candidate, out[std::size_t(k - 1)])) return out[std::size_t(k - 1)].distance;
+        // Insertion into the sorted list (k is small).
+        int at = found < k ? found++ : k - 1;
+        while (at > 0 && before(candidate, out[std::size_t(at - 1)])) {
+          out[std::size_t(at)] = out[std::size_t(at - 1)];
+          --at;
+        }
+        out[std::size_t(at)] = candidate;
+        return found < k ? max_distance : out[std::size_t(k - 1)].distance;
+      },
+      mask);
   return found;
 }
 
@@ -646,7 +652,8 @@ TreeStats AabbTree::stats() const {
   TreeStats s;
   s.proxy_count = proxy_count_;
   s.node_count = node_count_;
-  s.memory_bytes = nodes_.capacity() * sizeof(Node) + proxies_.capacity() * sizeof(Proxy) + moved_.capacity() * sizeof(ProxyId);
+  s.memory_bytes =
+      nodes_.capacity() * sizeof(Node) + proxies_.capacity() * sizeof(Proxy) + moved_.capacity() * sizeof(ProxyId);
   if (root_ == kNullNode) return s;
   s.height = nodes_[std::size_t(root_)].height;
   const float root_area = perimeter(bounds());

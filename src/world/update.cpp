@@ -31,7 +31,8 @@ namespace pebble {
 bool CollisionWorld::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
   const Hot& ha = hot_[a];
   const Hot& hb = hot_[b];
-  return ha.collider != hb.collider && !(ha.fixed && hb.fixed) && !(ha.chain && hb.chain) && !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
+  return ha.collider != hb.collider && !(ha.fixed && hb.fixed) && !(ha.chain && hb.chain) &&
+         !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
 }
 
 void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* context) {
@@ -116,7 +117,8 @@ void CollisionWorld::collide_chunk(int chunk) {
     const Hot& ha = hot_[a];
     const Hot& hb = hot_[b];
     if (!pair.fresh && ha.changed_at != step_ && hb.changed_at != step_) return;
-    if (((ha.moved_at == step_ || hb.moved_at == step_) && !overlaps(tree_of(a).fat_box(ha.proxy), tree_of(b).fat_box(hb.proxy))) ||
+    if (((ha.moved_at == step_ || hb.moved_at == step_) &&
+         !overlaps(tree_of(a).fat_box(ha.proxy), tree_of(b).fat_box(hb.proxy))) ||
         ((ha.filtered_at == step_ || hb.filtered_at == step_) && !can_pair(a, b))) {
       pair.doomed = true;
       pair.touching_now = false;
@@ -163,8 +165,8 @@ void CollisionWorld::collide_chunk(int chunk) {
     // to the next as it crosses their joint, a jump within any motion bound, and a carried manifold
     // stayed beside the next segment's new one (the same corner twice; tests/reuse_test.cpp).
     pair.reusable = ha.reuse && hb.reuse && !ha.chain && !hb.chain &&
-                    (pair.touching_now ? pair.manifold.count == 2 || reuse_distance_ > 0 || pa.shape().vertex_count() == 1 ||
-                                             pb.shape().vertex_count() == 1
+                    (pair.touching_now ? pair.manifold.count == 2 || reuse_distance_ > 0 ||
+                                             pa.shape().vertex_count() == 1 || pb.shape().vertex_count() == 1
                                        : reuse_distance_ > 0);
     if (pair.reusable) keep_for_reuse(pair, pa, pb);
   };
@@ -177,7 +179,8 @@ void CollisionWorld::collide_chunk(int chunk) {
       const int part_a = pair.part_no[0], part_b = pair.part_no[1];
       if (!pair.sensor) (now ? out.begin_part : out.end_part).push_back({pair.id[0], pair.id[1], part_a, part_b});
       if (hot_[pair.a()].several || hot_[pair.b()].several) {
-        out.changes.push_back({pair_key(pair.id[0].index, pair.id[1].index), {pair.id[0], pair.id[1], part_a, part_b}, pair.sensor, now});
+        out.changes.push_back(
+            {pair_key(pair.id[0].index, pair.id[1].index), {pair.id[0], pair.id[1], part_a, part_b}, pair.sensor, now});
       } else if (pair.sensor) {
         (now ? out.sensor_begin : out.sensor_end)
             .push_back(pair.sensor == 1 ? SensorEvent{pair.id[0], pair.id[1], part_a, part_b}
@@ -193,7 +196,8 @@ void CollisionWorld::collide_chunk(int chunk) {
       continue;
     }
     ++out.pairs;
-    if (now && !pair.sensor) contacts.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
+    if (now && !pair.sensor)
+      contacts.push_back({pair.id[0], pair.id[1], pair.manifold, pair.part_no[0], pair.part_no[1]});
   }
 }
 
@@ -216,7 +220,7 @@ void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) 
   pair.local_normal = inv_rotate(pa.xf.q, m.normal);
   relative_motion(pa, pb, pair.relative_p, pair.relative_q);
   pair.reuse_limit = m.count > 0 ? std::max(kReuseFraction * std::min(pa.extent, pb.extent), reuse_distance_)
-                                  : std::min(reuse_distance_, settings_.contact_margin);
+                                 : std::min(reuse_distance_, settings_.contact_margin);
   // One point (a 1-vertex core on one side): the normal may join two round features, and then
   // turns by the motion across it over their distance, radii included. Looser bounds let the
   // normal turn with part a only (ReuseBounds), so they bound the turn of the parts alone.
@@ -273,7 +277,8 @@ void CollisionWorld::update() {
   sensor_end_events_.swap(pending_sensor_end_events_);
   pending_sensor_end_events_.clear();
 
-  if (fixed_changes_ >= kFixedRebuildMin && fixed_changes_ * kFixedRebuildFraction >= fixed_tree_.proxy_count()) optimize_fixed();
+  if (fixed_changes_ >= kFixedRebuildMin && fixed_changes_ * kFixedRebuildFraction >= fixed_tree_.proxy_count())
+    optimize_fixed();
 
   // 1. Pair finding, the moved proxies in Z-order (queries in a row then share cached nodes).
   moving_tree_.sort_moved();
@@ -281,7 +286,8 @@ void CollisionWorld::update() {
   const std::size_t moved = moving_tree_.moved().size() + fixed_tree_.moved().size();
   const int find_tasks = int((moved + kFindChunk - 1) / kFindChunk);
   if (scratch_->found.size() < std::size_t(find_tasks)) scratch_->found.resize(std::size_t(find_tasks));
-  parallel_for(find_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->find_pairs_chunk(i); }, this);
+  parallel_for(
+      find_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->find_pairs_chunk(i); }, this);
 
   // 2. New pairs, in task order, each linked at the head of both colliders' lists.
   int new_pairs = 0;
@@ -333,7 +339,8 @@ void CollisionWorld::update() {
   if (scratch_->chunks.size() < std::size_t(collide_tasks)) scratch_->chunks.resize(std::size_t(collide_tasks));
   scratch_->serial = collide_tasks <= 1 || (settings_.task_hook.run == nullptr && !pool_);
   contacts_.clear();
-  parallel_for(collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
+  parallel_for(
+      collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
 
   // 4. The chunks joined: events and removals here, the contacts copied in parallel.
   int pair_count = 0;
@@ -362,12 +369,15 @@ void CollisionWorld::update() {
     contact_count += c.contacts.size();  // 0 when serial: they are in contacts_ already
   }
   if (!scratch_->serial) {
-  contacts_.resize(contact_count);
-  parallel_for(collide_tasks, [](int i, void* self) {
-    CollisionWorld& w = *static_cast<CollisionWorld*>(self);
-    const Scratch::Chunk& c = w.scratch_->chunks[std::size_t(i)];
-    std::copy(c.contacts.begin(), c.contacts.end(), w.contacts_.begin() + std::ptrdiff_t(c.first_contact));
-  }, this);
+    contacts_.resize(contact_count);
+    parallel_for(
+        collide_tasks,
+        [](int i, void* self) {
+          CollisionWorld& w = *static_cast<CollisionWorld*>(self);
+          const Scratch::Chunk& c = w.scratch_->chunks[std::size_t(i)];
+          std::copy(c.contacts.begin(), c.contacts.end(), w.contacts_.begin() + std::ptrdiff_t(c.first_contact));
+        },
+        this);
   }
 
   collider_events();
@@ -379,7 +389,8 @@ void CollisionWorld::update() {
   last_stats_.collided = total.collided;
   last_stats_.new_pairs = new_pairs;
   ++step_;
-  if (recorder_) [[unlikely]] recorder_->update(*this);
+  if (recorder_) [[unlikely]]
+    recorder_->update(*this);
 }
 
 // The collider events of colliders of several parts, from step 4's changes: a collider pair begins
@@ -417,7 +428,8 @@ void CollisionWorld::collider_events() {
     const ContactEvent& e = c.event;
     if (c.sensor) {
       (began ? sensor_begin_events_ : sensor_end_events_)
-          .push_back(c.sensor == 1 ? SensorEvent{e.a, e.b, e.part_a, e.part_b} : SensorEvent{e.b, e.a, e.part_b, e.part_a});
+          .push_back(c.sensor == 1 ? SensorEvent{e.a, e.b, e.part_a, e.part_b}
+                                   : SensorEvent{e.b, e.a, e.part_b, e.part_a});
     } else {
       (began ? begin_events_ : end_events_).push_back(e);
     }

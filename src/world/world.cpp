@@ -44,7 +44,8 @@ CollisionWorld::CollisionWorld(const WorldSettings& settings)
   reuse_angle_ = bounds.angle > kReuseAngle && std::isfinite(bounds.angle) ? bounds.angle : kReuseAngle;
   if (serial_ == 0) serial_ = g_next_serial.fetch_add(1, std::memory_order_relaxed);  // after 2^32 worlds
 #ifndef PEBBLE_NO_THREADS
-  if (settings_.task_hook.run == nullptr && settings_.threads > 1) pool_ = std::make_unique<detail::ThreadPool>(settings_.threads);
+  if (settings_.task_hook.run == nullptr && settings_.threads > 1)
+    pool_ = std::make_unique<detail::ThreadPool>(settings_.threads);
 #endif
 }
 
@@ -61,9 +62,13 @@ std::uint32_t CollisionWorld::slot_of(ColliderId id) const noexcept {
   return c.live && c.generation == id.generation ? id.index : kNoSlot;
 }
 
-ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept { return {index, colliders_[index].generation, serial_}; }
+ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept {
+  return {index, colliders_[index].generation, serial_};
+}
 
-const AabbTree& CollisionWorld::tree_of(std::uint32_t part) const noexcept { return hot_[part].fixed ? fixed_tree_ : moving_tree_; }
+const AabbTree& CollisionWorld::tree_of(std::uint32_t part) const noexcept {
+  return hot_[part].fixed ? fixed_tree_ : moving_tree_;
+}
 
 int CollisionWorld::part_index(std::uint32_t part) const noexcept { return int(hot_[part].part_no); }
 
@@ -186,7 +191,8 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
     part.piece.shape = parts[k];
     part.chain = false;
   });
-  if (recorder_) [[unlikely]] recorder_->add_parts(parts, xf, options, id);
+  if (recorder_) [[unlikely]]
+    recorder_->add_parts(parts, xf, options, id);
   return id;
 }
 
@@ -202,7 +208,8 @@ ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, const Co
     part.piece = chain.segment(int(k));
     part.chain = true;
   });
-  if (recorder_) [[unlikely]] recorder_->add_chain(chain, xf, options, id);
+  if (recorder_) [[unlikely]]
+    recorder_->add_chain(chain, xf, options, id);
   return id;
 }
 
@@ -218,12 +225,14 @@ ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, co
     part.piece = field.cell(int(k));
     part.chain = true;
   });
-  if (recorder_) [[unlikely]] recorder_->add_heightfield(field, xf, options, id);
+  if (recorder_) [[unlikely]]
+    recorder_->add_heightfield(field, xf, options, id);
   return id;
 }
 
 template <class Fill>
-ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf, const ColliderOptions& options, Fill fill) {
+ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf, const ColliderOptions& options,
+                                     Fill fill) {
   if (!is_valid(xf)) {
     std::ostringstream out;
     out << "pebble: CollisionWorld::add: the transform is not valid (p = " << xf.p.x << ", " << xf.p.y
@@ -290,7 +299,8 @@ ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf
 
 bool CollisionWorld::remove(ColliderId id) {
   const bool done = remove_collider(id);
-  if (recorder_) [[unlikely]] recorder_->remove(id, done);
+  if (recorder_) [[unlikely]]
+    recorder_->remove(id, done);
   return done;
 }
 
@@ -363,8 +373,8 @@ bool CollisionWorld::collider_event(const Pair& pair, bool touching) {
 
 // The end events of a touching pair that stops: per part pair, and per collider pair when it was
 // the collider pair's last.
-void CollisionWorld::end_events_of(const Pair& pair, std::vector<ContactEvent>& ends, std::vector<ContactEvent>& part_ends,
-                                   std::vector<SensorEvent>& sensor_ends) {
+void CollisionWorld::end_events_of(const Pair& pair, std::vector<ContactEvent>& ends,
+                                   std::vector<ContactEvent>& part_ends, std::vector<SensorEvent>& sensor_ends) {
   const int part_a = pair.part_no[0], part_b = pair.part_no[1];
   const bool collider_end = collider_event(pair, false);
   if (pair.sensor) {
@@ -417,7 +427,8 @@ void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement, const A
 bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
   const std::uint32_t index = slot_of(id);
   const bool done = index != kNoSlot && is_valid(xf);
-  if (recorder_) [[unlikely]] recorder_->set_transform(id, xf, done);
+  if (recorder_) [[unlikely]]
+    recorder_->set_transform(id, xf, done);
   if (!done) return false;
   Collider& c = colliders_[index];
   const Vec2 displacement = xf.p - c.xf.p;
@@ -451,34 +462,37 @@ int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<co
   // every collider given once whose parts all stay inside their fat boxes placed outright: it
   // changes only its own records, and its trees would not have changed.
   const int tasks = int((k.moves.size() + kBoxChunk - 1) / kBoxChunk);
-  parallel_for(tasks, [](int task, void* self) {
-    CollisionWorld& w = *static_cast<CollisionWorld*>(self);
-    const std::size_t end = std::min(w.scratch_->moves.size(), std::size_t(task + 1) * kBoxChunk);
-    for (std::size_t i = std::size_t(task) * kBoxChunk; i < end; ++i) {
-      Scratch::Move& m = w.scratch_->moves[i];
-      Collider& c = w.colliders_[m.index];
-      Aabb* box = w.scratch_->boxes.data() + m.first_box;
-      // A collider given again later is left to step 3 whole: an earlier entry's task may be
-      // placing it meanwhile, so not even its transform is read here.
-      bool kept = !m.again;
-      const Vec2 displacement = kept ? m.xf.p - c.xf.p : Vec2{};
-      for (std::uint32_t p = 0; p < c.part_count; ++p) {
-        const std::uint32_t slot = c.first_part + p;
-        box[p] = collider_box(w.parts_[slot].shape(), m.xf, w.settings_.contact_margin);
-        const Hot& h = w.hot_[slot];
-        kept = kept && (h.fixed ? w.fixed_tree_ : w.moving_tree_).keeps(h.proxy, box[p], displacement);
-      }
-      if (!kept) continue;
-      c.xf = m.xf;
-      for (std::uint32_t p = 0; p < c.part_count; ++p) {
-        const std::uint32_t slot = c.first_part + p;
-        w.parts_[slot].place(m.xf);
-        w.parts_[slot].box = box[p];
-        w.hot_[slot].changed_at = w.step_;
-      }
-      m.placed = true;
-    }
-  }, this);
+  parallel_for(
+      tasks,
+      [](int task, void* self) {
+        CollisionWorld& w = *static_cast<CollisionWorld*>(self);
+        const std::size_t end = std::min(w.scratch_->moves.size(), std::size_t(task + 1) * kBoxChunk);
+        for (std::size_t i = std::size_t(task) * kBoxChunk; i < end; ++i) {
+          Scratch::Move& m = w.scratch_->moves[i];
+          Collider& c = w.colliders_[m.index];
+          Aabb* box = w.scratch_->boxes.data() + m.first_box;
+          // A collider given again later is left to step 3 whole: an earlier entry's task may be
+          // placing it meanwhile, so not even its transform is read here.
+          bool kept = !m.again;
+          const Vec2 displacement = kept ? m.xf.p - c.xf.p : Vec2{};
+          for (std::uint32_t p = 0; p < c.part_count; ++p) {
+            const std::uint32_t slot = c.first_part + p;
+            box[p] = collider_box(w.parts_[slot].shape(), m.xf, w.settings_.contact_margin);
+            const Hot& h = w.hot_[slot];
+            kept = kept && (h.fixed ? w.fixed_tree_ : w.moving_tree_).keeps(h.proxy, box[p], displacement);
+          }
+          if (!kept) continue;
+          c.xf = m.xf;
+          for (std::uint32_t p = 0; p < c.part_count; ++p) {
+            const std::uint32_t slot = c.first_part + p;
+            w.parts_[slot].place(m.xf);
+            w.parts_[slot].box = box[p];
+            w.hot_[slot].changed_at = w.step_;
+          }
+          m.placed = true;
+        }
+      },
+      this);
   // 3. The rest, with their tree updates, in the order given (an id given twice ends where its
   // last transform puts it, with the displacement from the one before, as set_transform() calls do).
   for (const Scratch::Move& m : k.moves) {
@@ -488,14 +502,17 @@ int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<co
     c.xf = m.xf;
     refresh_box(m.index, displacement, k.boxes.data() + m.first_box);
   }
-  if (recorder_) [[unlikely]] recorder_->set_transforms(ids, transforms, int(k.moves.size()));
+  if (recorder_) [[unlikely]]
+    recorder_->set_transforms(ids, transforms, int(k.moves.size()));
   return int(k.moves.size());
 }
 
 bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
-  const bool done = index != kNoSlot && colliders_[index].part_count == 1 && !parts_[colliders_[index].first_part].chain;
-  if (recorder_) [[unlikely]] recorder_->set_shape(id, shape, done);
+  const bool done =
+      index != kNoSlot && colliders_[index].part_count == 1 && !parts_[colliders_[index].first_part].chain;
+  if (recorder_) [[unlikely]]
+    recorder_->set_shape(id, shape, done);
   if (!done) return false;
   parts_[colliders_[index].first_part].piece.shape = shape;
   parts_[colliders_[index].first_part].shape_changed();
@@ -506,7 +523,8 @@ bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
 
 bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
   const std::uint32_t index = slot_of(id);
-  if (recorder_) [[unlikely]] recorder_->set_filter(id, filter, index != kNoSlot);
+  if (recorder_) [[unlikely]]
+    recorder_->set_filter(id, filter, index != kNoSlot);
   if (index == kNoSlot) return false;
   Collider& c = colliders_[index];
   c.options.filter = filter;
@@ -523,14 +541,16 @@ bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
 
 bool CollisionWorld::set_user_data(ColliderId id, std::uint64_t user_data) {
   const std::uint32_t index = slot_of(id);
-  if (recorder_) [[unlikely]] recorder_->set_user_data(id, user_data, index != kNoSlot);
+  if (recorder_) [[unlikely]]
+    recorder_->set_user_data(id, user_data, index != kNoSlot);
   if (index == kNoSlot) return false;
   colliders_[index].options.user_data = user_data;
   return true;
 }
 
 void CollisionWorld::optimize_fixed() {
-  if (recorder_) [[unlikely]] recorder_->optimize_fixed();
+  if (recorder_) [[unlikely]]
+    recorder_->optimize_fixed();
   fixed_tree_.rebuild();
   fixed_changes_ = 0;
 }
@@ -551,11 +571,14 @@ bool CollisionWorld::validate() const {
       const Hot& h = hot_[slot];
       const Part& part = parts_[slot];
       ++live_parts;
-      if (!h.live || h.collider != i || h.part_no != k || h.several != (c.part_count > 1) || !(part.xf == c.xf) || h.chain != part.chain)
+      if (!h.live || h.collider != i || h.part_no != k || h.several != (c.part_count > 1) || !(part.xf == c.xf) ||
+          h.chain != part.chain)
         return false;
       if (h.fixed != c.options.fixed || h.sensor != c.options.sensor || !(h.filter == c.options.filter)) return false;
       const AabbTree& tree = tree_of(slot);
-      if (!tree.is_proxy(h.proxy) || tree.user_data(h.proxy) != slot || !pebble::contains(tree.fat_box(h.proxy), part.box)) return false;
+      if (!tree.is_proxy(h.proxy) || tree.user_data(h.proxy) != slot ||
+          !pebble::contains(tree.fat_box(h.proxy), part.box))
+        return false;
       if (!(part.box == collider_box(part.shape(), c.xf, settings_.contact_margin))) return false;
       // Its list: every pair names it, and links back.
       std::uint32_t prev = kNone;
@@ -563,26 +586,30 @@ bool CollisionWorld::validate() const {
         if (p >= pairs_.size() || pairs_[p].free()) return false;
         const Pair& pair = pairs_[p];
         const int side = pair.a() == slot ? 0 : pair.b() == slot ? 1 : -1;
-        if (side < 0 || pair.prev[side] != prev || !(pair.id[side] == id_of(i)) || pair.part_no[side] != int(k)) return false;
+        if (side < 0 || pair.prev[side] != prev || !(pair.id[side] == id_of(i)) || pair.part_no[side] != int(k))
+          return false;
         if (++pair_links > 2 * pairs_.size()) return false;
         prev = p;
         p = pair.next[side];
       }
     }
   }
-  if (live != live_ || fixed != fixed_count_ || std::size_t(moving_tree_.proxy_count() + fixed_tree_.proxy_count()) != live_parts)
+  if (live != live_ || fixed != fixed_count_ ||
+      std::size_t(moving_tree_.proxy_count() + fixed_tree_.proxy_count()) != live_parts)
     return false;
   std::size_t pairs = 0, contacts = 0;
   for (const Pair& pair : pairs_) {
     if (pair.free()) continue;
     ++pairs;
-    if (pair.a() >= hot_.size() || pair.b() >= hot_.size() || !hot_[pair.a()].live || !hot_[pair.b()].live) return false;
+    if (pair.a() >= hot_.size() || pair.b() >= hot_.size() || !hot_[pair.a()].live || !hot_[pair.b()].live)
+      return false;
     if (!(pair.id[0].index < pair.id[1].index) || hot_[pair.a()].collider != pair.id[0].index ||
         hot_[pair.b()].collider != pair.id[1].index)
       return false;
     if (!pair_set_->contains(pair_key(pair.a(), pair.b()))) return false;
     // A pair the filters refuse lives only until the update after the filter change.
-    if (!can_pair(pair.a(), pair.b()) && hot_[pair.a()].filtered_at != step_ && hot_[pair.b()].filtered_at != step_) return false;
+    if (!can_pair(pair.a(), pair.b()) && hot_[pair.a()].filtered_at != step_ && hot_[pair.b()].filtered_at != step_)
+      return false;
     if (pair.touching && !pair.sensor) ++contacts;
   }
   if (pairs != pair_set_->count || 2 * pairs != pair_links) return false;

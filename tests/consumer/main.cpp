@@ -1,7 +1,7 @@
 // Compiles against the public API only; exits non-zero if a basic query is wrong.
-#include <pebble/pebble.hpp>
 #include <cmath>
 #include <cstdio>
+#include <pebble/pebble.hpp>
 
 float pebble_contract_checksum();  // contract.cpp
 
@@ -15,7 +15,8 @@ int main() {
   world.add(pebble::Shape::circle(0.5f), {{1.4f, 0}, {}});
   world.update();
   const bool ok = s.vertex_count() == 4 && pebble::contains(s, pebble::Transform::identity(), {0.5f, 1.5f}) &&
-                  !pebble::contains(s, pebble::Transform::identity(), {1.5f, 0}) && world.contacts().size() == 1 && std::isfinite(pebble_contract_checksum());
+                  !pebble::contains(s, pebble::Transform::identity(), {1.5f, 0}) && world.contacts().size() == 1 &&
+                  std::isfinite(pebble_contract_checksum());
   std::printf("consumer: %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -28,7 +28,7 @@ using namespace pebble;
 
 struct Digest {
   std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a offset basis
-  std::uint64_t count = 0;                   // results hashed
+  std::uint64_t count = 0;                  // results hashed
 
   void bytes(const void* p, std::size_t n) {
     const auto* b = static_cast<const unsigned char*>(p);
@@ -43,24 +43,86 @@ struct Digest {
   void add(std::uint64_t v) { bytes(&v, 8); }
   void add(int v) { add(std::uint32_t(v)); }
   void add(bool v) { add(std::uint32_t(v ? 1 : 0)); }
-  void add(Vec2 v) { add(v.x); add(v.y); }
-  void add(const Aabb& b) { add(b.lower); add(b.upper); }
-  void add(const Transform& x) { add(x.p); add(x.q.c); add(x.q.s); }
+  void add(Vec2 v) {
+    add(v.x);
+    add(v.y);
+  }
+  void add(const Aabb& b) {
+    add(b.lower);
+    add(b.upper);
+  }
+  void add(const Transform& x) {
+    add(x.p);
+    add(x.q.c);
+    add(x.q.s);
+  }
   void add(const Manifold& m) {
-    add(m.normal); add(m.count);
-    for (const ContactPoint& p : m.points) { add(p.point); add(p.separation); add(p.id); }
+    add(m.normal);
+    add(m.count);
+    for (const ContactPoint& p : m.points) {
+      add(p.point);
+      add(p.separation);
+      add(p.id);
+    }
     ++count;
   }
-  void add(const DistanceResult& d) { add(d.distance); add(d.normal); add(d.point_a); add(d.point_b); ++count; }
-  void add(const PointProjection& p) { add(p.point); add(p.normal); add(p.distance); add(p.inside); ++count; }
-  void add(const CastHit& c) { add(c.hit); add(c.fraction); add(c.point); add(c.normal); ++count; }
-  void add(const ToiResult& r) { add(int(r.state)); add(r.fraction); add(r.point); add(r.normal); ++count; }
-  void add(const Approach& a) { add(a.hit); add(a.time); add(a.distance); add(a.point_a); add(a.point_b); add(a.normal); ++count; }
-  void add(const MassProperties& m) { add(m.mass); add(m.center); add(m.inertia); ++count; }
-  void add(ColliderId id) { add(id.index); add(id.generation); }
-  void add(Rot q) { add(q.c); add(q.s); ++count; }
+  void add(const DistanceResult& d) {
+    add(d.distance);
+    add(d.normal);
+    add(d.point_a);
+    add(d.point_b);
+    ++count;
+  }
+  void add(const PointProjection& p) {
+    add(p.point);
+    add(p.normal);
+    add(p.distance);
+    add(p.inside);
+    ++count;
+  }
+  void add(const CastHit& c) {
+    add(c.hit);
+    add(c.fraction);
+    add(c.point);
+    add(c.normal);
+    ++count;
+  }
+  void add(const ToiResult& r) {
+    add(int(r.state));
+    add(r.fraction);
+    add(r.point);
+    add(r.normal);
+    ++count;
+  }
+  void add(const Approach& a) {
+    add(a.hit);
+    add(a.time);
+    add(a.distance);
+    add(a.point_a);
+    add(a.point_b);
+    add(a.normal);
+    ++count;
+  }
+  void add(const MassProperties& m) {
+    add(m.mass);
+    add(m.center);
+    add(m.inertia);
+    ++count;
+  }
+  void add(ColliderId id) {
+    add(id.index);
+    add(id.generation);
+  }
+  void add(Rot q) {
+    add(q.c);
+    add(q.s);
+    ++count;
+  }
   void add(const Shape& s) {
-    add(s.vertex_count()); add(s.radius()); add(s.extent()); add(s.core_centroid());
+    add(s.vertex_count());
+    add(s.radius());
+    add(s.extent());
+    add(s.core_centroid());
     for (const Vec2 v : s.vertices()) add(v);
     for (int i = 0; i < s.edge_count(); ++i) add(s.normal(i));
     ++count;
@@ -73,7 +135,9 @@ struct Digest {
 struct Rng {
   std::uint64_t s = 0x9e3779b97f4a7c15ull;
   std::uint64_t next() {
-    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
     return s;
   }
   int integer(int lo, int hi) { return lo + int(next() % std::uint64_t(hi - lo + 1)); }
@@ -168,8 +232,10 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
         d.approach.add(closest_approach(a, xa, move_a, b, xb, move_b, horizon));
         d.approach.add(time_to_collision(a, xa, move_a, b, xb, move_b, horizon));
         batch_pairs.push_back({{&a, xa, move_a}, {&b, xb, move_b}});
-        const Sweep sa{rng.point(0.5f * a.extent()), xa.p, xa.p + move_a, rng.dyadic(-64, 64, 4), rng.dyadic(-64, 64, 4)};
-        const Sweep sb{rng.point(0.5f * b.extent()), xb.p, xb.p + move_b, rng.dyadic(-64, 64, 4), rng.dyadic(-64, 64, 4)};
+        const Sweep sa{rng.point(0.5f * a.extent()), xa.p, xa.p + move_a, rng.dyadic(-64, 64, 4),
+                       rng.dyadic(-64, 64, 4)};
+        const Sweep sb{rng.point(0.5f * b.extent()), xb.p, xb.p + move_b, rng.dyadic(-64, 64, 4),
+                       rng.dyadic(-64, 64, 4)};
         d.toi.add(time_of_impact(a, sa, b, sb));
         d.toi.add(time_of_impact(a, sa, b, sb, 0.75f, ToiOptions{kLinearSlop, 0, 20}));
         d.toi.add(sweep_transform(sa, rng.dyadic(0, 256, 8)));
@@ -222,7 +288,8 @@ void hull_queries(Rng& rng, Sections& d) {
   for (int k = 0; k < 2000; ++k) {
     std::vector<Vec2> pts;
     const int n = rng.integer(1, 12);
-    for (int i = 0; i < n; ++i) pts.push_back(i > 0 && rng.integer(0, 3) == 0 ? pts[std::size_t(rng.integer(0, i - 1))] : rng.point(1));
+    for (int i = 0; i < n; ++i)
+      pts.push_back(i > 0 && rng.integer(0, 3) == 0 ? pts[std::size_t(rng.integer(0, i - 1))] : rng.point(1));
     try {
       d.hull.add(Shape::polygon(pts, rng.dyadic(0, 16, 6)));
     } catch (const InvalidShape&) {
@@ -241,17 +308,27 @@ void primitive_queries(Rng& rng, Sections& d) {
     const prim::Box box{rng.point(1), {rng.dyadic(0, 256, 8), rng.dyadic(0, 256, 8)}};
     const prim::Box box2{rng.point(1), {rng.dyadic(0, 256, 8), rng.dyadic(0, 256, 8)}};
     Digest& h = d.primitives;
-    h.add(prim::nearest_point(s, p)); h.add(prim::nearest_point(c, p)); h.add(prim::nearest_point(box, p));
-    h.add(prim::nearest_point(tri, p)); h.add(prim::contains(tri, p)); h.add(prim::contains(c, p));
+    h.add(prim::nearest_point(s, p));
+    h.add(prim::nearest_point(c, p));
+    h.add(prim::nearest_point(box, p));
+    h.add(prim::nearest_point(tri, p));
+    h.add(prim::contains(tri, p));
+    h.add(prim::contains(c, p));
     const prim::SegmentHit st = prim::intersect(s, t);
-    h.add(st.hit); h.add(st.point);
-    h.add(prim::overlaps(s, c)); h.add(prim::overlaps(c, tri)); h.add(prim::overlaps(tri, prim::Triangle{t.a, t.b, p}));
+    h.add(st.hit);
+    h.add(st.point);
+    h.add(prim::overlaps(s, c));
+    h.add(prim::overlaps(c, tri));
+    h.add(prim::overlaps(tri, prim::Triangle{t.a, t.b, p}));
     const prim::Penetration pen = prim::penetration(box, box2);
-    h.add(pen.hit); h.add(pen.separation);
+    h.add(pen.hit);
+    h.add(pen.separation);
     const prim::NearestEdge e = prim::nearest_edge(box, p);
-    h.add(e.point); h.add(e.normal);
+    h.add(e.point);
+    h.add(e.normal);
     const prim::NearestEdge ec = prim::nearest_edge(c, p);
-    h.add(ec.point); h.add(ec.normal);
+    h.add(ec.point);
+    h.add(ec.normal);
     ++h.count;
   }
 }
@@ -301,28 +378,59 @@ Digest world_run(const std::vector<Shape>& shapes, Vec2 origin, int threads) {
     }
     if (step == 10) {  // removals and additions in the middle
       for (int k = 0; k < 10; ++k) world.remove(ids[std::size_t(4 + 7 * k)]);
-      for (int k = 0; k < 10; ++k) ids[std::size_t(4 + 7 * k)] = world.add(shapes[std::size_t(8 + k % 8)], near(rng, origin, 8));
+      for (int k = 0; k < 10; ++k)
+        ids[std::size_t(4 + 7 * k)] = world.add(shapes[std::size_t(8 + k % 8)], near(rng, origin, 8));
     }
     world.update();
-    for (const ContactPair& c : world.contacts()) { d.add(c.a); d.add(c.b); d.add(c.manifold); }
-    for (const ContactEvent& e : world.begin_touch_events()) { d.add(e.a); d.add(e.b); }
-    for (const ContactEvent& e : world.end_touch_events()) { d.add(e.a); d.add(e.b); }
-    for (const SensorEvent& e : world.sensor_begin_events()) { d.add(e.sensor); d.add(e.visitor); }
-    for (const SensorEvent& e : world.sensor_end_events()) { d.add(e.sensor); d.add(e.visitor); }
-    const Ray ray{origin + Vec2{-20, rng.dyadic(-8, 8, 0)}, {40, rng.dyadic(-64, 64, 4)}};
-    if (const auto hit = world.cast_ray(ray)) { d.add(hit->id); d.add(hit->hit); }
-    if (const auto hit = world.cast_circle(ray, 0.25f)) { d.add(hit->id); d.add(hit->hit); }
-    if (const auto hit = world.cast_shape(shapes[11], Transform{ray.origin, Rot::identity()}, ray.translation)) {
-      d.add(hit->id); d.add(hit->hit);
+    for (const ContactPair& c : world.contacts()) {
+      d.add(c.a);
+      d.add(c.b);
+      d.add(c.manifold);
     }
-    world.overlap_shape(shapes[12], near(rng, origin, 8), [&](ColliderId id) { d.add(id); return true; });
-    world.overlap_point(origin + rng.point(8), [&](ColliderId id) { d.add(id); return true; });
+    for (const ContactEvent& e : world.begin_touch_events()) {
+      d.add(e.a);
+      d.add(e.b);
+    }
+    for (const ContactEvent& e : world.end_touch_events()) {
+      d.add(e.a);
+      d.add(e.b);
+    }
+    for (const SensorEvent& e : world.sensor_begin_events()) {
+      d.add(e.sensor);
+      d.add(e.visitor);
+    }
+    for (const SensorEvent& e : world.sensor_end_events()) {
+      d.add(e.sensor);
+      d.add(e.visitor);
+    }
+    const Ray ray{origin + Vec2{-20, rng.dyadic(-8, 8, 0)}, {40, rng.dyadic(-64, 64, 4)}};
+    if (const auto hit = world.cast_ray(ray)) {
+      d.add(hit->id);
+      d.add(hit->hit);
+    }
+    if (const auto hit = world.cast_circle(ray, 0.25f)) {
+      d.add(hit->id);
+      d.add(hit->hit);
+    }
+    if (const auto hit = world.cast_shape(shapes[11], Transform{ray.origin, Rot::identity()}, ray.translation)) {
+      d.add(hit->id);
+      d.add(hit->hit);
+    }
+    world.overlap_shape(shapes[12], near(rng, origin, 8), [&](ColliderId id) {
+      d.add(id);
+      return true;
+    });
+    world.overlap_point(origin + rng.point(8), [&](ColliderId id) {
+      d.add(id);
+      return true;
+    });
   }
   return d;
 }
 
 void print(const char* name, const Digest& d) {
-  std::printf("%-10s %016llx %llu\n", name, static_cast<unsigned long long>(d.h), static_cast<unsigned long long>(d.count));
+  std::printf("%-10s %016llx %llu\n", name, static_cast<unsigned long long>(d.h),
+              static_cast<unsigned long long>(d.count));
 }
 
 }  // namespace
@@ -357,9 +465,9 @@ int main(int argc, char** argv) {
   }
 
   const std::pair<const char*, const Digest*> sections[] = {
-      {"shapes", &d.shapes},   {"mass", &d.mass},         {"points", &d.points}, {"rays", &d.rays},
-      {"collide", &d.collide}, {"distance", &d.distance}, {"casts", &d.casts},   {"toi", &d.toi},
-      {"approach", &d.approach}, {"hull", &d.hull},       {"primitives", &d.primitives}, {"world", &d.world},
+      {"shapes", &d.shapes},     {"mass", &d.mass},         {"points", &d.points},         {"rays", &d.rays},
+      {"collide", &d.collide},   {"distance", &d.distance}, {"casts", &d.casts},           {"toi", &d.toi},
+      {"approach", &d.approach}, {"hull", &d.hull},         {"primitives", &d.primitives}, {"world", &d.world},
       {"angles", &d.angles}};
   Digest all;
   for (const auto& [name, digest] : sections) {

@@ -39,7 +39,7 @@ private:
 /// A rigid motion over time: the shape's core points (its own frame, relative to the rotation
 /// centre) turned by angle a0 + t (a1 - a0) and carried to c0 + t (c1 - c0).
 struct Motion {
-  V c0, c1;   ///< world position of the rotation centre at t = 0 and t = 1
+  V c0, c1;  ///< world position of the rotation centre at t = 0 and t = 1
   real a0 = 0, a1 = 0;
   /// The shape at time t, given its core relative to the rotation centre.
   RShape at(const RShape& centred, real t) const;

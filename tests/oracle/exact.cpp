@@ -132,7 +132,8 @@ int lowest_exponent(const float* begin, const float* end) {
 }  // namespace
 
 Scale::Scale(std::initializer_list<float> values) : exponent_(lowest_exponent(values.begin(), values.end())) {}
-Scale::Scale(const std::vector<float>& values) : exponent_(lowest_exponent(values.data(), values.data() + values.size())) {}
+Scale::Scale(const std::vector<float>& values)
+    : exponent_(lowest_exponent(values.data(), values.data() + values.size())) {}
 
 I2 to_int(const Scale& s, F2 p) { return {s(p.x), s(p.y)}; }
 I2 operator-(const I2& a, const I2& b) { return {a.x - b.x, a.y - b.y}; }
@@ -155,8 +156,8 @@ bool segment_meets_disc(const I2& a, const I2& b, const I2& center, const Int& r
   // f(t) = A t^2 + 2 B t + C with A = |b - a|^2, B = (a - center).(b - a), C = |a - center|^2 - r^2.
   const I2 u = b - a, w = a - center;
   const Int A = dot(u, u), B = dot(w, u), C = dot(w, w) - r2;
-  if (C.sign() <= 0) return true;                 // t = 0
-  if ((A + B + B + C).sign() <= 0) return true;   // t = 1
+  if (C.sign() <= 0) return true;                // t = 0
+  if ((A + B + B + C).sign() <= 0) return true;  // t = 1
   // The vertex t = -B / A lies strictly inside (0, 1) when B < 0 and -B < A; its value is
   // C - B^2 / A, <= 0 exactly when A C - B^2 <= 0.
   if (A.sign() > 0 && B.sign() < 0 && (A + B).sign() > 0) return (A * C - B * B).sign() <= 0;

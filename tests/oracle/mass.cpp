@@ -89,8 +89,7 @@ void integrate_arc(Integrals& sum, V center, real radius, real from, real sweep)
     for (int k = 0; k < kOrder; ++k) {
       const real phi = start + 0.5L * h * (g.node[k] + 1);
       const real c = std::cos(phi), s = std::sin(phi);
-      sum.add(0.5L * h * g.weight[k], center.x + radius * c, center.y + radius * s,
-              -radius * s, radius * c);
+      sum.add(0.5L * h * g.weight[k], center.x + radius * c, center.y + radius * s, -radius * s, radius * c);
     }
   }
 }
@@ -134,8 +133,7 @@ std::vector<V> gift_wrap_hull(const std::vector<V>& points) {
         continue;
       }
       const real side = cross(next - current, q - current);
-      if (side < 0 || (side == 0 && dot(q - current, q - current) > dot(next - current, next - current)))
-        next = q;
+      if (side < 0 || (side == 0 && dot(q - current, q - current) > dot(next - current, next - current))) next = q;
     }
     if (!found) break;  // all points equal
     if (next.x == hull[0].x && next.y == hull[0].y) break;

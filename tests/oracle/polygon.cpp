@@ -113,7 +113,8 @@ real segment_distance(V p, V a, V b) {
 
 real boundary_distance(const std::vector<F2>& p, V q) {
   real best = INFINITY;
-  for (std::size_t i = 0; i < p.size(); ++i) best = std::min(best, segment_distance(q, v(p[i]), v(p[(i + 1) % p.size()])));
+  for (std::size_t i = 0; i < p.size(); ++i)
+    best = std::min(best, segment_distance(q, v(p[i]), v(p[(i + 1) % p.size()])));
   return best;
 }
 
@@ -163,7 +164,9 @@ int fewest_convex_pieces(const std::vector<F2>& input, int max_corners) {
       // last chord is prev -> cur, with c corners so far (i's own corner counted at the end).
       const std::size_t corners = std::size_t(max_corners) + 1;
       std::vector<int> chain(std::size_t(n) * std::size_t(n) * corners, kNone);
-      const auto cell = [&](int a, int b, int c) -> int& { return chain[(std::size_t(a) * std::size_t(n) + std::size_t(b)) * corners + std::size_t(c)]; };
+      const auto cell = [&](int a, int b, int c) -> int& {
+        return chain[(std::size_t(a) * std::size_t(n) + std::size_t(b)) * corners + std::size_t(c)];
+      };
       for (int a1 = i + 1; a1 < j; ++a1) {
         const int turn = orient(at(j), at(i), at(a1));  // at i: is it a corner of the piece?
         if (chord[std::size_t(i)][std::size_t(a1)] && turn >= 0 && best[std::size_t(i)][std::size_t(a1)] < kNone) {
@@ -177,7 +180,8 @@ int fewest_convex_pieces(const std::vector<F2>& input, int max_corners) {
             const int sum = cell(prev, cur, c);
             if (sum >= kNone) continue;
             for (int nxt = cur + 1; nxt <= j; ++nxt) {
-              if (!chord[std::size_t(cur)][std::size_t(nxt)] || best[std::size_t(cur)][std::size_t(nxt)] >= kNone) continue;
+              if (!chord[std::size_t(cur)][std::size_t(nxt)] || best[std::size_t(cur)][std::size_t(nxt)] >= kNone)
+                continue;
               const int turn = orient(at(prev), at(cur), at(nxt));
               if (turn < 0) continue;
               const int c2 = c + (turn > 0 ? 1 : 0);

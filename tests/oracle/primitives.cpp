@@ -34,8 +34,14 @@ Gap best_gap(const std::vector<V>& a, const std::vector<V>& b) {
   Gap best{-std::numeric_limits<real>::infinity(), {1, 0}};
   for (const V d : candidate_axes(a, b)) {
     real a_lo = std::numeric_limits<real>::infinity(), a_hi = -a_lo, b_lo = a_lo, b_hi = -a_lo;
-    for (const V p : a) { a_lo = std::min(a_lo, dot(p, d)); a_hi = std::max(a_hi, dot(p, d)); }
-    for (const V p : b) { b_lo = std::min(b_lo, dot(p, d)); b_hi = std::max(b_hi, dot(p, d)); }
+    for (const V p : a) {
+      a_lo = std::min(a_lo, dot(p, d));
+      a_hi = std::max(a_hi, dot(p, d));
+    }
+    for (const V p : b) {
+      b_lo = std::min(b_lo, dot(p, d));
+      b_hi = std::max(b_hi, dot(p, d));
+    }
     // Raw gaps first (exact sign), divided by the axis length only to compare axes.
     const real len = length(d);
     const V u{d.x / len, d.y / len};
@@ -54,7 +60,10 @@ template <class F>
 real ternary_min(F f, real lo, real hi) {
   for (int i = 0; i < 200 && hi - lo > 0; ++i) {
     const real m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
-    if (f(m1) <= f(m2)) hi = m2; else lo = m1;
+    if (f(m1) <= f(m2))
+      hi = m2;
+    else
+      lo = m1;
   }
   return (lo + hi) / 2;
 }
@@ -69,7 +78,10 @@ V hull_gap_axis(const std::vector<V>& a, const std::vector<V>& b) { return best_
 
 V nearest_on_segment(V a, V b, V p) {
   const auto at = [&](real t) { return a + t * (b - a); };
-  const auto dist2 = [&](real t) { const V d = at(t) - p; return dot(d, d); };
+  const auto dist2 = [&](real t) {
+    const V d = at(t) - p;
+    return dot(d, d);
+  };
   constexpr int kSamples = 1024;
   int best = 0;
   for (int i = 1; i <= kSamples; ++i)
@@ -98,7 +110,10 @@ V nearest_on_boundary(const std::vector<V>& polygon, V p) {
   for (size_t i = 0; i < polygon.size(); ++i) {
     const V q = nearest_on_segment(polygon[i], polygon[(i + 1) % polygon.size()], p);
     const real d = length(q - p);
-    if (d < best_d) { best = q; best_d = d; }
+    if (d < best_d) {
+      best = q;
+      best_d = d;
+    }
   }
   return best;
 }
@@ -128,7 +143,10 @@ V nearest_on_disc(V center, real radius, V p) {
 
 V nearest_on_circle(V center, real radius, V p) {
   const auto at = [&](real angle) { return center + radius * V{std::cos(angle), std::sin(angle)}; };
-  const auto dist2 = [&](real angle) { const V e = at(angle) - p; return dot(e, e); };
+  const auto dist2 = [&](real angle) {
+    const V e = at(angle) - p;
+    return dot(e, e);
+  };
   constexpr int kSamples = 256;
   const real step = 2 * std::numbers::pi_v<real> / kSamples;
   int best = 0;

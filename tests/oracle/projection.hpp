@@ -10,10 +10,10 @@ namespace oracle {
 
 /// The answer to "where is p relative to shape s": all in the frame of s's points.
 struct Projection {
-  V point;          ///< closest point on the boundary of s
-  V normal;         ///< outward unit normal of the boundary at point
-  real distance;    ///< signed distance from the boundary to p, negative inside
-  bool inside;      ///< p inside s or on its boundary
+  V point;        ///< closest point on the boundary of s
+  V normal;       ///< outward unit normal of the boundary at point
+  real distance;  ///< signed distance from the boundary to p, negative inside
+  bool inside;    ///< p inside s or on its boundary
   /// How well defined normal is: 0 where several directions are equally right (p on the core
   /// or equidistant from two edges); else the core distance (outside the core) or the gap
   /// between the nearest and second-nearest edge line (inside). A perturbation of p by e turns

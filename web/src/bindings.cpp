@@ -10,12 +10,12 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cstdio>
-#include <sstream>
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -35,7 +35,7 @@ EM_JS(void, pebble_throw_js, (const char* kind, const char* message), {
   const name = UTF8ToString(kind);
   const Type = Module[name] || Error;
   const error = new Type(UTF8ToString(message));
-  if (Type === Error) error.name = name;
+  if (Type == = Error) error.name = name;
   throw error;
 });
 
@@ -210,7 +210,8 @@ val typed_array(const char* type, const std::vector<T>& v) {
   return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data())).template call<val>("slice");
 }
 
-val batch_time_to_collision(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b, float horizon) {
+val batch_time_to_collision(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b,
+                            float horizon) {
   const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
   std::vector<float> out(in.pairs.size());
   batch::time_to_collision(in.pairs, horizon, out);
@@ -236,7 +237,8 @@ val field_array(const std::vector<T>& results, Get get) {
   }
 }
 
-val batch_closest_approach(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b, float horizon) {
+val batch_closest_approach(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b,
+                           float horizon) {
   const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
   std::vector<Approach> r(in.pairs.size());
   batch::closest_approach(in.pairs, horizon, r);
@@ -273,13 +275,27 @@ val batch_overlap(const val& shapes_a, const val& states_a, const val& shapes_b,
 // ---------------------------------------------------------------------------------------------
 // Shape
 
-Shape circle1(float r) { return guarded([&] { return Shape::circle(r); }); }
-Shape circle2(float r, Vec2 c) { return guarded([&] { return Shape::circle(r, c); }); }
-Shape capsule(Vec2 a, Vec2 b, float r) { return guarded([&] { return Shape::capsule(a, b, r); }); }
-Shape segment(Vec2 a, Vec2 b) { return guarded([&] { return Shape::segment(a, b); }); }
-Shape box2(float hw, float hh) { return guarded([&] { return Shape::box(hw, hh); }); }
-Shape box4(float hw, float hh, Vec2 c, float angle) { return guarded([&] { return Shape::box(hw, hh, c, angle); }); }
-Shape rounded_box(float hw, float hh, float r) { return guarded([&] { return Shape::rounded_box(hw, hh, r); }); }
+Shape circle1(float r) {
+  return guarded([&] { return Shape::circle(r); });
+}
+Shape circle2(float r, Vec2 c) {
+  return guarded([&] { return Shape::circle(r, c); });
+}
+Shape capsule(Vec2 a, Vec2 b, float r) {
+  return guarded([&] { return Shape::capsule(a, b, r); });
+}
+Shape segment(Vec2 a, Vec2 b) {
+  return guarded([&] { return Shape::segment(a, b); });
+}
+Shape box2(float hw, float hh) {
+  return guarded([&] { return Shape::box(hw, hh); });
+}
+Shape box4(float hw, float hh, Vec2 c, float angle) {
+  return guarded([&] { return Shape::box(hw, hh, c, angle); });
+}
+Shape rounded_box(float hw, float hh, float r) {
+  return guarded([&] { return Shape::rounded_box(hw, hh, r); });
+}
 Shape polygon1(const val& points) {
   const std::vector<Vec2> p = points_of(points);
   return guarded([&] { return Shape::polygon(p); });
@@ -334,12 +350,12 @@ DistanceResult distance_seg(const ChainSegment& s, const Transform& xs, const Sh
 CastHit raycast_seg(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) {
   return raycast(s, xs, ray, radius);
 }
-CastHit shape_cast_seg(const Shape& a, const Transform& xa, Vec2 ta, const ChainSegment& s, const Transform& xs, Vec2 ts,
-                       float target_separation) {
+CastHit shape_cast_seg(const Shape& a, const Transform& xa, Vec2 ta, const ChainSegment& s, const Transform& xs,
+                       Vec2 ts, float target_separation) {
   return shape_cast(a, xa, ta, s, xs, ts, ShapeCastOptions{target_separation});
 }
-val toi_seg(const Shape& a, const Sweep& sa, const ChainSegment& s, const Sweep& ss, float t_max, float target_separation,
-            float tolerance, int max_iterations) {
+val toi_seg(const Shape& a, const Sweep& sa, const ChainSegment& s, const Sweep& ss, float t_max,
+            float target_separation, float tolerance, int max_iterations) {
   return toi_val(time_of_impact(a, sa, s, ss, t_max, toi_options(target_separation, tolerance, max_iterations)));
 }
 Approach approach_seg(const Shape& a, const Transform& xa, Vec2 va, const ChainSegment& s, const Transform& xs, Vec2 vs,
@@ -377,9 +393,13 @@ Vec2 heightfield_point(const Heightfield& f, int i) {
   return f.point(i);
 }
 val heightfield_heights(const Heightfield& f) {
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(f.heights().size(), f.heights().data())).call<val>("slice");
+  return val::global("Float32Array")
+      .new_(emscripten::typed_memory_view(f.heights().size(), f.heights().data()))
+      .call<val>("slice");
 }
-Chain heightfield_chain(const Heightfield& f) { return guarded([&] { return f.chain(); }); }
+Chain heightfield_chain(const Heightfield& f) {
+  return guarded([&] { return f.chain(); });
+}
 
 val outlines_val(const std::vector<Outline>& outlines) {
   val a = val::array();
@@ -401,7 +421,8 @@ val outline_grid(const val& grid, float max_segment_length) {
   g.solid = solid;
   if (!grid["origin"].isUndefined()) g.origin = grid["origin"].as<Vec2>();
   if (!grid["cell_size"].isUndefined()) g.cell_size = grid["cell_size"].as<Vec2>();
-  return outlines_val(guarded([&] { return Tops ? outline_tile_tops(g, max_segment_length) : outline_tiles(g, max_segment_length); }));
+  return outlines_val(
+      guarded([&] { return Tops ? outline_tile_tops(g, max_segment_length) : outline_tiles(g, max_segment_length); }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,14 +511,17 @@ public:
   /// part of it.
   val save() const {
     const std::vector<std::byte> b = world_.save();
-    return val::global("Uint8Array").new_(emscripten::typed_memory_view(b.size(), reinterpret_cast<const std::uint8_t*>(b.data()))).call<val>("slice");
+    return val::global("Uint8Array")
+        .new_(emscripten::typed_memory_view(b.size(), reinterpret_cast<const std::uint8_t*>(b.data())))
+        .call<val>("slice");
   }
   /// The world save() wrote; InvalidSnapshot (a JavaScript error) naming the problem otherwise.
   static World restore(const val& bytes) {
     const std::vector<std::uint8_t> v = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
     std::string message;
     try {
-      return World(CollisionWorld::restore(std::span<const std::byte>(reinterpret_cast<const std::byte*>(v.data()), v.size())));
+      return World(
+          CollisionWorld::restore(std::span<const std::byte>(reinterpret_cast<const std::byte*>(v.data()), v.size())));
     } catch (const InvalidSnapshot& e) {
       message = e.what();
     }
@@ -526,7 +550,9 @@ public:
   bool remove(ColliderId id) { return world_.remove(id); }
   bool set_transform(ColliderId id, const Transform& xf) { return world_.set_transform(id, xf); }
   bool set_shape(ColliderId id, const Shape& s) { return world_.set_shape(id, s); }
-  bool set_user_data(ColliderId id, double user_data) { return world_.set_user_data(id, static_cast<uint64_t>(user_data)); }
+  bool set_user_data(ColliderId id, double user_data) {
+    return world_.set_user_data(id, static_cast<uint64_t>(user_data));
+  }
   bool contains(ColliderId id) const { return world_.contains(id); }
   int size() const { return world_.size(); }
   int part_count(ColliderId id) const { return world_.part_count(id); }
@@ -628,26 +654,45 @@ public:
       }
     }
     val out = val::object();
-    out.set("fraction", val::global("Float32Array").new_(emscripten::typed_memory_view(n, fraction.data())).call<val>("slice"));
+    out.set("fraction",
+            val::global("Float32Array").new_(emscripten::typed_memory_view(n, fraction.data())).call<val>("slice"));
     out.set("index", val::global("Int32Array").new_(emscripten::typed_memory_view(n, index.data())).call<val>("slice"));
     return out;
   }
   val overlap_point(Vec2 p, const val& filter) const {
     val a = val::array();
     unsigned k = 0;
-    world_.overlap_point(p, [&](ColliderId id) { a.set(k++, id_val(id)); return true; }, query_filter_of(filter));
+    world_.overlap_point(
+        p,
+        [&](ColliderId id) {
+          a.set(k++, id_val(id));
+          return true;
+        },
+        query_filter_of(filter));
     return a;
   }
   val overlap_aabb(const Aabb& box, const val& filter) const {
     val a = val::array();
     unsigned k = 0;
-    world_.overlap_aabb(box, [&](ColliderId id) { a.set(k++, id_val(id)); return true; }, query_filter_of(filter));
+    world_.overlap_aabb(
+        box,
+        [&](ColliderId id) {
+          a.set(k++, id_val(id));
+          return true;
+        },
+        query_filter_of(filter));
     return a;
   }
   val overlap_shape(const Shape& s, const Transform& xf, const val& filter) const {
     val a = val::array();
     unsigned k = 0;
-    world_.overlap_shape(s, xf, [&](ColliderId id) { a.set(k++, id_val(id)); return true; }, query_filter_of(filter));
+    world_.overlap_shape(
+        s, xf,
+        [&](ColliderId id) {
+          a.set(k++, id_val(id));
+          return true;
+        },
+        query_filter_of(filter));
     return a;
   }
 
@@ -655,14 +700,17 @@ public:
   val collide_shape(const Shape& s, const Transform& xf, float margin, const val& filter) const {
     val a = val::array();
     unsigned k = 0;
-    world_.collide_shape(s, xf, margin, [&](ColliderId id, int part, const Manifold& m) {
-      val c = val::object();
-      c.set("id", id_val(id));
-      c.set("part", part);
-      c.set("manifold", manifold_val(m));
-      a.set(k++, c);
-      return true;
-    }, query_filter_of(filter));
+    world_.collide_shape(
+        s, xf, margin,
+        [&](ColliderId id, int part, const Manifold& m) {
+          val c = val::object();
+          c.set("id", id_val(id));
+          c.set("part", part);
+          c.set("manifold", manifold_val(m));
+          a.set(k++, c);
+          return true;
+        },
+        query_filter_of(filter));
     return a;
   }
   /// The k nearest colliders by distance() (within max_distance), nearest first: [{id, part, distance}].
@@ -728,6 +776,7 @@ private:
     if (!s["tree_margin"].isUndefined()) settings.tree.margin = s["tree_margin"].as<float>();
     return settings;
   }
+
 public:
   // Recording (CollisionWorld::start_recording) into memory; stop_recording() hands the bytes over.
   void start_recording() {
@@ -739,7 +788,8 @@ public:
     world_.stop_recording();
     const std::string bytes = recording_ ? recording_->str() : std::string();
     recording_.reset();
-    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data())))
+    return val::global("Uint8Array")
+        .new_(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data())))
         .call<val>("slice");
   }
   bool recording() const { return world_.recording(); }
@@ -902,14 +952,17 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("rot_angle", optional_override([](const Rot& q) { return q.angle(); }));
   function("rot_normalize", optional_override([](const Rot& q) { return normalize(q); }));
   function("transform_point", optional_override([](const Transform& xf, Vec2 v) { return transform_point(xf, v); }));
-  function("inv_transform_point", optional_override([](const Transform& xf, Vec2 v) { return inv_transform_point(xf, v); }));
+  function("inv_transform_point",
+           optional_override([](const Transform& xf, Vec2 v) { return inv_transform_point(xf, v); }));
   function("decompose", &decompose_val);
   function("mass_properties", &mass_of_shape);
   function("mass_properties_parts", &mass_of_parts);
   function("area", optional_override([](const Shape& s) { return area(s); }));
   function("bounds", optional_override([](const Shape& s, const Transform& xf) { return bounds(s, xf); }));
-  function("project_point", optional_override([](const Shape& s, const Transform& xf, Vec2 p) { return project_point(s, xf, p); }));
-  function("contains", optional_override([](const Shape& s, const Transform& xf, Vec2 p) { return contains(s, xf, p); }));
+  function("project_point",
+           optional_override([](const Shape& s, const Transform& xf, Vec2 p) { return project_point(s, xf, p); }));
+  function("contains",
+           optional_override([](const Shape& s, const Transform& xf, Vec2 p) { return contains(s, xf, p); }));
   function("collide", &collide_val);
   function("distance", optional_override([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
              return distance(a, xa, b, xb);
@@ -922,11 +975,11 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("sweep_transform", optional_override([](const Sweep& s, float t) { return sweep_transform(s, t); }));
   function("time_of_impact", &toi_val_of);
   function("closest_approach",
-           optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb, Vec2 vb,
-                                float horizon) { return closest_approach(a, xa, va, b, xb, vb, horizon); }));
+           optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb,
+                                Vec2 vb, float horizon) { return closest_approach(a, xa, va, b, xb, vb, horizon); }));
   function("time_to_collision",
-           optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb, Vec2 vb,
-                                float horizon) { return time_to_collision(a, xa, va, b, xb, vb, horizon); }));
+           optional_override([](const Shape& a, const Transform& xa, Vec2 va, const Shape& b, const Transform& xb,
+                                Vec2 vb, float horizon) { return time_to_collision(a, xa, va, b, xb, vb, horizon); }));
   function("batch_time_to_collision", &batch_time_to_collision);
   function("batch_closest_approach", &batch_closest_approach);
   function("batch_distance", &batch_distance);

@@ -65,7 +65,9 @@ public:
       poses_[4 * i + 2] = xf.q.c;
       poses_[4 * i + 3] = xf.q.s;
     }
-    return val::global("Float32Array").new_(emscripten::typed_memory_view(poses_.size(), poses_.data())).call<val>("slice");
+    return val::global("Float32Array")
+        .new_(emscripten::typed_memory_view(poses_.size(), poses_.data()))
+        .call<val>("slice");
   }
   /// The parts of body i in its frame: [{vertices: [{x, y}...], radius}], or for a chain
   /// {chain: true, points, closed}.
