@@ -1,10 +1,8 @@
-// Queries on one chain segment with ghost vertices (docs/terrain.md). The segment is a 2-vertex
-// core, so collide() already gives its manifold with any shape; what a chain adds is the choice of
-// normal. A smooth surface made of segments has, at each point, the normals of its own Voronoi
-// region: the face normal inside a segment, the fan between the two face normals at a convex
-// corner, and none but the faces' at a flat or concave joint. A manifold normal outside that set is a
-// ghost (a box's corner caught on the joint between two flat tiles); this file replaces it by the
-// face normal, which is the idea of Box2D v3's smooth segments (b2ChainSegment, "ghost vertices").
+// Queries on one chain segment with ghost vertices (docs/terrain.md). collide() gives a segment's
+// manifold; a chain adds the choice of normal. A smooth surface of segments has the normals of its
+// Voronoi regions: the face's inside a segment, the fan between faces at a convex corner, only the
+// faces' at a flat or concave joint. Any other normal is a ghost (a box's corner caught on a joint
+// of flat tiles), replaced here by the face normal: Box2D v3's smooth segments (b2ChainSegment).
 #include <algorithm>
 #include <cmath>
 
@@ -20,10 +18,9 @@ constexpr CastHit kMiss{false, 1.0f, {0, 0}, {0, 0}};
 // end is at that end (normal_owner()).
 constexpr float kChainEndFraction = 1e-4f;
 
-// Whether the chain turns from edge e to edge f (consecutive) towards `side` (1: convex, towards
-// its solid side; -1: concave) by more than kChainFaceSine (the sine of the turn): a joint turning
-// by less is flat (its fan holds no normal beyond the face's tolerance; a joint flat but for the
-// rounding of its points is flat).
+// Whether the chain turns from edge e to the next edge f towards `side` (1: convex, -1: concave) by
+// more than kChainFaceSine: a joint turning less is flat (its fan holds no normal beyond the face's
+// tolerance, and rounding of its points cannot make it a corner).
 bool turns_by_more(Vec2 e, Vec2 f, float side) {
   const float turn = side * cross(e, f);
   return turn > 0 && turn * turn > kChainFaceSine * kChainFaceSine * dot(e, e) * dot(f, f);
@@ -35,13 +32,11 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
                : s.has_prev && turns_by_more(s.a - s.ghost_prev, s.b - s.a, -1);
 }
 
-// face_manifold() for a rounded b: the points stand for the ends of b's incident edge w[0] -> w[1]
-// (core, chain frame) on b's surface, as collide() places them: the deeper end by its corner's
-// lowest point, the other by the end of the outer edge (the core edge moved out by the radius
-// along its outward normal; that end's own corner's lowest point lies inside b when the edge is
-// tilted), each while it lies over the segment, else b's surface where it crosses the line through
-// the segment's end (on the deeper corner's arc or on the outer edge; none when neither reaches
-// it). A point is midway between the line and that surface point, its separation their distance.
+// face_manifold() for a rounded b: the ends of b's incident edge w[0] -> w[1] (core, chain frame)
+// on b's surface as collide() places them (deeper end: its corner's lowest point; other end: the
+// outer edge's end), each while over the segment, else where b's surface crosses the line through
+// the segment's end (arc or outer edge; none when neither reaches). A point is midway between the
+// line and that surface point, its separation their distance.
 [[gnu::noinline]] Manifold rounded_face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel,
                                                  const Shape& b, int best, bool most_opposed, std::uint32_t id0,
                                                  std::uint32_t id1, float margin, bool apart) {
@@ -79,9 +74,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
       height = h[deeper] + shift_h + lambda * (h[other] - h[deeper]);
       return true;
     }
-    // Beyond a concave joint, on the deeper corner's far side (away from the edge): its arc while
-    // the arc is b's surface there (inside the corner's cone of normals), else the outer edge of
-    // the corner's other edge when that one faces down.
+    // Past a concave joint, beyond the deeper corner: its arc while inside the corner's cone of
+    // normals, else the outer edge of the corner's other edge when that one faces down.
     if (!concave_at(s, plane != 0)) return false;
     const float along = plane - u[deeper];
     if (std::fabs(along) <= r) {
@@ -103,8 +97,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   bool valid[2];
   float at[2], height[2];
   for (int k = 0; k < 2; ++k) {
-    // (The deeper corner's lowest point is on b's surface when the edge is the most opposed to the
-    // face, which holds b's lowest vertex; an edge stepped to in a concave joint has its outer end.)
+    // (The deeper corner's lowest point is on b's surface for the edge most opposed to the face; an
+    // edge stepped to in a concave joint has its outer end.)
     const bool lowest = k == deeper && most_opposed;
     at[k] = lowest ? u[k] : u[k] + shift_u;
     height[k] = lowest ? h[k] - r : h[k] + shift_h;
@@ -131,11 +125,10 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   return m;
 }
 
-// In a concave joint the edge of b most opposed to the face (`best`) may lie wholly beyond the
-// segment's end, over the neighbour, while b, sunk into both faces, is under this segment along
-// an edge next to it: the edge reached by stepping along b's lower side toward the segment while
-// the edges face down (`best` itself when the end is not concave: at a flat joint the neighbour's
-// contact has this face's normal already).
+// In a concave joint b's edge most opposed to the face (`best`) may lie wholly past the segment's
+// end while b, sunk into both faces, is under this segment along a neighbouring edge: step along
+// b's lower side toward the segment while edges face down (`best` itself at a flat joint, where the
+// neighbour's contact already has this face's normal).
 [[gnu::noinline]] int toward_segment(const ChainSegment& s, const Transform& rel, const Shape& b, int best) {
   const std::span<const Vec2> v = b.vertices();
   const int count = b.vertex_count();
@@ -158,9 +151,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   return best;
 }
 
-// face_manifold() for a disc (centre w, chain frame) centred beyond an end of the segment: beyond a
-// concave joint it reaches over the segment with its arc, its lowest point on the line through the
-// segment's end; else nothing (the neighbour owns it).
+// face_manifold() for a disc (centre w, chain frame) centred past an end: past a concave joint, its
+// arc's lowest point on the line through the end; else nothing (the neighbour owns it).
 [[gnu::noinline]] Manifold disc_beyond_end(const ChainSegment& s, const Transform& xs, Vec2 w, float r, float margin,
                                            bool apart) {
   const Vec2 n = s.normal;
@@ -177,10 +169,9 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   return m;
 }
 
-// The manifold of b against the segment's face with the face normal imposed: b's incident edge (the
-// one whose normal is most opposite to the face's) clipped to the segment's extent, its points kept
-// where their separation is within the margin; ids as collide() names them (the incident vertex at
-// the point's end and the segment vertex that end faces). rel places b in the chain's frame.
+// b against the segment's face with the face normal imposed: b's incident edge clipped to the
+// segment's extent, points within the margin kept, ids as collide() names them. rel: b in the
+// chain's frame.
 Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transform& rel, const Shape& b, float margin,
                        bool apart) {
   const Vec2 n = s.normal;
@@ -261,8 +252,8 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
   for (int k = 0; k < points; ++k) {
     const float separation = dot(n, w[k] - s.a) - r;
     if (!(separation <= margin)) continue;
-    // Apart from the segment, a point of b over it and behind its line belongs to a part of b that
-    // went round a free end or lies behind the segment: not a contact.
+    // Apart from the segment, a point behind its line belongs to a part of b round a free end or
+    // behind the segment: not a contact.
     if (apart && separation < 0) continue;
     ContactPoint& c = m.points[m.count++];
     c.point = transform_point(xs, w[k] - (r + 0.5f * separation) * n);
@@ -274,24 +265,19 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
 
 bool in_front(const ChainSegment& s, Vec2 local) { return dot(s.normal, local - s.a) >= 0; }
 
-// Whether the next segment (b -> ghost_next) sees a body whose core centroid is at `local`: its own
-// one-sided test, computed as that segment computes it. A normal inside the fan of the convex
-// corner at b is that segment's only when it sees the body: a body sunk into this segment at a
-// steep convex corner with its centroid behind the next one's line (over this segment) would
-// otherwise get no contact from either, and this segment keeps the normal.
+// Whether the next segment (b -> ghost_next) sees a body whose core centroid is at `local`, by its
+// own one-sided test. A normal in the convex corner's fan at b is the next one's only when it sees
+// the body: one sunk into this segment with its centroid behind the next one's line would get no
+// contact from either, so this segment keeps it.
 bool next_sees(const ChainSegment& s, Vec2 local) {
   return s.has_next && dot(normalize(right_perp(s.ghost_next - s.b)), local - s.b) >= 0;
 }
 
-// The common cases of a body on terrain, answered without the general search, when the segment's
-// face is an axis of greatest separation of the two cores ([seed-rounded §2]:
-// no axis of b's edges and not the segment's back separates more):
-//  - b's deepest core vertex along the face lies over the segment: the cores' distance (or depth)
-//    is that vertex's height over the face and the face normal is the contact normal;
-//  - it lies beyond an end where the chain goes on flat or turns concave: whatever normal the
-//    general search finds there is the face's or a ghost, which collide() replaces by the face's.
-// Either way face_manifold() is the answer. And an axis that separates the cores by more than the
-// margin and b's radius means no contact (apart).
+// A body on terrain without the general search, when the segment's face is an axis of greatest
+// separation ([seed-rounded §2]) and b's deepest core vertex along it lies over the segment (its
+// height is the cores' distance, the face normal the normal) or past an end where the chain goes on
+// flat or concave (the general search would find the face normal or a ghost): face_manifold().
+// An axis separating by more than the margin and b's radius: apart.
 enum class Shortcut { none, face, apart };
 Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, float margin) {
   const Vec2 n = s.normal;
@@ -331,9 +317,8 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
                 : s.has_next && cross(edge, s.ghost_next - s.b) <= 0) {
     return Shortcut::face;
   }
-  // Beyond a convex corner or a free end: still the face when b lies on it with a face that faces
-  // the segment within kChainFaceSine and reaches over it (the deepest vertex's neighbour on that
-  // face lies over the segment, as deep within the same sine).
+  // Past a convex corner or a free end: still the face when b lies on it with a face within
+  // kChainFaceSine that reaches over it (the deepest vertex's neighbour on it, as deep).
   for (const int k : {deepest == 0 ? count - 1 : deepest - 1, deepest + 1 == count ? 0 : deepest + 1}) {
     if (count < 2 || k == deepest) continue;
     const Vec2 face_edge = w[k] - w[deepest];
@@ -344,16 +329,13 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
   return Shortcut::none;
 }
 
-// Whose is a normal (unit, chain frame, from the segment toward the other body) found on the
-// segment: its own (the face normal, the normals around a free end, the fan of a convex corner at
-// its start), the next segment's (strictly inside the fan of a convex corner at its end, which
-// that segment owns), or a ghost (a flat or concave joint, beyond a corner's fan, facing backwards).
+// Whose is a normal (unit, chain frame, segment toward the body): this segment's (face, around a
+// free end, the convex fan at its start), the next one's (strictly inside the convex fan at its
+// end), or a ghost (flat or concave joint, past a fan, facing backwards).
 enum class Owner { self, next, ghost };
-// `along`, when given: where the contact lies along the segment, as dot(point - a, b - a) of its
-// point on the segment. A normal facing backwards is a free end's only when the contact is at that
-// end: a body sunk past its middle elsewhere along the segment, its centroid still in front, has a
-// least translation out through the back (along a face of its own nearly parallel to the segment),
-// which would push it through the chain.
+// `along`, when given: dot(point - a, b - a) of the contact. A backward normal is a free end's only
+// for a contact at that end: a body sunk past its middle elsewhere, centroid in front, has a least
+// translation out through the back, which would push it through the chain.
 Owner normal_owner(const ChainSegment& s, Vec2 normal, const float* along = nullptr) {
   const Vec2 n = s.normal;
   const float turn = cross(n, normal);  // > 0: turned toward the end b; < 0: toward the start a
@@ -427,9 +409,8 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   CastHit h = shape_cast(a, xa, translation_a, s.shape, xs, translation_s, options);
   // The normal points from a to the segment: the segment's outward normal there is its opposite.
   if (!h.hit || (h.fraction > 0 && dot(inv_rotate(xs.q, h.normal), s.normal) > 0)) return kMiss;
-  // The normal chosen as collide() chooses: a box's corner reaching the crest of two segments meets
-  // it along a line no face of the chain has (a ghost), which would stop a box walking over the
-  // crest as if at a wall; the smooth surface there has the face's normal.
+  // The normal chosen as collide() chooses: a box's corner at a crest meets it along a ghost normal,
+  // which would stop a box walking over the crest as at a wall.
   switch (normal_owner(s, -inv_rotate(xs.q, h.normal))) {
     case Owner::self:
       break;

@@ -1,17 +1,13 @@
-// Internal: the part of distance() and collide() that both share — the two cores in one frame,
-// the separating-axis search over the edge normals of both cores, and the closest points of the
-// reference edge and the incident edge. Not installed; not part of the API.
+// Internal: what distance() and collide() share: the two cores in one frame, the separating-axis
+// search over both cores' edge normals, and the closest points of the reference and incident edges.
 //
-// Why the reference and incident edges are enough (docs/contacts.md has pictures): B ⊖ A is a
-// convex polygon whose edges are the edges of A and of B. Its edge of greatest separation from
-// the origin is reference edge i of one core combined with the supporting vertex w of the other
-// [seed-detection §3]. For an origin outside, the closest
-// point of B ⊖ A lies on that edge (the separation over directions is unimodal around the closest
-// direction), so the closest features are the reference edge and w, or a reference vertex and an
-// edge of the other core parallel to the reference edge. The incident edge (the edge of the other
-// core most anti-parallel to the reference normal) holds w and is that parallel edge when one
-// exists, so one segment-segment closest-point computation gives the exact core distance.
-// For an origin inside, the greatest separation is minus the penetration depth.
+// Why those two edges are enough (docs/contacts.md has pictures): B ⊖ A is a convex polygon whose
+// edges are A's and B's; its edge of greatest separation is reference edge i of one core with the
+// other's supporting vertex w [seed-detection §3]. For an origin outside, the closest point of
+// B ⊖ A lies on that edge (separation is unimodal around the closest direction), so the closest
+// features are that edge and w, or a reference vertex and a parallel edge of the other core. The
+// incident edge (most anti-parallel to the reference normal) holds w and is that parallel edge when
+// one exists, so one segment-segment computation is exact. Inside, the separation is minus the depth.
 #pragma once
 
 #include "simd/config.hpp"
@@ -20,10 +16,8 @@
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 
-/// is_valid(xa) && is_valid(xb) (math.hpp), both transforms checked at once: the same float
-/// operations lane by lane, so the answer is the same bit for bit, in about a third of the
-/// instructions. Every contact query checks its input with it (collide() only on its way to
-/// reporting a contact).
+/// is_valid(xa) && is_valid(xb) (math.hpp) in one 4-lane step: the same float operations lane by
+/// lane, so the same answer bit for bit, in fewer instructions (docs/contacts.md, Speed).
 inline bool valid_pair(const Transform& xa, const Transform& xb) {
   static_assert(sizeof(Transform) == 4 * sizeof(float), "Transform must be p.x, p.y, q.c, q.s");
   float fa[4], fb[4];
@@ -37,10 +31,9 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
   return all((abs(pos) <= Float4::splat(kMaxWorldCoordinate)) & (deviation <= Float4::splat(kRotationTolerance)));
 }
 
-/// A core in some frame (shape A's): its vertices, and its edge normals and offsets as 8 lanes
-/// (lanes past `edges` hold a zero normal and a huge offset) so that the separating-axis scan
-/// and the incident-edge search are element-wise over edges: lane operations (simd/wide.hpp) on 4
-/// lanes for up to 4 edges, else on 8.
+/// A core in some frame (shape A's): its vertices, and edge normals and offsets as 8 lanes (past
+/// `edges`: zero normal, huge offset) so that the axis scan and the incident-edge search are
+/// element-wise over edges (simd/wide.hpp): 4 lanes for up to 4 edges, else 8.
 struct FramedCore {
   const Vec2* v;    // count vertices, then copies of v[0] up to an even count and past it
   const float* nx;  // kMaxPolygonVertices lanes of outward unit edge normals
@@ -72,18 +65,16 @@ inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& s
   const int count = s.vertex_count(), edges = s.edge_count();
   const Vec2* vs = s.padded_vertices();
   const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
-  // Two vertices per step, as transform_point() computes them: (c x - s y) + px, (c y + s x) + py
-  // (the same roundings; the shape's slots past count repeat vertex 0, so an odd count reads one
-  // valid padded vertex).
+  // Two vertices per step with transform_point()'s roundings: (c x - s y) + px, (c y + s x) + py
+  // (slots past count repeat vertex 0, so an odd count reads a valid padded vertex).
   const Float4 cc = Float4::splat(c), ss = Float4::lanes(-sn, sn, -sn, sn), pp = Float4::lanes(px, py, px, py);
   for (int i = 0; i < count; i += 2) {
     const Float4 xy = Float4::load(&vs[i].x);
     store(&storage.v[i].x, (cc * xy + ss * swap_pairs(xy)) + pp);
   }
   storage.v[count] = storage.v[0];  // so that edge e always ends at v[e + 1]
-  // The edge lanes: normals turned by xf.q, offsets moved by the turned normal's projection of
-  // xf.p. A plain loop, which GCC vectorizes at -O3 better than it compiles the same on
-  // FloatLanes<8> in the SSE2 copy (docs/contacts.md, Speed).
+  // The edge lanes: normals turned by xf.q, offsets moved by the turned normal's projection of xf.p.
+  // A plain loop: GCC vectorizes it better than FloatLanes<8> in the SSE2 copy (docs/contacts.md).
   const float* nx = s.normal_lanes_x();
   const float* ny = s.normal_lanes_y();
   const float* off = s.offset_lanes();
@@ -110,11 +101,10 @@ struct AxisSeparation {
   int edge;          // -1 when ref has no edges
 };
 
-/// The greatest of some edge lanes and the lowest lane holding it (ties go to the lower edge);
-/// {-huge, -1} when no lane exceeds -huge (no edges, or separations that are not numbers).
-/// max_lane returns one of the lanes, so once it is a number the mask is not 0. (It is compared
-/// with the lanes as a number rather than the tree's whole result: with NaN lanes the tree's
-/// other lanes can differ, which an invalid transform can cause before collide() checks it.)
+/// The greatest of some edge lanes and the lowest lane holding it; {-huge, -1} when no lane exceeds
+/// -huge (no edges, or NaN separations). max_lane is one of the lanes, so a number gives a mask
+/// not 0; it is compared as a number, not as the tree's whole result, whose other lanes can differ
+/// with NaN lanes (an invalid transform, before collide() checks it).
 template <class F>
 PEBBLE_HOT_INLINE AxisSeparation first_max_lane(F lanes) {
   const float best = max_lane(lanes);
@@ -122,17 +112,15 @@ PEBBLE_HOT_INLINE AxisSeparation first_max_lane(F lanes) {
   return {best, first_set_lane(lanes_equal(lanes, best))};
 }
 
-/// For every edge lane: the least projection of other's vertices on the normal, minus the edge's
-/// offset; then the greatest of those. Element-wise over the lanes (vectorized), with no
-/// data-dependent branches: at <= 8 vertices the full scan beats a rotating-calipers walk, whose
-/// loop exits mispredict (docs/contacts.md, Speed).
+/// For every edge lane: the least projection of other's vertices on the normal, minus the offset;
+/// then the greatest. Element-wise, no data-dependent branches: at <= 8 vertices the full scan beats
+/// a rotating-calipers walk, whose loop exits mispredict (docs/contacts.md, Speed).
 template <int Lanes>
 inline AxisSeparation max_separation_lanes(const FramedCore& ref, const FramedCore& other) {
   using F = FloatLanes<Lanes>;
   const F nx = F::load(ref.nx), ny = F::load(ref.ny);
   F least = F::splat(std::numeric_limits<float>::infinity());
-  // Two vertices per step (a FramedCore's storage repeats vertex 0 past count, so an odd count
-  // reads a copy of vertex 0, which changes no minimum).
+  // Two vertices per step (an odd count reads a copy of vertex 0, which changes no minimum).
   for (int j = 0; j < other.count; j += 2) {
     const PointLanes<F> p = F::splat_points(&other.v[j]);
     least = min(least, min(nx * p.x0 + ny * p.y0, nx * p.x1 + ny * p.y1));
@@ -144,11 +132,10 @@ inline AxisSeparation max_separation(const FramedCore& ref, const FramedCore& ot
   return ref.edges <= 4 ? max_separation_lanes<4>(ref, other) : max_separation_lanes<kMaxPolygonVertices>(ref, other);
 }
 
-/// The edge of `core` whose normal is most anti-parallel to n (for a point: its one vertex), the
-/// lowest such index on ties. Returns the edge index; the edge runs from v[e] to v[(e+1) % count].
-/// The padded lanes (zero normal, dot 0) never win: the edge normals of a closed polygon, weighted
-/// by edge length, sum to zero, so some edge has a negative dot with any n; a segment's two
-/// normals are opposite, so the least is <= 0 and a tie at 0 goes to the lower, real lane.
+/// The edge of `core` (v[e] to v[(e+1) % count]) whose normal is most anti-parallel to n, the lowest
+/// on ties; for a point, its vertex. Padded lanes (dot 0) never win: a closed polygon's normals,
+/// weighted by length, sum to zero, so some dot is negative; a segment's two normals are opposite,
+/// so the least is <= 0 and a tie at 0 goes to the lower, real lane.
 template <int Lanes>
 inline int incident_edge_lanes(const FramedCore& core, Vec2 n) {
   using F = FloatLanes<Lanes>;
@@ -162,22 +149,19 @@ inline int incident_edge(const FramedCore& core, Vec2 n) {
   return core.edges <= 4 ? incident_edge_lanes<4>(core, n) : incident_edge_lanes<kMaxPolygonVertices>(core, n);
 }
 
-/// Closest points of segments p1q1 and p2q2 (either may have zero length). Two segments that do
-/// not cross have a closest pair that includes an endpoint, so the answer is the best of the
-/// four endpoint-to-segment projections; crossing segments meet at distance 0. Unlike the
-/// line-parameter solution (Ericson, "Real-Time Collision Detection", 5.1.9) this has no
-/// a*e - b*b cancellation for nearly parallel segments. Fractions of exactly 0 or 1 mean the
-/// closest point is that endpoint. (cast/ray_core.hpp's segment_distance() asks the same with a
-/// division per endpoint; they stay two so that each keeps its bits: docs/architecture.md.)
+/// Closest points of segments p1q1 and p2q2 (either may have zero length). Segments that do not
+/// cross have a closest pair with an endpoint, so the best of the four endpoint projections;
+/// crossing ones meet at 0. Unlike Ericson 5.1.9's line parameters, no a*e - b*b cancellation for
+/// nearly parallel segments. A fraction of exactly 0 or 1 means that endpoint. (cast/ray_core.hpp's
+/// segment_distance() divides per endpoint; two functions keep both bits: docs/architecture.md.)
 struct SegmentClosest {
   float s, t;   // fractions along segment 1 and 2
   Vec2 c1, c2;  // the closest points
   float dist2;  // squared distance
 };
 
-/// d / len, where len is |d| as length() gives it: unit even when |d| is below about 1e-18, where
-/// len keeps few bits (a denormal square) and the plain quotient is not unit; normalize() rescales
-/// first. The common case is the plain quotient, bit for bit.
+/// d / len (len = length(d)), unit even below |d| ~ 1e-18, where len keeps few bits (a denormal
+/// square): normalize() rescales first. Otherwise the plain quotient, bit for bit.
 inline Vec2 direction(Vec2 d, float len) { return len >= kTinyLength ? d / len : normalize(d); }
 
 inline float clamp01(float x) { return x < 0 ? 0.0f : (x > 1 ? 1.0f : x); }
@@ -276,8 +260,7 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
   return q;
 }
 
-/// B's 2-vertex core moved by xf, as frame_core() moves it (the same float operations, so the same
-/// bits) but only its two real lanes: for query_segments().
+/// B's 2-vertex core moved by xf with frame_core()'s float operations, its two real lanes only.
 inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage& storage) {
   const Vec2* vs = s.padded_vertices();
   const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
@@ -289,17 +272,15 @@ inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage
     storage.ny[i] = y;
     storage.off[i] = s.offset_lanes()[i] + (x * px + y * py);
   }
-  // The padded lanes every FramedCore has (zero normals, huge offsets): query_segments reads only
-  // the real two, but a corner's second look (other_axis_resolves) scans four.
+  // Padded lanes (zero normals, huge offsets): a corner's second look (other_axis_resolves) scans four.
   storage.nx[2] = storage.nx[3] = storage.ny[2] = storage.ny[3] = 0.0f;
   storage.off[2] = storage.off[3] = kHugeDistance;
   storage.v[2] = storage.v[0];
   return {storage.v, storage.nx, storage.ny, storage.off, 2, 2, s.radius()};
 }
 
-/// query_cores() for two 2-vertex cores (segments, capsules): the same float operations and the
-/// same rules on the two real edge lanes of each core, without the padded ones and the generic
-/// scans, so the same answer bit for bit (tests/simd_test.cpp compares them).
+/// query_cores() for two 2-vertex cores: the same float operations and rules on the two real lanes
+/// of each, without the generic scans, so the same bits (tests/simd_test.cpp compares them).
 PEBBLE_HOT_INLINE CoreQuery query_segments(const FramedCore& a, const FramedCore& b, float scale, float stop_above) {
   // Separation of `other`'s two vertices from ref's edge plane i: max_separation_lanes' least
   // projection (simd/wide.hpp's min: the second of equal values) minus the offset.
@@ -355,22 +336,18 @@ inline int edge_end_index(const FramedCore& c, int e, int end) {
   return c.count == 1 || e + end == c.count ? 0 : e + end;
 }
 
-/// A separation of the cores above this proves distance > margin, so a query may stop there.
-/// The slack (kStopSlackFraction, tolerances.hpp) keeps float rounding from ever stopping a pair
-/// that distance() puts within the margin (distance() runs to the end and must agree with every
-/// early stop; cases found by the query fuzzer are in tests/robustness_test.cpp)...
+/// A separation of the cores above this proves distance > margin, so a query may stop there. The
+/// slack (kStopSlackFraction) keeps rounding from stopping a pair distance() puts within the
+/// margin (distance() runs to the end and must agree with every early stop)...
 inline float stop_bound(float margin, const Shape& a, const Shape& b) {
   return margin + a.radius() + b.radius() + kStopSlackFraction * std::max(a.extent(), b.extent());
 }
 
-/// ...as long as the coordinates the separations are computed from are not much larger than the
-/// shapes. This bound adds the same fraction of those coordinates (B's core in A's frame lies
-/// within |xb.p - xa.p| + |B's centroid| + B's extent of A's origin, A's core within |A's
-/// centroid| + A's extent): with a margin of 3e5 between shapes 1e3 across, or cores far from
-/// their local origins, the separation rounds by more than stop_bound()'s slack, and collide()
-/// at a margin equal to distance() stopped with no point (the query fuzzer's early-stop issue).
-/// A query stops at stop_bound() and asks this one only then (stopped_short()): its sums would
-/// cost every call a few percent.
+/// ...as long as the coordinates are not much larger than the shapes. This bound adds the same
+/// fraction of those coordinates (B's core in A's frame lies within |xb.p - xa.p| + |B's centroid|
+/// + B's extent of A's origin; A's within |A's centroid| + A's extent), for large margins or cores
+/// far from their origins (docs/robustness.md, collide()'s early stop). Asked only after a stop at
+/// stop_bound() (stopped_short()), so that common calls skip its sums.
 inline float far_stop_bound(float margin, const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   const Vec2 d = xb.p - xa.p, ca = a.core_centroid(), cb = b.core_centroid();
   const float reach = (std::fabs(d.x) + std::fabs(d.y)) + (std::fabs(ca.x) + std::fabs(ca.y)) +
@@ -470,8 +447,7 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
     return Doubt::none;
   }
   if (q.ref_edge < 0) {
-    // No axis at all although a core has edges: only non-finite coordinates get here, which
-    // validated input never has. Answer as two points rather than index an edge -1.
+    // No axis although a core has edges: non-finite input only. Answer as two points, not edge -1.
     out.distance = kHugeDistance;
     out.normal = {0, 1};
     out.point_a = a.v[0];
@@ -485,10 +461,9 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   edge_points(ref, q.ref_edge, r1, r2);
   edge_points(inc, q.inc_edge, i1, i2);
   if (q.separation < -kOverlapFraction * scale) {
-    // Overlapping cores: minus the penetration depth along the reference normal. The witness is
-    // the deepest point of the incident edge (which holds the deepest incident vertex) within
-    // the reference edge's extent: with parallel edges the deepest vertex may lie beyond the
-    // reference edge's end while another point of the incident edge is just as deep over it.
+    // Overlapping: minus the depth along the reference normal. The witness is the incident edge's
+    // deepest point within the reference edge's extent: with parallel edges the deepest vertex may
+    // lie past the reference edge's end while another incident point is as deep over it.
     const Vec2 t = left_perp(q.normal);
     const float len = dot(r2 - r1, t);
     const float u1 = dot(i1 - r1, t), u2 = dot(i2 - r1, t);
@@ -511,15 +486,13 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
       out.point_a = out.point_b = {};
       return Doubt::none;
     }
-    // No part of the incident edge lies over the reference edge: the overlap was float noise
-    // of nearly parallel edges; the closest points below measure the pair exactly.
+    // Nothing of the incident edge over the reference edge: the overlap was the float noise of
+    // nearly parallel edges; the closest points below measure the pair exactly.
   }
   if (q.separation >= 0) {
-    // The common face contact: the incident edge's deeper end w (the other core's supporting
-    // vertex along -normal, which the separation was measured at) lies over the inside of the
-    // reference edge. Then w's projection onto the edge and w are the closest points, and the
-    // distance is the separation itself (no axis separates by more, and this pair is that far
-    // apart): no segment-segment search, no square root.
+    // The common face contact: the deeper incident end w (where the separation was measured) lies
+    // over the reference edge's inside, so w and its projection are the closest points and the
+    // distance is the separation itself: no segment search, no square root.
     const Vec2 t = left_perp(q.normal);
     const bool w_is_i1 = dot(q.normal, i1) <= dot(q.normal, i2);
     const Vec2 w = w_is_i1 ? i1 : i2;
@@ -549,9 +522,8 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
     return Doubt::overlap;
   }
   const float dist = std::sqrt(c.dist2);
-  // The normal: when a witness lies inside an edge, that edge's normal (exact, whereas the
-  // witnesses' difference carries their rounding divided by the distance); when both are
-  // vertices, their direction; when they (nearly) coincide, the reference normal.
+  // The normal: a witness inside an edge gives that edge's normal (exact; the witnesses' difference
+  // carries their rounding over the distance); two vertices their direction; coinciding, the reference's.
   Vec2 n = q.normal;
   const bool inside_ref = c.s > 0 && c.s < 1;
   bool inside_inc = c.t > 0 && c.t < 1 && inc.edges > 0;
@@ -569,9 +541,8 @@ PEBBLE_HOT_INLINE Doubt closest_features_on(const FramedCore& a, const FramedCor
   return Doubt::none;
 }
 
-/// A doubtful answer (of query q, at distance) measured again with the other core's best axis as
-/// the reference, if within the preference of the greatest: true, with that answer in d2, when
-/// it resolves the doubt (the edges meet, or the pair is nearer). Out of line: corners only.
+/// A doubtful answer measured again with the other core's best axis as the reference, if within the
+/// preference: true, with that answer in d2, when it resolves the doubt. Out of line: corners only.
 [[gnu::noinline]] inline bool other_axis_resolves(const FramedCore& a, const FramedCore& b, const CoreQuery& q,
                                                   float distance, Doubt doubt, float scale, CoreDistance& d2) {
   const FramedCore& other = q.flip ? a : b;
@@ -602,8 +573,8 @@ PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const Frame
   return out;
 }
 
-/// stop_above: when an axis separates the cores by more than this, return at once with
-/// query.ref_edge == -2 and distance = that separation (a lower bound of the true distance).
+/// stop_above: an axis separating the cores by more returns at once, query.ref_edge == -2 and
+/// distance = that separation (a lower bound).
 PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
                                              float stop_above = kHugeDistance) {
   // Every path sets every field it returns; no blanket zeroing (GCC makes it a rep stos).
@@ -639,37 +610,30 @@ inline void add_overlap_witness(CoreDistance& d, const FramedCore& a, const Fram
   d.point_b = q.flip ? on_ref : w;
 }
 
-/// Fast paths for a circle or point (a 1-vertex core) against anything. Each gives the answer
-/// of the generic path by a shorter route; tests check that they agree with it.
+/// Fast paths for a circle or point (a 1-vertex core) against anything: the generic path's answer
+/// by a shorter route (tested against it).
 
-/// Distance from a core to a point, measured in world axes: the core's edge normals are turned
-/// by its rotation q and p is given as d = p - (the core's position), so neither the point nor
-/// the answer has to be moved between frames. The separating axes of the core pick the best
-/// edge; where p lies along that edge (before its start, over it, past its end) decides between
-/// the edge and one of its ends.
+/// Distance from a core to a point in world axes: the edge normals are turned by q and p is given
+/// as d = p - (core's position), so nothing moves between frames. The core's axes pick the best
+/// edge; where p lies along it (before, over, past) decides between the edge and an end.
 struct PointToCore {
   float distance;  // signed, radii not included
-  Vec2 normal;     // world, unit, from the core towards p; the core's closest (or, inside,
-                   // deepest-direction) point is always p - distance * normal
-  bool stopped;    // an edge plane separates p by more than stop_above (distance then holds
-                   // the greatest separation, a lower bound), or the input is not finite
+  Vec2 normal;     // world, unit, core to p; the core's closest (or deepest) point is p - distance * normal
+  bool stopped;    // a plane separates p by more than stop_above (distance: that lower bound), or input not finite
 };
 
 /// The best edge's values in world axes, for point_to_core.
 struct PointAxis {
   float separation;  // of p from the edge's plane; -huge when the core has no edges
-  int edge;          // -1 when the core has no edges; -2 when an edge plane separates p by
-                     // more than stop_above (then only separation is set: the greatest)
+  int edge;          // -1: no edges; -2: a plane separates p by more than stop_above (only separation set)
   Vec2 normal;       // the edge's outward normal, turned by q
-  float along;       // dot(turned edge direction, d); the edge's own dot(direction, v) subtracted
-                     // gives p's position along it from that vertex
+  float along;       // dot(turned edge direction, d); minus dot(direction, v): p's position from v
 };
 
-/// Every edge lane at once: the normal turned by q, the separation of d from the turned edge
-/// plane (a plane's offset from the core's origin does not change under rotation) and d's
-/// position along the turned edge direction; then the greatest separation, the lowest lane on
-/// ties (max_separation_lanes' rule). Whether some lane exceeds stop_above is asked first, of
-/// the lanes themselves: the max tree is then off the chain of a separated pair.
+/// Every edge lane at once: the turned normal, d's separation from the turned plane (the offset
+/// does not change under rotation) and d's position along the edge; then the greatest separation,
+/// lowest lane on ties. stop_above is asked of the lanes first, keeping the max tree off a
+/// separated pair's chain.
 template <int Lanes>
 PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Vec2 d, float stop_above) {
   using F = FloatLanes<Lanes>;
@@ -677,8 +641,7 @@ PEBBLE_HOT_INLINE PointAxis point_axis_lanes(const Shape& core, const Rot& q, Ve
   const F lx = F::load(core.normal_lanes_x()), ly = F::load(core.normal_lanes_y());
   const F nx = c * lx - s * ly, ny = s * lx + c * ly;  // the turned normals
   const F sep = (nx * x + ny * y) - F::load(core.offset_lanes());
-  // Lane e's values are read back through the stack, cheaper than a permute out of the registers
-  // (docs/contacts.md, Speed).
+  // Lane e's values are read back through the stack, cheaper than a permute (docs/contacts.md).
   alignas(16) float nx_lanes[Lanes], ny_lanes[Lanes], along[Lanes];
   store(nx_lanes, nx);
   store(ny_lanes, ny);
@@ -706,22 +669,19 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
   const Vec2 ne = axis.normal;
   if (e == -2) return {axis.separation, {0, 1}, true};
   if (e < 0) return {kHugeDistance, {0, 1}, true};  // non-finite input only (see core_distance)
-  // Where p lies along the edge: u_start = t.(p - v[e]) and u_end = t.(p - v[e + 1]) with t the
-  // edge's unit direction (its outward normal turned by +90 degrees, as collide_generic measures
-  // clipping). t.v is the same in the core's frame as in world, so the shape's own vertices serve
-  // (the padding repeats v[0] at v[count]). u_start - u_end is the edge's length > 0.
+  // Where p lies along the edge: u_start = t.(p - v[e]), u_end = t.(p - v[e + 1]), t the normal
+  // turned by +90 degrees (as collide_generic clips). t.v is frame-independent, so the shape's own
+  // vertices serve. u_start - u_end is the edge's length > 0.
   const Vec2 t = left_perp(core.normal(e));
   const float u_start = axis.along - dot(t, v[e]), u_end = axis.along - dot(t, v[e + 1]);
-  // Inside the core: below every plane, and over the edge of the greatest separation (widened by
-  // the depth), as every point inside is. Rounded planes (a normal off by 6e-8 rad is 0.6 off at
-  // 1e7) let a point beyond the sharp tip of a sliver, or anywhere on a segment's line (whose two
-  // planes are then two lines; a segment has no inside), lie below them all.
+  // Inside: below every plane and over the greatest separation's edge (widened by the depth), as
+  // every inside point is. Rounded planes (6e-8 rad off is 0.6 at 1e7) let a point past a sliver's
+  // tip, or anywhere on a segment's line (a segment has no inside), lie below them all.
   if (sep < -kOverlapFraction * scale && edges > 2 && u_start > sep && u_end < -sep) return {sep, ne, false};
   // Over the edge (the face region): the distance is the separation itself.
   if (u_start > 0 && u_end < 0) return {std::max(sep, 0.0f), ne, false};
-  // Beside the edge: the closest point is the edge's nearer end (the greatest separation belongs
-  // to an edge next to the closest vertex), and p - that end is sep along the normal plus u
-  // along the edge.
+  // Beside the edge: the nearer end is closest (the greatest separation's edge is next to the
+  // closest vertex); p - that end is sep along the normal plus u along the edge.
   const bool at_start = !(u_start > 0);
   const float u = at_start ? u_start : u_end;
   const float dist = std::sqrt(sep * sep + u * u);
@@ -747,13 +707,13 @@ struct CirclePair {
 };
 
 inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
-  // The centres' offset from the positions' difference (exact for nearby bodies), not from the
-  // two world centres: at coordinates 1e4 those round by 5e-4 each (tests/large_world_test.cpp).
+  // The centres' offset from the positions' difference (exact for nearby bodies), not from two
+  // world centres, which round by 5e-4 each at 1e4 (tests/large_world_test.cpp).
   const Vec2 va = rotate(xa.q, a.padded_vertices()[0]), vb = rotate(xb.q, b.padded_vertices()[0]);
   const Vec2 ca = va + xa.p, cb = vb + xb.p;
   const Vec2 d = (xb.p - xa.p) + (vb - va);
-  // One square root in the common case; for centres a denormal apart (or coincident) d / len
-  // would keep only a few bits of len and not be unit: length() and normalize() rescale first.
+  // One square root in the common case; centres a denormal apart would give d / len not unit:
+  // length() and normalize() rescale first.
   const float len2 = dot(d, d);
   float len;
   Vec2 n;
@@ -777,8 +737,7 @@ struct PointPair {
   float core_radius, point_radius;
   Vec2 world;    // the point core's vertex in world
   Vec2 d;        // world - core's position
-  const Rot* q;  // core's rotation (a pointer: GCC copies a Rot member through an integer
-                 // register and the stack, which lengthens the dependency chain)
+  const Rot* q;  // a pointer: GCC copies a Rot member through an integer register and the stack
 };
 
 inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {

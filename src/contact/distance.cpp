@@ -1,9 +1,7 @@
-// distance(): the signed distance of the cores minus both radii (the Minkowski difference of two
-// rounded shapes is the cores' difference grown by ra + rb, [seed-detection §3]
-// [seed-cpa §1]), from contact/core.hpp's core distance, which
-// collide() shares. Compiled once per kernel copy (simd/config.hpp), and each copy's table of
-// entry points ends this file; overlap() and the public detail::distance_generic() are compiled
-// with the base copy only.
+// distance(): the cores' signed distance minus both radii (the difference of two rounded shapes is
+// the cores' difference grown by ra + rb [seed-detection §3] [seed-cpa §1]), from contact/core.hpp,
+// shared with collide(). Compiled once per kernel copy, each copy's entry table at the end;
+// overlap() and detail::distance_generic() with the base copy only.
 #include "simd/config.hpp"
 
 #if PEBBLE_KERNEL_ENABLED
@@ -34,9 +32,8 @@ PEBBLE_HOT_INLINE DistanceResult distance_generic_body(const Shape& a, const Tra
   return to_world(d, a.radius(), b.radius(), xa);
 }
 
-/// The fast path of distance(): a circle or point against anything (bench/contacts_bench.cpp
-/// measures it). Its lane twin for a 2- or 4-vertex core: disc_core_distance()
-/// (contact/distance_lanes.hpp).
+/// distance()'s fast path for a circle or point against anything. Lane twin for a 2- or 4-vertex
+/// core: disc_core_distance() (contact/distance_lanes.hpp).
 PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Transform& xa, const Shape& b,
                                                      const Transform& xb) noexcept {
   if (!valid_pair(xa, xb)) return kNoDistance;

@@ -1,9 +1,7 @@
-// Internal: distance() in lanes across queries, for the batch distance() of two capsules and of a
-// disc against a capsule or a 4-vertex core: the scalar path of contact/distance.cpp and
-// contact/core.hpp repeated operation for operation (kept beside them: a change to one is a change
-// to the other; tests/batch_test.cpp compares them bit for bit). Lanes where that path branches
-// off its common case are reported unsure, and the caller answers them with the single query.
-// Included by src/batch/batch.cpp inside its kernel copy.
+// Internal: distance() in lanes across queries (the batch's two capsules, and a disc against a
+// capsule or 4-vertex core): contact/distance.cpp and contact/core.hpp operation for operation, kept
+// beside them so a change to one is seen with the other (tests/batch_test.cpp compares the bits).
+// Lanes off the common case are unsure; the caller answers them with the single query.
 #pragma once
 
 #include "pebble/distance.hpp"
@@ -13,12 +11,10 @@
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
 
-/// distance() of two capsules (2-vertex cores) in lanes: distance_generic() (contact/distance.cpp)
-/// with query_segments() and closest_features_on() (contact/core.hpp), operation for operation, for
-/// cores apart by the axes (greatest separation >= 0): the face contact, or the segment pair
-/// (closest_segments()) with its choice of normal. Overlapping or nearly touching cores (separation
-/// below 0, where the scalar path has its overlap depth and corner doubts), crossing segments, a
-/// witness inside the incident edge within kWitnessNormalFraction, and invalid input are unsure.
+/// distance() of two capsules in lanes: distance_generic() with query_segments() and
+/// closest_features_on(), for cores apart by the axes (separation >= 0): the face contact, or
+/// closest_segments() with its normal. Unsure: separation below 0 (the overlap depth and corner
+/// doubts), crossing segments, a witness within kWitnessNormalFraction, invalid input.
 template <class F>
 struct DistanceLanes {
   F distance, nx, ny, pax, pay, pbx, pby;
@@ -165,11 +161,10 @@ PEBBLE_HOT_INLINE DistanceLanes<F> capsules_distance(const BatchBody* const* ba,
           unsure};
 }
 
-/// distance() of a disc (or point) and a capsule (Core = 2) or a 4-vertex core in lanes:
-/// distance_point() (contact/distance.cpp) with point_pair() and point_to_core() (contact/core.hpp),
-/// operation for operation: the core's planes turned into world axes, the greatest separation by
-/// first_max_lane()'s tree (the lowest edge on ties), then inside the core (4 vertices only), over
-/// the edge, or at its nearer end. Invalid input and separations that are not numbers are unsure.
+/// distance() of a disc (or point) and a capsule (Core = 2) or 4-vertex core in lanes:
+/// distance_point() with point_pair() and point_to_core(): planes in world axes, the greatest
+/// separation (lowest edge on ties), then inside (4 vertices only), over the edge, or at its nearer
+/// end. Invalid input and NaN separations are unsure.
 template <int Core, class F>
 PEBBLE_HOT_INLINE DistanceLanes<F> disc_core_distance(const BatchBody* const* disc, const BatchBody* const* core,
                                                       bool disc_is_a) {

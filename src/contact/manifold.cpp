@@ -1,17 +1,13 @@
 // collide(): contact manifolds for any pair of rounded convex shapes, one generic path [seed-rounded §6],
-// and the circle and point fast paths. The axis search and the
-// closest features it starts from are contact/core.hpp's, shared with distance() so that the two
-// never disagree. Departures from the seed (docs/contacts.md):
-//  - The seed's step 5 tests one vertex pair (deepest incident vertex against one reference
-//    endpoint). We take the closest points of the whole reference and incident edges, the exact
-//    closest points of the cores, so no closer pair is missed and a corner-to-corner contact
-//    reports the true distance.
-//  - No NaN for parallel edges and no division by zero for coincident circle centres: clipping
-//    works on projections along the reference edge, and coincident points get a fixed normal.
-//  - Aligned edges closer than the margin give two points (Box2D's speculative path reports one):
-//    a corner exactly in line with the reference edge's end counts as on the edge.
-// This file is compiled once per kernel copy (simd/config.hpp); Manifold::flipped() and the
-// public entry detail::collide_generic() are compiled with the base copy only.
+// and the circle and point fast paths. The axis search and closest features are contact/core.hpp's,
+// shared with distance() so that the two never disagree. Departures from the seed (docs/contacts.md):
+//  - the closest points of the whole reference and incident edges, not one vertex pair (step 5), so
+//    no closer pair is missed and a corner-to-corner contact reports the true distance;
+//  - no NaN for parallel edges or coincident circle centres: clipping works on projections along
+//    the reference edge, and coincident points get a fixed normal;
+//  - aligned edges closer than the margin give two points: a corner in line with the reference
+//    edge's end counts as on the edge.
+// Compiled once per kernel copy (simd/config.hpp); flipped() and collide_generic() with the base only.
 #include "simd/config.hpp"
 
 #if PEBBLE_KERNEL_ENABLED
@@ -30,17 +26,14 @@ Manifold empty_manifold() {
   return m;
 }
 
-/// collide()'s input check, made only where a contact is about to be reported: every other way
-/// out returns the empty manifold that bad input gets anyway, so the check costs nothing on
-/// them, and the geometry before it is harmless on bad input (float arithmetic only; every lane
-/// or edge index is chosen by comparing numbers, and a separation that is not a number ends the
-/// query). Checking first is slower (docs/contacts.md, Speed).
+/// collide()'s input check, made only where a contact is about to be reported: every other exit
+/// returns the empty manifold bad input gets anyway, and the geometry before it is harmless on bad
+/// input (lanes and edges are chosen by comparing numbers; a separation that is NaN ends the query).
 bool valid_input(const Transform& xa, const Transform& xb, float margin) {
   return valid_pair(xa, xb) & std::isfinite(margin);
 }
 
-/// Moves a manifold built in `frame`'s coordinates to world, in place (a by-value copy of the
-/// manifold costs a sixth of the generic path's time).
+/// Moves a manifold built in `frame`'s coordinates to world, in place (docs/contacts.md, Speed).
 void to_world(Manifold& m, const Transform& frame) {
   m.normal = rotate(frame.q, m.normal);
   for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(frame, m.points[i].point);
@@ -75,9 +68,8 @@ EdgeFrame edge_frame(const FramedCore& ref, int edge, Vec2 normal) {
   return e;
 }
 
-/// c ? a : b without a branch (compilers turn the conditional operator on floats into a branch,
-/// which mispredicts where c is random from call to call, as which end is deeper is). Bitwise,
-/// so every copy of the kernels gives the same bits.
+/// c ? a : b without a branch (compilers branch on `?:` of floats, which mispredicts where c is
+/// random from call to call, as which end is deeper is). Bitwise: the same bits in every copy.
 PEBBLE_HOT_INLINE float select(bool c, float a, float b) {
   const uint32_t mask = 0u - uint32_t(c);
   return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
@@ -121,12 +113,10 @@ PEBBLE_HOT_INLINE ClipPoint on_side_plane(const IncidentEdge& ie, float plane) {
   return {true, plane, hw + ie.shift_h + lambda * (ho - hw)};
 }
 
-/// The point of the incident surface that stands for an end of the incident edge (its core
-/// vertex at (u, h)): for the deeper end, its corner circle's lowest point (u, h - r), the
-/// deepest point of the incident surface; for the other end, the outer edge's end (its own corner
-/// circle's lowest point lies inside the incident shape when the edge is tilted); either while it
-/// lies over the reference edge (len long, eps of slack), else the surface's point on the side
-/// plane beyond. kRounded: r_inc > 0 (compiled without the outer edge's arithmetic when not).
+/// The incident surface's point for an end of the incident edge (core vertex (u, h)): the deeper
+/// end's corner-circle bottom (u, h - r), the surface's deepest point; the other end's outer-edge
+/// end (its corner circle's bottom lies inside the shape when the edge is tilted); either while over
+/// the reference edge (len, eps of slack), else on_side_plane(). kRounded: r_inc > 0.
 template <bool kRounded>
 PEBBLE_HOT_INLINE ClipPoint end_point(const IncidentEdge& ie, float u, float h, bool deeper, float len, float eps) {
   const float at = kRounded ? u + select(deeper, 0.0f, ie.shift_u) : u;
@@ -152,14 +142,11 @@ PEBBLE_HOT_INLINE void clip_points(const IncidentEdge& ie, const EdgeFrame& e, V
   }
 }
 
-/// Adds an end of the incident edge (its point cp) to a one-point corner manifold m (frame
-/// coordinates, normal from A to B) when that point lies over the reference edge: its separation
-/// is measured along m's normal, from the point back to the reference shape's outer edge (r_ref
-/// above the core edge), so that p -/+ s/2 n still lie on the two surfaces. The pair is then a
-/// face contact whose end lies past the corner, and both points take the ids a clipped face
-/// contact gives them (corner_id, far_id), whether or not the far point is within the margin, so
-/// that the ids depend neither on the margin nor on the corner moving back over the edge.
-/// `first`: the far end comes first in the incident edge's order.
+/// Adds the incident edge's far end (cp) to a one-point corner manifold m (frame coordinates, normal
+/// A to B) when it lies over the reference edge, its separation measured along m's normal back to
+/// the reference outer edge so that p -/+ s/2 n stay on the surfaces. Both points take a clipped
+/// face contact's ids (corner_id, far_id) even when the far one is beyond the margin, so ids depend
+/// neither on the margin nor on the corner moving back over the edge. `first`: far end first.
 void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool flip, bool first, float r_ref,
                  float margin, float eps, uint32_t corner_id, uint32_t far_id) {
   const Vec2 along = flip ? -m.normal : m.normal;  // from the reference core to the incident core
@@ -204,9 +191,8 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   Vec2 i1, i2;
   edge_points(inc, q.inc_edge, i1, i2);
   const float u[2] = {dot(i1 - e.r1, e.t), dot(i2 - e.r1, e.t)};
-  // A's feature in the low half, B's in the high half: the reference's feature first, the halves
-  // swapped by a rotation when the reference is B (a branch on flip, which is random from call to
-  // call, mispredicts every other call).
+  // A's feature in the low half, B's in the high: swapped by a rotation when B is the reference (a
+  // branch on flip, random from call to call, would mispredict).
   const int ref_rotation = q.flip ? 16 : 0;
   auto pack = [=](uint32_t f_ref, uint32_t f_inc) { return std::rotl(pack_id(f_ref, f_inc), ref_rotation); };
 
@@ -221,30 +207,25 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
   ie.shift_h = dot(shift, n);
   ie.r = r_inc;
   ie.first_deeper = ie.h1 <= ie.h2;
-  // Each end of the incident edge is named by the vertex pair that bounds the contact on its side
-  // (Box2D v3's b2ClipPolygons names its points the same way): the incident edge's vertex at that
-  // end and the reference edge's vertex it faces (the edges run opposite ways, so end k faces the
-  // reference edge's end 1 - k). The pair is the same whichever core is the reference, so a
-  // reference that changes sides as a landing body tilts keeps every id, and it does not depend
-  // on the clip (a rounded corner crossing a side plane, the margin).
+  // Each end is named by the vertex pair bounding the contact on its side (as Box2D v3's
+  // b2ClipPolygons does): the incident vertex there and the reference vertex it faces (end k faces
+  // reference end 1 - k). The pair does not depend on which core is the reference (a landing body
+  // that tilts keeps its ids) nor on the clip.
   const float len = e.len;
   const auto end_id = [&](int k) {
     return pack(uint32_t(edge_end_index(ref, q.ref_edge, 1 - k)), uint32_t(edge_end_index(inc, q.inc_edge, k)));
   };
 
-  // Separated cores whose closest points are two vertices, the incident one clearly beyond the
-  // reference edge's end: a rounded corner against a rounded corner ([seed-rounded §6], step 5), one point
-  // on the line between the two vertices, along that line's direction. When the incident edge's
-  // other end still lies over the reference edge (rounded boxes stacked with a corner just past
-  // the corner below), that end is a second point, measured along the same direction: a stack
-  // keeps two supports however its corners line up.
+  // Cores apart whose closest points are two vertices, the incident one clearly past the reference
+  // edge's end: corner against corner ([seed-rounded §6], step 5), one point on the line between the
+  // vertices. If the incident edge's other end still lies over the reference edge, it is a second
+  // point along the same direction, so a stack keeps two supports however its corners line up.
   const SegmentClosest& c = d.closest;
   const bool vertex_pair = !d.overlapping && (c.s == 0 || c.s == 1) && (c.t == 0 || c.t == 1);
   const int closest_end = c.t == 0 ? 0 : 1;
   if (inc.count == 1 || (vertex_pair && (u[closest_end] < -eps || u[closest_end] > len + eps))) {
-    // A circle or point has one contact with anything, so its id is 0 whatever features touch (as
-    // in Box2D): a ball rolling over a corner keeps its warm start. A corner pair takes the name
-    // the same end gets in a face contact, which it becomes when it slides over the edge.
+    // A circle or point has one contact, id 0 whatever features touch (a ball rolling over a corner
+    // keeps its warm start); a corner pair takes the id its end gets in the face contact it becomes.
     m = single_point(d, ca, cb, ra, rb, signed_distance, inc.count == 1 ? 0u : end_id(closest_end));
     if (inc.count > 1) {
       const int far = 1 - closest_end;
@@ -256,10 +237,9 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
     return m;
   }
 
-  // Otherwise clip the incident shape's OUTER edge (its core edge moved out by r_inc along its own
-  // normal) to the reference edge's side planes ([seed-rounded §5], on "the outer edges
-  // of each shape"): every point lies on the incident surface (end_point) and its separation is
-  // its height above the reference shape's outer edge (docs/contacts.md, "The manifold").
+  // Otherwise clip the incident OUTER edge (core edge moved out by r_inc) to the reference edge's
+  // side planes ([seed-rounded §5]): each point lies on the incident surface, its separation its
+  // height above the reference outer edge (docs/contacts.md, "The manifold").
   m.normal = q.flip ? -n : n;
   const uint32_t id[2] = {end_id(0), end_id(1)};
   if (r_inc > 0) {
@@ -301,9 +281,8 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   return collide_generic_at(a, xa, b, xb, margin, stop_bound(margin, a, b), false);
 }
 
-// Two capsules or segments (2-vertex cores). The general rule is the generic algorithm with its
-// axis search written for two edges each (query_segments), which gives the same answer bit for
-// bit; it is kept out of line for the pairs the dedicated path below leaves to it.
+// Two capsules or segments: the generic algorithm with the axis search for two edges each
+// (query_segments, the same bits); out of line, for the pairs the dedicated path leaves to it.
 [[gnu::noinline]] Manifold collide_segments_general(const Shape& a, const Transform& xa, const Shape& b,
                                                     const Transform& xb, float margin) noexcept {
   CoreStorage sb;
@@ -318,23 +297,17 @@ PEBBLE_HOT_INLINE Manifold collide_generic_body(const Shape& a, const Transform&
   return manifold_from_cores(ca, cb, closest_features(ca, cb, q, scale), scale, xa, xb, margin);
 }
 
-// The dedicated segment-segment path. Box2D v3's b2CollideCapsules shows that two segments need
-// none of a polygon's machinery (its closest points of the two segments, then a clip only where
-// the segments run side by side); here the same idea keeps pebble's contract and its bits: the
-// four axes of two segments (query_segments' rules, the same float operations), then the common
-// case answered on the spot, held in scalars: the incident segment's nearer end lies over the
-// inside of the reference segment with the cores apart (closest_features_on's face contact, no
-// segment-segment search), and that end's point is reported with the other end's clipped point
-// when it is within the margin (manifold_from_cores' clip). Every other pair (cores overlapping or
-// nearly so, corner to corner, not numbers) goes to collide_segments_general, which computes the
-// same as before; the pairs here give the same bytes as collide_generic (tests/simd_test.cpp).
-// What it saves is the general path's traffic through CoreQuery and CoreDistance (stored a byte
-// at a time and read back whole, a store-forwarding stall on every call) and its corner cases.
+// The dedicated segment-segment path (Box2D v3's b2CollideCapsules shows two segments need none of
+// a polygon's machinery): query_segments' four axes with the same float operations, then the common
+// case in scalars: cores apart and the incident segment's nearer end over the inside of the
+// reference segment (closest_features_on's face contact), with the other end's clipped point when
+// within the margin. Every other pair goes to collide_segments_general. Same bytes as
+// collide_generic (tests/simd_test.cpp), without the store-forwarding stalls of the general path's
+// CoreQuery and CoreDistance (stored a byte at a time, read back whole).
 PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform& xa, const Shape& b,
                                                  const Transform& xb, float margin) noexcept {
-  // One manifold, returned from every exit, so that it is built in the caller's result: a copy
-  // out of a local is read back 16 bytes at a time from the field-wise stores that built it (a
-  // store-forwarding stall that cost about a tenth of the call).
+  // One manifold returned from every exit, built in the caller's result: a local copied out is read
+  // back 16 bytes at a time from field-wise stores, a store-forwarding stall.
   Manifold m = empty_manifold();
   // B's core in A's frame, as frame_segment() moves it (the same roundings).
   const Transform xf = inv_mul(xa, xb);
@@ -482,10 +455,9 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
   return m;
 }
 
-// Fast paths for a circle or point against anything: one contact at most, from the point's
-// distance to the other core (bench/contacts_bench.cpp measures them; tests check them against
-// collide_generic). Separate entry points, chosen by collide() (manifold.cpp), so that each
-// pays only for its own registers and stack frame.
+// Fast paths for a circle or point against anything: one contact at most, from the point's distance
+// to the other core (tested against collide_generic). Separate entry points, so that each pays only
+// for its own registers and stack frame.
 
 PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform& xa, const Shape& b,
                                                 const Transform& xb, float margin) noexcept {
