@@ -1,17 +1,10 @@
-// shape_cast() [seed-detection §4] [seed-cpa §2]: when B moves by
-// translation_b and A by translation_a, they first touch where the point moving from 0 along the
-// relative motion meets the Minkowski difference A - B grown by both radii (and by the target
-// separation). The difference is built in A's frame (src/cast/minkowski.hpp), the ray cast is the one
-// of raycast() (src/cast/ray_core.hpp), and the feature the ray meets names the witness points.
-//
-// time_of_impact(): conservative advancement [seed-detection §5] (after
-// Mirtich and Coumans), driven by distance(); without rotation it is shape_cast().
-//
-// closest_approach(): the closest point of approach [seed-cpa §3] for any pair: the same ray against
-// the difference finds a touch; without one, the least distance of the moving point from the
-// difference is the least distance between a segment (its path) and a convex polygon, found
-// among the polygon's vertices projected on the path and the path's ends projected on the
-// polygon's edges.
+// shape_cast() [seed-detection §4] [seed-cpa §2]: A and B first touch where the point moving from 0
+// along the relative motion meets the difference A - B grown by both radii and the target; the
+// difference is built in A's frame (src/cast/minkowski.hpp), the ray cast is raycast()'s
+// (src/cast/ray_core.hpp), and the feature the ray meets names the witness points.
+// time_of_impact(): conservative advancement [seed-detection §5] driven by distance(); without
+// rotation it is shape_cast(). closest_approach() [seed-cpa §3]: the same ray finds a touch; else
+// the least distance of the path segment from the difference polygon.
 #include "pebble/cast.hpp"
 
 #include <algorithm>
@@ -35,8 +28,7 @@ using detail::kNoHit;
 using cast_core::Difference;
 using cast_core::LocalHit;
 
-/// Two shapes seen from A's frame: B's core vertices and edge normals turned and moved there,
-/// and their Minkowski difference A - B.
+/// Two shapes seen from A's frame: B's core vertices and edge normals moved there, and the difference A - B.
 struct PairInA {
   Vec2 b[kMaxPolygonVertices + 1];
   float bnx[kMaxPolygonVertices], bny[kMaxPolygonVertices];
@@ -83,9 +75,8 @@ struct PairInA {
         return len2 > 0 ? std::clamp(dot(core - start, e) / len2, 0.0f, 1.0f) : 0.0f;
       };
       s = along(k);
-      // An edge of length 0 (two vertices of a degenerate difference that coincide, such as two
-      // parallel sharp segments' when one is 6e-13 long) pairs the same two core points all along
-      // it: the contact is on a neighbouring edge, the one passing nearer the hit's core point.
+      // An edge of length 0 pairs the same two core points all along it: the contact is on the
+      // neighbouring edge passing nearer the hit's core point.
       if (diff.v[k + 1] == diff.v[k]) [[unlikely]] {
         float best = kHugeDistance;
         for (const int j : {k == 0 ? diff.count - 1 : k - 1, k + 1 == diff.count ? 0 : k + 1}) {
@@ -104,8 +95,7 @@ struct PairInA {
 
 bool valid_motion(Vec2 translation) { return is_valid_point(translation); }
 
-/// The answer when the shapes start within the target: fraction 0, the normal of distance()
-/// (minimum translation when overlapping), the point midway between its witness points.
+/// Shapes starting within the target: fraction 0, distance()'s normal, the point midway between its witnesses.
 CastHit hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   const DistanceResult d = distance(a, xa, b, xb);
   return {true, 0, 0.5f * (d.point_a + d.point_b), d.normal};
@@ -115,12 +105,10 @@ CastHit hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const 
 
 namespace {
 
-/// A disc against anything is a circle cast, the disc's centre moving relative to the other
-/// shape (grown by the disc's radius and the target): the ray cast of raycast(), without the
-/// Minkowski difference to build. Empty when neither shape is a disc, or when the relative motion
-/// is beyond what raycast() accepts (up to twice kMaxWorldCoordinate: the difference has no such
-/// limit). shape_cast(), closest_approach() and time_to_collision() share it, so that they agree
-/// on whether and when such a pair first touches (a hit with a zero normal: touching at the start).
+/// A disc against anything is a circle cast (raycast()'s, no difference to build). Empty when
+/// neither is a disc or the relative motion is beyond what raycast() accepts (the difference has no
+/// such limit). shape_cast(), closest_approach() and time_to_collision() share it, so they agree
+/// on whether and when such a pair touches (a zero normal: touching at the start).
 struct DiscCast {
   CastHit hit;      // the other shape's surface point (relative to base) and outward normal
   Vec2 base;        // what the hit's point is relative to
@@ -139,11 +127,9 @@ std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 tran
   const Transform& x_other = disc_is_a ? xb : xa;
   const Vec2 move_disc = disc_is_a ? translation_a : translation_b,
              move_other = disc_is_a ? translation_b : translation_a;
-  // Relative to the other shape's position (a local origin, as Box2D v3 does): the disc's
-  // centre through its world position would round by 1e-3 at coordinates 1e4, while the
-  // difference of the two positions is exact when the shapes are near each other.
-  // (Not when the shapes are so far apart that the disc's centre relative to the other shape is
-  // beyond what raycast() accepts: then in world coordinates, as far as those are valid.)
+  // Relative to the other shape's position (a local origin, as in Box2D v3): world positions round
+  // by 1e-3 at 1e4, the positions' difference is exact for near shapes. World coordinates only when
+  // the relative position is beyond what raycast() accepts.
   const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
   const bool local = is_valid_point(centre);
   const Vec2 base = local ? x_other.p : Vec2{0, 0};
@@ -171,9 +157,8 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
     const CastHit& h = c->hit;
     if (!h.hit) return kNoHit;
     if (h.normal == Vec2{}) return hit_at_start(a, xa, b, xb);
-    // h.point is on the other shape's surface (at its start pose, relative to base),
-    // h.normal its outward normal; at the time of contact that shape has moved, and the disc is
-    // target further out.
+    // h.point: the other surface at its start pose (relative to base); it has moved by the contact,
+    // and the disc is target further out.
     const Vec2 surface = c->base + (h.point + h.fraction * c->move_other + 0.5f * target * h.normal);
     return {true, h.fraction, surface, c->disc_is_a ? -h.normal : h.normal};
   }
@@ -206,10 +191,8 @@ Transform sweep_transform(const Sweep& sweep, float t) noexcept { return cast_co
 
 namespace {
 
-/// Finite positions within kMaxWorldCoordinate, and angles within that many radians too (turn()
-/// rounds a quarter-turn count to an integer); and the shape's frame, which lies within
-/// |local_center| of the rotation centre, within kMaxWorldCoordinate all along the sweep, so that
-/// every transform the search evaluates is one distance() accepts.
+/// Positions and angles within kMaxWorldCoordinate (turn() rounds a quarter-turn count to an
+/// integer), the frame too all along the sweep: every transform evaluated is one distance() accepts.
 bool valid_sweep(const Sweep& s) {
   if (!(is_valid_point(s.local_center) && is_valid_point(s.c0) && is_valid_point(s.c1) &&
         std::fabs(s.a0) <= kMaxWorldCoordinate && std::fabs(s.a1) <= kMaxWorldCoordinate)) {
@@ -262,9 +245,8 @@ struct Advance {
     for (int iteration = 1;; ++iteration) {
       const cast_core::SweptSeparation<R> separation(a, sa, xa, b, sb, xb, bounds, t, d.normal);
       typename cast_core::SweptSeparation<R>::Probe p = separation.probe_start(target, tolerance);
-      // The first step is at least conservative advancement's from this distance (so that time
-      // moves on even when the gap at t is within rounding of the target) and reaches the time
-      // the discs meet.
+      // The first step is at least conservative advancement's (time moves on even with the gap
+      // within rounding of the target) and reaches the discs' meeting time.
       const float bound = dot(relative, d.normal) + spin;
       const float advancement = bound > 0 ? (d.distance - target) / bound : kHugeDistance;
       float step = std::max({p.step, advancement, t_safe - t});
@@ -306,10 +288,9 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
 
 ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max,
                          const ToiOptions& options) noexcept {
-  // Relative to a local origin, A's starting centre (as Box2D v3 computes far from the origin):
-  // every transform the search evaluates then has small coordinates, and so do the tolerance's
-  // rounding allowance and the distances, which at coordinates 1e4 would otherwise round by
-  // 1e-3 (tests/large_world_test.cpp). Not when shifting would carry B's sweep out of range.
+  // Relative to A's starting centre (a local origin, as in Box2D v3): small coordinates, so the
+  // distances do not round by 1e-3 at 1e4 (tests/large_world_test.cpp). Not when the shift would
+  // carry B's sweep out of range.
   if (valid_sweep(sa) && valid_sweep(sb)) {
     const Vec2 o = sa.c0;
     const Sweep la{sa.local_center, sa.c0 - o, sa.c1 - o, sa.a0, sa.a1},
@@ -358,19 +339,15 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
     return {ToiResult::State::hit, h.fraction * t_max, h.point, h.normal};
   }
 
-  // Conservative advancement. Over the remaining motion no point of A moves along a fixed
-  // direction n faster than (c1 - c0) . n plus |a1 - a0| times its reach from the rotation centre
-  // (an arc is no longer than angle times radius), and the same for B; so the gap along the
-  // current normal cannot close before (distance - target) / bound. Each step moves to that
-  // time, where the shapes are still at least target apart.
+  // Conservative advancement: no point of A moves along n faster than (c1 - c0) . n plus
+  // |a1 - a0| times its reach (an arc is at most angle times radius), likewise B; so the gap cannot
+  // close before (distance - target) / bound, and each step goes to that time.
   const Vec2 relative = (sa.c1 - sa.c0) - (sb.c1 - sb.c0);
   const float core_a = core_reach_from(a, sa.local_center), core_b = core_reach_from(b, sb.local_center);
   const float reach_a = core_a + a.radius(), reach_b = core_b + b.radius();  // of any point of the shape
   const float spin = std::fabs(sa.a1 - sa.a0) * reach_a + std::fabs(sb.a1 - sb.a0) * reach_b;
-  // While even the discs about the rotation centres that hold the shapes (radius: the reach) are
-  // apart, no contact can happen: those discs only translate, so the time they come within the
-  // target is a circle cast, exact and conservative. Far-apart spinning bodies skip the many
-  // small steps their spin would otherwise force.
+  // While the discs about the rotation centres holding the shapes are apart, nothing touches; they
+  // only translate, so their meeting is an exact circle cast, and far spinning bodies skip many steps.
   float t_safe = 0;
   {
     const float r = reach_a + reach_b + target;
@@ -384,10 +361,9 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
       if (!(t_safe < t_max)) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
     }
   }
-  // Then the gap along an axis turning with the face distance() found (cast_sweep.hpp) bounds
-  // the distance from below: it is followed, a few multiply-adds per step, to where it comes
-  // within the tolerance of the target, and distance() is asked there: a touch, or a new axis.
-  // B's centre relative to A's moves from d0 by -relative; |d0 - t relative| is convex in t.
+  // Then the gap along an axis turning with distance()'s face (cast_sweep.hpp) bounds the distance
+  // from below: followed cheaply to within the tolerance, where distance() gives a touch or a new
+  // axis. |d0 - t relative| (B's centre relative to A's) is convex in t.
   const Vec2 d0 = sb.c0 - sa.c0;
   const float far_apart = std::max(length(d0), length(d0 - t_max * relative));
   const Advance advance{a,        b,      sweeps,    {core_a, core_b, length(relative), far_apart},
@@ -405,10 +381,9 @@ Approach approach_at(bool hit, float time, const DistanceResult& d) {
   return {hit, time, d.distance, d.point_a, d.point_b, d.normal};
 }
 
-/// The fraction of the segment from 0 to d (in the difference's frame) at which it is nearest
-/// the convex polygon (a point or segment too), which it does not meet: the nearest pair of two
-/// disjoint convex sets includes a vertex of one of them, so it is a vertex of the polygon
-/// projected on the path, or an end of the path projected on an edge.
+/// The fraction of the segment from 0 to d nearest the convex polygon it does not meet: the
+/// nearest pair of disjoint convex sets has a vertex of one, so a polygon vertex projected on the
+/// path, or a path end projected on an edge.
 float nearest_fraction(const Difference& diff, Vec2 d) {
   constexpr int kMost = cast_core::kMaxDifferenceVertices + 2;
   float fraction[kMost], dist2[kMost];
@@ -446,10 +421,9 @@ float nearest_fraction(const Difference& diff, Vec2 d) {
   return best;
 }
 
-/// Whether and at what fraction of the motions (move_a, move_b over the horizon) two shapes first
-/// touch: shape_cast()'s circle cast when one is a disc (so that the three queries agree), else
-/// the ray against the pair's difference, which is then built into `pair` (the circle cast needs
-/// none). (Two discs never come here: they take the closed form.)
+/// Whether and at what fraction of the motions two shapes first touch: shape_cast()'s circle cast
+/// for a disc (so the three queries agree), else the ray against the difference, built into `pair`.
+/// Two discs take the closed form instead.
 struct Touch {
   bool touches;
   float fraction;  // 0 when they start touching
@@ -497,11 +471,9 @@ Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, 
   const bool touches = touch.touches;
   if (!touches && !pair) pair.emplace(a, b, xa, xb);
   const float t = touches ? touch.fraction : nearest_fraction(pair->diff, d);
-  // Everything at that time from distance(), so that the answer is the distance's own; relative
-  // to A's start position (a local origin): the moved positions rounded at coordinates 1e4
-  // would move the shapes relative to each other by 1e-3 (tests/large_world_test.cpp).
-  // (Not when the shapes are so far apart that B's position relative to A's is beyond what
-  // distance() accepts: then in world coordinates, which it does accept.)
+  // Everything at that time from distance(), relative to A's start (a local origin: rounded moved
+  // positions at 1e4 would shift the pair by 1e-3, tests/large_world_test.cpp); world coordinates
+  // only when B's relative position is beyond what distance() accepts.
   const Transform xa_t{t * move_a, xa.q}, xb_t{(xb.p - xa.p) + t * move_b, xb.q};
   if (!is_valid_point(xa_t.p) || !is_valid_point(xb_t.p)) {
     return approach_at(touches, t * horizon, distance(a, {xa.p + t * move_a, xa.q}, b, {xb.p + t * move_b, xb.q}));

@@ -1,8 +1,6 @@
-// Two bodies sweeping over a step, as time_of_impact() (src/cast/cast.cpp) sees them: each body's pose
-// at any time of the step (turn(), SweepFrames), and a cheap lower bound of their signed
-// distance over the rest of the step (SweptSeparation): the gap between the two shapes along an
-// axis that turns with one body or with neither, which time_of_impact() follows between
-// distance() queries. Not part of the API.
+// Two bodies sweeping over a step, as time_of_impact() (src/cast/cast.cpp) sees them: each pose at
+// any time (turn(), SweepFrames), and a cheap lower bound of their signed distance over the rest of
+// the step (SweptSeparation), followed between distance() queries.
 #pragma once
 
 #include <algorithm>
@@ -22,11 +20,10 @@ PEBBLE_HOT_INLINE F4 load(const float* p) { return F4::load(p); }
 PEBBLE_HOT_INLINE F4 make4(float x, float y, float z, float w) { return F4::lanes(x, y, z, w); }
 PEBBLE_HOT_INLINE float first(F4 a) { return first_lane(a); }
 
-/// Cosine and sine of four angles, each within kWideTurnLimit radians: Cody-Waite reduction to
-/// the nearest quarter turn k with pi/2 in three parts (8 and 11 significant bits for the first
-/// two, so that k times them is exact for |k| < 2^13, which the limit keeps), then polynomials
-/// in r^2 on |r| <= pi/4: sin(r) / r and cos(r) of degree 3, fitted to them on Chebyshev points
-/// (errors 3e-9 and 3e-8, under a float's rounding; cos(0) rounds to exactly 1).
+/// Cosine and sine of four angles within kWideTurnLimit: Cody-Waite reduction to the nearest quarter
+/// turn k with pi/2 in three parts (8 and 11 bits for the first two: k times them exact for
+/// |k| < 2^13), then degree-3 polynomials in r^2 for sin(r) / r and cos(r) on |r| <= pi/4, fitted on
+/// Chebyshev points (errors 3e-9 and 3e-8, under a float's rounding; cos(0) is exactly 1).
 inline constexpr float kWideTurnLimit = 8192;
 
 PEBBLE_HOT_INLINE void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
@@ -46,10 +43,9 @@ PEBBLE_HOT_INLINE void cos_sin(F4 angle, F4& cos_out, F4& sin_out) {
   cos_out = flip_signs(select(odd, s, c), cos_sign);
 }
 
-/// The rotation by `angle` radians from Taylor polynomials on the nearest quarter turn: the
-/// remainder r = angle - k pi/2 (reduced in double, exact enough for any angle a step turns by)
-/// has |r| <= pi/4, where sin to r^9/9! and cos to r^10/10! leave errors below 2e-9, under a
-/// float's rounding, at a fraction of the cost of std::sin plus std::cos (docs/casts.md, Speed).
+/// The rotation by `angle` from Taylor polynomials on the nearest quarter turn: r = angle - k pi/2
+/// (reduced in double) has |r| <= pi/4, where sin to r^9/9! and cos to r^10/10! err below 2e-9,
+/// under a float's rounding, cheaper than std::sin and std::cos (docs/casts.md, Speed).
 inline Rot turn(float angle) {
   const double quarters = double(angle) * (2 / 3.14159265358979323846);
   if (!(std::fabs(quarters) < 1e15)) return Rot::from_angle(angle);                          // absurd or not a number
@@ -70,10 +66,8 @@ inline Rot turn(float angle) {
   }
 }
 
-/// A sweep ready to give transforms: its rotation at t = 0 (std::cos and std::sin, once) and
-/// the turn over the step, applied as a second rotation at each time. Composing keeps the
-/// rotation at float precision even for large angles, where a0 + t (a1 - a0) itself would lose
-/// the low bits of the turn.
+/// A sweep ready to give transforms: its rotation at t = 0 and the turn, composed at each time,
+/// which keeps float precision for large angles where a0 + t (a1 - a0) would lose the turn's bits.
 struct SweepFrames {
   const Sweep& sweep;
   Rot q0;
@@ -87,8 +81,7 @@ struct SweepFrames {
   }
 };
 
-/// Cosine and sine of four angles: cos_sin() when all are within its
-/// kWideTurnLimit, else turn() on each (turns of thousands of radians in one step).
+/// Cosine and sine of four angles: cos_sin() within kWideTurnLimit, else turn() on each (huge turns).
 PEBBLE_HOT_INLINE void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
   if (bits(splat(kWideTurnLimit) < abs(angle)) == 0) {
     cos_sin(angle, cos_out, sin_out);
@@ -105,9 +98,8 @@ PEBBLE_HOT_INLINE void cos_sin_any(F4 angle, F4& cos_out, F4& sin_out) {
   sin_out = load(s);
 }
 
-/// Both bodies' sweeps for time_of_impact(), as SweepFrames but with both rotations from one
-/// cos_sin_any() (the start angles once, then the turns at each time): the same poses to float
-/// rounding, for a third of the cost.
+/// Both bodies' sweeps, as SweepFrames but with both rotations from one cos_sin_any(): the same
+/// poses to float rounding, cheaper (docs/casts.md, Speed).
 struct SweepPair {
   const Sweep& a;
   const Sweep& b;
@@ -148,33 +140,20 @@ struct SweepBounds {
   float far;                         ///< bound on the distance between the rotation centres over the step
 };
 
-/// A lower bound of the signed distance of two sweeping bodies from a time t0 on, and how far
-/// time may advance before it can fall to a level.
+/// A lower bound of two sweeping bodies' signed distance from t0 on, and how far time may advance
+/// before it can fall to a level. The gap along an axis n(t) (B's lowest core vertex minus A's
+/// highest, radii subtracted) bounds the signed distance (the largest such gap over axes) and
+/// equals it at t0 for n(t0) = m, distance()'s normal. The axis turns with A's face, B's, or stays
+/// fixed: Box2D's three separation functions, which track two points and can miss a contact; every
+/// vertex here cannot. Heights are sinusoids in time: a few multiply-adds per vertex.
 ///
-/// At t0, distance() gave the normal m. The gap between the shapes along an axis n(t), the
-/// lowest point of B minus the highest point of A (every core vertex, radii subtracted), is a
-/// lower bound of their signed distance at every t (the signed distance is the largest such gap
-/// over all axes), and equals it at t0 for n(t0) = m. The axis turns with A when m is a face
-/// normal of A, with B when it is one of B's, else stays fixed: Box2D's separation functions
-/// (face A, face B, points) follow the same three cases, but track two fixed points and can
-/// miss a contact; this gap takes every vertex and cannot. Each vertex's height along n is a
-/// sinusoid in time, so the gap and its rate cost a few multiply-adds per vertex, against a
-/// distance() query.
-///
-/// Stepping (probe()): with g the gap's excess over the level, its rate, and a bound K on how
-/// fast any height can bend (angular rate squared times radius), the gap stays above the level
-/// until the first root of g + rate s - K s^2 / 2, as long as no other vertex overtakes the
-/// lowest (highest) one, which each vertex's own height and rate bound. Near a touch the steps
-/// shrink the excess quadratically, like Newton's, where conservative advancement [seed-detection §5]
-/// shrinks it by a constant factor per step. A Lipschitz step (the excess over the fastest the
-/// gap can fall) is always safe and is taken when larger.
-///
-/// When the axis turns with a face and the other body's nearest vertex lies over that face (its
-/// foot on the face is within the face's ends), the gap is the signed distance itself, and the
-/// probe gives the contact point and normal that distance() would.
-///
-/// R is the number of 4-lane registers per body: 1 when both cores have at most 4 vertices, else
-/// 2 (lanes past a core's vertex count repeat its vertex 0).
+/// probe(): with g the excess over the level, its rate and a bend bound K (angular rate squared
+/// times radius), the gap stays above the level until the first root of g + rate s - K s^2 / 2,
+/// while no vertex overtakes the lowest (each vertex's height and rate bound that). Near a touch
+/// that shrinks the excess quadratically, conservative advancement [seed-detection §5] by a constant
+/// factor; the Lipschitz step is taken when larger. With the axis on a face and the other body's
+/// nearest vertex over it, the gap is the distance, and the probe gives distance()'s point and
+/// normal. R: 4-lane registers per body (1 for cores of at most 4 vertices, else 2).
 template <int R>
 class SweptSeparation {
 public:
@@ -184,9 +163,8 @@ public:
     t0_ = t0;
     m_ = m;
     const float core_reach_a = bounds.core_reach_a, core_reach_b = bounds.core_reach_b;
-    // Half 0: B's core vertices about its rotation centre, world orientation at t0, as heights
-    // along m and along m's left perpendicular; half 1: the same for A, negated, so that both
-    // halves take their least height: gap = centre offset + least of B's + least of A's - radii.
+    // Half 0: B's core vertices about its centre as heights along m and m's left perpendicular;
+    // half 1: A's, negated, so gap = centre offset + least of B's + least of A's - radii.
     const Vec2 mp = left_perp(m);
     const Shape* shapes[2] = {&b, &a};
     const Transform* frames[2] = {&xb, &xa};
@@ -254,12 +232,9 @@ public:
   /// Whether the axis turns with a face of either body (else the gap is never the distance).
   bool on_face() const { return attached_ >= 0; }
 
-  /// The gap at a time (a lower bound of the signed distance there) and a step s >= 0 such that
-  /// the gap stays above the level over the next s (0 when it is not above it now). settled: the
-  /// step lands where the gap is, by the same bounds, within `close` of the level. When the gap
-  /// is within `close` of the level: exact, whether the gap is the signed distance, and if so
-  /// normal (unit, world, A to B) and point (midway between the surfaces, as an offset from A's
-  /// rotation centre at that time).
+  /// The gap at a time (a lower bound) and a step s >= 0 over which it stays above the level.
+  /// settled: the step lands within `close` of the level. Within `close`: exact, whether the gap is
+  /// the signed distance, and then normal (world, A to B) and point (midway, from A's centre).
   struct Probe {
     float gap;
     float step;
@@ -325,9 +300,8 @@ private:
     const float gap = centre + first(lanes.least[0]) + first(lanes.least[1]) - radii_;
     const float g = gap - level;
     if (!(g > close)) return close_contact(lanes, axis, centre_across, gap);
-    // Per half: the fastest fall among the vertices within g of the least height; every other
-    // vertex stays above the least height falling at that rate for a window. (Lanes that fall no
-    // faster divide by zero: +inf, or NaN for 0 / 0, which min() passes over.)
+    // Per half: the fastest fall among vertices within g of the least height; the others stay above
+    // for a window (lanes falling no faster divide by zero: +inf, or NaN that min() passes over).
     const F4 huge = splat(kHugeDistance);
     F4 fall[2], window = huge;
     for (int half = 0; half < 2; ++half) {
@@ -351,12 +325,10 @@ private:
     return {gap, std::min(step, kHugeDistance), step == model && bend_ * model * model <= close, false, {}, {}};
   }
 
-  /// The probe's answer when the gap is within `close` of the level (or below it): whether the
-  /// gap is the signed distance, and the contact. It is when the cores lie on either side of the
-  /// attached face's line (their gap, radii added back, is not negative: a step that was safe for
-  /// the distance but not for this gap can leave the axis facing away) and the moving body's
-  /// nearest vertex lies over the face: then that vertex and its foot on the face are the closest
-  /// points of the cores.
+  /// Within `close` of the level: whether the gap is the signed distance, and the contact. It is
+  /// when the cores lie on either side of the face's line (a step safe for the distance may leave
+  /// the axis facing away) and the moving body's nearest vertex lies over the face: it and its foot
+  /// are the cores' closest points.
   Probe close_contact(const Lanes& lanes, Rot axis, float centre_across, float gap) const {
     Probe out{gap, 0, false, false, {}, {}};
     if (attached_ < 0 || !(gap + radii_ >= 0)) return out;

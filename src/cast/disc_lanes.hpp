@@ -1,17 +1,11 @@
 // Internal: closest_approach() and time_to_collision() of two discs in closed form, one template
-// for a lane of any width: Float1 (simd/wide.hpp) for the one-at-a-time queries of two discs
-// (cast/cast.cpp calls them through the batch table, simd/batch_kernels.hpp), Float4 or Float8
-// for the batch (src/batch/batch.cpp, which includes this inside its kernel copy). The operations
-// are the same lane by lane, so a batch lane is the single query bit for bit.
+// for any lane width: Float1 for the single queries (cast/cast.cpp, through simd/batch_kernels.hpp),
+// Float4 or Float8 for the batch (src/batch/batch.cpp), so a batch lane is the single query's bits.
 //
-// Two discs are a point moving relative to a disc of radius R = ra + rb ([seed-cpa §3],
-// "Circles"): B's centre relative to A's is p + t w, with p the centres' offset at time 0 and
-// w = vb - va. The distance |p + t w| - R is least at tc = -(p.w)/(w.w); the path's nearest point
-// to A's centre, m = p + tc w, is h = |m| away, and when h <= R the path enters the disc
-// sqrt(R^2 - h^2) / |w| before tc. (The miss distance from the vector m, not from the
-// discriminant (p.w)^2 - (w.w)(p.p - R^2): that one loses R against |p|^2 when the discs are far
-// apart.) Every field at the chosen time is then circle_pair()'s (contact/core.hpp) arithmetic on
-// the moved centres.
+// A point p + t w (B's centre relative to A's, w = vb - va) against a disc of R = ra + rb
+// ([seed-cpa §3], "Circles"): least at tc = -(p.w)/(w.w), m = p + tc w at h = |m|; for h <= R it
+// enters sqrt(R^2 - h^2) / |w| before tc. h from m, not from the discriminant, which loses R
+// against |p|^2 far apart. The fields are then circle_pair()'s (contact/core.hpp) on the moved centres.
 #pragma once
 
 #include "pebble/cast.hpp"
@@ -36,9 +30,8 @@ PEBBLE_HOT_INLINE Centres<F> centres(const Disc<F>& a, const Disc<F>& b) {
   return {vax + a.px, vay + a.py, vbx + b.px, vby + b.py, (b.px - a.px) + (vbx - vax), (b.py - a.py) + (vby - vay)};
 }
 
-/// circle_pair()'s answer for centres cax, cay and cbx, cby with B's relative to A's (dx, dy),
-/// and whether it holds: false where |d|^2 < kTinySquare, which circle_pair() answers by
-/// rescaling (the single query does that).
+/// circle_pair()'s answer for these centres and offset (dx, dy); false where |d|^2 < kTinySquare,
+/// which circle_pair() rescales (the single query does that).
 template <class F>
 struct DiscDistance {
   F distance, nx, ny, pax, pay, pbx, pby;

@@ -1,16 +1,10 @@
-// The Minkowski difference A - B of two cores, in A's frame, as the ray cast of src/cast/ray_core.hpp
-// reads it ([seed-detection §4] [seed-cpa §2]: a shape cast is a ray cast against the difference of the shapes,
-// grown by both radii). Not part of the API.
-//
-// The difference of two convex polygons is their edges merged by angle ([seed-cpa §1]'s "classic
-// method", here with the whole boundary rather than the chain facing the motion): both edge
-// lists start at the vertex where their edge directions enter the upper half plane, so both run
-// through the angles [0, 2 pi) in order, and the merge takes the edge of smaller angle at each
-// step, O(n + m). Edge directions come from the shapes' edge normals, never from differences
-// of vertices that rounding may have moved. -B is B turned by half a
-// turn, so it stays counter-clockwise; its edges are B's reversed, its normals B's negated. Each
-// vertex of the difference remembers the pair of core vertices it is the difference of, so that
-// a point found on it gives the witness points on A and on B.
+// The Minkowski difference A - B of two cores in A's frame, for src/cast/ray_core.hpp's ray cast (a
+// shape cast is a ray cast against the difference grown by both radii [seed-detection §4] [seed-cpa §2]).
+// Edges merged by angle ([seed-cpa §1]'s "classic method", whole boundary): both lists start where
+// their directions enter the upper half plane, so the merge runs through [0, 2 pi) in O(n + m).
+// Directions come from the edge normals, never from vertex differences rounding may have moved. -B
+// is B turned half a turn (still counter-clockwise, normals negated). Each vertex remembers its two
+// core vertices, so a point on the difference gives the witnesses on A and B.
 #pragma once
 
 #include "cast/ray_core.hpp"
@@ -32,9 +26,8 @@ struct Difference {
 
   PolygonLanes lanes() const { return {v, nx, ny, off, count, true}; }  // no sliver flag: always checked
 
-  /// The core points of A and B whose difference is the point at parameter s in [0, 1] along
-  /// edge k (from vertex k to vertex k + 1), in A's frame: both vary linearly along an edge,
-  /// since one of them (or both, for parallel edges merged into one) walks along its own edge.
+  /// The core points of A and B (A's frame) whose difference is the point at s in [0, 1] along edge
+  /// k: both vary linearly, as one (or both, for merged parallel edges) walks its own edge.
   void witnesses(int k, float s, const Vec2* a, const Vec2* b, Vec2& on_a, Vec2& on_b) const {
     const int next = k + 1 == count ? 0 : k + 1;
     on_a = lerp(a[ia[k]], a[ia[next]], s);
@@ -45,15 +38,12 @@ struct Difference {
 /// 0 for a direction in the upper half plane (angles [0, pi)), 1 for the lower ([pi, 2 pi)).
 inline int half_turn(Vec2 e) { return e.y < 0 || (e.y == 0 && e.x < 0) ? 1 : 0; }
 
-/// The direction of edge i of a counter-clockwise core, from its unit outward normal (n turned by
-/// +90 degrees). The merge orders edges by these rather than by vertex differences: a short edge
-/// of a shape placed far from A's origin can have its vertices rounded into another direction,
-/// or onto one point, while its normal (computed from the shape's own vertices) stays true.
+/// Edge i's direction from its outward normal (turned by +90 degrees): a short edge far from A's
+/// origin can have its vertices rounded into another direction or one point; its normal stays true.
 inline Vec2 edge_direction(const float* nx, const float* ny, int i) { return {-ny[i], nx[i]}; }
 
-/// The vertex whose outgoing edge is the first in angle order [0, 2 pi): the one where the edge
-/// directions pass from the lower half plane to the upper. `sign` -1 reads the edges of the
-/// negated core (-B: the same normals negated). 0 for a point.
+/// The vertex whose outgoing edge is first in angle order [0, 2 pi) (directions pass from the lower
+/// half plane to the upper). `sign` -1 reads -B's edges. 0 for a point.
 inline int first_vertex(const float* nx, const float* ny, int edges, float sign) {
   for (int i = 0; i < edges; ++i) {
     const int prev = i == 0 ? edges - 1 : i - 1;
@@ -63,13 +53,11 @@ inline int first_vertex(const float* nx, const float* ny, int edges, float sign)
   return 0;
 }
 
-/// A - B for core a (vertices va, count na, edge normals through na_x/na_y) and core b given in
-/// A's frame (vertices vb, count nb, unit edge normals nbx/nby in A's frame).
+/// A - B for core a (va, na, normals na_x/na_y) and core b in A's frame (vb, nb, unit normals nbx/nby).
 inline void build_difference(const Vec2* va, const float* nax, const float* nay, int na, const Vec2* vb,
                              const float* nbx, const float* nby, int nb, Difference& out) {
   const int edges_a = na == 1 ? 0 : na, edges_b = nb == 1 ? 0 : nb;
-  // -B's edge j runs from -b_j to -b_{j+1}; as -B is B turned by half a turn, its edges come in
-  // B's order, so -B's first edge in angle order starts at -b_j for B's j found with sign -1.
+  // -B's edge j runs from -b_j to -b_{j+1} in B's order: its first edge starts at -b_j (sign -1).
   int i = first_vertex(nax, nay, edges_a, 1), j = first_vertex(nbx, nby, edges_b, -1);
   int taken_a = 0, taken_b = 0, k = 0;
   // At most edges_a + edges_b steps; each takes one edge of A, of -B, or one of each.

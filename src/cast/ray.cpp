@@ -1,6 +1,5 @@
-// raycast() and the circle cast: the ray against a rounded polygon [seed-rounded §8] (src/cast/ray_core.hpp) on
-// the shape's own core, in the shape's frame; the answer goes back to world space. A circle cast
-// is the same ray against the core grown by the shape's radius plus the circle's.
+// raycast() and the circle cast: src/cast/ray_core.hpp's ray against a rounded polygon [seed-rounded §8]
+// in the shape's frame, the core grown by the shape's radius (plus the circle's for a circle cast).
 #include "pebble/ray.hpp"
 
 #include <bit>
@@ -19,23 +18,19 @@ using detail::kNoHit;
 
 using cast_core::LocalHit;
 
-/// is_valid(xf), and both ray vectors within kMaxWorldCoordinate (NaN fails every comparison).
-/// Runs only where a hit is about to be reported: bad input that reaches no hit gives the empty
-/// result anyway, and every loop on the way has a fixed bound, so NaN or huge values only ever
-/// produce a miss or a hit that this check turns into one.
+/// is_valid(xf), and both ray vectors within kMaxWorldCoordinate (NaN fails every comparison). Asked
+/// only before a hit is reported: bad input gives a miss anyway, every loop having a fixed bound.
 PEBBLE_HOT_INLINE bool valid_input(const Transform& xf, const Ray& ray) {
   const bool rotation = std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
-  // Both structs are four floats: |x| <= kMaxWorldCoordinate for all eight in two compares (the
-  // rotation's c and s pass whenever they pass the rotation test).
+  // Both structs are four floats: all eight bounded in two compares (c and s pass with the rotation test).
   using F = detail::base::Float4;
   static_assert(sizeof(Transform) == 4 * sizeof(float) && sizeof(Ray) == 4 * sizeof(float));
   const F bound = F::splat(kMaxWorldCoordinate);
   return rotation & all((abs(F::load(&xf.p.x)) <= bound) & (abs(F::load(&ray.origin.x)) <= bound));
 }
 
-/// The hit as the API reports it, from the contact's fraction t and its world normal (nx, ny):
-/// the point on the ray (world, no rotation needed), or for a disc of radius `extra` that much
-/// back along the normal, where the disc touches the shape itself.
+/// The hit as the API reports it: the point on the ray at t (for a disc of radius `extra`, that much
+/// back along the normal (nx, ny), where it touches the shape).
 PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray,
                                  float extra) {
   if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray) || !(hit.t >= 0)) return kNoHit;
@@ -57,10 +52,9 @@ PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const 
   return report(start, c * start.nx - s * start.ny, s * start.nx + c * start.ny, xf, ray, 0);
 }
 
-/// A disc of radius `extra` (0 for a ray) cast along ray against a circle shape (a 1-vertex core).
-/// A circle needs no frame: its centre is taken relative to the ray's origin, in world axes. (Not
-/// through its world position: at coordinates 1e4 that rounds by 1e-3, a tenth of a percent of a
-/// unit circle; the difference of the two positions is exact when they are near, tests/large_world_test.cpp.)
+/// A disc of radius `extra` (0 for a ray) cast against a circle shape, its centre taken relative to
+/// the ray's origin in world axes: a world position rounds by 1e-3 at 1e4, the difference of near
+/// positions is exact (tests/large_world_test.cpp).
 PEBBLE_HOT_INLINE LocalHit circle_hit(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const Vec2 centre = (xf.p - ray.origin) + rotate(xf.q, shape.padded_vertices()[0]);
   return cast_core::cast_circle(centre.x, centre.y, shape.radius() + extra, 0, 0, 0, ray.translation.x,
@@ -72,8 +66,7 @@ CastHit cast_against_circle(const Shape& shape, const Transform& xf, const Ray& 
   return report(hit, hit.nx, hit.ny, xf, ray, extra);
 }
 
-/// The same against a capsule or polygon, in its frame. (The rotation is used as it is, like
-/// the contact queries do: is_valid() holds |q| within kRotationTolerance of 1.)
+/// The same against a capsule or polygon, in its frame (the rotation as is: is_valid() holds |q| near 1).
 CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const float c = xf.q.c, s = xf.q.s;
   const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
@@ -102,9 +95,8 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
   // (The radius is never negative: zero is all bits clear, an integer test.)
   const int count = shape.vertex_count();
   if (count >= 3 && std::bit_cast<std::uint32_t>(shape.radius()) == 0) {
-    // Sharp polygons, inline and lean (the general path of cast_polygon() with r = 0, without
-    // its corner and wedge cases): the clip's entry plane is the hit, and a ray that enters no
-    // plane after its start and is not clipped away starts inside the polygon.
+    // Sharp polygons, inline and lean (cast_polygon() with r = 0, no corner or wedge cases): the
+    // entry plane is the hit; a ray entering no plane after its start and not clipped away is inside.
     const float c = xf.q.c, s = xf.q.s;
     const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
     const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
@@ -127,8 +119,7 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
             {c * nx - s * ny, s * nx + c * ny}};
   }
   if (count == 1) {
-    // Circles, inline too: cast_against_circle()'s hit with no disc, reported without the disc's
-    // offset.
+    // Circles, inline too: cast_against_circle()'s hit with no disc offset.
     const LocalHit hit = circle_hit(shape, xf, ray, 0);
     if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray)) return kNoHit;
     if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};

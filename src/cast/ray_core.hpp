@@ -1,22 +1,14 @@
-// The one ray cast every cast query ends in: a ray segment against a convex polygon core grown by
-// a radius, in the polygon's own frame [seed-rounded §8]. raycast() runs it
-// on a shape's core; shape_cast() and closest_approach() on the Minkowski difference of two cores
-// [seed-detection §4] [seed-cpa §2]. Not part of the API.
+// The ray cast every cast query ends in: a ray segment against a convex core grown by a radius, in
+// the core's frame [seed-rounded §8]. raycast() runs it on a shape's core; shape_cast() and
+// closest_approach() on the Minkowski difference of two cores [seed-detection §4] [seed-cpa §2].
 //
-// Method [seed-rounded §8]: clip the ray against the polygon formed by the outer edges (each core edge
-// pushed out by the radius) extended until they meet (Cyrus-Beck: the latest entering plane and
-// the earliest leaving one). The entry point lies on the outer edge of the latest entering
-// plane, or beyond one of its ends, in the wedge between that edge's extension and its
-// neighbour's; then the ray can only meet the shape on that end's corner circle (the wedge is
-// bounded by the two extensions and the arc, and the ray, a chord of the convex extended
-// polygon, leaves it through the arc or not at all). A ray starting inside the extended
-// polygon starts inside the shape or in the wedge of its nearest core vertex. As the seed says,
-// circles and capsules take their own paths: a circle has no edge, and a capsule's two edges are
-// parallel (its extended polygon is a slab).
-//
-// Everything is float, like the rest of pebble's contact queries, and mostly written on scalars
-// rather than Vec2 values (which GCC keeps packed in one register and shuffles apart at every
-// use).
+// Method [seed-rounded §8]: clip the ray (Cyrus-Beck) against the outer edges (core edges pushed out
+// by the radius) extended until they meet. The entry point lies on the latest entering plane's outer
+// edge, or past one of its ends in the wedge between the two extensions, where the ray, a chord of
+// the convex extended polygon, can meet the shape only on that end's corner circle. A ray starting
+// inside the extended polygon starts inside the shape or in its nearest core vertex's wedge.
+// Circles (no edge) and capsules (parallel edges: a slab) take their own paths, as the seed says.
+// Mostly scalars, not Vec2 values, which GCC keeps packed in one register and shuffles apart.
 #pragma once
 
 #include <algorithm>
@@ -28,9 +20,7 @@
 #include "simd/config.hpp"
 #include "tolerances.hpp"
 
-// The cast functions below are small and called from one place per query: PEBBLE_HOT_INLINE puts
-// them into it, so that their values stay in registers instead of passing through memory.
-// Unrolling the clip's plane loop halves its loop branches (docs/casts.md, Speed).
+// PEBBLE_HOT_INLINE keeps the small functions below, each called from one place, in registers.
 #if defined(__GNUC__) || defined(__clang__)
 #define PEBBLE_CAST_UNROLL _Pragma("GCC unroll 8")
 #else
@@ -39,8 +29,7 @@
 
 namespace pebble::cast_core {
 
-/// Where a ray meets a rounded polygon, in the polygon's frame. The contact point is the ray's
-/// point at t.
+/// Where a ray meets a rounded polygon, in the polygon's frame; the contact is the ray's point at t.
 struct LocalHit {
   enum class Kind : int {
     miss,    ///< no contact within the ray
@@ -58,17 +47,14 @@ inline constexpr LocalHit kInside{LocalHit::Kind::inside, 0, 0, 0, 0};
 
 inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex);
 
-/// The ray o + (t - t0) d (t0 <= t <= 1) against the disc of radius r about c, given as
-/// m = o - c and r in units of `unit` (1, or a power of 2 for tiny discs, see below): the first
-/// contact, or inside (at t0).
+/// The ray o + (t - t0) d (t0 <= t <= 1) against the disc of radius r about c, given as m = o - c
+/// and r in units of `unit` (1, or a power of 2 for tiny discs): first contact, or inside (at t0).
 PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex,
                                           float unit) {
   const float mm = mx * mx + my * my;
   const float cc = mm - r * r;
   if (cc <= 0) {
-    // A disc and an origin both closer than about 1e-18 (lengths whose squares are float
-    // denormals or 0) decide "inside" from what is left of the squares: measure them in units
-    // of their own size instead.
+    // Below about 1e-18 the squares are denormals or 0: measure in units of their own size.
     if (unit == 1 && mm < kTinySquare && r < kTinyLength && (mx != 0 || my != 0))
       return tiny_circle_contact(mx, my, r, t0, dx, dy, vertex);
     return {LocalHit::Kind::inside, t0, vertex, 0, 0};
@@ -81,9 +67,8 @@ PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0,
   const float cr = mx * dy - my * dx;
   const float disc = a * r * r - cr * cr;
   if (disc < 0) return {};
-  // The smaller root as cc / (-b + sqrt(disc)): the product of the roots is cc / a, and this
-  // form does not cancel when the ray starts close to the circle. (In units: |m + tau d| = r
-  // holds for m, r and tau all measured in them, so tau scales back by the unit.)
+  // The smaller root as cc / (-b + sqrt(disc)) (roots' product cc / a), which does not cancel for a
+  // ray starting close to the circle. In units, |m + tau d| = r still holds: tau needs no rescaling.
   const float tau = cc / (std::sqrt(disc) - b);
   if (!(t0 + unit * tau <= 1)) return {};
   // The radial direction m + tau d has length r at the contact; r = 0 (a point, met only head
@@ -91,9 +76,8 @@ PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0,
   const float inv = r > 0 ? 1 / r : -1 / std::sqrt(a);
   float nx = r > 0 ? inv * (mx + tau * dx) : inv * dx, ny = r > 0 ? inv * (my + tau * dy) : inv * dy;
   if (!(std::fabs(nx * nx + ny * ny - 1) <= kRadialSlack)) {
-    // Off unit length: m + tau d carries the rounding of coordinates much larger than r (a ray
-    // from afar, a radius near float's resolution), or 1 / r overflowed. Its direction is still
-    // the answer; a zero vector (or a direction out of noise) becomes the one facing the ray.
+    // Off unit length: rounding of coordinates much larger than r, or 1 / r overflowed. Its
+    // direction is still the answer; a zero vector becomes the one facing the ray.
     Vec2 n = r > 0 ? normalize(Vec2{mx + tau * dx, my + tau * dy}) : Vec2{};
     if (n == Vec2{}) n = normalize(Vec2{-dx, -dy});
     nx = n.x;
@@ -102,9 +86,8 @@ PEBBLE_HOT_INLINE LocalHit circle_contact(float mx, float my, float r, float t0,
   return {LocalHit::Kind::corner, t0 + unit * tau, vertex, nx, ny};
 }
 
-/// circle_contact() for a disc and origin so close that their squares vanish: in units of the
-/// power of 2 nearest their size, where the squares are ordinary floats again. (Kept out of
-/// line: it never runs on ordinary input.)
+/// circle_contact() for a disc and origin so close that their squares vanish, in units of the power
+/// of 2 nearest their size. Out of line: never on ordinary input.
 inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float dx, float dy, int vertex) {
   int exponent = 0;
   std::frexp(std::fabs(mx) + std::fabs(my) + r, &exponent);
@@ -112,22 +95,18 @@ inline LocalHit tiny_circle_contact(float mx, float my, float r, float t0, float
   return circle_contact(mx / unit, my / unit, r / unit, t0, dx, dy, vertex, unit);
 }
 
-/// The rest of a ray, from its point o at fraction t0 on (o + (t - t0) d, t0 <= t <= 1),
-/// against the disc of radius r about c: the first contact, or inside (at t0) when o lies in
-/// the disc. A disc of radius 0 is hit only by a ray through its point; the normal there faces
-/// the ray. The corner test starts the ray at its entry into the extended polygon, next to the
-/// corner: then m = o - c is about r long and the discriminant keeps its precision however far
-/// away the ray started.
+/// The rest of a ray from o at fraction t0 against the disc of radius r about c: first contact, or
+/// inside (at t0). A radius-0 disc is hit only head on, the normal facing the ray. The corner test
+/// starts the ray at its entry into the extended polygon, so m = o - c is about r long and the
+/// discriminant keeps its precision however far away the ray started.
 PEBBLE_HOT_INLINE LocalHit cast_circle(float cx, float cy, float r, float ox, float oy, float t0, float dx, float dy,
                                        int vertex) {
   return circle_contact(ox - cx, oy - cy, r, t0, dx, dy, vertex, 1);
 }
 
-/// (nx, ny) moved into the normal cone of a polygon corner, the directions counter-clockwise
-/// from `prev` (the normal of the edge before the corner) to `next` (the edge after it), at most
-/// a half turn. A corner circle smaller than the rounding of the planes (a radius far below
-/// float precision of the vertices) gets its radial direction from noise; every outward normal
-/// of the corner lies in this cone, so the answer stays a true surface normal.
+/// (nx, ny) moved into a corner's normal cone (counter-clockwise from `prev` to `next`, at most a
+/// half turn): a corner circle below the planes' rounding gets its radial direction from noise, and
+/// every outward normal of the corner lies in this cone.
 PEBBLE_HOT_INLINE void clamp_to_cone(LocalHit& hit, Vec2 prev, Vec2 next) {
   const Vec2 n{hit.nx, hit.ny};
   if (cross(prev, n) >= 0 && cross(n, next) >= 0) return;
@@ -136,27 +115,23 @@ PEBBLE_HOT_INLINE void clamp_to_cone(LocalHit& hit, Vec2 prev, Vec2 next) {
   hit.ny = side.y;
 }
 
-/// An outer edge the clip entered through: the edge from core vertex a, vector e, outward unit
-/// normal n, and the entry point q at fraction t.
+/// An outer edge the clip entered: from core vertex a, vector e, outward unit normal n; entry q at t.
 struct Entry {
   Vec2 a, e, n, q;
   float t;
   int edge;
 };
 
-/// A core vertex as a corner: its position, index and normal cone (counter-clockwise from the
-/// normal of the edge before it to the normal of the edge after it).
+/// A core vertex as a corner: position, index, normal cone (from the previous edge's normal CCW to the next's).
 struct Corner {
   Vec2 c;
   int index;
   Vec2 prev, next;
 };
 
-/// The contact after the clip entered through `in`: on the outer edge itself, or beyond one of
-/// its ends on that end's corner circle (the circle cannot be met before the entry point, as it
-/// lies inside the extended polygon). `start` and `end` are the corners at a and a + e; `scale`
-/// the size of the numbers the entry point came from. Its lane twin: after_entry_lanes()
-/// (cast/ray_lanes.hpp).
+/// The contact after the clip entered through `in`: on the outer edge, or past an end on that
+/// end's corner circle (inside the extended polygon, so not met before the entry). `scale`: the
+/// entry point's numbers. Lane twin: after_entry_lanes() (cast/ray_lanes.hpp).
 PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float dx, float dy, float scale,
                                                const Corner& start, const Corner& end) {
   const float s = (in.q.x - in.a.x) * in.e.x + (in.q.y - in.a.y) * in.e.y, len2 = in.e.x * in.e.x + in.e.y * in.e.y;
@@ -174,8 +149,7 @@ PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float d
     hit.ny = radial == Vec2{} ? in.n.y : radial.y;
   } else if (hit.kind == LocalHit::Kind::miss) {
     const float len = std::sqrt(len2);
-    // How far the entry point lies past the edge's end, along the edge (for an edge of length 0,
-    // across its normal).
+    // How far the entry point lies past the edge's end, along it (length 0: across its normal).
     const float beyond = len2 > 0 ? (s < 0 ? -s : s - len2) / len : std::fabs(cross(in.n, in.q - in.a));
     if (beyond > kEntryRoundingFraction * (scale + len)) return hit;
     return {LocalHit::Kind::edge, in.t, in.edge, in.n.x, in.n.y};
@@ -184,10 +158,8 @@ PEBBLE_HOT_INLINE LocalHit contact_after_entry(const Entry& in, float r, float d
   return hit;
 }
 
-/// The ray o + t d (0 <= t <= 1) against the segment a-b grown by r (a capsule; r = 0 a sharp
-/// segment). n is the unit normal of the edge a -> b (edge 0; edge 1 is b -> a, normal -n).
-/// The outer edges are the lines at +-r from the segment's line: a slab. Its lane twin:
-/// capsule_lanes() (cast/ray_lanes.hpp).
+/// The ray o + t d (0 <= t <= 1) against segment a-b grown by r >= 0, n the unit normal of edge
+/// a -> b (edge 1, b -> a, has -n): a slab. Lane twin: capsule_lanes() (cast/ray_lanes.hpp).
 PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float ox, float oy, float dx, float dy) {
   const Vec2 e = b - a;
   // Ends rounded into one point (a short difference far from the origin): a disc. The slab below
@@ -223,9 +195,8 @@ PEBBLE_HOT_INLINE LocalHit cast_capsule(Vec2 a, Vec2 b, Vec2 n, float r, float o
   return hit;
 }
 
-/// A convex polygon of 3 or more vertices: `count` vertices (v[count] repeats v[0], so edge i
-/// runs from v[i] to v[i + 1]) and its edge planes as lanes (unit outward normal nx, ny and
-/// offset off = normal . v[i]), the layout Shape keeps them in.
+/// A convex polygon of 3+ vertices (v[count] repeats v[0]) and its edge planes as lanes (outward
+/// normal nx, ny, offset off = normal . v[i]), as Shape keeps them.
 struct PolygonLanes {
   const Vec2* v;
   const float* nx;
@@ -238,24 +209,20 @@ struct PolygonLanes {
   Vec2 normal(int i) const { return {nx[i], ny[i]}; }
 };
 
-/// Cyrus-Beck over the polygon's planes grown by r: [lower, upper] is the part of [0, 1] inside
-/// every one; entry is the plane whose crossing is lower when lower > 0 (the ray enters there),
-/// else -1 (the origin is inside every plane). empty: no part of the ray is inside.
+/// Cyrus-Beck over the planes grown by r: [lower, upper] is the part of [0, 1] inside every one;
+/// entry the plane of lower when lower > 0, else -1 (origin inside every plane).
 struct Clip {
   float lower, upper;
   int entry;
   bool empty;
 };
 
-/// (kGrown false: r is 0 and not even added, for sharp polygons. kCount > 0: the polygon has
-/// exactly that many planes, and the loop is unrolled.)
+/// kGrown false: r = 0, not even added (sharp polygons). kCount > 0: exactly that many planes, unrolled.
 template <bool kGrown = true, int kCount = 0>
 PEBBLE_HOT_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, float oy, float dx, float dy) {
-  // Per plane: num >= 0 when the origin is on its inner side, den < 0 when the ray enters it;
-  // its crossing num / den counts as an entry or an exit, compared by cross-multiplying so that
-  // only crossings that move a bound are divided. A plane the ray runs along from outside rules
-  // out any contact. (Not a branch-free 4-lane scan of all planes: its division, maximum folds
-  // and lane search form one long dependency chain per query.)
+  // Per plane: num >= 0 with the origin inside, den < 0 when the ray enters; crossings compared by
+  // cross-multiplying, so only those that move a bound are divided. Running along a plane from
+  // outside rules out contact. (A branch-free lane scan would be one long dependency chain.)
   float lower = 0, upper = 1;
   int entry = -1;
   const int count = kCount > 0 ? kCount : p.count;
@@ -282,12 +249,10 @@ PEBBLE_HOT_INLINE Clip clip_planes(const PolygonLanes& p, float r, float ox, flo
   return {lower, upper, entry, false};
 }
 
-/// For an origin o below every plane of a polygon: whether it is inside by the vertices too, over
-/// an edge (its foot within the edge, widened by the depth below the nearest plane) and not in a
-/// vertex's wedge. Rounded planes (a normal off by 6e-8 rad is 0.06 off 1e6 from the origin) let a
-/// point beyond the sharp tip of a sliver lie below them all. The walk starts at the edge o is
-/// least below and goes toward its foot: rounding may have chosen a nearly parallel neighbour of
-/// the edge o is over. `vertex` gets the wedge's vertex when there is one.
+/// For o below every plane: whether it is inside by the vertices too (over an edge, its foot widened
+/// by the depth, not in a vertex's wedge): rounded planes (6e-8 rad is 0.06 at 1e6) let a point past
+/// a sliver's tip lie below them all. The walk starts at the edge o is least below and goes toward
+/// its foot, as rounding may have picked a parallel neighbour. `vertex`: the wedge's, if any.
 PEBBLE_HOT_INLINE bool over_an_edge(const PolygonLanes& p, float ox, float oy, int& vertex, float& depth) {
   const int n = p.count;
   int i = 0;
@@ -336,11 +301,10 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
   return hit;
 }
 
-/// The distance between segments p1-q1 and p2-q2: 0 when they cross, else the least of the four
-/// endpoint-to-segment distances. (Out of line: only the rare sharp entry past an edge's end asks.)
-/// The same question as closest_segments() (contact/core.hpp) with other float operations: this
-/// divides by each squared length where that multiplies by its reciprocal, so one function for
-/// both would change the bits of this decision or of every contact (docs/architecture.md).
+/// The distance of segments p1-q1 and p2-q2: 0 when they cross, else the least endpoint distance.
+/// Out of line: only the rare sharp entry past an edge's end asks. closest_segments()
+/// (contact/core.hpp) multiplies by reciprocals where this divides; one function would change the
+/// bits of one of them (docs/architecture.md).
 [[gnu::noinline]] inline float segment_distance(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
   const Vec2 d1 = q1 - p1, d2 = q2 - p2;
   const float o1 = cross(d1, p2 - p1), o2 = cross(d1, q2 - p1), o3 = cross(d2, p1 - p2), o4 = cross(d2, q1 - p2);
@@ -354,21 +318,13 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
                             std::min(to_segment(p2, p1, d1), to_segment(q2, p1, d1))));
 }
 
-/// A sharp polygon is its extended polygon: the clip's entry point (at fraction t on the plane
-/// of edge i) is on the edge, or past one of its ends by the rounding of the planes, which a ray
-/// nearly along the edge's line can stretch far (a ray through a vertex of the difference of two
-/// sharp segments entered 8e-5 past it). Not so for a sliver (the difference of two sharp segments
-/// 1e-20 off parallel, 2e-20 wide, or a sharp sliver triangle): its rounded planes meet anywhere
-/// along its line, and the ray can enter them far from its vertices, where it misses the polygon
-/// (found by the world fuzzer: a shape cast reported a touch 43 units from the collider). So past
-/// an end, the entry counts only when the rest of the ray passes within the entry's rounding of
-/// the two edges at that end. raycast()'s lean path for sharp polygons asks it too, so that a circle
-/// cast of radius 0 stays the ray cast: a sharp triangle 72 long and 0.01 wide, 1e4 from the ray's
-/// origin, took rays passing up to several units beyond its tip for hits without it (the ray's
-/// origin rounds in the shape's frame, and the nearly parallel planes stretch that along the
-/// sliver). It costs the lean path about 2 ns a ray, so it runs only for shapes with a sliver vertex
-/// (Shape::has_slivers(), kSliverCosine says why no other shape needs it) and for the polygons a
-/// cast builds.
+/// A sharp polygon is its extended polygon: the clip's entry (fraction t, plane of edge i) is on
+/// the edge, or past an end by the planes' rounding, which a ray nearly along the edge stretches.
+/// Not so for a sliver: its rounded planes meet anywhere along its line, and a ray can enter them
+/// far from its vertices and miss the polygon. So past an end, the entry counts only when the rest
+/// of the ray passes within the entry's rounding of the two edges there. raycast()'s lean sharp path
+/// asks it too, so a radius-0 circle cast stays the ray cast; only for shapes with a sliver vertex
+/// (Shape::has_slivers(), kSliverCosine) and cast-built polygons. Cases: docs/casts.md.
 [[gnu::noinline, gnu::cold]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s,
                                                                        float len2, Vec2 q, float t, float ox, float oy,
                                                                        float dx, float dy) {
@@ -387,9 +343,8 @@ PEBBLE_HOT_INLINE bool sharp_entry_holds(const PolygonLanes& p, int i, float t, 
                                          float dy) {
   const Vec2 a = p.v[i], e = p.v[i + 1] - a, q{ox + t * dx, oy + t * dy};
   const float s = (q.x - a.x) * e.x + (q.y - a.y) * e.y, len2 = e.x * e.x + e.y * e.y;
-  // (An edge of length 0, two vertices of a difference that coincide, has every point at s = 0:
-  // whether the ray passes its vertex is the slow path's question. A shape cast of two parallel
-  // sharp segments, one 6e-13 long, entered such an edge's plane 24 units from it.)
+  // (An edge of length 0 has every point at s = 0: whether the ray passes its vertex is the slow
+  // path's question.)
   if (s >= 0 && s <= len2 && len2 > 0) [[likely]]
     return true;
   return sharp_entry_past_an_end_holds(p, i, s, len2, q, t, ox, oy, dx, dy);
@@ -404,9 +359,8 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
 
   if (clip.entry >= 0) {
     const int i = clip.entry, j = i + 1 == n ? 0 : i + 1;
-    // A sharp polygon is its extended polygon: the entry point is on the edge itself (to
-    // rounding), with no corner circle to fall back to, unless a sliver's planes let the ray in
-    // beyond its tip (sharp_entry_holds()).
+    // Sharp: the entry is on the edge to rounding, no corner circle to fall back to, unless a
+    // sliver's planes let the ray in past its tip (sharp_entry_holds()).
     if (r == 0) {
       if (p.slivers && !sharp_entry_holds(p, i, clip.lower, ox, oy, dx, dy)) return {};
       return {LocalHit::Kind::edge, clip.lower, i, p.nx[i], p.ny[i]};
@@ -419,24 +373,17 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
                                {p.v[j], j, in.n, p.normal(j)});
   }
 
-  // A sharp polygon is its extended polygon: a clip with no entry starts inside it (or beyond a
-  // sliver's tip), as raycast()'s lean path for sharp polygons says (src/cast/ray.cpp), bit for bit.
-  // (The vertex test below could disagree where an exit plane's crossing underflowed to -0: the
-  // origin a denormal beyond that plane, touching to any tolerance, kept a clip that "ends at 0".)
+  // Sharp: a clip with no entry starts inside (or past a sliver's tip), as raycast()'s lean sharp
+  // path says (src/cast/ray.cpp), bit for bit; the vertex test below could disagree where an exit
+  // plane's crossing underflowed to -0.
   if (r == 0) return sharp_start(p, ox, oy, dx, dy);
 
-  // The origin is inside the extended polygon: inside the shape, or in the wedge of its
-  // nearest core vertex. Outside the core, the nearest core point is inside an edge that o lies
-  // beyond (with o between the normals at its ends) or else a vertex; the edge is within r (o
-  // is inside that edge's outer plane), so that case is inside the shape too.
-  //
-  // The planes and the vertices agree only to rounding: an edge whose normal was turned by a
-  // rotation too small to move its (large) vertices is a plane tilted against the line through
-  // them. The origin can then lie beyond one plane, beside no edge it is beyond, and inside
-  // every other plane while the vertices put it on (or within a hair of) an edge: "beyond no
-  // edge, so the nearest vertex" would cast from a vertex thousands of times r away and miss
-  // shapes overlapping by r. So the nearest core point is also measured from the vertices
-  // alone: when it lies inside an edge (nearer than every vertex), that edge is within r too.
+  // The origin is inside the extended polygon: inside the shape, or in its nearest core vertex's
+  // wedge (an edge o lies beyond is within r by its outer plane, so that is inside too).
+  // Planes and vertices agree only to rounding (a normal turned by a rotation too small to move
+  // large vertices), so o can be beyond one plane yet beside no edge by the vertices; "the nearest
+  // vertex" would then cast from thousands of times r away. So the nearest core point is also
+  // measured from the vertices: inside an edge (nearer than every vertex), that edge is within r.
   bool in_core = true;
   int nearest = 0;
   float best = std::numeric_limits<float>::infinity(), best_edge = best;
@@ -448,11 +395,9 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
     if (s > 0 && s < len2) {
       const float u = s / len2, fx = ox - (a.x + u * e.x), fy = oy - (a.y + u * e.y);  // o less the foot
       const float foot2 = fx * fx + fy * fy;
-      // Beyond the edge: within r by its plane, and by its vertices too, which can point another
-      // way than its normal (a short edge of a difference rounded far from the origin).
-      // (Within r to the rounding of the coordinates: the clip found no entry, so the planes put
-      // the origin inside; a foot 6e-6 beyond r = 0.6 from an edge 214 from the origin, moving
-      // in, fell to a vertex 0.8 away and missed: the world fuzzer's mover [issue-robustness].)
+      // Beyond the edge: within r by its plane and by its vertices, which can point another way
+      // than its normal; within r to the coordinates' rounding, since the planes put o inside
+      // (docs/casts.md, rounded ray [issue-robustness]).
       if (beyond > 0) {
         const float rounding =
             kEntryRoundingFraction * (std::fabs(ox) + std::fabs(oy) + std::fabs(a.x) + std::fabs(a.y));

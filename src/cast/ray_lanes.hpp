@@ -1,14 +1,9 @@
-// Internal: the ray cast of cast/ray_core.hpp in lanes across queries (kept beside it: a change to
-// one is a change to the other; the lanes' tests in tests/batch_test.cpp compare them bit for bit), for the batch
-// time_to_collision() of a disc against a capsule or a 4-vertex core (shape_cast()'s circle cast)
-// and of two capsules (the ray against their Minkowski difference, a parallelogram). Included by
-// src/batch/batch.cpp inside its kernel namespace, after its lane types.
-//
-// Every function here repeats, lane by lane, the float operations of the scalar function it names,
-// in the same order, so that a lane gives the scalar answer bit for bit. Branches become selects
-// that keep each branch's value; the scalar code's rare branches (a ray starting inside the
-// extended polygon, tiny circles, sharp shapes, parallel differences) are not repeated: such lanes
-// are reported `unsure`, and the caller answers them with the one-at-a-time query.
+// Internal: cast/ray_core.hpp's ray cast in lanes across queries, kept beside it so a change to one
+// is seen with the other (tests/batch_test.cpp compares the bits), for the batch time_to_collision()
+// of a disc against a capsule or 4-vertex core, and of two capsules (their difference, a
+// parallelogram). Each function repeats its scalar namesake's float operations in order, branches
+// as selects; the rare branches (starting inside, tiny circles, sharp shapes, parallel
+// differences) are not repeated: such lanes are `unsure`, answered by the single query.
 #pragma once
 
 #include "simd/body_lanes.hpp"
@@ -16,8 +11,7 @@
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
 
-/// The first touch of a lane's ray: whether it hits, the fraction where (0 when the ray starts
-/// inside), and the lanes this code does not decide.
+/// A lane's first touch: whether it hits, the fraction (0 starting inside), and the lanes left undecided.
 template <class F>
 struct RayLanes {
   F t;
@@ -25,9 +19,8 @@ struct RayLanes {
   unsigned unsure;
 };
 
-/// circle_contact() with unit 1 (cast/ray_core.hpp): the ray from o at fraction t0 along d
-/// against the disc of radius r about c, m = o - c. corner: the contact t0 + tau; inside: o is
-/// in the disc (contact at t0); tiny: circle_contact() would rescale (unsure).
+/// circle_contact() with unit 1, m = o - c. corner: contact t0 + tau; inside: o in the disc (t0);
+/// tiny: circle_contact() would rescale (unsure).
 template <class F>
 struct CircleLanes {
   F t;
@@ -49,13 +42,11 @@ PEBBLE_HOT_INLINE CircleLanes<F> circle_lanes(F mx, F my, F r, F t0, F dx, F dy)
   const F disc = a * r * r - cr * cr;
   const F tau = cc / (sqrt_lanes(disc) - b);
   const F t = t0 + tau;
-  // Not inside (zero < cc, false for NaN as the scalar's fall-through gives a miss then too),
-  // moving toward the centre, a real root, and within the ray.
+  // Not inside (zero < cc, false for NaN, a miss in the scalar too), approaching, a real root, within the ray.
   return {select(inside, t0, t), (zero < cc) & (b < zero) & (zero <= disc) & (t <= F::splat(1)), inside, tiny};
 }
 
-/// contact_after_entry() (cast/ray_core.hpp): the ray entered the outer edge from core vertex a
-/// along e at q, fraction t; (sx, sy) and (fx, fy) are the corners at the edge's start and end.
+/// contact_after_entry(): entered the outer edge from vertex a along e at q, fraction t; corners (sx, sy), (fx, fy).
 template <class F>
 PEBBLE_HOT_INLINE RayLanes<F> after_entry_lanes(F ax, F ay, F ex, F ey, F qx, F qy, F t, F r, F dx, F dy, F scale, F sx,
                                                 F sy, F fx, F fy) {
@@ -70,15 +61,13 @@ PEBBLE_HOT_INLINE RayLanes<F> after_entry_lanes(F ax, F ay, F ex, F ey, F qx, F 
   const F beyond = select(before, zero - s, s - len2) / len;
   const unsigned far = bits(beyond > F::splat(kEntryRoundingFraction) * (scale + len));
   const unsigned on = bits(on_edge);
-  // An edge of length 0 (a degenerate difference): the scalar takes the entry to its vertex's
-  // circle and measures a miss across the edge's normal; such lanes are left to it (unsure).
+  // An edge of length 0: the scalar's vertex-circle case (unsure).
   const unsigned point_edge = bits(len2 == zero);
   return {select(on_edge, t, select(c.corner, c.t, t)), on | bits(c.inside) | bits(c.corner) | ~far,
           (c.tiny & ~on) | point_edge};
 }
 
-/// cast_capsule() (cast/ray_core.hpp): the ray o + t d against the segment a-b (edge normal n)
-/// grown by r.
+/// cast_capsule(): the ray o + t d against segment a-b (edge normal n) grown by r.
 template <class F>
 PEBBLE_HOT_INLINE RayLanes<F> capsule_lanes(F ax, F ay, F bx, F by, F nx, F ny, F r, F ox, F oy, F dx, F dy) {
   const F zero = F::splat(0), one = F::splat(1);
@@ -86,9 +75,8 @@ PEBBLE_HOT_INLINE RayLanes<F> capsule_lanes(F ax, F ay, F bx, F by, F nx, F ny, 
   const unsigned point = bits((ex == zero) & (ey == zero));  // a disc: unsure
   const F h = nx * (ox - ax) + ny * (oy - ay), hd = nx * dx + ny * dy;
   const auto above = h > r, below = h < zero - r;  // (0 - r is -r, as a comparison bound)
-  // Outside the slab: the entry through the side facing o. (h - r) / -hd with -hd as 0 - hd and
-  // -r - h as (0 - r) - h: both equal the scalar's values wherever the branch is taken (hd < 0,
-  // and h < -r so the difference is not zero).
+  // Outside the slab: entry through the side facing o; 0 - hd and (0 - r) - h equal the scalar's
+  // -hd and -r - h wherever the branch is taken.
   const F t = select(above, (h - r) / (zero - hd), ((zero - r) - h) / hd);
   const unsigned enters = bits((above & (hd < zero)) | (below & (zero < hd))) & bits(t <= one);
   const F qx = ox + t * dx, qy = oy + t * dy;
@@ -110,9 +98,8 @@ PEBBLE_HOT_INLINE F pick4(F k, const F* v) {
   return select(k == F::splat(0), v[0], select(k == F::splat(1), v[1], select(k == F::splat(2), v[2], v[3])));
 }
 
-/// cast_polygon() (cast/ray_core.hpp) of a 4-vertex core grown by r > 0, for a ray that enters
-/// the extended polygon after its start (clip_planes() with an entry); a ray starting inside it,
-/// and r = 0, are unsure.
+/// cast_polygon() of a 4-vertex core grown by r > 0 for a ray entering after its start; a ray
+/// starting inside, and r = 0, are unsure.
 template <class F>
 PEBBLE_HOT_INLINE RayLanes<F> quad_lanes(const QuadLanes<F>& p, F r, F ox, F oy, F dx, F dy) {
   const F zero = F::splat(0);
@@ -142,13 +129,10 @@ PEBBLE_HOT_INLINE RayLanes<F> quad_lanes(const QuadLanes<F>& p, F r, F ox, F oy,
   return {out.t, out.hit & ~empty, (unsure | out.unsure) & ~empty};
 }
 
-// time_to_collision() of a disc against a capsule or a 4-vertex core, and of two capsules: the
-// scalar path's ray cast in lanes (cast/ray_lanes.hpp), with its set-up repeated here operation
-// for operation. Each returns the time (the touch's fraction times the horizon), which lanes
-// touch, and which lanes these functions cannot answer.
+// time_to_collision() of a disc against a capsule or 4-vertex core, and of two capsules, with the
+// scalar set-up repeated: the time (fraction times horizon), which lanes touch, which are unsure.
 
-/// B's motion relative to A over the horizon, in A's frame (cast/cast.cpp relative_motion()), and
-/// whether it is not zero (else the scalar query asks distance(): unsure here).
+/// B's motion relative to A in A's frame (relative_motion()); zero is unsure (the scalar asks distance()).
 template <class F>
 struct Relative {
   F wx, wy;  // move_b - move_a, world
@@ -163,15 +147,12 @@ PEBBLE_HOT_INLINE Relative<F> relative_lanes(const Moving<F>& a, const Moving<F>
   return {wx, wy, dx, dy, bits(F::splat(0) < dx * dx + dy * dy)};
 }
 
-/// A disc against a shape with a 2-vertex (Core = 2) or 4-vertex core: time_to_collision()'s
-/// checks, then disc_cast() (cast/cast.cpp): the disc's centre relative to the other shape's
-/// position, cast against it grown by the disc's radius in its frame (raycast()'s
-/// cast_against_core(), report()).
+/// A disc against a 2-vertex (Core = 2) or 4-vertex core: time_to_collision()'s checks, then
+/// disc_cast() (cast/cast.cpp) with cast_against_core() and report().
 template <int Core, class F>
 PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const BatchBody* const* other, bool disc_is_a,
                                             F h) {
-  // (Not gather(): inlined into time_to_collision_batch() with it, the disc group's lanes there
-  // lost a third of their speed with AVX2, the code generator's doing, measured.)
+  // Not gather(): inlined there, it slows the disc group's AVX2 lanes (docs/crowds.md).
   const Moving<F> md = moving_lanes<F>(disc), mo = moving_lanes<F>(other);
   const Moving<F>& ma = disc_is_a ? md : mo;
   const Moving<F>& mb = disc_is_a ? mo : md;
@@ -202,10 +183,9 @@ PEBBLE_HOT_INLINE RayLanes<F> disc_core_ttc(const BatchBody* const* disc, const 
   return hit;
 }
 
-/// Two capsules: time_to_collision()'s checks, then the pair in A's frame (PairInA) and the ray
-/// from the origin along B's relative motion against their Minkowski difference
-/// (cast/minkowski.hpp build_difference(): for two segments, the edges alternate between A and
-/// -B, A's or -B's first by the sign of one cross product) grown by both radii.
+/// Two capsules: time_to_collision()'s checks, then the ray along B's relative motion against
+/// build_difference() (cast/minkowski.hpp; for two segments the edges alternate between A and -B,
+/// which first by one cross product's sign) grown by both radii.
 template <class F>
 PEBBLE_HOT_INLINE RayLanes<F> capsules_ttc(const BatchBody* const* ba, const BatchBody* const* bb, F h) {
   const F zero = F::splat(0);
@@ -221,9 +201,8 @@ PEBBLE_HOT_INLINE RayLanes<F> capsules_ttc(const BatchBody* const* ba, const Bat
   const F b1x = (qc * b.x1 - qs * b.y1) + px, b1y = (qs * b.x1 + qc * b.y1) + py;
   const F m0x = qc * b.nx0 - qs * b.ny0, m0y = qs * b.nx0 + qc * b.ny0;
   const F m1x = qc * b.nx1 - qs * b.ny1, m1y = qs * b.nx1 + qc * b.ny1;
-  // first_vertex(): the edge whose direction (-ny, nx) lies in the upper half plane [0, pi), for
-  // A; for -B the direction (ny, -nx). i_1, j_1: the first edge is edge 1. Each core's two
-  // halves must differ, as they do for a segment's opposite normals (else unsure).
+  // first_vertex(): the edge whose direction (-ny, nx), for -B (ny, -nx), lies in [0, pi); i_1, j_1:
+  // the first edge is edge 1. Each core's two halves must differ (else unsure).
   const auto i_1 = (a.nx0 < zero) | ((a.nx0 == zero) & (zero < a.ny0));
   const auto j_1 = (zero < m0x) | ((m0x == zero) & (m0y < zero));
   const unsigned halves = (bits(i_1) ^ bits((a.nx1 < zero) | ((a.nx1 == zero) & (zero < a.ny1)))) &
@@ -237,9 +216,8 @@ PEBBLE_HOT_INLINE RayLanes<F> capsules_ttc(const BatchBody* const* ba, const Bat
           bj2y = select(j_1, b0y, b1y);
   const F mjx = select(j_1, m1x, m0x), mjy = select(j_1, m1y, m0y), mj2x = select(j_1, m0x, m1x),
           mj2y = select(j_1, m0y, m1y);
-  // The merge's first step compares A's edge i with -B's edge j; its third, edges i2 and j2, must
-  // agree (the directions are the first ones reversed), and neither may tie (parallel cores merge
-  // edges: a difference of 2 or 3 vertices, unsure).
+  // The merge's first step compares A's edge i with -B's j; its third (i2, j2) must agree, and no
+  // tie (parallel cores merge edges into 2 or 3 vertices: unsure).
   const F cr = neg(niy) * neg(mjx) - nix * mjy, cr3 = neg(ni2y) * neg(mj2x) - ni2x * mj2y;
   const auto a_first = zero < cr;
   const unsigned order = bits(a_first & (zero < cr3)) | bits((cr < zero) & (cr3 < zero));
