@@ -191,8 +191,7 @@ PEBBLE_HOT_INLINE SegmentClosest closest_segments(Vec2 p1, Vec2 q1, Vec2 p2, Vec
   return best;
 }
 
-/// The separating-axis search and the closest features of two cores in a common frame.
-/// `flip` tells whether the reference edge belongs to B (then `normal` points from B to A).
+/// The axis search and closest features of two cores in one frame; `flip`: the reference is B's.
 struct CoreQuery {
   float separation;  // greatest axis separation (core, radius not included)
   int ref_edge;      // on the reference core; -1 when neither core has an edge
@@ -355,8 +354,7 @@ inline float far_stop_bound(float margin, const Shape& a, const Transform& xa, c
   return stop_bound(margin, a, b) + kStopSlackFraction * reach;
 }
 
-/// A query stopped at stop_bound() with this separation, which does not clear far_stop_bound():
-/// it must run again with that bound.
+/// A stop at stop_bound() whose separation does not clear far_stop_bound(): run again with that bound.
 inline bool stopped_short(float separation, float margin, const Shape& a, const Transform& xa, const Shape& b,
                           const Transform& xb) {
   return !(separation > far_stop_bound(margin, a, xa, b, xb));
@@ -397,8 +395,7 @@ inline bool beside(Vec2 r1, Vec2 r2, Vec2 i1, Vec2 i2, Vec2 n) {
 
 // The rare corner cases of closest_features_on() [issue-ids], out of line.
 
-/// Whether the axes prove overlap (a difference with area) and the incident edge lies wholly
-/// beside the reference edge.
+/// Whether the axes prove overlap and the incident edge lies wholly beside the reference edge.
 [[gnu::noinline]] inline bool overlap_beside(const FramedCore& a, const FramedCore& b, Vec2 n, Vec2 r1, Vec2 r2,
                                              Vec2 i1, Vec2 i2) {
   return axes_decide_overlap(a, b) && beside(r1, r2, i1, i2, n);
@@ -573,8 +570,7 @@ PEBBLE_HOT_INLINE CoreDistance closest_features(const FramedCore& a, const Frame
   return out;
 }
 
-/// stop_above: an axis separating the cores by more returns at once, query.ref_edge == -2 and
-/// distance = that separation (a lower bound).
+/// stop_above: an axis separating by more returns at once, ref_edge -2, distance that lower bound.
 PEBBLE_HOT_INLINE CoreDistance core_distance(const FramedCore& a, const FramedCore& b, float scale,
                                              float stop_above = kHugeDistance) {
   // Every path sets every field it returns; no blanket zeroing (GCC makes it a rep stos).
@@ -610,8 +606,7 @@ inline void add_overlap_witness(CoreDistance& d, const FramedCore& a, const Fram
   d.point_b = q.flip ? on_ref : w;
 }
 
-/// Fast paths for a circle or point (a 1-vertex core) against anything: the generic path's answer
-/// by a shorter route (tested against it).
+/// Fast paths for a circle or point against anything: the generic answer by a shorter route.
 
 /// Distance from a core to a point in world axes: the edge normals are turned by q and p is given
 /// as d = p - (core's position), so nothing moves between frames. The core's axes pick the best

@@ -164,8 +164,7 @@ void add_far_end(Manifold& m, ClipPoint cp, const EdgeFrame& e, Vec2 n, bool fli
 
 }  // namespace
 
-/// The manifold of two cores in A's frame (ca, cb) once their distance d is known: what
-/// collide_generic and collide_capsules share.
+/// The manifold of cores ca, cb (A's frame) once their distance d is known (generic and capsules).
 PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const FramedCore& cb, const CoreDistance& d,
                                                float scale, const Transform& xa, const Transform& xb, float margin) {
   const float ra = ca.radius, rb = cb.radius;
@@ -256,8 +255,7 @@ PEBBLE_HOT_INLINE Manifold manifold_from_cores(const FramedCore& ca, const Frame
 Manifold collide_generic_far(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
                              float margin) noexcept;
 
-// far: stop_above is already far_stop_bound() (else stop_bound(), and a stop short of the far
-// bound runs again with it).
+// far: stop_above is already far_stop_bound() (else a stop short of it runs again with it).
 PEBBLE_HOT_INLINE Manifold collide_generic_at(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
                                               float margin, float stop_above, bool far) noexcept {
   CoreStorage sb;
