@@ -202,9 +202,8 @@ enum TtcGroup : int {
   kTtcGroups
 };
 
-/// (The plain C++ copy, whose lanes are loops over four floats, answers the capsule and 4-vertex
-/// groups a third slower than the one-at-a-time queries (bench/batch_bench.cpp): it keeps to the
-/// disc pairs.)
+/// (The plain C++ copy, whose lanes are loops over four floats, keeps to the disc pairs: its
+/// capsule and 4-vertex groups are slower than the single queries, docs/crowds.md.)
 constexpr auto ttc_group = [](int na, int nb) {
   if (kLanePath == SimdPath::scalar) return na == 1 && nb == 1 ? kTtcDiscs : -1;
   if (na == 1) return nb == 1 ? kTtcDiscs : nb == 2 ? kTtcDiscCapsule : nb == 4 ? kTtcDiscQuad : -1;
@@ -288,8 +287,7 @@ constexpr auto distance_group = [](int na, int nb) {
   return -1;
 };
 
-/// The groups of distance() other than two discs, out of line (inlined, they cost the disc group's
-/// loop a few percent more).
+/// The groups of distance() other than two discs, out of line, off the disc group's loop.
 [[gnu::noinline]] DistanceLanes<Wide> core_distance_lanes(int g, const BatchBody* const* ga,
                                                           const BatchBody* const* gb) {
   switch (g) {
@@ -361,8 +359,8 @@ PEBBLE_HOT_INLINE void store_results(DistanceResult* out, const DiscDistance<Wid
 #endif
 }
 
-/// A run's lanes and records: the lanes that the single query must answer again. (Out of line:
-/// inlined into the grouping loop, it cost a mixed crowd's groups a fifth more time, measured.)
+/// A run's lanes and records: the lanes that the single query must answer again. Out of line, off
+/// the grouping loop (docs/crowds.md).
 template <bool kOne>
 [[gnu::noinline]] unsigned disc_run(const Disc<Wide>& fixed, const BatchBody* ba, const BatchBody* bb,
                                     DistanceResult* out) {
@@ -379,8 +377,7 @@ void distance_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody*
                                                       : kNoDistance;
   };
   // The two branches write their lanes alike but each from its own values: one loop fed by both
-  // (an array of the seven fields, or the fields by value) cost the disc group 15% (AVX2) to 40%
-  // (SSE2), measured.
+  // is slower for the disc group (docs/crowds.md).
   const auto lanes = [&](int g, const BatchBody* const* ga, const BatchBody* const* gb, const std::size_t* index,
                          int count) {
     if (g == 0) {
