@@ -136,9 +136,8 @@ inline constexpr float kBoxSizeSlack = 1e-3f;
 inline constexpr float kBoxCoordinateSlack = 0x1p-20f;
 /// A world cast's swept box is grown by this fraction of the largest coordinate the cast reaches:
 /// raycast() and shape_cast() far from the origin place their hits up to about 4.2 x 2^-20 of the
-/// coordinates off the shape (measured on 745,000 hits of rays at 1e5 to 6e6; the decompose fuzzer
-/// found 2.9 x 2^-20, 32 units at 1.16e7, which kBoxCoordinateSlack let the world's cast miss), so
-/// the world keeps four times that.
+/// coordinates off the shape (docs/robustness.md, decompose-far-ray-false-hit), so the world keeps
+/// four times that.
 inline constexpr float kCastCoordinateSlack = 0x1p-16f;
 
 /// overlap_aabb() tests a query box too large for one Shape as tiles at most kTileSpan wide, which

@@ -24,7 +24,7 @@ constexpr float kAlongPlane = 1e-5f;
 
 // ...or goes deeper by at most this fraction of the skin over the rest of the motion: a cast along
 // a flat chain meets the next segment's end at the skin's distance, with a normal off by the
-// cast's rounding (2.6e-4 rad seen), which must not stop or lift a walking mover.
+// cast's rounding (docs/mover.md), which must not stop or lift a walking mover.
 constexpr float kGrazing = 0.1f;
 
 // solve_planes() considers at most this many planes (a mover meets a handful).
@@ -559,9 +559,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
                                  std::span<MoverPlane>(near.data(), std::size_t(near_count)), settle);
   int ground_count = near_count;
   if (dot(settle, settle) > s.skin * s.skin) {
-    // Pushed further than the skin: a plane met before may no longer lie under the mover (pushed
-    // 50 units sideways out of a huge fixed capsule, it kept a floor segment ending 43 units
-    // away: the world fuzzer [issue-robustness]). Look again where the push left it.
+    // Pushed further than the skin: a plane met before may no longer lie under the mover
+    // [issue-robustness]. Look again where the push left it.
     ground_count = mover_planes_near(world, nearby, shape_, xf_, 2 * s.skin, near, s.filter, self_);
     settle = {};
   }
@@ -627,8 +626,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   // 6. Never end overlapping a fixed collider beyond the skin: if 5a found an overlap, look again
   //    after its push; push out once more without limits, and if that fails (wedged), stay where
   //    the step began.
-  //    Only fixed colliders' planes are asked (a mover among more than 16 contacts of moving
-  //    parts had its fixed overlap crowded out of the planes: the world fuzzer [issue-robustness]).
+  //    Only fixed colliders' planes are asked, so that the contacts of many moving parts cannot
+  //    crowd a fixed overlap out of the 16 planes [issue-robustness].
   if (!settled) {
     std::array<MoverPlane, 16> planes{};
     const int n = mover_planes_near(world, nearby, shape_, xf_, 0, planes, s.filter, self_, true);
@@ -646,7 +645,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       }
       out.pushed = true;
       // The ground 5a or 5b chose was measured before this move: look for it again where the
-      // mover now is (a circle pushed out of a fixed floor kept a ground 0.21 away, skin 0.05).
+      // mover is now [issue-robustness].
       ground = MoverGround{};
       ground.normal = up;
       if (!rising) {

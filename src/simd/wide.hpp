@@ -623,10 +623,9 @@ PEBBLE_HOT_INLINE void store_records7(float* o, Float4 f0, Float4 f1, Float4 f2,
 }
 #endif
 
-/// Every entry point calls this before it returns. In the AVX2 copy it clears the upper halves
-/// of the ymm registers: GCC 12 can leave a function compiled for AVX2 with them in use (seen:
-/// collide_generic after a 256-bit transform check, on a path its vzeroupper pass missed), and
-/// the caller's SSE code then runs with a false dependency on every instruction (half again slower).
+/// Every entry point calls this before it returns. In the AVX2 copy it clears the upper halves of
+/// the ymm registers: GCC 12's vzeroupper pass can miss a path, and the caller's SSE code would then
+/// run with a false dependency on every instruction (docs/contacts.md).
 PEBBLE_HOT_INLINE void leave_lanes() {
 #if PEBBLE_KERNEL_AVX2
   _mm256_zeroupper();
