@@ -44,14 +44,12 @@ struct TreeSettings {
   /// Added on every side of the box, world units (Box2D 2.4.1 uses 0.1 m)...
   float margin = 0.1f;
   /// ...but at most this many times the box's larger half extent, so that small objects do not get
-  /// fat boxes many times their size (which would pair them with everything within 0.1). Measured
-  /// on Box2D v3's benchmark scenes replayed through CollisionWorld (docs/benchmarks.md, "Scenes"):
-  /// 2 kept 3.7-5.4 pairs per touching pair on the spinner and the washer, 0.25 keeps 1.8 and
-  /// halves their update() time; resting scenes do not notice. 0 gives no margin at all.
+  /// fat boxes many times their size (which would pair them with everything within 0.1); 0.25 halves
+  /// the pairs kept on fast scenes (docs/world.md, Speed). 0 gives no margin at all.
   float margin_fraction = 0.25f;
   /// The fat box also reaches this many times the displacement given to move_proxy() ahead
   /// along that displacement, a prediction of where the proxy goes next (Box2D 2.4.1 uses 4).
-  /// Off by default: on those scenes it doubled the pairs kept and never paid for itself.
+  /// Off by default: it kept more pairs than it saved reinsertions (docs/world.md, Speed).
   float prediction = 0.0f;
 };
 

@@ -1,7 +1,7 @@
 // pebble/detail/kernels.hpp — not API: how the inline collide() and distance() reach the copy of
 // the contact kernels in use (src/simd/dispatch.cpp picks it at load time; pebble/simd.hpp is the
-// public side). Installed only because collide() and distance() are inline: out of line they cost
-// 6 to 7 instructions more per call (docs/architecture.md). The test hooks are in src/test_hooks.hpp.
+// public side). Installed only because collide() and distance() are inline, which saves a call's
+// instructions (docs/architecture.md). The test hooks are in src/test_hooks.hpp.
 #pragma once
 
 #include <atomic>
