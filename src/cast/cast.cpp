@@ -163,8 +163,7 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
     return {true, h.fraction, surface, c->disc_is_a ? -h.normal : h.normal};
   }
   const PairInA pair(a, b, xa, xb);
-  // B relative to A, in A's frame: A - B moves by translation_a - translation_b, so the origin
-  // moves through it by translation_b - translation_a.
+  // A - B moves by translation_a - translation_b: the origin moves through it by the opposite.
   const Vec2 d = inv_rotate(xa.q, translation_b - translation_a);
   const float r = a.radius() + b.radius() + target;
   const LocalHit hit = pair.cast(r, d);
@@ -180,8 +179,7 @@ CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, cons
   Vec2 on_a, on_b;
   pair.witnesses(hit, r, d, a, on_a, on_b);
   const Vec2 n = rotate(xa.q, Vec2{hit.nx, hit.ny});
-  // Both surfaces at the time of contact: A's point pushed out by its radius, B's pulled in by
-  // its own; they are target apart along n, and the answer is midway.
+  // Both surfaces at the contact time, target apart along n; the answer is midway.
   const Vec2 surface_a = transform_point(xa, on_a) + hit.t * translation_a + a.radius() * n;
   const Vec2 surface_b = transform_point(xa, on_b) + hit.t * translation_b - b.radius() * n;
   return {true, hit.t, 0.5f * (surface_a + surface_b), n};
@@ -203,9 +201,8 @@ bool valid_sweep(const Sweep& s) {
   return std::max(far.x, far.y) + reach <= kMaxWorldCoordinate;
 }
 
-/// A bound on the distance of every core vertex from a point of the shape's frame: the core's
-/// extent about its centroid (extent() less the radius, padded for its rounding) plus the
-/// point's distance from the centroid; exact when the point is the centroid.
+/// A bound on every core vertex's distance from a point of the shape's frame: the core's extent
+/// about its centroid (padded for rounding) plus the point's distance from the centroid.
 float core_reach_from(const Shape& shape, Vec2 centre) {
   return (shape.extent() - shape.radius()) * (1 + 4 * std::numeric_limits<float>::epsilon()) +
          distance(centre, shape.core_centroid());
@@ -221,9 +218,8 @@ ToiResult toi_at(ToiResult::State state, float t, const DistanceResult& d) {
   return {state, t, 0.5f * (d.point_a + d.point_b), d.normal};
 }
 
-/// time_of_impact() once the bodies are apart at t = 0: the steps along the gap of
-/// cast_core::SweptSeparation between distance() queries, with R registers per body (1 when both
-/// cores have at most 4 vertices).
+/// time_of_impact() once apart at t = 0: steps along cast_core::SweptSeparation's gap between
+/// distance() queries, R registers per body.
 struct Advance {
   const Shape& a;
   const Shape& b;
@@ -234,8 +230,7 @@ struct Advance {
   Vec2 relative;  // A's centre velocity relative to B's
   float spin;     // conservative advancement's bound on the approach speed from rotation
 
-  /// From t = 0, where the poses are xa0 and xb0 and the distance start, with no contact
-  /// possible before t_safe.
+  /// From t = 0 (poses xa0, xb0, distance start); no contact is possible before t_safe.
   template <int R>
   ToiResult from(float t_safe, const Transform& xa0, const Transform& xb0, const DistanceResult& start) const {
     const Sweep &sa = sweeps.a, &sb = sweeps.b;
@@ -315,8 +310,7 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
       !(options.tolerance >= 0 && options.tolerance <= kMaxShapeExtent) || options.max_iterations < 1) {
     return kToiInvalid;
   }
-  // The tolerance: given, or the default; never below the float rounding of the coordinates, which
-  // distance() cannot see through.
+  // The tolerance, given or default, never below the coordinates' rounding, which distance() cannot see through.
   const Vec2 far = max(max(abs(sa.c0), abs(sa.c1)), max(abs(sb.c0), abs(sb.c1)));
   const float rounding = 8 * std::numeric_limits<float>::epsilon() * (std::max(far.x, far.y) + a.extent() + b.extent());
   const float tolerance = std::max(

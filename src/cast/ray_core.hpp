@@ -20,7 +20,8 @@
 #include "simd/config.hpp"
 #include "tolerances.hpp"
 
-// PEBBLE_HOT_INLINE keeps the small functions below, each called from one place, in registers.
+// PEBBLE_HOT_INLINE keeps the small functions below, each called from one place, in registers;
+// PEBBLE_CAST_UNROLL unrolls the clip's plane loop, for fewer loop branches (docs/casts.md).
 #if defined(__GNUC__) || defined(__clang__)
 #define PEBBLE_CAST_UNROLL _Pragma("GCC unroll 8")
 #else
