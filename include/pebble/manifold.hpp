@@ -50,8 +50,7 @@ inline Manifold collide(const Shape& a, const Transform& xa, const Shape& b, con
 /// impulses while a body lands and settles at any tilt. A pair with a circle or point (a 1-vertex
 /// core) has one point, whose id is 0.
 ///
-/// kEdgeFeature is no longer produced by collide() [issue-ids]; kept so that code written against
-/// the earlier ids compiles.
+/// kEdgeFeature: collide() never produces it [issue-ids]; kept so that code that names it compiles.
 inline constexpr uint32_t kEdgeFeature = 0x100;
 
 }  // namespace pebble
