@@ -398,7 +398,7 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
       const float foot2 = fx * fx + fy * fy;
       // Beyond the edge: within r by its plane and by its vertices, which can point another way
       // than its normal; within r to the coordinates' rounding, since the planes put o inside
-      // (docs/casts.md, rounded ray [issue-robustness]).
+      // (docs/casts.md, Speed; [issue-robustness]).
       if (beyond > 0) {
         const float rounding =
             kEntryRoundingFraction * (std::fabs(ox) + std::fabs(oy) + std::fabs(a.x) + std::fabs(a.y));
