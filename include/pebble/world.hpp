@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <iosfwd>
 #include <limits>
 #include <memory>
@@ -16,21 +15,20 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "pebble/cast.hpp"
 #include "pebble/chain.hpp"
 #include "pebble/constants.hpp"
-#include "pebble/distance.hpp"
-#include "pebble/heightfield.hpp"
 #include "pebble/manifold.hpp"
+#include "pebble/math.hpp"
 #include "pebble/ray.hpp"
 #include "pebble/shape.hpp"
 #include "pebble/tree.hpp"
 
 namespace pebble {
+
+class Heightfield;  // pebble/heightfield.hpp
 
 /// Names one collider of one CollisionWorld: a slot, the generation of that slot and the world's
 /// serial number. A removed collider's id never names another collider: its slot's generation
@@ -248,8 +246,7 @@ private:
   void* object_;
   R (*call_)(void*, Args...);
 };
-class ThreadPool;
-class Recorder;
+class WorldImpl;
 }  // namespace detail
 
 /// A scene of colliders: pairs, contacts, events and scene queries.
@@ -340,7 +337,7 @@ public:
   /// stale or foreign id.
   Aabb box(ColliderId id) const noexcept;
   /// Live colliders.
-  int size() const noexcept { return live_; }
+  int size() const noexcept;
 
   /// Finds new pairs, runs the narrowphase on the pairs whose colliders changed since the last
   /// update(), refreshes contacts() and replaces the events with this update's.
@@ -348,26 +345,26 @@ public:
   /// The touching pairs (manifold count > 0 at the contact margin) as of the last update(), in an
   /// order that depends only on the calls made (never on threads). Ids may have been removed
   /// since.
-  std::span<const ContactPair> contacts() const noexcept { return contacts_; }
+  std::span<const ContactPair> contacts() const noexcept;
   /// Collider pairs that began touching in the last update() (their first touching part pair, which
   /// the event names), in the order of contacts().
-  std::span<const ContactEvent> begin_touch_events() const noexcept { return begin_events_; }
+  std::span<const ContactEvent> begin_touch_events() const noexcept;
   /// Collider pairs that stopped touching (their last part pair did, which the event names) in the
   /// last update() or were removed since the one before (their ids are stale then): removals
   /// first, in call order, then the rest in pair order.
-  std::span<const ContactEvent> end_touch_events() const noexcept { return end_events_; }
+  std::span<const ContactEvent> end_touch_events() const noexcept;
   /// The same per part pair: every part pair of two colliders (a compound's shape, a chain's
   /// segment) that began or stopped touching. Between colliders of one part each, the same as the
   /// collider events.
-  std::span<const ContactEvent> begin_part_touch_events() const noexcept { return begin_part_events_; }
+  std::span<const ContactEvent> begin_part_touch_events() const noexcept;
   /// Part pairs that stopped touching in the last update(), as end_touch_events() orders them.
-  std::span<const ContactEvent> end_part_touch_events() const noexcept { return end_part_events_; }
+  std::span<const ContactEvent> end_part_touch_events() const noexcept;
   /// Visitors that began overlapping a sensor in the last update() (per collider pair, naming the
   /// first part pair that overlaps).
-  std::span<const SensorEvent> sensor_begin_events() const noexcept { return sensor_begin_events_; }
+  std::span<const SensorEvent> sensor_begin_events() const noexcept;
   /// Visitors that stopped overlapping a sensor (or were removed, or whose sensor was), per
   /// collider pair.
-  std::span<const SensorEvent> sensor_end_events() const noexcept { return sensor_end_events_; }
+  std::span<const SensorEvent> sensor_end_events() const noexcept;
   /// Counts from the last update(), and the trees' statistics now (O(n)).
   WorldStats stats() const;
   /// Checks the trees (AabbTree::validate), that every collider is in the right tree with its
@@ -377,7 +374,7 @@ public:
   /// many fixed colliders changed since the last rebuild.
   void optimize_fixed();
   /// The settings given at construction (a negative or non-finite margin became 0).
-  const WorldSettings& settings() const noexcept { return settings_; }
+  const WorldSettings& settings() const noexcept;
 
   /// Starts recording: from now on every call that changes the world (each add, remove,
   /// set_transform(s), set_shape, set_filter, set_user_data and optimize_fixed, with what it
@@ -393,7 +390,7 @@ public:
   /// Stops recording (flushes and, for a path, closes the file). Nothing when not recording.
   void stop_recording() noexcept;
   /// True while a recording is on.
-  bool recording() const noexcept { return recorder_ != nullptr; }
+  bool recording() const noexcept;
 
   // --- Snapshot and restore (docs/world.md, "Snapshot and restore").
 
@@ -503,45 +500,8 @@ public:
   }
 
 private:
-  struct Hot;
-  struct Part;
-  struct Snapshot;  // snapshot.cpp
-  struct Collider;
-  struct Pair;
-  struct PairSet;
-  struct Scratch;
-
-  // The slot of a live collider of this world, or kNoSlot.
-  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
-  std::uint32_t slot_of(ColliderId id) const noexcept;
-  ColliderId id_of(std::uint32_t index) const noexcept;
-  // The tree of a part (by part slot), the part's index in its collider.
-  const AabbTree& tree_of(std::uint32_t part) const noexcept;
-  int part_index(std::uint32_t part) const noexcept;
-  std::uint32_t allocate_parts(std::uint32_t count);
-  template <class Fill>
-  ColliderId add_parts(std::size_t count, const Transform& xf, const ColliderOptions& options, Fill fill);
-  void release_parts(std::uint32_t first, std::uint32_t count);
-  bool remove_collider(ColliderId id);  // remove() without its record
-  void refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes = nullptr);
-  void unlink_pair(std::uint32_t pair, int side);
-  void free_pair(std::uint32_t pair);
-  bool collider_event(const Pair& pair, bool touching);
-  void collider_events();
-  void end_events_of(const Pair& pair, std::vector<ContactEvent>& ends, std::vector<ContactEvent>& part_ends,
-                     std::vector<SensorEvent>& sensor_ends);
-  void destroy_pairs(std::uint32_t index);
-  void parallel_for(int count, void (*task)(int, void*), void* context);
-  bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
-  void find_pairs_chunk(int chunk);
-  void collide_chunk(int chunk);
-  static void relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q);
-  void keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const;
-  bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const;
-  bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
-  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
-             detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
-             detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  explicit CollisionWorld(std::unique_ptr<detail::WorldImpl> impl) noexcept;
+  // What the query templates above call with their callbacks.
   void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
                 detail::CallbackRef<float(const RayResult&)> on_hit) const;
   void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
@@ -551,42 +511,9 @@ private:
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
                     detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const;
-  template <class Accept>
-  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
-                         detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
-  WorldSettings settings_;
-  float reuse_distance_ = 0;  // settings_.reuse_bounds, checked (keep_for_reuse)
-  float reuse_angle_ = 0;
-  std::uint32_t serial_ = 0;
-  std::vector<Hot> hot_;     // per part slot
-  std::vector<Part> parts_;  // per part slot
-  std::vector<Collider> colliders_;
-  std::uint32_t free_collider_ = 0xffffffffu;
-  std::uint32_t free_part_ = 0xffffffffu;                             // free single part slots
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> free_ranges_;  // free runs of part slots: first, count
-  int live_ = 0;
-  int several_parts_ = 0;  // live colliders of more than one part
-  int fixed_count_ = 0;
-  int fixed_changes_ = 0;   // fixed colliders added, moved or removed since the fixed tree's last rebuild
-  std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one
-  AabbTree moving_tree_;
-  AabbTree fixed_tree_;
-  std::vector<Pair> pairs_;
-  std::uint32_t free_pair_ = 0xffffffffu;
-  std::unique_ptr<PairSet> pair_set_;
-  std::unique_ptr<Scratch> scratch_;
-  std::unique_ptr<detail::ThreadPool> pool_;
-  std::vector<ContactPair> contacts_;
-  std::vector<ContactEvent> begin_events_, end_events_, pending_end_events_;
-  std::vector<ContactEvent> begin_part_events_, end_part_events_, pending_end_part_events_;
-  // Touching part pairs per collider pair (lower slot << 32 | higher slot), kept only for pairs
-  // with a collider of several parts: a collider event fires when the count leaves or reaches 0.
-  std::unordered_map<std::uint64_t, std::uint32_t> touching_parts_;
-  std::vector<SensorEvent> sensor_begin_events_, sensor_end_events_, pending_sensor_end_events_;
-  WorldStats last_stats_;
-  std::unique_ptr<detail::Recorder> recorder_;  // while recording (start_recording)
+  std::unique_ptr<detail::WorldImpl> impl_;  // the colliders, trees, pairs and events (src/world/)
 };
 
 }  // namespace pebble

@@ -5,13 +5,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "pebble/chain.hpp"
+#include "pebble/heightfield.hpp"
 #include "pebble/mass.hpp"
 #include "pebble/point.hpp"
+#include "pebble/tree.hpp"
 #include "pebble/world.hpp"
 #include "tolerances.hpp"
 
@@ -111,6 +121,151 @@ inline bool valid_ray(const Ray& ray) { return is_valid_point(ray.origin) && is_
 using namespace world_internal;
 
 // ---------------------------------------------------------------------------------------------
+// The world itself. CollisionWorld (world.hpp) holds one behind a pointer and forwards each call to
+// it (facade.cpp), so that world.hpp shows only what a user calls and a change here rebuilds only
+// the library. Everything is public to the library's world files, none of it to users.
+
+namespace detail {
+
+class ThreadPool;
+class Recorder;
+
+struct WorldImpl {
+  explicit WorldImpl(const WorldSettings& settings);
+  ~WorldImpl();
+  WorldImpl(const WorldImpl&) = delete;
+  WorldImpl& operator=(const WorldImpl&) = delete;
+
+  // CollisionWorld's calls, as world.hpp documents them.
+  ColliderId add(const Shape& shape, const Transform& xf, std::uint64_t user_data = 0);
+  ColliderId add(const Shape& shape, const Transform& xf, const ColliderOptions& options);
+  ColliderId add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data = 0);
+  ColliderId add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options);
+  ColliderId add(const Chain& chain, const Transform& xf, std::uint64_t user_data = 0);
+  ColliderId add(const Chain& chain, const Transform& xf, const ColliderOptions& options);
+  ColliderId add(const Heightfield& field, const Transform& xf, std::uint64_t user_data = 0);
+  ColliderId add(const Heightfield& field, const Transform& xf, const ColliderOptions& options);
+  bool remove(ColliderId id);
+  bool set_transform(ColliderId id, const Transform& xf);
+  int set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms);
+  bool set_shape(ColliderId id, const Shape& shape);
+  bool set_filter(ColliderId id, const Filter& filter);
+  bool set_user_data(ColliderId id, std::uint64_t user_data);
+  bool contains(ColliderId id) const noexcept;
+  const Shape* shape(ColliderId id) const noexcept;
+  int part_count(ColliderId id) const noexcept;
+  const Shape* part(ColliderId id, int part) const noexcept;
+  const Transform* transform(ColliderId id) const noexcept;
+  const ColliderOptions* options(ColliderId id) const noexcept;
+  Aabb box(ColliderId id) const noexcept;
+  void update();
+  WorldStats stats() const;
+  bool validate() const;
+  void optimize_fixed();
+  void start_recording(std::ostream& out);
+  void start_recording(const std::string& path);
+  void stop_recording() noexcept;
+  std::vector<std::byte> save() const;
+  std::optional<RayResult> cast_ray(const Ray& ray, const QueryFilter& filter = {}) const;
+  std::optional<RayResult> cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
+  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                      const QueryFilter& filter = {}, const ShapeCastOptions& options = {}) const;
+  int nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out,
+              float max_distance = std::numeric_limits<float>::infinity(),
+              const QueryFilter& filter = {}) const noexcept;
+  int parts_in_box(const Aabb& box, std::span<PartView> out, const QueryFilter& filter = {}) const noexcept;
+  static std::unique_ptr<WorldImpl> restore(std::span<const std::byte> bytes);
+
+  struct Hot;
+  struct Part;
+  struct Snapshot;  // snapshot.cpp
+  struct Collider;
+  struct Pair;
+  struct PairSet;
+  struct Scratch;
+
+  // The slot of a live collider of this world, or kNoSlot.
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
+  std::uint32_t slot_of(ColliderId id) const noexcept;
+  ColliderId id_of(std::uint32_t index) const noexcept;
+  // The tree of a part (by part slot), the part's index in its collider.
+  const AabbTree& tree_of(std::uint32_t part) const noexcept;
+  int part_index(std::uint32_t part) const noexcept;
+  std::uint32_t allocate_parts(std::uint32_t count);
+  template <class Fill>
+  ColliderId add_parts(std::size_t count, const Transform& xf, const ColliderOptions& options, Fill fill);
+  void release_parts(std::uint32_t first, std::uint32_t count);
+  bool remove_collider(ColliderId id);  // remove() without its record
+  void refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes = nullptr);
+  void unlink_pair(std::uint32_t pair, int side);
+  void free_pair(std::uint32_t pair);
+  bool collider_event(const Pair& pair, bool touching);
+  void collider_events();
+  void end_events_of(const Pair& pair, std::vector<ContactEvent>& ends, std::vector<ContactEvent>& part_ends,
+                     std::vector<SensorEvent>& sensor_ends);
+  void destroy_pairs(std::uint32_t index);
+  void parallel_for(int count, void (*task)(int, void*), void* context);
+  bool can_pair(std::uint32_t a, std::uint32_t b) const noexcept;
+  void find_pairs_chunk(int chunk);
+  void collide_chunk(int chunk);
+  static void relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q);
+  void keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const;
+  bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const;
+  bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
+  void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
+             detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+             detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
+                detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                       const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+  void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
+                   detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
+                    detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const;
+  template <class Accept>
+  void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
+                         detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+
+  WorldSettings settings_;
+  float reuse_distance_ = 0;  // settings_.reuse_bounds, checked (keep_for_reuse)
+  float reuse_angle_ = 0;
+  std::uint32_t serial_ = 0;
+  std::vector<Hot> hot_;     // per part slot
+  std::vector<Part> parts_;  // per part slot
+  std::vector<Collider> colliders_;
+  std::uint32_t free_collider_ = 0xffffffffu;
+  std::uint32_t free_part_ = 0xffffffffu;                             // free single part slots
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> free_ranges_;  // free runs of part slots: first, count
+  int live_ = 0;
+  int several_parts_ = 0;  // live colliders of more than one part
+  int fixed_count_ = 0;
+  int fixed_changes_ = 0;   // fixed colliders added, moved or removed since the fixed tree's last rebuild
+  std::uint32_t step_ = 0;  // updates so far (mod 2^32): the stamp of changes made before the next one
+  AabbTree moving_tree_;
+  AabbTree fixed_tree_;
+  std::vector<Pair> pairs_;
+  std::uint32_t free_pair_ = 0xffffffffu;
+  std::unique_ptr<PairSet> pair_set_;
+  std::unique_ptr<Scratch> scratch_;
+  std::unique_ptr<detail::ThreadPool> pool_;
+  std::vector<ContactPair> contacts_;
+  std::vector<ContactEvent> begin_events_, end_events_, pending_end_events_;
+  std::vector<ContactEvent> begin_part_events_, end_part_events_, pending_end_part_events_;
+  // Touching part pairs per collider pair (lower slot << 32 | higher slot), kept only for pairs
+  // with a collider of several parts: a collider event fires when the count leaves or reaches 0.
+  std::unordered_map<std::uint64_t, std::uint32_t> touching_parts_;
+  std::vector<SensorEvent> sensor_begin_events_, sensor_end_events_, pending_sensor_end_events_;
+  WorldStats last_stats_;
+  std::unique_ptr<detail::Recorder> recorder_;  // while recording (start_recording)
+};
+
+}  // namespace detail
+using detail::WorldImpl;
+
+// ---------------------------------------------------------------------------------------------
 // Storage.
 
 // A collider owns a range of part slots [first_part, first_part + part_count): one per shape of a
@@ -122,7 +277,7 @@ using namespace world_internal;
 // memory; the collider's filter, kind and change stamps are copied into each of its parts. Step
 // stamps are compared for equality with step_ only; when they wrap (after 2^32 updates) an old stamp
 // may look current, which costs one extra narrowphase call and is otherwise harmless.
-struct CollisionWorld::Hot {
+struct WorldImpl::Hot {
   Filter filter;                    // a copy of the collider's options.filter
   std::uint32_t changed_at = 0;     // == step_: transform, shape or filter changed since the last update()
   std::uint32_t moved_at = 0;       // == step_: its tree box was reinserted since the last update()
@@ -144,7 +299,7 @@ struct CollisionWorld::Hot {
 // visits them all anyway), so that the narrowphase and the queries read one record per part.
 // The fields the narrowphase reads of every part of a moved pair (xf to box) share its first cache
 // line.
-struct alignas(64) CollisionWorld::Part {
+struct alignas(64) WorldImpl::Part {
   Transform xf;   // the collider's
   Vec2 centroid;  // piece.shape's core_centroid() and extent(), next to xf for contact reuse
   float extent;
@@ -164,7 +319,7 @@ struct alignas(64) CollisionWorld::Part {
   }
 };
 
-struct CollisionWorld::Collider {
+struct WorldImpl::Collider {
   Transform xf;
   ColliderOptions options;
   std::uint32_t generation = 1;      // of the live collider; the next one's once freed
@@ -173,7 +328,7 @@ struct CollisionWorld::Collider {
   bool live = false;
 };
 
-struct CollisionWorld::Pair {
+struct WorldImpl::Pair {
   ColliderId id[2];       // the colliders of part[0] and part[1]: id[0].index < id[1].index
   std::uint32_t part[2];  // part slots; part[0] == kNone: free
   int part_no[2];         // the parts' indices in their colliders
@@ -205,7 +360,7 @@ struct CollisionWorld::Pair {
 // An open-addressing hash set of pair keys (min part << 32 | max part) mapping to pair slots:
 // linear probing, deletion by shifting back (no tombstones). Looked up by many threads at once
 // during pair finding, changed only by the serial steps.
-struct CollisionWorld::PairSet {
+struct WorldImpl::PairSet {
   static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);  // never a key: indices are < kNone
   std::vector<std::uint64_t> keys;
   std::vector<std::uint32_t> values;
@@ -271,7 +426,7 @@ struct CollisionWorld::PairSet {
 };
 
 // Buffers update() reuses from step to step.
-struct CollisionWorld::Scratch {
+struct WorldImpl::Scratch {
   std::vector<std::vector<std::uint64_t>> found;  // per pair-finding task: new pair keys
   // Per narrowphase task: pairs collided, manifolds reused, pairs whose part boxes are apart.
   struct Tally {

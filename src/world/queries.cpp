@@ -12,7 +12,7 @@ namespace pebble {
 // ---------------------------------------------------------------------------------------------
 // Scene queries.
 
-bool CollisionWorld::query_sees(std::uint32_t part, const QueryFilter& filter) const noexcept {
+bool WorldImpl::query_sees(std::uint32_t part, const QueryFilter& filter) const noexcept {
   const Hot& h = hot_[part];
   return (h.filter.category & filter.mask) != 0 && (filter.sensors || !h.sensor) && (filter.fixed || !h.fixed);
 }
@@ -20,9 +20,9 @@ bool CollisionWorld::query_sees(std::uint32_t part, const QueryFilter& filter) c
 // The swept-box traversal of both trees that every cast shares: cast_one(part) casts against one
 // part the filter passes; hits before the current end of the sweep go to on_hit, whose answer
 // ignores (< 0), stops (0) or shortens the sweep.
-void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
-                           detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
-                           detail::CallbackRef<float(const RayResult&)> on_hit) const {
+void WorldImpl::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
+                      detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
+                      detail::CallbackRef<float(const RayResult&)> on_hit) const {
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     if (tree == &fixed_tree_ && !filter.fixed) break;
@@ -42,8 +42,8 @@ void CollisionWorld::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter&
   }
 }
 
-void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                              detail::CallbackRef<float(const RayResult&)> on_hit) const {
+void WorldImpl::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
+                         detail::CallbackRef<float(const RayResult&)> on_hit) const {
   if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
   const auto cast_one = [&](std::uint32_t part) {
     const Part& p = parts_[part];
@@ -54,9 +54,9 @@ void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& f
   sweep(ray, {reach, reach}, filter, cast_one, on_hit);
 }
 
-void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation,
-                                     const QueryFilter& filter, const ShapeCastOptions& options,
-                                     detail::CallbackRef<float(const RayResult&)> on_hit) const {
+void WorldImpl::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+                                const ShapeCastOptions& options,
+                                detail::CallbackRef<float(const RayResult&)> on_hit) const {
   if (!is_valid(xf) || !is_valid_point(translation)) return;
   const float target = options.target_separation;
   if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
@@ -75,7 +75,7 @@ void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Ve
   sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
 }
 
-std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
+std::optional<RayResult> WorldImpl::cast_ray(const Ray& ray, const QueryFilter& filter) const {
   std::optional<RayResult> best;
   const auto closest = [&](const RayResult& r) {
     best = r;
@@ -85,7 +85,7 @@ std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFil
   return best;
 }
 
-std::optional<RayResult> CollisionWorld::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
+std::optional<RayResult> WorldImpl::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
   std::optional<RayResult> best;
   const auto closest = [&](const RayResult& r) {
     best = r;
@@ -95,8 +95,8 @@ std::optional<RayResult> CollisionWorld::cast_circle(const Ray& ray, float radiu
   return best;
 }
 
-std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
-                                                    const QueryFilter& filter, const ShapeCastOptions& options) const {
+std::optional<RayResult> WorldImpl::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                               const QueryFilter& filter, const ShapeCastOptions& options) const {
   std::optional<RayResult> best;
   const auto closest = [&](const RayResult& r) {
     best = r;
@@ -110,8 +110,8 @@ std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Tr
 // that accept(part shape, transform, part box) accepts, both trees, once per collider; stops when
 // on_hit returns false. A world without colliders of several parts skips the bookkeeping.
 template <class Accept>
-void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
-                                       detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void WorldImpl::visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
+                                  detail::CallbackRef<bool(ColliderId)> on_hit) const {
   std::vector<std::uint32_t> reported;  // colliders of several parts reported so far
   const auto walk = [&](const AabbTree& tree, auto several) {
     bool going = true;
@@ -137,8 +137,8 @@ void CollisionWorld::visit_overlapping(const Aabb& box, const QueryFilter& filte
   }
 }
 
-void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
-                                 detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void WorldImpl::within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
+                            detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid(xf) || !(distance >= 0) || !(distance <= kMaxWorldCoordinate)) return;
   // The query shape's box grown by the distance: every collider within it has its box overlap this.
   const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent());
@@ -151,8 +151,8 @@ void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float 
       on_hit);
 }
 
-void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
-                                  detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const {
+void WorldImpl::collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
+                             detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const {
   if (!is_valid(xf) || !(margin >= 0) || !(margin <= kMaxShapeExtent)) return;
   const Aabb query = grown(bounds(shape, xf), margin + kBoxSizeSlack * shape.extent());
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
@@ -172,8 +172,8 @@ void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float
   }
 }
 
-int CollisionWorld::nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out, float max_distance,
-                            const QueryFilter& filter) const noexcept {
+int WorldImpl::nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out, float max_distance,
+                       const QueryFilter& filter) const noexcept {
   if (out.empty() || !is_valid(xf) || !(max_distance >= 0)) return 0;
   const int k = int(std::min<std::size_t>(out.size(), std::size_t(std::numeric_limits<int>::max())));
   const Aabb box = bounds(shape, xf);
@@ -219,8 +219,8 @@ int CollisionWorld::nearest(const Shape& shape, const Transform& xf, std::span<N
   return found;
 }
 
-void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter,
-                               detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void WorldImpl::aabb_impl(const Aabb& box, const QueryFilter& filter,
+                          detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid(box) || !is_valid_point(box.lower) || !is_valid_point(box.upper)) return;
   const Vec2 half = extents(box);
   if (half.x <= kMaxShapeExtent && half.y <= kMaxShapeExtent) {
@@ -251,7 +251,7 @@ void CollisionWorld::aabb_impl(const Aabb& box, const QueryFilter& filter,
       on_hit);
 }
 
-int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const QueryFilter& filter) const noexcept {
+int WorldImpl::parts_in_box(const Aabb& box, std::span<PartView> out, const QueryFilter& filter) const noexcept {
   if (!is_valid(box) || !is_valid_point(box.lower) || !is_valid_point(box.upper)) return 0;
   int found = 0;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
@@ -272,8 +272,7 @@ int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const
   return found;
 }
 
-void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter,
-                                detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void WorldImpl::point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid_point(point)) return;
   visit_overlapping(
       Aabb{point, point}, filter,

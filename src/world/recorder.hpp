@@ -34,6 +34,15 @@ inline constexpr std::uint32_t kRecordingVersion = 1;
 /// Writes records to a stream, little-endian whatever the machine. Records gather in a buffer that
 /// goes to the stream at each update() (and every 64 KB, and at the end), so a program stopped
 /// while recording leaves whole records only (unless the stream itself is cut).
+/// What update_digest() reads of a world: its contacts and this update's events.
+struct UpdateOutput {
+  std::span<const ContactPair> contacts;
+  std::span<const ContactEvent> begin_events, end_events, begin_part_events, end_part_events;
+  std::span<const SensorEvent> sensor_begin_events, sensor_end_events;
+};
+/// update_digest() of those.
+std::uint64_t digest_of(const UpdateOutput& world) noexcept;
+
 class Recorder {
 public:
   /// `start`: the world's save() when it is not new (the replay restores it), else empty.
@@ -52,7 +61,7 @@ public:
   void set_filter(ColliderId id, const Filter& filter, bool done);
   void set_user_data(ColliderId id, std::uint64_t user_data, bool done);
   void optimize_fixed();
-  void update(const CollisionWorld& world);
+  void update(std::uint64_t digest, std::size_t contacts);
 
 private:
   void start(RecordTag tag);

@@ -203,10 +203,10 @@ void Recorder::optimize_fixed() {
   finish();
 }
 
-void Recorder::update(const CollisionWorld& world) {
+void Recorder::update(std::uint64_t digest, std::size_t contacts) {
   start(RecordTag::update);
-  u64(update_digest(world));
-  u32(std::uint32_t(world.contacts().size()));
+  u64(digest);
+  u32(std::uint32_t(contacts));
   finish(true);
 }
 
@@ -347,13 +347,13 @@ namespace {
 bool is_new(std::size_t colliders, std::uint32_t step) { return colliders == 0 && step == 0; }
 }  // namespace
 
-void CollisionWorld::start_recording(std::ostream& out) {
+void WorldImpl::start_recording(std::ostream& out) {
   recorder_.reset();
   const std::vector<std::byte> start = is_new(colliders_.size(), step_) ? std::vector<std::byte>() : save();
   recorder_ = std::make_unique<detail::Recorder>(out, settings_, serial_, start);
 }
 
-void CollisionWorld::start_recording(const std::string& path) {
+void WorldImpl::start_recording(const std::string& path) {
   auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
   if (!*file) throw std::runtime_error("pebble: cannot open '" + path + "' to record into");
   recorder_.reset();
@@ -361,9 +361,9 @@ void CollisionWorld::start_recording(const std::string& path) {
   recorder_ = std::make_unique<detail::Recorder>(std::move(file), settings_, serial_, start);
 }
 
-void CollisionWorld::stop_recording() noexcept { recorder_.reset(); }
+void WorldImpl::stop_recording() noexcept { recorder_.reset(); }
 
-std::uint64_t update_digest(const CollisionWorld& world) noexcept {
+std::uint64_t detail::digest_of(const UpdateOutput& world) noexcept {
   std::uint64_t h = 0xcbf29ce484222325ull;
   const auto add = [&h](std::uint32_t v) {
     for (int i = 0; i < 4; ++i) {
@@ -376,7 +376,7 @@ std::uint64_t update_digest(const CollisionWorld& world) noexcept {
     add(id.index);
     add(id.generation);
   };
-  for (const ContactPair& c : world.contacts()) {
+  for (const ContactPair& c : world.contacts) {
     add_id(c.a);
     add_id(c.b);
     add(std::uint32_t(c.part_a));
@@ -400,11 +400,11 @@ std::uint64_t update_digest(const CollisionWorld& world) noexcept {
       add(std::uint32_t(e.part_b));
     }
   };
-  add_events(world.begin_touch_events());
-  add_events(world.end_touch_events());
-  add_events(world.begin_part_touch_events());
-  add_events(world.end_part_touch_events());
-  for (const auto& events : {world.sensor_begin_events(), world.sensor_end_events()}) {
+  add_events(world.begin_events);
+  add_events(world.end_events);
+  add_events(world.begin_part_events);
+  add_events(world.end_part_events);
+  for (const auto& events : {world.sensor_begin_events, world.sensor_end_events}) {
     add(std::uint32_t(events.size()));
     for (const SensorEvent& e : events) {
       add_id(e.sensor);
@@ -414,6 +414,12 @@ std::uint64_t update_digest(const CollisionWorld& world) noexcept {
     }
   }
   return h;
+}
+
+std::uint64_t update_digest(const CollisionWorld& world) noexcept {
+  return detail::digest_of({world.contacts(), world.begin_touch_events(), world.end_touch_events(),
+                            world.begin_part_touch_events(), world.end_part_touch_events(), world.sensor_begin_events(),
+                            world.sensor_end_events()});
 }
 
 ReplayReport replay(std::istream& in) {

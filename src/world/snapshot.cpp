@@ -398,7 +398,7 @@ struct TreeSnapshot {
 
 }  // namespace detail
 
-struct CollisionWorld::Snapshot {
+struct WorldImpl::Snapshot {
   static constexpr std::uint8_t kChain = 1, kLive = 2;
 
   static void write_manifold(Writer& w, const Manifold& m) {
@@ -474,14 +474,14 @@ struct CollisionWorld::Snapshot {
     }
   }
 
-  static std::vector<std::byte> save(const CollisionWorld& world);
-  static CollisionWorld restore(std::span<const std::byte> bytes);
+  static std::vector<std::byte> save(const WorldImpl& world);
+  static std::unique_ptr<WorldImpl> restore(std::span<const std::byte> bytes);
 };
 
-std::vector<std::byte> CollisionWorld::save() const { return Snapshot::save(*this); }
-CollisionWorld CollisionWorld::restore(std::span<const std::byte> bytes) { return Snapshot::restore(bytes); }
+std::vector<std::byte> WorldImpl::save() const { return Snapshot::save(*this); }
+std::unique_ptr<WorldImpl> WorldImpl::restore(std::span<const std::byte> bytes) { return Snapshot::restore(bytes); }
 
-std::vector<std::byte> CollisionWorld::Snapshot::save(const CollisionWorld& world) {
+std::vector<std::byte> WorldImpl::Snapshot::save(const WorldImpl& world) {
   Writer w(snapshot_format::kHeaderSize + 256 + world.colliders_.size() * 64 + world.parts_.size() * 48 +
            world.pairs_.size() * 120 + world.contacts_.size() * 4);
   for (const char c : snapshot_format::kMagic) w.u8(std::uint8_t(c));
@@ -637,7 +637,7 @@ std::vector<std::byte> CollisionWorld::Snapshot::save(const CollisionWorld& worl
   return std::move(w.out);
 }
 
-CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> bytes) {
+std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byte> bytes) {
   using snapshot_format::fail;
   // Header.
   if (bytes.size() < snapshot_format::kHeaderSize)
@@ -687,7 +687,8 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   s.reuse_contacts = reuse == 1;
   s.reuse_bounds.distance = r.f32("reuse distance");
   s.reuse_bounds.angle = r.f32("reuse angle");
-  CollisionWorld world(s);
+  auto impl = std::make_unique<WorldImpl>(s);
+  WorldImpl& world = *impl;
   world.serial_ = r.u32("world serial");
   if (world.serial_ == 0) fail("world serial 0");
   world.step_ = r.u32("step");
@@ -1021,7 +1022,7 @@ CollisionWorld CollisionWorld::Snapshot::restore(std::span<const std::byte> byte
   }
   // What validate() checks holds by now: every check it makes was made above or holds by
   // construction (the tests and the fuzzer call validate() on every world restore() accepts).
-  return world;
+  return impl;
 }
 
 }  // namespace pebble

@@ -28,14 +28,14 @@ namespace pebble {
 // ---------------------------------------------------------------------------------------------
 // The update.
 
-bool CollisionWorld::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
+bool WorldImpl::can_pair(std::uint32_t a, std::uint32_t b) const noexcept {
   const Hot& ha = hot_[a];
   const Hot& hb = hot_[b];
   return ha.collider != hb.collider && !(ha.fixed && hb.fixed) && !(ha.chain && hb.chain) &&
          !(ha.sensor && hb.sensor) && should_collide(ha.filter, hb.filter);
 }
 
-void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* context) {
+void WorldImpl::parallel_for(int count, void (*task)(int, void*), void* context) {
   if (count <= 0) return;
   if (count > 1 && settings_.task_hook.run != nullptr) {
     settings_.task_hook.run(count, task, context, settings_.task_hook.user);
@@ -49,7 +49,7 @@ void CollisionWorld::parallel_for(int count, void (*task)(int, void*), void* con
 // Task `chunk` of step 1: the moved proxies [chunk * kFindChunk, ...) of the moving tree's moved()
 // list followed by the fixed tree's. A pair whose two proxies both moved is found once: moving
 // with moving from the larger proxy id's query; moving with fixed from the moving one's query.
-void CollisionWorld::find_pairs_chunk(int chunk) {
+void WorldImpl::find_pairs_chunk(int chunk) {
   std::vector<std::uint64_t>& out = scratch_->found[std::size_t(chunk)];
   out.clear();
   const std::span<const ProxyId> moving = moving_tree_.moved();
@@ -103,7 +103,7 @@ void CollisionWorld::find_pairs_chunk(int chunk) {
 // box changes only then), its filters only when one changed. Then each live pair's events, its
 // contact and whether it goes are written to the chunk's lists, which update() joins in chunk
 // order, so that everything comes out in pair order whatever the threads.
-void CollisionWorld::collide_chunk(int chunk) {
+void WorldImpl::collide_chunk(int chunk) {
   const std::size_t begin = std::size_t(chunk) * kCollideChunk;
   const std::size_t end = std::min(pairs_.size(), begin + kCollideChunk);
   Scratch::Chunk& out = scratch_->chunks[std::size_t(chunk)];
@@ -202,14 +202,14 @@ void CollisionWorld::collide_chunk(int chunk) {
 }
 
 // Where part b's core centroid is and how it is turned, in part a's frame.
-inline void CollisionWorld::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
+inline void WorldImpl::relative_motion(const Part& pa, const Part& pb, Vec2& p, Rot& q) {
   p = inv_rotate(pa.xf.q, pb.world_centroid - pa.world_centroid);
   q = inv_mul(pa.xf.q, pb.xf.q);
 }
 
 // Keeps what reuse_manifold() needs of the manifold collide() just made: each point's surface
 // points (the point minus and plus half its separation along the normal) in their parts' frames.
-void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const {
+void WorldImpl::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) const {
   const Manifold& m = pair.manifold;
   for (int i = 0; i < m.count; ++i) {
     const ContactPoint& cp = m.points[i];
@@ -233,7 +233,7 @@ void CollisionWorld::keep_for_reuse(Pair& pair, const Part& pa, const Part& pb) 
 // relative to part a within the bounds (kReuseFraction and kReuseAngle, which internal.hpp
 // derives, or WorldSettings::reuse_bounds when larger) and every carried point stays within the
 // margin; false (nothing changed) otherwise. An empty manifold (looser bounds only) stays empty.
-bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const {
+bool WorldImpl::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const {
   Vec2 p;
   Rot q;
   relative_motion(pa, pb, p, q);
@@ -265,7 +265,7 @@ bool CollisionWorld::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) 
   return true;
 }
 
-void CollisionWorld::update() {
+void WorldImpl::update() {
   if (pool_ && settings_.task_hook.run == nullptr) pool_->alert();  // the first job comes soon
   begin_events_.clear();
   end_events_.swap(pending_end_events_);
@@ -287,7 +287,7 @@ void CollisionWorld::update() {
   const int find_tasks = int((moved + kFindChunk - 1) / kFindChunk);
   if (scratch_->found.size() < std::size_t(find_tasks)) scratch_->found.resize(std::size_t(find_tasks));
   parallel_for(
-      find_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->find_pairs_chunk(i); }, this);
+      find_tasks, [](int i, void* self) { static_cast<WorldImpl*>(self)->find_pairs_chunk(i); }, this);
 
   // 2. New pairs, in task order, each linked at the head of both colliders' lists.
   int new_pairs = 0;
@@ -340,7 +340,7 @@ void CollisionWorld::update() {
   scratch_->serial = collide_tasks <= 1 || (settings_.task_hook.run == nullptr && !pool_);
   contacts_.clear();
   parallel_for(
-      collide_tasks, [](int i, void* self) { static_cast<CollisionWorld*>(self)->collide_chunk(i); }, this);
+      collide_tasks, [](int i, void* self) { static_cast<WorldImpl*>(self)->collide_chunk(i); }, this);
 
   // 4. The chunks joined: events and removals here, the contacts copied in parallel.
   int pair_count = 0;
@@ -373,7 +373,7 @@ void CollisionWorld::update() {
     parallel_for(
         collide_tasks,
         [](int i, void* self) {
-          CollisionWorld& w = *static_cast<CollisionWorld*>(self);
+          WorldImpl& w = *static_cast<WorldImpl*>(self);
           const Scratch::Chunk& c = w.scratch_->chunks[std::size_t(i)];
           std::copy(c.contacts.begin(), c.contacts.end(), w.contacts_.begin() + std::ptrdiff_t(c.first_contact));
         },
@@ -390,14 +390,16 @@ void CollisionWorld::update() {
   last_stats_.new_pairs = new_pairs;
   ++step_;
   if (recorder_) [[unlikely]]
-    recorder_->update(*this);
+    recorder_->update(digest_of({contacts_, begin_events_, end_events_, begin_part_events_, end_part_events_,
+                                 sensor_begin_events_, sensor_end_events_}),
+                      contacts_.size());
 }
 
 // The collider events of colliders of several parts, from step 4's changes: a collider pair begins
 // touching when its count of touching part pairs leaves 0 (the event names its first part pair to
 // begin) and ends when the count reaches 0 (naming its last part pair to end); a pair that loses one
 // part pair and gains another in the same update has no event. These events follow the others.
-void CollisionWorld::collider_events() {
+void WorldImpl::collider_events() {
   std::vector<Scratch::Change>& changes = scratch_->changes;
   if (changes.empty()) return;
   std::vector<std::uint64_t>& keys = scratch_->keys;

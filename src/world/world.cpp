@@ -28,9 +28,7 @@ std::atomic<std::uint32_t> g_next_serial{1};
 // ---------------------------------------------------------------------------------------------
 // Construction.
 
-CollisionWorld::CollisionWorld() : CollisionWorld(WorldSettings{}) {}
-
-CollisionWorld::CollisionWorld(const WorldSettings& settings)
+WorldImpl::WorldImpl(const WorldSettings& settings)
     : settings_(settings),
       serial_(g_next_serial.fetch_add(1, std::memory_order_relaxed)),
       moving_tree_(settings.tree),
@@ -49,58 +47,56 @@ CollisionWorld::CollisionWorld(const WorldSettings& settings)
 #endif
 }
 
-CollisionWorld::~CollisionWorld() = default;
-CollisionWorld::CollisionWorld(CollisionWorld&&) noexcept = default;
-CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
+WorldImpl::~WorldImpl() = default;
 
 // ---------------------------------------------------------------------------------------------
 // Ids.
 
-std::uint32_t CollisionWorld::slot_of(ColliderId id) const noexcept {
+std::uint32_t WorldImpl::slot_of(ColliderId id) const noexcept {
   if (id.world != serial_ || id.index >= colliders_.size()) return kNoSlot;
   const Collider& c = colliders_[id.index];
   return c.live && c.generation == id.generation ? id.index : kNoSlot;
 }
 
-ColliderId CollisionWorld::id_of(std::uint32_t index) const noexcept {
+ColliderId WorldImpl::id_of(std::uint32_t index) const noexcept {
   return {index, colliders_[index].generation, serial_};
 }
 
-const AabbTree& CollisionWorld::tree_of(std::uint32_t part) const noexcept {
+const AabbTree& WorldImpl::tree_of(std::uint32_t part) const noexcept {
   return hot_[part].fixed ? fixed_tree_ : moving_tree_;
 }
 
-int CollisionWorld::part_index(std::uint32_t part) const noexcept { return int(hot_[part].part_no); }
+int WorldImpl::part_index(std::uint32_t part) const noexcept { return int(hot_[part].part_no); }
 
-bool CollisionWorld::contains(ColliderId id) const noexcept { return slot_of(id) != kNoSlot; }
+bool WorldImpl::contains(ColliderId id) const noexcept { return slot_of(id) != kNoSlot; }
 
-const Shape* CollisionWorld::shape(ColliderId id) const noexcept {
+const Shape* WorldImpl::shape(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
   return i != kNoSlot ? &parts_[colliders_[i].first_part].shape() : nullptr;
 }
 
-int CollisionWorld::part_count(ColliderId id) const noexcept {
+int WorldImpl::part_count(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
   return i != kNoSlot ? int(colliders_[i].part_count) : 0;
 }
 
-const Shape* CollisionWorld::part(ColliderId id, int part) const noexcept {
+const Shape* WorldImpl::part(ColliderId id, int part) const noexcept {
   const std::uint32_t i = slot_of(id);
   if (i == kNoSlot || part < 0 || std::uint32_t(part) >= colliders_[i].part_count) return nullptr;
   return &parts_[colliders_[i].first_part + std::uint32_t(part)].shape();
 }
 
-const Transform* CollisionWorld::transform(ColliderId id) const noexcept {
+const Transform* WorldImpl::transform(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
   return i != kNoSlot ? &colliders_[i].xf : nullptr;
 }
 
-const ColliderOptions* CollisionWorld::options(ColliderId id) const noexcept {
+const ColliderOptions* WorldImpl::options(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
   return i != kNoSlot ? &colliders_[i].options : nullptr;
 }
 
-Aabb CollisionWorld::box(ColliderId id) const noexcept {
+Aabb WorldImpl::box(ColliderId id) const noexcept {
   const std::uint32_t i = slot_of(id);
   if (i == kNoSlot) return Aabb{};
   const Collider& c = colliders_[i];
@@ -116,7 +112,7 @@ Aabb CollisionWorld::box(ColliderId id) const noexcept {
 // merged with their neighbours when freed, so colliders of many parts that come and go (a compound
 // that grows each time it is made again) reuse the table instead of growing it without bound.
 
-std::uint32_t CollisionWorld::allocate_parts(std::uint32_t count) {
+std::uint32_t WorldImpl::allocate_parts(std::uint32_t count) {
   if (count == 1 && free_part_ != kNone) {
     const std::uint32_t slot = free_part_;
     free_part_ = hot_[slot].pair_head;
@@ -144,7 +140,7 @@ std::uint32_t CollisionWorld::allocate_parts(std::uint32_t count) {
   return slot;
 }
 
-void CollisionWorld::release_parts(std::uint32_t first, std::uint32_t count) {
+void WorldImpl::release_parts(std::uint32_t first, std::uint32_t count) {
   for (std::uint32_t k = 0; k < count; ++k) hot_[first + k].live = false;
   if (count == 1) {
     hot_[first].pair_head = free_part_;
@@ -170,23 +166,23 @@ void CollisionWorld::release_parts(std::uint32_t first, std::uint32_t count) {
 // ---------------------------------------------------------------------------------------------
 // Changes.
 
-ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, std::uint64_t user_data) {
+ColliderId WorldImpl::add(const Shape& shape, const Transform& xf, std::uint64_t user_data) {
   ColliderOptions options;
   options.user_data = user_data;
   return add(std::span<const Shape>(&shape, 1), xf, options);
 }
 
-ColliderId CollisionWorld::add(const Shape& shape, const Transform& xf, const ColliderOptions& options) {
+ColliderId WorldImpl::add(const Shape& shape, const Transform& xf, const ColliderOptions& options) {
   return add(std::span<const Shape>(&shape, 1), xf, options);
 }
 
-ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data) {
+ColliderId WorldImpl::add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data) {
   ColliderOptions options;
   options.user_data = user_data;
   return add(parts, xf, options);
 }
 
-ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options) {
+ColliderId WorldImpl::add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options) {
   const ColliderId id = add_parts(parts.size(), xf, options, [&](std::size_t k, Part& part) {
     part.piece.shape = parts[k];
     part.chain = false;
@@ -196,14 +192,14 @@ ColliderId CollisionWorld::add(std::span<const Shape> parts, const Transform& xf
   return id;
 }
 
-ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, std::uint64_t user_data) {
+ColliderId WorldImpl::add(const Chain& chain, const Transform& xf, std::uint64_t user_data) {
   ColliderOptions options;
   options.user_data = user_data;
   options.fixed = true;
   return add(chain, xf, options);
 }
 
-ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, const ColliderOptions& options) {
+ColliderId WorldImpl::add(const Chain& chain, const Transform& xf, const ColliderOptions& options) {
   const ColliderId id = add_parts(std::size_t(chain.segment_count()), xf, options, [&](std::size_t k, Part& part) {
     part.piece = chain.segment(int(k));
     part.chain = true;
@@ -213,14 +209,14 @@ ColliderId CollisionWorld::add(const Chain& chain, const Transform& xf, const Co
   return id;
 }
 
-ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, std::uint64_t user_data) {
+ColliderId WorldImpl::add(const Heightfield& field, const Transform& xf, std::uint64_t user_data) {
   ColliderOptions options;
   options.user_data = user_data;
   options.fixed = true;
   return add(field, xf, options);
 }
 
-ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, const ColliderOptions& options) {
+ColliderId WorldImpl::add(const Heightfield& field, const Transform& xf, const ColliderOptions& options) {
   const ColliderId id = add_parts(std::size_t(field.cell_count()), xf, options, [&](std::size_t k, Part& part) {
     part.piece = field.cell(int(k));
     part.chain = true;
@@ -231,8 +227,8 @@ ColliderId CollisionWorld::add(const Heightfield& field, const Transform& xf, co
 }
 
 template <class Fill>
-ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf, const ColliderOptions& options,
-                                     Fill fill) {
+ColliderId WorldImpl::add_parts(std::size_t part_count, const Transform& xf, const ColliderOptions& options,
+                                Fill fill) {
   if (!is_valid(xf)) {
     std::ostringstream out;
     out << "pebble: CollisionWorld::add: the transform is not valid (p = " << xf.p.x << ", " << xf.p.y
@@ -297,14 +293,14 @@ ColliderId CollisionWorld::add_parts(std::size_t part_count, const Transform& xf
   return id_of(index);
 }
 
-bool CollisionWorld::remove(ColliderId id) {
+bool WorldImpl::remove(ColliderId id) {
   const bool done = remove_collider(id);
   if (recorder_) [[unlikely]]
     recorder_->remove(id, done);
   return done;
 }
 
-bool CollisionWorld::remove_collider(ColliderId id) {
+bool WorldImpl::remove_collider(ColliderId id) {
   const std::uint32_t index = slot_of(id);
   if (index == kNoSlot) return false;
   Collider& c = colliders_[index];
@@ -333,7 +329,7 @@ bool CollisionWorld::remove_collider(ColliderId id) {
 }
 
 // Takes pair p out of the list of its part on `side`.
-void CollisionWorld::unlink_pair(std::uint32_t p, int side) {
+void WorldImpl::unlink_pair(std::uint32_t p, int side) {
   const Pair& pair = pairs_[p];
   const std::uint32_t part = pair.part[side];
   const std::uint32_t prev = pair.prev[side], after = pair.next[side];
@@ -350,7 +346,7 @@ void CollisionWorld::unlink_pair(std::uint32_t p, int side) {
 }
 
 // Forgets pair p (already unlinked) and puts its slot on the free list.
-void CollisionWorld::free_pair(std::uint32_t p) {
+void WorldImpl::free_pair(std::uint32_t p) {
   Pair& pair = pairs_[p];
   pair_set_->erase(pair_key(pair.a(), pair.b()));
   pair.part[0] = kNone;
@@ -361,7 +357,7 @@ void CollisionWorld::free_pair(std::uint32_t p) {
 // Whether a part pair that starts (touching) or stops touching starts or ends its collider pair's
 // touch: always between colliders of one part each, else when the collider pair's count of
 // touching part pairs leaves or reaches 0.
-bool CollisionWorld::collider_event(const Pair& pair, bool touching) {
+bool WorldImpl::collider_event(const Pair& pair, bool touching) {
   if (!hot_[pair.a()].several && !hot_[pair.b()].several) return true;
   const std::uint64_t key = pair_key(pair.id[0].index, pair.id[1].index);
   if (touching) return touching_parts_[key]++ == 0;
@@ -373,8 +369,8 @@ bool CollisionWorld::collider_event(const Pair& pair, bool touching) {
 
 // The end events of a touching pair that stops: per part pair, and per collider pair when it was
 // the collider pair's last.
-void CollisionWorld::end_events_of(const Pair& pair, std::vector<ContactEvent>& ends,
-                                   std::vector<ContactEvent>& part_ends, std::vector<SensorEvent>& sensor_ends) {
+void WorldImpl::end_events_of(const Pair& pair, std::vector<ContactEvent>& ends, std::vector<ContactEvent>& part_ends,
+                              std::vector<SensorEvent>& sensor_ends) {
   const int part_a = pair.part_no[0], part_b = pair.part_no[1];
   const bool collider_end = collider_event(pair, false);
   if (pair.sensor) {
@@ -388,7 +384,7 @@ void CollisionWorld::end_events_of(const Pair& pair, std::vector<ContactEvent>& 
 }
 
 // Ends every pair of a part now: touching ones become end events of the next update().
-void CollisionWorld::destroy_pairs(std::uint32_t part) {
+void WorldImpl::destroy_pairs(std::uint32_t part) {
   std::uint32_t p = hot_[part].pair_head;
   while (p != kNone) {
     const Pair& pair = pairs_[p];
@@ -404,7 +400,7 @@ void CollisionWorld::destroy_pairs(std::uint32_t part) {
 
 // The collider's parts placed at its transform, their boxes computed (or taken from `boxes`, one
 // per part, computed by set_transforms()) and given to their tree.
-void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes) {
+void WorldImpl::refresh_box(std::uint32_t index, Vec2 displacement, const Aabb* boxes) {
   const Collider& c = colliders_[index];
   for (std::uint32_t k = 0; k < c.part_count; ++k) {
     const std::uint32_t slot = c.first_part + k;
@@ -424,7 +420,7 @@ void CollisionWorld::refresh_box(std::uint32_t index, Vec2 displacement, const A
   }
 }
 
-bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
+bool WorldImpl::set_transform(ColliderId id, const Transform& xf) {
   const std::uint32_t index = slot_of(id);
   const bool done = index != kNoSlot && is_valid(xf);
   if (recorder_) [[unlikely]]
@@ -437,7 +433,7 @@ bool CollisionWorld::set_transform(ColliderId id, const Transform& xf) {
   return true;
 }
 
-int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms) {
+int WorldImpl::set_transforms(std::span<const ColliderId> ids, std::span<const Transform> transforms) {
   // 1. Which colliders, where each one's part boxes go, and which come again later in the batch.
   const std::size_t n = std::min(ids.size(), transforms.size());
   if (pool_ && settings_.task_hook.run == nullptr && n > std::size_t(kBoxChunk)) pool_->alert();
@@ -465,7 +461,7 @@ int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<co
   parallel_for(
       tasks,
       [](int task, void* self) {
-        CollisionWorld& w = *static_cast<CollisionWorld*>(self);
+        WorldImpl& w = *static_cast<WorldImpl*>(self);
         const std::size_t end = std::min(w.scratch_->moves.size(), std::size_t(task + 1) * kBoxChunk);
         for (std::size_t i = std::size_t(task) * kBoxChunk; i < end; ++i) {
           Scratch::Move& m = w.scratch_->moves[i];
@@ -507,7 +503,7 @@ int CollisionWorld::set_transforms(std::span<const ColliderId> ids, std::span<co
   return int(k.moves.size());
 }
 
-bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
+bool WorldImpl::set_shape(ColliderId id, const Shape& shape) {
   const std::uint32_t index = slot_of(id);
   const bool done =
       index != kNoSlot && colliders_[index].part_count == 1 && !parts_[colliders_[index].first_part].chain;
@@ -521,7 +517,7 @@ bool CollisionWorld::set_shape(ColliderId id, const Shape& shape) {
   return true;
 }
 
-bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
+bool WorldImpl::set_filter(ColliderId id, const Filter& filter) {
   const std::uint32_t index = slot_of(id);
   if (recorder_) [[unlikely]]
     recorder_->set_filter(id, filter, index != kNoSlot);
@@ -539,7 +535,7 @@ bool CollisionWorld::set_filter(ColliderId id, const Filter& filter) {
   return true;
 }
 
-bool CollisionWorld::set_user_data(ColliderId id, std::uint64_t user_data) {
+bool WorldImpl::set_user_data(ColliderId id, std::uint64_t user_data) {
   const std::uint32_t index = slot_of(id);
   if (recorder_) [[unlikely]]
     recorder_->set_user_data(id, user_data, index != kNoSlot);
@@ -548,14 +544,14 @@ bool CollisionWorld::set_user_data(ColliderId id, std::uint64_t user_data) {
   return true;
 }
 
-void CollisionWorld::optimize_fixed() {
+void WorldImpl::optimize_fixed() {
   if (recorder_) [[unlikely]]
     recorder_->optimize_fixed();
   fixed_tree_.rebuild();
   fixed_changes_ = 0;
 }
 
-bool CollisionWorld::validate() const {
+bool WorldImpl::validate() const {
   if (!moving_tree_.validate() || !fixed_tree_.validate()) return false;
   if (hot_.size() != parts_.size()) return false;
   int live = 0, fixed = 0;
@@ -617,7 +613,7 @@ bool CollisionWorld::validate() const {
   return pending_end_part_events_.empty() && pending_sensor_end_events_.empty() ? contacts == contacts_.size() : true;
 }
 
-WorldStats CollisionWorld::stats() const {
+WorldStats WorldImpl::stats() const {
   WorldStats s = last_stats_;
   s.colliders = live_;
   s.fixed = fixed_count_;
