@@ -6,26 +6,28 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
 # the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), the same digest from
 # ARM64 under qemu (scripts/arm64.sh digest; scripts/arm64.sh tests runs the whole suite there), then a bounded run of
-# each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 60; PEBBLE_FUZZ_STRICT=1,
+# each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 45; PEBBLE_FUZZ_STRICT=1,
 # so that a check still marked as a known issue fails the run too). Installs
 # missing Debian packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "== maps: docs/architecture.md, the README's layout and the comments' citations against the tree"
+# Each step's heading carries the seconds since the start, so a slow step shows in the log.
+step() { echo "== $* [${SECONDS} s]"; }
+step "maps: docs/architecture.md, the README's layout and the comments' citations against the tree"
 /usr/bin/python3 scripts/check_architecture.py
 scripts/install-deps.sh
-echo "== format: every C++ file against .clang-format (scripts/check_format.sh)"
+step "format: every C++ file against .clang-format (scripts/check_format.sh)"
 scripts/check_format.sh
 jobs=$(nproc)
 
-echo "== release build and tests"
+step "release build and tests"
 cmake --preset release
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
 # `pip install .` (pyproject.toml) into a fresh venv: builds only the Python module (in build/pip) and imports it
 PEBBLE_JOBS=$jobs python/tools/check_pip_install.sh
 
-echo "== install, then consume with find_package (g++) and with add_subdirectory (clang++)"
+step "install, then consume with find_package (g++) and with add_subdirectory (clang++)"
 rm -rf build/install build/consumer-find build/consumer-sub
 cmake --install build/release --prefix build/install >/dev/null
 if grep -rlE 'Manifold collide_generic\(|DistanceResult distance_generic\(|bounds_portable|use_simd_path' build/install/include; then
@@ -44,23 +46,23 @@ if nm -C build/consumer-sub/pebble/libpebble.a | grep -q "std::thread"; then
   echo "a build with PEBBLE_THREADS=OFF still uses std::thread"; exit 1
 fi
 
-echo "== API reference: Doxygen over include/pebble/, every public name documented (scripts/docs.sh, build/docs)"
+step "API reference: Doxygen over include/pebble/, every public name documented (scripts/docs.sh, build/docs)"
 scripts/docs.sh
 
-echo "== WebAssembly: build with Emscripten, then the playground in headless chromium and the npm package (scripts/web.sh test)"
+step "WebAssembly: build with Emscripten, then the playground in headless chromium and the npm package (scripts/web.sh test)"
 scripts/web.sh test
 
-echo "== ASan + UBSan build and tests"
+step "ASan + UBSan build and tests"
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan -j "$jobs"
 
-echo "== determinism: g++ and clang++, -O0 and -O2, every SIMD path, against the expected digest"
+step "determinism: g++ and clang++, -O0 and -O2, every SIMD path, against the expected digest"
 tests/determinism/check.sh
 
-echo "== ARM64: the digest cross-compiled with g++-aarch64-linux-gnu (-O2, -O0), on NEON and scalar under qemu (scripts/arm64.sh digest)"
+step "ARM64: the digest cross-compiled with g++-aarch64-linux-gnu (-O2, -O0), on NEON and scalar under qemu (scripts/arm64.sh digest)"
 scripts/arm64.sh digest
 
-echo "== fuzz: each target ${PEBBLE_FUZZ_SECONDS:-60} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1}, known issues fatal (scripts/fuzz.sh)"
-PEBBLE_FUZZ_STRICT=1 scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-60}" --seed "${PEBBLE_FUZZ_SEED:-1}"
-echo "pebble: all tests passed (release, pip, API reference, web, asan+ubsan, determinism, ARM64 digest, fuzz)"
+step "fuzz: each target ${PEBBLE_FUZZ_SECONDS:-45} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1}, known issues fatal (scripts/fuzz.sh)"
+PEBBLE_FUZZ_STRICT=1 scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-45}" --seed "${PEBBLE_FUZZ_SEED:-1}"
+echo "pebble: all tests passed (release, pip, API reference, web, asan+ubsan, determinism, ARM64 digest, fuzz) in ${SECONDS} s"
