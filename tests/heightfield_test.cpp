@@ -20,6 +20,7 @@
 
 #include "oracle/distance.hpp"
 #include "random_cases.hpp"
+#include "random_shapes.hpp"
 #include "to_oracle.hpp"
 
 #ifdef PEBBLE_TEST_SANDBOX
@@ -36,23 +37,7 @@ constexpr int kScale = test_random::kSanitizerScale;
 using oracle::V;
 using test_oracle::to_oracle;
 
-Shape random_body(test_random::Rng& rng, float size) {
-  switch (rng.integer(0, 4)) {
-    case 0:
-      return Shape::box(size * float(rng.uniform(0.3, 1)), size * float(rng.uniform(0.3, 1)));
-    case 1:
-      return Shape::rounded_box(size, size * float(rng.uniform(0.4, 1)), size * 0.2f);
-    case 2:
-      return Shape::capsule({-size * 0.7f, 0}, {size * 0.7f, 0}, size * 0.3f);
-    case 3:
-      return Shape::circle(size * float(rng.uniform(0.3, 1)));
-    default: {
-      std::vector<Vec2> points;
-      for (int i = 0; i < 7; ++i) points.push_back(rng.in_disc(size));
-      return Shape::polygon(points, rng.chance(0.5) ? size * 0.1f : 0.0f);
-    }
-  }
-}
+using test_random::random_body;
 
 // Heights of a gently varying field: a random walk whose slope changes by at most `kink` per cell.
 std::vector<float> bumpy_heights(test_random::Rng& rng, int count, float spacing, float kink, float max_slope) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "random_cases.hpp"
+#include "random_shapes.hpp"
 
 using namespace pebble;
 
@@ -25,34 +26,9 @@ namespace {
 constexpr float kPi = 3.14159265358979f;
 using Bytes = std::vector<std::byte>;
 
-Shape random_shape(test_random::Rng& rng, float size) {
-  switch (rng.integer(0, 6)) {
-    case 0:
-      return Shape::circle(size * float(rng.uniform(0.3, 1)), {float(rng.uniform(-0.2, 0.2)) * size, 0});
-    case 1:
-      return Shape::capsule({-size * 0.6f, 0}, {size * 0.6f, float(rng.uniform(-0.3, 0.3)) * size},
-                            size * float(rng.uniform(0.1, 0.5)));
-    case 2:
-      return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)));
-    case 3:
-      return Shape::rounded_box(size * float(rng.uniform(0.4, 1)), size * float(rng.uniform(0.4, 1)), size * 0.2f);
-    case 4:
-      return Shape::segment({-size, 0}, {size, float(rng.uniform(-0.5, 0.5)) * size});
-    case 5:
-      return Shape::box(size * float(rng.uniform(0.2, 1)), size * float(rng.uniform(0.2, 1)), rng.in_disc(size),
-                        float(rng.uniform(-kPi, kPi)));
-    default: {
-      std::vector<Vec2> points;
-      for (int i = 0; i < 8; ++i) points.push_back(rng.in_disc(size));
-      return Shape::polygon(points, rng.chance(0.5) ? size * 0.1f : 0.0f);
-    }
-  }
-}
+Shape random_shape(test_random::Rng& rng, float size) { return test_random::random_collider(rng, size, true); }
 
-Transform random_transform(test_random::Rng& rng, float span) {
-  return {{float(rng.uniform(-span, span)), float(rng.uniform(-span, span))},
-          Rot::from_angle(float(rng.uniform(-kPi, kPi)))};
-}
+using test_random::random_transform;
 
 Filter random_filter(test_random::Rng& rng) {
   Filter f;
@@ -224,7 +200,9 @@ public:
       int moved = -1;
       for (CollisionWorld* w : worlds) {
         const int n = w->set_transforms(ids, xfs);
-        if (moved >= 0) ASSERT_EQ(n, moved);
+        if (moved >= 0) {
+          ASSERT_EQ(n, moved);
+        }
         moved = n;
       }
     } else if (op < 64) {
