@@ -31,13 +31,16 @@ namespace {
 
 // Throws `new (Module.InvalidShape or Error)(message)` into the JavaScript caller. Called after
 // the C++ catch block has ended, so that no C++ exception is left half-handled.
+// (JavaScript, which clang-format would lay out as C++: `===` became `== =`.)
+// clang-format off
 EM_JS(void, pebble_throw_js, (const char* kind, const char* message), {
   const name = UTF8ToString(kind);
   const Type = Module[name] || Error;
   const error = new Type(UTF8ToString(message));
-  if (Type == = Error) error.name = name;
+  if (Type === Error) error.name = name;
   throw error;
 });
+// clang-format on
 
 [[noreturn]] void rethrow_as_js(const char* kind, const std::string& message) {
   pebble_throw_js(kind, message.c_str());
