@@ -68,7 +68,7 @@ void batch_row(benchmark::State& state, int query, int kinds, int how, int count
     state.SkipWithError("this CPU or build lacks the path");
     return;
   }
-  std::vector<pebble::Approach> approach(static_cast<std::size_t>(count));
+  std::vector<pebble::ApproachResult> approach(static_cast<std::size_t>(count));
   std::vector<float> ttc(static_cast<std::size_t>(count));
   std::vector<pebble::DistanceResult> dist(static_cast<std::size_t>(count));
   for (auto _ : state) {

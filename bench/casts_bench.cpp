@@ -1,4 +1,4 @@
-// bench/casts_bench.cpp — casts (issue 12) beside Box2D 2.4.1: pebble::raycast against
+// bench/casts_bench.cpp — casts (issue 12) beside Box2D 2.4.1: pebble::cast_ray against
 // b2PolygonShape::RayCast and b2CircleShape::RayCast, shape_cast against b2ShapeCast,
 // time_of_impact against b2TimeOfImpact (alone, and followed by the b2Distance that gives what
 // pebble returns: the contact point and normal), and closest_approach against b2ShapeCast plus
@@ -83,8 +83,8 @@ void run_casts(benchmark::State& state, const Cases& cases, Query query, HitOf h
   state.counters["fraction"] = hits > 0 ? fractions / hits : 0;
 }
 
-/// (hit, fraction) of pebble's CastHit.
-inline std::pair<bool, float> cast_hit(const pebble::CastHit& h) { return {h.hit, h.fraction}; }
+/// (hit, fraction) of pebble's CastResult.
+inline std::pair<bool, float> cast_hit(const pebble::CastResult& h) { return {h.hit, h.fraction}; }
 
 // ---------------------------------------------------------------------------------------------
 // Ray casts.
@@ -92,7 +92,7 @@ inline std::pair<bool, float> cast_hit(const pebble::CastHit& h) { return {h.hit
 template <class Cases>
 void raycast_pebble(benchmark::State& state, const Cases& cases) {
   run_casts(
-      state, cases, [](const auto& c) { return pebble::raycast(c.shape, c.xf, c.ray); }, cast_hit);
+      state, cases, [](const auto& c) { return pebble::cast_ray(c.shape, c.xf, c.ray); }, cast_hit);
 }
 
 /// b2Shape::RayCast as a user calls it on a fixture's shape: the output, the input, the body
@@ -179,7 +179,7 @@ const auto& circle_octagon_motion() {
 }
 
 /// b2ShapeCast as a user calls it: a proxy per shape, A at rest, B translated. (It stops a linear
-/// slop short of contact; pebble's shape_cast() does the same work for a target separation.)
+/// slop short of contact; pebble's cast_shape() does the same work for a target separation.)
 template <class Case>
 std::pair<bool, b2ShapeCastOutput> box2d_shape_cast(const Case& c, b2ShapeCastInput& input) {
   input.proxyA.Set(&c.pair.ba, 0);
@@ -211,7 +211,7 @@ inline b2DistanceOutput box2d_distance(const b2DistanceProxy& a, const b2Transfo
 template <class Cases>
 void shape_cast_pebble(benchmark::State& state, const Cases& cases) {
   auto query = [](const auto& c) {
-    return pebble::shape_cast(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b);
+    return pebble::cast_shape(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b);
   };
   run_casts(state, cases, query, cast_hit);
 }
@@ -270,7 +270,7 @@ void approach_pebble(benchmark::State& state, const Cases& cases) {
   auto query = [](const auto& c) {
     return pebble::closest_approach(c.pair.pa, c.pair.xa, {0, 0}, c.pair.pb, c.pair.xb, c.translation_b, 1);
   };
-  run_casts(state, cases, query, [](const pebble::Approach& a) { return std::pair{a.hit, a.time}; });
+  run_casts(state, cases, query, [](const pebble::ApproachResult& a) { return std::pair{a.hit, a.time}; });
 }
 
 /// What a Box2D user calls for a closest approach: b2ShapeCast for a touch, then b2Distance at

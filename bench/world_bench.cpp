@@ -358,9 +358,9 @@ void rays_pebble(benchmark::State& state) {
   std::int64_t hits = 0, casts = 0;
   run_cases(state, ray_scene().rays, [&](const pebble::Ray& ray) {
     const auto hit = world->cast_ray(ray);
-    hits += hit.has_value();
+    hits += bool(hit);
     ++casts;
-    return hit.has_value() ? hit->hit.fraction : 1.0f;
+    return bool(hit) ? hit.hit.fraction : 1.0f;
   });
   state.counters["hit_rate"] = double(hits) / double(std::max<std::int64_t>(casts, 1));
 }

@@ -20,7 +20,7 @@ int main() {
   std::printf("crate bounds [%.3f, %.3f] x [%.3f, %.3f]\n", box.lower.x, box.upper.x, box.lower.y, box.upper.y);
 
   const Vec2 probe{3.5f, 1.0f};
-  const PointProjection pp = project_point(crate, crate_at, probe);
+  const ProjectionResult pp = project_point(crate, crate_at, probe);
   std::printf("probe (%.2f, %.2f): closest (%.3f, %.3f), normal (%.3f, %.3f), distance %.4f, %s\n", probe.x, probe.y,
               pp.point.x, pp.point.y, pp.normal.x, pp.normal.y, pp.distance, pp.inside ? "inside" : "outside");
   std::printf("crate contains its center: %s\n", contains(crate, crate_at, crate_at.p) ? "yes" : "no");

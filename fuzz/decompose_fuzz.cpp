@@ -70,7 +70,7 @@ bool meet(const Box& a, const Box& b) {
 /// The pieces as one compound in a CollisionWorld (at xf): the world's queries on it against the
 /// pieces' own free queries. A point inside a piece (its core's centroid) is reported by
 /// overlap_point() exactly when a piece contains() it; a ray from outside the polygon's box
-/// toward each piece hits first where the least raycast() over the pieces does, on a piece that
+/// toward each piece hits first where the least cast_ray() over the pieces does, on a piece that
 /// gives that very hit; a point outside the box is reported by nothing.
 void check_in_world(const std::vector<Shape>& pieces, const Transform& xf) {
   pebble::CollisionWorld world;
@@ -101,26 +101,26 @@ void check_in_world(const std::vector<Shape>& pieces, const Transform& xf) {
       if (!pebble::is_valid_point(ray.origin) || !pebble::is_valid_point(ray.translation)) continue;
       float best = 2;
       for (const Shape& s : pieces) {
-        const CastHit h = radius > 0 ? pebble::raycast(s, xf, ray, radius) : pebble::raycast(s, xf, ray);
+        const CastResult h = radius > 0 ? pebble::cast_ray(s, xf, ray, radius) : pebble::cast_ray(s, xf, ray);
         if (h.hit) best = std::min(best, h.fraction);
       }
-      const std::optional<pebble::RayResult> got = radius > 0 ? world.cast_circle(ray, radius) : world.cast_ray(ray);
-      FUZZ_REQUIRE(got.has_value() == (best < 2));
+      const pebble::WorldCastResult got = radius > 0 ? world.cast_circle(ray, radius) : world.cast_ray(ray);
+      FUZZ_REQUIRE(bool(got) == (best < 2));
       if (!got) continue;
-      FUZZ_REQUIRE(got->id == id && got->part >= 0 && got->part < int(pieces.size()));
-      const Shape& s = pieces[std::size_t(got->part)];
-      const CastHit own = radius > 0 ? pebble::raycast(s, xf, ray, radius) : pebble::raycast(s, xf, ray);
-      FUZZ_REQUIRE(own.hit && same_bits(own.fraction, got->hit.fraction) && same_bits(own.point, got->hit.point) &&
-                   same_bits(own.normal, got->hit.normal));
-      // (Far from the origin raycast() places hits up to about 4 x 2^-20 of the coordinates off
+      FUZZ_REQUIRE(got.id == id && got.part >= 0 && got.part < int(pieces.size()));
+      const Shape& s = pieces[std::size_t(got.part)];
+      const CastResult own = radius > 0 ? pebble::cast_ray(s, xf, ray, radius) : pebble::cast_ray(s, xf, ray);
+      FUZZ_REQUIRE(own.hit && same_bits(own.fraction, got.hit.fraction) && same_bits(own.point, got.hit.point) &&
+                   same_bits(own.normal, got.hit.normal));
+      // (Far from the origin cast_ray() places hits up to about 4 x 2^-20 of the coordinates off
       // the shape; the world's casts keep 2^-16 for it: fuzz/corpus/decompose/far-*ray-false-hit,
       // docs/robustness.md.)
-      if (got->hit.fraction != best) {
-        std::fprintf(stderr, "ray %s + %s, radius %g: the world's hit %.9g on piece %d, the least raycast() %.9g\n",
-                     lit(ray.origin).c_str(), lit(ray.translation).c_str(), double(radius), double(got->hit.fraction),
-                     got->part, double(best));
+      if (got.hit.fraction != best) {
+        std::fprintf(stderr, "ray %s + %s, radius %g: the world's hit %.9g on piece %d, the least cast_ray() %.9g\n",
+                     lit(ray.origin).c_str(), lit(ray.translation).c_str(), double(radius), double(got.hit.fraction),
+                     got.part, double(best));
       }
-      FUZZ_REQUIRE(got->hit.fraction == best);
+      FUZZ_REQUIRE(got.hit.fraction == best);
     }
   }
   const Vec2 outside = box.upper + Vec2{reach, reach};

@@ -20,12 +20,12 @@
 namespace pebble_fuzz {
 
 using pebble::Aabb;
-using pebble::Approach;
-using pebble::CastHit;
+using pebble::ApproachResult;
+using pebble::CastResult;
 using pebble::DistanceResult;
 using pebble::Manifold;
 using pebble::MassProperties;
-using pebble::PointProjection;
+using pebble::ProjectionResult;
 using pebble::ToiResult;
 using pebble::Vec2;
 
@@ -181,20 +181,20 @@ inline void check_empty_distance(const DistanceResult& d) {
 }
 
 /// project_point() from valid input: finite, unit normal, inside exactly when distance <= 0.
-inline void check_projection(const PointProjection& p) {
+inline void check_projection(const ProjectionResult& p) {
   FUZZ_REQUIRE(finite(p.point) && finite(p.distance));
   FUZZ_REQUIRE(is_unit(p.normal));
   FUZZ_REQUIRE(p.inside == (p.distance <= 0));
 }
 
-inline void check_empty_projection(const PointProjection& p) {
+inline void check_empty_projection(const ProjectionResult& p) {
   FUZZ_REQUIRE(is_zero(p.point) && is_zero(p.normal) && p.distance == pebble::kHugeDistance && !p.inside);
 }
 
 /// A cast's answer: no hit is exactly {false, 1, 0, 0}; a hit has a fraction in [0, 1], a finite
 /// point and a unit normal, or the zero normal at fraction 0 when `zero_normal_at_start` (rays and
 /// circle casts starting inside).
-inline void check_cast(const CastHit& h, bool zero_normal_at_start) {
+inline void check_cast(const CastResult& h, bool zero_normal_at_start) {
   if (!h.hit) {
     FUZZ_REQUIRE(h.fraction == 1 && is_zero(h.point) && is_zero(h.normal));
     return;
@@ -228,14 +228,14 @@ inline void check_toi(const ToiResult& r, float t_max) {
 }
 
 /// closest_approach() from valid input: time in [0, horizon], finite, unit normal.
-inline void check_approach(const Approach& a, float horizon) {
+inline void check_approach(const ApproachResult& a, float horizon) {
   FUZZ_REQUIRE(finite(a.time) && a.time >= 0 && a.time <= horizon);
   FUZZ_REQUIRE(finite(a.distance));
   FUZZ_REQUIRE(finite(a.point_a) && finite(a.point_b));
   FUZZ_REQUIRE(is_unit(a.normal));
 }
 
-inline void check_empty_approach(const Approach& a) {
+inline void check_empty_approach(const ApproachResult& a) {
   FUZZ_REQUIRE(!a.hit && a.time == 0 && a.distance == pebble::kHugeDistance);
   FUZZ_REQUIRE(is_zero(a.point_a) && is_zero(a.point_b) && is_zero(a.normal));
 }

@@ -480,7 +480,7 @@ void world_seeds() {
   }
   {  // A compound on two feet, and a compound table top on two of its own feet, landing on a fixed
      // ground in one update (both part pairs begin at once: the collider event names the first in
-     // contacts()), lifted off in one (the end names the last in end_part_touch_events()), and a
+     // contacts()), lifted off in one (the end names the last in part_touch_end_events()), and a
      // sensor compound entered by both at once.
     FuzzWriter w;
     w.u8(1);

@@ -44,7 +44,7 @@ bool tiny_gap(const Shape& a, const Transform& xa, const Shape& b, const Transfo
 /// by A's rotation, which scales it by |q| (world = q local + p holds for each shape's own
 /// vertices, not for the frame change). A pair of radius 6.9e6 whose positions are 6.9e6 apart,
 /// with |q|^2 = 1 + 1.5e-5, moved by 52 units that way: distance() said -16.5 where the shapes
-/// overlap by 69, and shape_cast() missed the deep start (the fuzzer's first finding of it; with
+/// overlap by 69, and cast_shape() missed the deep start (the fuzzer's first finding of it; with
 /// the rotation normalized both are right). Rot::from_angle is within 1e-7 of unit length.
 /// The kernels' tolerances are fractions of the pair's size but never of less than 1e-6
 /// (kMinPairScale, src/tolerances.hpp): an overlap of two shapes 2e-14 across by 1e-14 is
@@ -105,7 +105,7 @@ ContactAnswers contact_queries(const Shape& a, const Transform& xa, const Shape&
 }
 
 void point_queries(const Shape& s, const Transform& xf, Vec2 p) {
-  const PointProjection proj = pebble::project_point(s, xf, p);
+  const ProjectionResult proj = pebble::project_point(s, xf, p);
   const bool inside = pebble::contains(s, xf, p);
   if (!pebble::is_valid(xf) || !valid_point(p)) {
     check_empty_projection(proj);
@@ -118,14 +118,14 @@ void point_queries(const Shape& s, const Transform& xf, Vec2 p) {
 
 void ray_queries(const Shape& s, const Transform& xf, const Ray& ray, float radius) {
   const bool valid = pebble::is_valid(xf) && valid_point(ray.origin) && valid_point(ray.translation);
-  const CastHit h = pebble::raycast(s, xf, ray);
+  const CastResult h = pebble::cast_ray(s, xf, ray);
   check_cast(h, true);
   if (!valid) FUZZ_REQUIRE(!h.hit);
-  const CastHit c = pebble::raycast(s, xf, ray, radius);
+  const CastResult c = pebble::cast_ray(s, xf, ray, radius);
   check_cast(c, true);
   if (!valid || !(radius >= 0)) FUZZ_REQUIRE(!c.hit);
   // A circle cast of radius 0 is the ray cast (ray.hpp).
-  const CastHit zero = pebble::raycast(s, xf, ray, 0.0f);
+  const CastResult zero = pebble::cast_ray(s, xf, ray, 0.0f);
   FUZZ_REQUIRE(zero.hit == h.hit && same_bits(zero.fraction, h.fraction));
 }
 
@@ -205,10 +205,10 @@ int run(const std::uint8_t* data, std::size_t size) {
 
   // Shape casts: with the default options and with the fuzzed ones.
   const bool cast_valid = pebble::is_valid(xa) && pebble::is_valid(xb) && valid_point(move_a) && valid_point(move_b);
-  const CastHit cast = pebble::shape_cast(a, xa, move_a, b, xb, move_b);
+  const CastResult cast = pebble::cast_shape(a, xa, move_a, b, xb, move_b);
   check_cast(cast, false);
   if (!cast_valid) FUZZ_REQUIRE(!cast.hit);
-  const CastHit cast_opt = pebble::shape_cast(a, xa, move_a, b, xb, move_b, cast_options);
+  const CastResult cast_opt = pebble::cast_shape(a, xa, move_a, b, xb, move_b, cast_options);
   check_cast(cast_opt, false);
   if (!cast_valid || !(cast_options.target_separation >= 0)) FUZZ_REQUIRE(!cast_opt.hit);
   // Shapes that start overlapping (beyond the accuracy, where "touching" is a matter of
@@ -246,7 +246,7 @@ int run(const std::uint8_t* data, std::size_t size) {
   }
 
   // Closest approach: velocities are move_a and move_b.
-  const Approach ap = pebble::closest_approach(a, xa, move_a, b, xb, move_b, horizon);
+  const ApproachResult ap = pebble::closest_approach(a, xa, move_a, b, xb, move_b, horizon);
   if (cast_valid && horizon >= 0 && horizon <= pebble::kMaxWorldCoordinate && valid_point(xa.p + horizon * move_a) &&
       valid_point(xb.p + horizon * move_b)) {
     check_approach(ap, horizon);
@@ -264,7 +264,7 @@ int run(const std::uint8_t* data, std::size_t size) {
     constexpr int kCopies = 11;
     pebble::BatchPair pairs[kCopies];
     for (pebble::BatchPair& p : pairs) p = {{&a, xa, move_a}, {&b, xb, move_b}};
-    Approach approaches[kCopies];
+    ApproachResult approaches[kCopies];
     float times[kCopies];
     DistanceResult distances[kCopies];
     bool overlaps[kCopies];
@@ -275,7 +275,7 @@ int run(const std::uint8_t* data, std::size_t size) {
     const DistanceResult d = pebble::distance(a, xa, b, xb);
     const bool o = pebble::overlap(a, xa, b, xb);
     for (int i = 0; i < kCopies; ++i) {
-      const Approach& r = approaches[i];
+      const ApproachResult& r = approaches[i];
       FUZZ_REQUIRE(r.hit == ap.hit && same_bits(r.time, ap.time) && same_bits(r.distance, ap.distance) &&
                    same_bits(r.point_a, ap.point_a) && same_bits(r.point_b, ap.point_b) &&
                    same_bits(r.normal, ap.normal));
@@ -318,17 +318,17 @@ int run(const std::uint8_t* data, std::size_t size) {
             FUZZ_REQUIRE(m.points[k].separation >= d - 2 * accuracy(seg.shape, xa, b, xb));
         }
       }
-      const CastHit h = pebble::raycast(seg, xa, ray, cast_radius);
+      const CastResult h = pebble::cast_ray(seg, xa, ray, cast_radius);
       check_cast(h, true);
       if (h.hit) FUZZ_REQUIRE(pebble::dot(seg.normal, pebble::inv_transform_point(xa, ray.origin) - seg.a) >= 0);
       const ToiResult ts = pebble::time_of_impact(b, sb, seg, sa, t_max, toi_options);
       FUZZ_REQUIRE(ts.fraction >= 0 && ts.fraction <= 1 && finite(ts.point) && finite(ts.normal));
       if (ts.state == ToiResult::State::hit || ts.state == ToiResult::State::overlapped)
         FUZZ_REQUIRE(is_unit(ts.normal) || is_zero(ts.normal));
-      const Approach as = pebble::closest_approach(b, xb, move_b, seg, xa, move_a, horizon);
+      const ApproachResult as = pebble::closest_approach(b, xb, move_b, seg, xa, move_a, horizon);
       FUZZ_REQUIRE(finite(as.time) && finite(as.distance) && finite(as.point_a) && finite(as.point_b) &&
                    finite(as.normal));
-      const CastHit hc = pebble::shape_cast(b, xb, move_b, seg, xa, move_a, cast_options);
+      const CastResult hc = pebble::cast_shape(b, xb, move_b, seg, xa, move_a, cast_options);
       check_cast(hc, false);
     } catch (const pebble::InvalidShape&) {
       // Only for bad points: non-finite or beyond kMaxShapeExtent, ends so close that they weld

@@ -41,12 +41,12 @@ void check_world(CollisionWorld& w) {
       const float a = 0.785f * float(k);
       const pebble::Ray ray{{-20 * std::cos(a), -20 * std::sin(a)}, {40 * std::cos(a), 40 * std::sin(a)}};
       if (const auto r = w.cast_ray(ray, all))
-        FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point) && finite(r->hit.normal));
+        FUZZ_REQUIRE(std::isfinite(r.hit.fraction) && finite(r.hit.point) && finite(r.hit.normal));
       if (const auto r = w.cast_circle(ray, 0.5f, all))
-        FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point));
+        FUZZ_REQUIRE(std::isfinite(r.hit.fraction) && finite(r.hit.point));
       const pebble::Shape probe = pebble::Shape::box(1, 0.5f);
       if (const auto r = w.cast_shape(probe, {ray.origin, pebble::Rot::identity()}, ray.translation, all))
-        FUZZ_REQUIRE(std::isfinite(r->hit.fraction) && finite(r->hit.point));
+        FUZZ_REQUIRE(std::isfinite(r.hit.fraction) && finite(r.hit.point));
     }
     int seen = 0;
     w.overlap_aabb(

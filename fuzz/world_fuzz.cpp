@@ -12,7 +12,7 @@
 //     the world's margin has points, with that very manifold; begin / end touch events (collider
 //     and part level) and sensor events are exactly the changes of those sets since the last
 //     update, and a collider event names the part pair docs/world.md says (the first in
-//     contacts() to begin, the last in end_part_touch_events() to end);
+//     contacts() to begin, the last in part_touch_end_events() to end);
 //   - queries: the closest hit of a cast is the least fraction over all parts the filter passes
 //     (chain segments one-sided), naming its part; overlap, distance, box and point queries report
 //     exactly the colliders they should; collide_shape() gives every part's manifold;
@@ -45,9 +45,9 @@ using pebble::CollisionWorld;
 using pebble::Filter;
 using pebble::QueryFilter;
 using pebble::Ray;
-using pebble::RayResult;
 using pebble::Shape;
 using pebble::Transform;
+using pebble::WorldCastResult;
 
 /// Most live colliders a run builds (the brute force is quadratic).
 constexpr int kMostColliders = 40;
@@ -342,10 +342,10 @@ void check_update(const CollisionWorld& world, Model& model) {
     return out;
   };
   // Part level: exactly the changes of the part pair sets.
-  FUZZ_REQUIRE(contact_set(world.begin_part_touch_events()) == difference(contacts, model.contacts));
-  FUZZ_REQUIRE(contact_set(world.end_part_touch_events()) == difference(model.contacts, contacts));
+  FUZZ_REQUIRE(contact_set(world.part_touch_begin_events()) == difference(contacts, model.contacts));
+  FUZZ_REQUIRE(contact_set(world.part_touch_end_events()) == difference(model.contacts, contacts));
   // Collider level: exactly the changes of the collider pair sets.
-  const PartSet begins = contact_set(world.begin_touch_events()), ends = contact_set(world.end_touch_events());
+  const PartSet begins = contact_set(world.touch_begin_events()), ends = contact_set(world.touch_end_events());
   const PartSet sensor_begins = sensor_set(world.sensor_begin_events()),
                 sensor_ends = sensor_set(world.sensor_end_events());
   const PairSet now = colliders_of(contacts), before = colliders_of(model.contacts);
@@ -356,14 +356,14 @@ void check_update(const CollisionWorld& world, Model& model) {
   FUZZ_REQUIRE(pairs_of(sensor_ends) == difference(sensors_before, sensors_now));
   // Which part pair a collider event names (world.hpp, docs/world.md): a begin names the pair's
   // first touching part pair in contacts()'s order; an end found by update() names the pair's last
-  // part pair in end_part_touch_events(); an end of a removed collider names a part pair that
+  // part pair in part_touch_end_events(); an end of a removed collider names a part pair that
   // touched. Sensor events name a part pair that overlaps (begin) or did (end).
   for (const PartKey& k : begins) FUZZ_REQUIRE(first_contact.at({std::get<0>(k), std::get<2>(k)}) == k);
   for (const PartKey& k : ends) {
     FUZZ_REQUIRE(model.contacts.count(k) == 1);
     if (!world.contains(std::get<0>(k)) || !world.contains(std::get<2>(k))) continue;
     std::optional<PartKey> last;
-    for (const ContactEvent& e : world.end_part_touch_events()) {
+    for (const ContactEvent& e : world.part_touch_end_events()) {
       if (e.a == std::get<0>(k) && e.b == std::get<2>(k)) last = PartKey{e.a, e.part_a, e.b, e.part_b};
     }
     FUZZ_REQUIRE(last && *last == k);
@@ -380,32 +380,31 @@ void check_update(const CollisionWorld& world, Model& model) {
 
 /// A closest-hit query against the brute force: `cast(e, k)` is the answer of part k of e alone.
 template <class Cast>
-void check_closest(const std::optional<RayResult>& got, const Model& model, const QueryFilter& filter, bool valid,
-                   Cast cast) {
+void check_closest(const WorldCastResult& got, const Model& model, const QueryFilter& filter, bool valid, Cast cast) {
   float best = 2;
   for (const Entry& e : model.entries) {
     if (!query_passes(e, filter) || !valid) continue;
     for (int k = 0; k < e.count(); ++k) {
-      const CastHit h = cast(e, k);
+      const CastResult h = cast(e, k);
       if (h.hit) best = std::min(best, h.fraction);
     }
   }
   if (!got) {
     // (Two sharp, nearly parallel segments, or a sliver cast past a capsule, once gave the single
-    // shape_cast() touches 24-43 units from the collider: fuzz/corpus/world/sharp-*, fixed.)
+    // cast_shape() touches 24-43 units from the collider: fuzz/corpus/world/sharp-*, fixed.)
     FUZZ_REQUIRE(best == 2);  // no part is hit
     return;
   }
   FUZZ_REQUIRE(valid);
-  check_cast(got->hit, true);
-  FUZZ_REQUIRE(got->hit.hit);
-  const Entry* e = model.find(got->id);
+  check_cast(got.hit, true);
+  FUZZ_REQUIRE(got.hit.hit);
+  const Entry* e = model.find(got.id);
   FUZZ_REQUIRE(e != nullptr && query_passes(*e, filter));
-  FUZZ_REQUIRE(got->part >= 0 && got->part < e->count());
-  const CastHit own = cast(*e, got->part);
-  FUZZ_REQUIRE(own.hit && same_bits(own.fraction, got->hit.fraction) && same_bits(own.point, got->hit.point) &&
-               same_bits(own.normal, got->hit.normal));
-  FUZZ_REQUIRE(got->hit.fraction == best);
+  FUZZ_REQUIRE(got.part >= 0 && got.part < e->count());
+  const CastResult own = cast(*e, got.part);
+  FUZZ_REQUIRE(own.hit && same_bits(own.fraction, got.hit.fraction) && same_bits(own.point, got.hit.point) &&
+               same_bits(own.normal, got.hit.normal));
+  FUZZ_REQUIRE(got.hit.fraction == best);
 }
 
 /// A query that reports colliders: every reported id once, live and passing, and exactly those
@@ -787,9 +786,9 @@ int run(const std::uint8_t* data, std::size_t size) {
                ", " + lit(filter) + ")\n";
         // A chain's segment is hit from its front only.
         const auto cast = [&](const Entry& e, int k, float r) {
-          if (e.chain()) return pebble::raycast(e.segments[std::size_t(k)], e.xf, ray, r);
-          return r > 0 ? pebble::raycast(e.parts[std::size_t(k)], e.xf, ray, r)
-                       : pebble::raycast(e.parts[std::size_t(k)], e.xf, ray);
+          if (e.chain()) return pebble::cast_ray(e.segments[std::size_t(k)], e.xf, ray, r);
+          return r > 0 ? pebble::cast_ray(e.parts[std::size_t(k)], e.xf, ray, r)
+                       : pebble::cast_ray(e.parts[std::size_t(k)], e.xf, ray);
         };
         if (radius == 0)
           check_closest(world.cast_ray(ray, filter), model, filter, valid,
@@ -812,10 +811,10 @@ int run(const std::uint8_t* data, std::size_t size) {
         check_closest(world.cast_shape(shape, xf, translation, filter, options), model, filter, valid,
                       [&](const Entry& e, int k) {
                         // A chain's segment one-sided: a shape starting behind it or meeting it from behind passes.
-                        CastHit h = e.chain() ? pebble::shape_cast(shape, xf, translation, e.segments[std::size_t(k)],
-                                                                   e.xf, Vec2{}, options)
-                                              : pebble::shape_cast(shape, xf, translation, e.parts[std::size_t(k)],
-                                                                   e.xf, Vec2{}, options);
+                        CastResult h = e.chain() ? pebble::cast_shape(shape, xf, translation,
+                                                                      e.segments[std::size_t(k)], e.xf, Vec2{}, options)
+                                                 : pebble::cast_shape(shape, xf, translation, e.parts[std::size_t(k)],
+                                                                      e.xf, Vec2{}, options);
                         h.normal = -h.normal;
                         return h;
                       });

@@ -10,9 +10,9 @@
 namespace pebble::detail {
 
 /// No hit: fraction 1, zero point and normal.
-inline constexpr CastHit kNoHit{false, 1, {0, 0}, {0, 0}};
+inline constexpr CastResult kNoHit{false, 1, {0, 0}, {0, 0}};
 /// No approach: never closer, distance kHugeDistance.
-inline constexpr Approach kNoApproach{false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
+inline constexpr ApproachResult kNoApproach{false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 /// No distance: kHugeDistance, zero points and normal.
 inline constexpr DistanceResult kNoDistance{kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
 

@@ -85,7 +85,7 @@ inline constexpr float kOverlapFraction = 1e-6f;
 /// own (their difference is mostly rounding): the face normal is taken instead.
 inline constexpr float kWitnessNormalFraction = 1e-5f;
 
-// ---- Casts: raycast(), shape_cast(), time_of_impact(), closest_approach() (cast/)
+// ---- Casts: cast_ray(), cast_shape(), time_of_impact(), closest_approach() (cast/)
 
 /// A corner's normal, computed as the radial vector over the radius, is made unit again when its
 /// squared length is off 1 by more than this: a few float roundings of the radius-sized numbers
@@ -135,7 +135,7 @@ inline constexpr float kTinyLength = 0x1p-60f;
 inline constexpr float kBoxSizeSlack = 1e-3f;
 inline constexpr float kBoxCoordinateSlack = 0x1p-20f;
 /// A world cast's swept box is grown by this fraction of the largest coordinate the cast reaches:
-/// raycast() and shape_cast() far from the origin place their hits up to about 4.2 x 2^-20 of the
+/// cast_ray() and cast_shape() far from the origin place their hits up to about 4.2 x 2^-20 of the
 /// coordinates off the shape (docs/robustness.md, decompose-far-ray-false-hit), so the world keeps
 /// four times that.
 inline constexpr float kCastCoordinateSlack = 0x1p-16f;

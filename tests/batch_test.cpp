@@ -21,7 +21,7 @@
 
 namespace {
 
-using pebble::Approach;
+using pebble::ApproachResult;
 using pebble::BatchBody;
 using pebble::BatchPair;
 using pebble::DistanceResult;
@@ -48,7 +48,7 @@ struct Paths {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
-bool same(const Approach& a, const Approach& b) {
+bool same(const ApproachResult& a, const ApproachResult& b) {
   return a.hit == b.hit && same_bits(a.time, b.time) && same_bits(a.distance, b.distance) &&
          same_bits(a.point_a, b.point_a) && same_bits(a.point_b, b.point_b) && same_bits(a.normal, b.normal);
 }
@@ -177,7 +177,7 @@ void expect_pairs_equal(const Scene& s, float horizon, One one, Batch batch, con
   EXPECT_EQ(bad, 0) << what;
 }
 
-Approach one_approach(const BatchBody& a, const BatchBody& b, float h) {
+ApproachResult one_approach(const BatchBody& a, const BatchBody& b, float h) {
   if (a.shape == nullptr || b.shape == nullptr) return {false, 0, pebble::kHugeDistance, {0, 0}, {0, 0}, {0, 0}};
   return pebble::closest_approach(*a.shape, a.transform, a.velocity, *b.shape, b.transform, b.velocity, h);
 }
@@ -194,10 +194,10 @@ bool one_overlap(const BatchBody& a, const BatchBody& b, float) {
 }
 
 struct ApproachBatch {
-  void operator()(std::span<const BatchPair> p, float h, std::span<Approach> o) const {
+  void operator()(std::span<const BatchPair> p, float h, std::span<ApproachResult> o) const {
     pebble::batch::closest_approach(p, h, o);
   }
-  void operator()(const BatchBody& a, std::span<const BatchBody> b, float h, std::span<Approach> o) const {
+  void operator()(const BatchBody& a, std::span<const BatchBody> b, float h, std::span<ApproachResult> o) const {
     pebble::batch::closest_approach(a, b, h, o);
   }
 };
@@ -218,7 +218,7 @@ struct DistanceBatch {
   }
 };
 void check_all_queries(const Scene& s, float horizon) {
-  expect_pairs_equal<Approach>(s, horizon, one_approach, ApproachBatch{}, "closest_approach");
+  expect_pairs_equal<ApproachResult>(s, horizon, one_approach, ApproachBatch{}, "closest_approach");
   expect_pairs_equal<float>(s, horizon, one_ttc, TtcBatch{}, "time_to_collision");
   expect_pairs_equal<DistanceResult>(s, horizon, one_distance, DistanceBatch{}, "distance");
   // overlap (std::vector<bool> has no span: plain arrays)
@@ -254,7 +254,7 @@ TEST(Batch, SameBitsAcrossPaths) {
   // across paths too, so the batches do.
   const Paths paths;
   const Scene s(5, 2000);
-  std::vector<std::vector<Approach>> got;
+  std::vector<std::vector<ApproachResult>> got;
   for (const SimdPath p : paths.list) {
     pebble::detail::use_simd_path(p);
     got.emplace_back(s.pairs.size());
@@ -272,7 +272,7 @@ TEST(Batch, SameBitsAcrossPaths) {
 TEST(Batch, InvalidHorizonsGiveEveryPairTheEmptyResult) {
   const Scene s(7, 40);
   for (const float h : {-1.0f, kNaN, 2e9f, std::numeric_limits<float>::infinity()}) {
-    std::vector<Approach> out(s.pairs.size());
+    std::vector<ApproachResult> out(s.pairs.size());
     std::vector<float> ttc(s.pairs.size());
     pebble::batch::closest_approach(s.pairs, h, out);
     pebble::batch::time_to_collision(s.pairs, h, ttc);
@@ -624,14 +624,14 @@ Transform at(float x, float y) { return {{x, y}, Rot::identity()}; }
 TEST(DiscApproach, ExactGrazeTouchesAtTheClosestTime) {
   // B's path passes A's centre at exactly R = 2: it touches at tc = 4 and only there.
   const Shape a = Shape::circle(1.5f), b = Shape::circle(0.5f);
-  const Approach r = pebble::closest_approach(a, kId, {0, 0}, b, at(4, 2), {-1, 0}, 5);
+  const ApproachResult r = pebble::closest_approach(a, kId, {0, 0}, b, at(4, 2), {-1, 0}, 5);
   EXPECT_TRUE(r.hit);
   EXPECT_EQ(r.time, 4);
   EXPECT_EQ(r.distance, 0);
   EXPECT_EQ(r.normal, (Vec2{0, 1}));
   EXPECT_EQ(pebble::time_to_collision(a, kId, {0, 0}, b, at(4, 2), {-1, 0}, 5), 4);
   // Just wide of it: no touch, least distance at the same time.
-  const Approach miss = pebble::closest_approach(a, kId, {0, 0}, b, at(4, 2.0078125f), {-1, 0}, 5);
+  const ApproachResult miss = pebble::closest_approach(a, kId, {0, 0}, b, at(4, 2.0078125f), {-1, 0}, 5);
   EXPECT_FALSE(miss.hit);
   EXPECT_EQ(miss.time, 4);
   EXPECT_EQ(miss.distance, 0.0078125f);
@@ -643,7 +643,7 @@ TEST(DiscApproach, TouchExactlyAtTheHorizonCounts) {
   // Head on: the gap 3 closes at speed 1 at t = 3.
   EXPECT_EQ(pebble::time_to_collision(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 3), 3);
   EXPECT_EQ(pebble::time_to_collision(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 2.99f), pebble::kNoCollision);
-  const Approach r = pebble::closest_approach(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 2.99f);
+  const ApproachResult r = pebble::closest_approach(c, kId, {0.5f, 0}, c, at(5, 0), {-0.5f, 0}, 2.99f);
   EXPECT_FALSE(r.hit);
   EXPECT_EQ(r.time, 2.99f);
 }
@@ -651,14 +651,14 @@ TEST(DiscApproach, TouchExactlyAtTheHorizonCounts) {
 TEST(DiscApproach, StartingInContactHitsAtZeroWhateverTheMotion) {
   const Shape c = Shape::circle(1);
   for (const Vec2 v : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, 0}}) {
-    const Approach r = pebble::closest_approach(c, kId, {0, 0}, c, at(2, 0), v, 1);  // touching exactly
+    const ApproachResult r = pebble::closest_approach(c, kId, {0, 0}, c, at(2, 0), v, 1);  // touching exactly
     EXPECT_TRUE(r.hit);
     EXPECT_EQ(r.time, 0);
     EXPECT_EQ(r.distance, 0);
     EXPECT_EQ(pebble::time_to_collision(c, kId, {0, 0}, c, at(2, 0), v, 1), 0);
   }
   // Overlapping and moving apart: a hit at 0 with the depth.
-  const Approach o = pebble::closest_approach(c, kId, {0, 0}, c, at(1.5f, 0), {1, 0}, 1);
+  const ApproachResult o = pebble::closest_approach(c, kId, {0, 0}, c, at(1.5f, 0), {1, 0}, 1);
   EXPECT_TRUE(o.hit);
   EXPECT_EQ(o.time, 0);
   EXPECT_EQ(o.distance, -0.5f);
@@ -667,14 +667,14 @@ TEST(DiscApproach, StartingInContactHitsAtZeroWhateverTheMotion) {
 TEST(DiscApproach, CoincidentCentresTakeAsLocalUp) {
   const Shape c = Shape::circle(1);
   const Transform xa{{3, 3}, Rot::from_angle(0.5f)};
-  const Approach r = pebble::closest_approach(c, xa, {1, 0}, c, xa, {1, 0}, 1);
+  const ApproachResult r = pebble::closest_approach(c, xa, {1, 0}, c, xa, {1, 0}, 1);
   EXPECT_TRUE(r.hit);
   EXPECT_EQ(r.distance, -2);
   EXPECT_EQ(r.normal, (Vec2{-xa.q.s, xa.q.c}));
   // And in a batch lane beside ordinary pairs.
   std::vector<BatchPair> pairs(9, BatchPair{{&c, xa, {1, 0}}, {&c, at(0, 0), {0, 1}}});
   pairs[4].b = {&c, xa, {1, 0}};
-  std::vector<Approach> out(9);
+  std::vector<ApproachResult> out(9);
   pebble::batch::closest_approach(pairs, 1, out);
   EXPECT_TRUE(same(out[4], r));
   EXPECT_TRUE(same(out[3], pebble::closest_approach(c, xa, {1, 0}, c, at(0, 0), {0, 1}, 1)));
@@ -682,7 +682,7 @@ TEST(DiscApproach, CoincidentCentresTakeAsLocalUp) {
 
 TEST(DiscApproach, MovingApartIsClosestAtTheStart) {
   const Shape c = Shape::circle(0.5f);
-  const Approach r = pebble::closest_approach(c, kId, {-1, 0}, c, at(3, 0), {1, 1}, 4);
+  const ApproachResult r = pebble::closest_approach(c, kId, {-1, 0}, c, at(3, 0), {1, 1}, 4);
   EXPECT_FALSE(r.hit);
   EXPECT_EQ(r.time, 0);
   EXPECT_EQ(r.distance, 2);

@@ -16,12 +16,12 @@ namespace cast_cases {
 
 using namespace contact_cases;
 
-inline bool finite(const pebble::CastHit& h) {
+inline bool finite(const pebble::CastResult& h) {
   return std::isfinite(h.fraction) && pebble::is_finite(h.point) && pebble::is_finite(h.normal);
 }
 
 /// The contract's answer without a hit (also for invalid input).
-inline bool is_no_hit(const pebble::CastHit& h) {
+inline bool is_no_hit(const pebble::CastResult& h) {
   return !h.hit && h.fraction == 1 && h.point == Vec2{} && h.normal == Vec2{};
 }
 

@@ -1,4 +1,4 @@
-// shape_cast() against the long double oracle (tests/oracle/cast.hpp): random casts of every kind
+// cast_shape() against the long double oracle (tests/oracle/cast.hpp): random casts of every kind
 // pair, casts that start touching or overlapping, grazing motions, tiny and far-away shapes,
 // target separations, published cases of other libraries' test suites, symmetry, rigid-motion
 // invariance and invalid input. Along a translation the signed distance of two convex shapes is
@@ -18,7 +18,7 @@
 #include "oracle/cast.hpp"
 
 using namespace cast_cases;
-using pebble::CastHit;
+using pebble::CastResult;
 
 namespace {
 
@@ -45,10 +45,10 @@ std::string describe(const CastCase& c) {
   return out;
 }
 
-CastHit run(const CastCase& c) {
+CastResult run(const CastCase& c) {
   return c.target > 0
-             ? pebble::shape_cast(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb, pebble::ShapeCastOptions{c.target})
-             : pebble::shape_cast(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb);
+             ? pebble::cast_shape(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb, pebble::ShapeCastOptions{c.target})
+             : pebble::cast_shape(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, c.tb);
 }
 
 /// The oracle's view of a cast: the signed distance over the motion, minus the target.
@@ -83,7 +83,7 @@ struct CastOracle {
 
 /// Everything the contract says about one cast, checked against the oracle. "" when all holds.
 std::string check_cast(const CastCase& c) {
-  const CastHit h = run(c);
+  const CastResult h = run(c);
   std::ostringstream err;
   err.precision(9);
   if (!finite(h)) return "non-finite field; ";
@@ -308,7 +308,7 @@ TEST(ShapeCast, TiltedLongFaceUnderARoundedShapeHitsAtTheStart) {
   expect_all(
       cases,
       [](const CastCase& c) {
-        const CastHit h = run(c);
+        const CastResult h = run(c);
         std::string err = check_cast(c);
         if (!h.hit || h.fraction != 0) err += "overlapping at the start, yet not a hit at fraction 0; ";
         return err;
@@ -334,7 +334,7 @@ TEST(ShapeCast, NearlyParallelSharpSegmentsMissBeyondTheirSliverDifference) {
   EXPECT_FALSE(run(c).hit);
   EXPECT_EQ(check_cast(c), "");
   // The same pair through closest_approach() and time_to_collision().
-  const pebble::Approach r = pebble::closest_approach(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1);
+  const pebble::ApproachResult r = pebble::closest_approach(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1);
   EXPECT_FALSE(r.hit);
   EXPECT_GT(r.distance, 30);
   EXPECT_EQ(pebble::time_to_collision(c.a.shape, c.xa, c.ta, c.b.shape, c.xb, {0, 0}, 1), pebble::kNoCollision);
@@ -435,8 +435,8 @@ TEST(ShapeCast, StartAtTheTargetWithinRoundingOfALongShapesEndHits) {
 
 TEST(ShapeCast, BoxOntoBoxFaceFirst) {
   // B (unit box at x = 4) moves left by 4: faces meet when it has moved 2.
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
-                                       Transform{{4, 0.5f}, Rot::identity()}, {-4, 0});
+  const CastResult h = pebble::cast_shape(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                          Transform{{4, 0.5f}, Rot::identity()}, {-4, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.normal, (Vec2{1, 0}));
@@ -447,8 +447,8 @@ TEST(ShapeCast, BoxOntoBoxFaceFirst) {
 
 TEST(ShapeCast, BothMovingMeetHalfway) {
   // Surfaces 2 apart, closing at 4: they meet at 0.5 with the centres at 1 and 3.
-  const CastHit h =
-      pebble::shape_cast(Shape::circle(1), kId, {2, 0}, Shape::circle(1), Transform{{4, 0}, Rot::identity()}, {-2, 0});
+  const CastResult h =
+      pebble::cast_shape(Shape::circle(1), kId, {2, 0}, Shape::circle(1), Transform{{4, 0}, Rot::identity()}, {-2, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{2, 0}));
@@ -457,8 +457,8 @@ TEST(ShapeCast, BothMovingMeetHalfway) {
 
 TEST(ShapeCast, CornerOntoCornerAlongTheDiagonal) {
   // Two unit boxes apart diagonally, moving together along the diagonal: corners meet.
-  const CastHit h =
-      pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{4, 4}, Rot::identity()}, {-4, -4});
+  const CastResult h =
+      pebble::cast_shape(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{4, 4}, Rot::identity()}, {-4, -4});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_NEAR(h.point.x, 1, 1e-6f);
@@ -476,7 +476,7 @@ CastCase corner_cast(const CornerApproach& c) { return {c.a, c.b, c.xa, c.xb, c.
 /// check_cast() and, at a hit, the normal in the normal cone of the touch at the hit's fraction.
 std::string check_corner_cast(const CastCase& c) {
   std::string err = check_cast(c);
-  const CastHit h = run(c);
+  const CastResult h = run(c);
   if (!h.hit) return err + "no hit; ";
   const CastOracle o(c);
   return err + check_in_cone(h.normal, o.a_at(h.fraction), o.b_at(h.fraction), o.tb - o.ta);
@@ -493,31 +493,31 @@ TEST(ShapeCast, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
 TEST(ShapeCast, MovingApartOrSidewaysMisses) {
   const Shape box = Shape::box(1, 1);
   const Transform at{{4, 0}, Rot::identity()};
-  EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, {0, 0}, box, at, {4, 0})));
-  EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, {0, 0}, box, at, {0, 5})));
-  EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, {0, 0}, box, at, {-1.5f, 0})));  // stops short
+  EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, {0, 0}, box, at, {4, 0})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, {0, 0}, box, at, {0, 5})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, {0, 0}, box, at, {-1.5f, 0})));  // stops short
 }
 
 TEST(ShapeCast, SlidingAlongAFaceTouchesOnlyWhenReachingIt) {
   // B rests on A's top face... one unit above it, then slides along: never touches.
   const Shape box = Shape::box(1, 1);
-  EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, {0, 0}, box, Transform{{-5, 3}, Rot::identity()}, {10, 0})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, {0, 0}, box, Transform{{-5, 3}, Rot::identity()}, {10, 0})));
   // Exactly on the face's line (touching all along from x = -2 on): first touch at fraction 0.3.
-  const CastHit h = pebble::shape_cast(box, kId, {0, 0}, box, Transform{{-5, 2}, Rot::identity()}, {10, 0});
+  const CastResult h = pebble::cast_shape(box, kId, {0, 0}, box, Transform{{-5, 2}, Rot::identity()}, {10, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_NEAR(h.fraction, 0.3f, 1e-6f);
 }
 
 TEST(ShapeCast, StartingInContactGivesFractionZeroAndTheMinimumTranslation) {
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
-                                       Transform{{1.5f, 0.25f}, Rot::identity()}, {-1, 0});
+  const CastResult h = pebble::cast_shape(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                          Transform{{1.5f, 0.25f}, Rot::identity()}, {-1, 0});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.0f);
   EXPECT_NEAR(h.normal.x, 1, 1e-6f);
   EXPECT_NEAR(h.normal.y, 0, 1e-6f);
   // Moving apart does not matter: they touch at the start.
-  const CastHit away =
-      pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2, 0}, Rot::identity()}, {3, 0});
+  const CastResult away =
+      pebble::cast_shape(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2, 0}, Rot::identity()}, {3, 0});
   EXPECT_TRUE(away.hit);
   EXPECT_EQ(away.fraction, 0.0f);
 }
@@ -525,15 +525,15 @@ TEST(ShapeCast, StartingInContactGivesFractionZeroAndTheMinimumTranslation) {
 TEST(ShapeCast, TargetSeparationStopsShort) {
   // The faces are 2 apart and close at 4 per unit of fraction: 0.25 apart at 0.4375; the point
   // is midway between the two faces.
-  const CastHit h = pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
-                                       Transform{{4, 0}, Rot::identity()}, {-4, 0}, pebble::ShapeCastOptions{0.25f});
+  const CastResult h = pebble::cast_shape(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                          Transform{{4, 0}, Rot::identity()}, {-4, 0}, pebble::ShapeCastOptions{0.25f});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.4375f);
   EXPECT_EQ(h.normal, (Vec2{1, 0}));
   EXPECT_EQ(h.point.x, 1.125f);
   // Already within the target at the start: fraction 0, the closest points' normal.
-  const CastHit near =
-      pebble::shape_cast(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2.125f, 0}, Rot::identity()},
+  const CastResult near =
+      pebble::cast_shape(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1), Transform{{2.125f, 0}, Rot::identity()},
                          {-4, 0}, pebble::ShapeCastOptions{0.25f});
   EXPECT_TRUE(near.hit);
   EXPECT_EQ(near.fraction, 0.0f);
@@ -555,7 +555,7 @@ void expect_published(const CastCase& c, double published, double tolerance, con
   const std::string e = check_cast(c);
   EXPECT_TRUE(e.empty()) << source << ": " << e << "\n    " << describe(c);
   const real o = oracle_fraction(c);
-  const CastHit h = run(c);
+  const CastResult h = run(c);
   if (published < 0) {
     EXPECT_LT(double(o), 0) << source << ": the oracle finds a hit the source calls a miss";
     EXPECT_FALSE(h.hit) << source;
@@ -645,9 +645,9 @@ TEST(ShapeCast, PublishedParryCases) {
 TEST(ShapeCast, SwappingTheShapesGivesTheSameCastWithTheNormalReversed) {
   int failures = 0;
   for (const CastCase& c : random_casts(11, 8)) {
-    const CastHit ab = run(c);
+    const CastResult ab = run(c);
     const CastCase swapped{c.b, c.a, c.xb, c.xa, c.tb, c.ta, c.target};
-    const CastHit ba = run(swapped);
+    const CastResult ba = run(swapped);
     const CastOracle o(c);
     std::string e = check_cast(swapped);
     if (ab.hit && ba.hit) {
@@ -669,7 +669,7 @@ TEST(ShapeCast, MovingEverythingRigidlyChangesNothing) {
     const CastCase q{
         c.a,     c.b, pebble::mul(m, c.xa), pebble::mul(m, c.xb), pebble::rotate(m.q, c.ta), pebble::rotate(m.q, c.tb),
         c.target};
-    const CastHit h0 = run(c), h1 = run(q);
+    const CastResult h0 = run(c), h1 = run(q);
     std::string e = check_cast(q);
     if (h0.hit && h1.hit && std::fabs(real(h0.fraction) - h1.fraction) > 2 * CastOracle(c).tol_t + 1e-4L)
       e += "fraction changed; ";
@@ -685,16 +685,16 @@ TEST(ShapeCast, InvalidInputGivesNoHit) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   for_each_invalid_placement(
       [](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, const Transform& bad) {
-        EXPECT_TRUE(is_no_hit(pebble::shape_cast(a, xa, {1, 0}, b, xb, {-1, 0}))) << lit(bad);
+        EXPECT_TRUE(is_no_hit(pebble::cast_shape(a, xa, {1, 0}, b, xb, {-1, 0}))) << lit(bad);
       });
   const Shape box = Shape::box(1, 1);
   const Transform at{{3, 0}, Rot::identity()};
   for (const Vec2 bad : {Vec2{nan, 0}, Vec2{0, inf}, Vec2{1e30f, 0}}) {
-    EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, bad, box, at, {0, 0})));
-    EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, {0, 0}, box, at, bad)));
+    EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, bad, box, at, {0, 0})));
+    EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, {0, 0}, box, at, bad)));
   }
   for (const float bad : {-1.0f, nan, inf}) {
-    EXPECT_TRUE(is_no_hit(pebble::shape_cast(box, kId, {0, 0}, box, at, {-3, 0}, pebble::ShapeCastOptions{bad})));
+    EXPECT_TRUE(is_no_hit(pebble::cast_shape(box, kId, {0, 0}, box, at, {-3, 0}, pebble::ShapeCastOptions{bad})));
   }
 }
 
@@ -1121,7 +1121,7 @@ TEST(TimeOfImpact, ThousandsOfRadiansPerStepNeverTunnel) {
 
 namespace {
 
-using pebble::Approach;
+using pebble::ApproachResult;
 
 /// Shape a at xa with velocity va, shape b at xb with velocity vb, over [0, horizon].
 struct ApproachCase {
@@ -1137,13 +1137,13 @@ std::string describe(const ApproachCase& c) {
          "; float horizon = " + lit(c.horizon) + ";";
 }
 
-Approach run(const ApproachCase& c) {
+ApproachResult run(const ApproachCase& c) {
   return pebble::closest_approach(c.a.shape, c.xa, c.va, c.b.shape, c.xb, c.vb, c.horizon);
 }
 
 /// Everything the contract says about one closest approach, checked against the oracle.
 std::string check_approach(const ApproachCase& c) {
-  const Approach r = run(c);
+  const ApproachResult r = run(c);
   std::ostringstream err;
   err.precision(9);
   if (!std::isfinite(r.time) || !std::isfinite(r.distance) || !pebble::is_finite(r.point_a) ||
@@ -1252,7 +1252,7 @@ namespace {
 
 std::string check_time_to_collision(const ApproachCase& c) {
   const float t = pebble::time_to_collision(c.a.shape, c.xa, c.va, c.b.shape, c.xb, c.vb, c.horizon);
-  const Approach r = run(c);
+  const ApproachResult r = run(c);
   std::ostringstream err;
   err.precision(9);
   if (r.hit ? !(t == r.time) : t != pebble::kNoCollision)
@@ -1292,7 +1292,7 @@ TEST(TimeToCollision, MatchesClosestApproachAndTheOracle) {
 TEST(ClosestApproach, DiscDeepInsideAHugeRoundedPolygonHitsAtTheStart) {
   // Found by the query fuzzer: a disc 69 deep inside a polygon of radius 6.9e6, 6.9e6 from the
   // origin. The ray against the pair's difference put the touch 36 units into the motion;
-  // shape_cast()'s circle cast (which closest_approach() and time_to_collision() now share for a
+  // cast_shape()'s circle cast (which closest_approach() and time_to_collision() now share for a
   // disc against anything) finds the start inside. (The fuzzer's rotation, (-0.0039, -1), is 1.5e-5
   // off unit length, past today's kRotationTolerance: normalized here.)
   const Shape a = Shape::circle(34.1328125f, Vec2{34.1328125f, 34.1328125f});
@@ -1302,11 +1302,11 @@ TEST(ClosestApproach, DiscDeepInsideAHugeRoundedPolygonHitsAtTheStart) {
   const Shape b = Shape::polygon(points, 6908265.5f);
   const Transform xb{Vec2{-1, -1}, Rot{0, -1}};
   ASSERT_LT(pebble::distance(a, xa, b, xb).distance, -60);
-  const Approach r = pebble::closest_approach(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}, 1);
+  const ApproachResult r = pebble::closest_approach(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}, 1);
   EXPECT_TRUE(r.hit);
   EXPECT_EQ(r.time, 0);
   EXPECT_EQ(pebble::time_to_collision(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}, 1), 0);
-  EXPECT_EQ(pebble::shape_cast(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}).fraction, 0);
+  EXPECT_EQ(pebble::cast_shape(a, xa, {131072, 7.20267411e-43f}, b, xb, {0, 0}).fraction, 0);
 }
 
 TEST(TimeToCollision, InvalidInputGivesNoCollision) {
@@ -1333,7 +1333,7 @@ TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
   expect_all(
       cases,
       [](const ApproachCase& c) {
-        const Approach r = run(c);
+        const ApproachResult r = run(c);
         std::string err = check_approach(c);
         if (!r.hit || r.time != 0) err += "overlapping at the start, yet not touching at time 0; ";
         return err;
@@ -1343,13 +1343,13 @@ TEST(ClosestApproach, TiltedLongFaceUnderARoundedShapeTouchesAtTheStart) {
 
 // Seed 003's reference code gets three things wrong; these pin them down.
 TEST(ClosestApproach, ShapesMovingApartAreClosestAtTheStartWithoutAHit) {
-  const Approach r = pebble::closest_approach(Shape::circle(1), kId, {-1, 0}, Shape::circle(1),
-                                              Transform{{3, 0}, Rot::identity()}, {1, 0}, 5);
+  const ApproachResult r = pebble::closest_approach(Shape::circle(1), kId, {-1, 0}, Shape::circle(1),
+                                                    Transform{{3, 0}, Rot::identity()}, {1, 0}, 5);
   EXPECT_FALSE(r.hit);
   EXPECT_EQ(r.time, 0.0f);
   EXPECT_NEAR(r.distance, 1, 1e-6f);
-  const Approach box = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
-                                                Transform{{3, 0.5f}, Rot::identity()}, {2, 1}, 1);
+  const ApproachResult box = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::box(1, 1),
+                                                      Transform{{3, 0.5f}, Rot::identity()}, {2, 1}, 1);
   EXPECT_FALSE(box.hit);
   EXPECT_EQ(box.time, 0.0f);
 }
@@ -1359,15 +1359,16 @@ TEST(ClosestApproach, HeadOnThroughAVertexWhereTwoEdgesMeetHits) {
   // Minkowski difference where its two edges meet. Sharp, rounded, and a point onto a corner.
   for (const float r : {0.0f, 0.25f}) {
     const Shape box = r > 0 ? Shape::rounded_box(1, 1, r) : Shape::box(1, 1);
-    const Approach a = pebble::closest_approach(box, kId, {0, 0}, box, Transform{{4, 4}, Rot::identity()}, {-1, -1}, 4);
+    const ApproachResult a =
+        pebble::closest_approach(box, kId, {0, 0}, box, Transform{{4, 4}, Rot::identity()}, {-1, -1}, 4);
     EXPECT_TRUE(a.hit) << r;
     const float expected =
         r > 0 ? 4 - (2 - 2 * r + 2 * r / std::sqrt(2.0f)) : 2;  // centres sqrt2 (core gap + 2r) apart
     EXPECT_NEAR(a.time, expected, 1e-5f) << r;
     EXPECT_NEAR(a.distance, 0, 1e-5f) << r;
   }
-  const Approach p = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::circle(0, {0, 0}),
-                                              Transform{{3, 3}, Rot::identity()}, {-1, -1}, 4);
+  const ApproachResult p = pebble::closest_approach(Shape::box(1, 1), kId, {0, 0}, Shape::circle(0, {0, 0}),
+                                                    Transform{{3, 3}, Rot::identity()}, {-1, -1}, 4);
   EXPECT_TRUE(p.hit);
   EXPECT_NEAR(p.time, 2, 1e-6f);
 }
@@ -1381,12 +1382,12 @@ TEST(ClosestApproach, CornersMeetingHeadOnGiveANormalInTheCone) {
   const auto angle = [](Vec2 n) { return std::atan2(n.y, n.x); };
   for (const Vec2 v : {Vec2{-1, -1}, Vec2{-0.8253356f, -1.1553350f}}) {
     const Vec2 start = Vec2{2, 2} - 2 * v;  // touching at time 2
-    const Approach a = pebble::closest_approach(box, kId, {0, 0}, box, Transform{start, Rot::identity()}, v, 4);
+    const ApproachResult a = pebble::closest_approach(box, kId, {0, 0}, box, Transform{start, Rot::identity()}, v, 4);
     EXPECT_TRUE(a.hit);
     EXPECT_NEAR(a.time, 2, 1e-5f);
     EXPECT_GE(angle(a.normal), -1e-3f) << a.normal.x << " " << a.normal.y;
     EXPECT_LE(angle(a.normal), 1.5707963f + 1e-3f) << a.normal.x << " " << a.normal.y;
-    const CastHit h = pebble::shape_cast(box, kId, {0, 0}, box, Transform{start, Rot::identity()}, 4 * v);
+    const CastResult h = pebble::cast_shape(box, kId, {0, 0}, box, Transform{start, Rot::identity()}, 4 * v);
     EXPECT_GE(angle(h.normal), -1e-3f);
     EXPECT_LE(angle(h.normal), 1.5707963f + 1e-3f);
   }
@@ -1395,13 +1396,14 @@ TEST(ClosestApproach, CornersMeetingHeadOnGiveANormalInTheCone) {
   const float lo = std::atan2(1.0f, 2.0f);
   for (const Vec2 v : {Vec2{-0.5f, -1}, Vec2{0.25f, -1.5f}}) {
     const Vec2 start = Vec2{1, 1} - 2 * v;
-    const Approach a = pebble::closest_approach(box, kId, {0, 0}, triangle, Transform{start, Rot::identity()}, v, 4);
+    const ApproachResult a =
+        pebble::closest_approach(box, kId, {0, 0}, triangle, Transform{start, Rot::identity()}, v, 4);
     EXPECT_TRUE(a.hit);
     EXPECT_NEAR(a.time, 2, 1e-5f);
     EXPECT_NEAR(a.distance, 0, 1e-5f);
     EXPECT_GE(angle(a.normal), lo - 1e-3f) << a.normal.x << " " << a.normal.y;
     EXPECT_LE(angle(a.normal), 1.5707963f + 1e-3f) << a.normal.x << " " << a.normal.y;
-    const CastHit h = pebble::shape_cast(box, kId, {0, 0}, triangle, Transform{start, Rot::identity()}, 4 * v);
+    const CastResult h = pebble::cast_shape(box, kId, {0, 0}, triangle, Transform{start, Rot::identity()}, 4 * v);
     EXPECT_TRUE(h.hit);
     EXPECT_NEAR(h.fraction, 0.5f, 1e-6f);
     EXPECT_GE(angle(h.normal), lo - 1e-3f);
@@ -1417,7 +1419,7 @@ TEST(ClosestApproach, BoxCornerOntoATurnedBoxCornerFromTheOracleFamily) {
   const Transform xa{{1.12129974f, -1.096892f}, Rot{-0.0587707907f, -0.998271525f}};
   const Shape b = Shape::box(0.345939457f, 0.308546364f);
   const Transform xb{{3.38218689f, -1.71227586f}, Rot{0.868587911f, 0.495535046f}};
-  const Approach r = pebble::closest_approach(a, xa, {0, 0}, b, xb, {-2.23370957f, -0.0582178049f}, 0.713060617f);
+  const ApproachResult r = pebble::closest_approach(a, xa, {0, 0}, b, xb, {-2.23370957f, -0.0582178049f}, 0.713060617f);
   EXPECT_TRUE(r.hit);
   EXPECT_NEAR(r.time, 0.5f * 0.713060617f, 1e-6f);
   const Vec2 lo{0.495535046f, -0.868587911f}, hi{0.998271525f, -0.0587707907f};
@@ -1429,19 +1431,19 @@ TEST(ClosestApproach, ZeroRadiiMeetingExactlyHit) {
   // Two points on a collision course (a double root of seed 003's quadratic), and two sharp
   // segments crossing.
   const Shape point = Shape::circle(0);
-  const Approach p =
+  const ApproachResult p =
       pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0}, Rot::identity()}, {-1, 1}, 3);
   EXPECT_TRUE(p.hit);
   EXPECT_EQ(p.time, 2.0f);
   EXPECT_EQ(p.distance, 0.0f);
-  const Approach miss =
+  const ApproachResult miss =
       pebble::closest_approach(point, kId, {1, 1}, point, Transform{{4, 0.5f}, Rot::identity()}, {-1, 1}, 3);
   EXPECT_FALSE(miss.hit);
   EXPECT_NEAR(miss.time, 2, 1e-6f);
   EXPECT_NEAR(miss.distance, 0.5f, 1e-6f);
   const Shape seg = Shape::segment({-1, 0}, {1, 0});
-  const Approach cross = pebble::closest_approach(seg, kId, {0, 0}, Shape::segment({0, -1}, {0, 1}),
-                                                  Transform{{0, 3}, Rot::identity()}, {0, -1}, 5);
+  const ApproachResult cross = pebble::closest_approach(seg, kId, {0, 0}, Shape::segment({0, -1}, {0, 1}),
+                                                        Transform{{0, 3}, Rot::identity()}, {0, -1}, 5);
   EXPECT_TRUE(cross.hit);
   EXPECT_EQ(cross.time, 2.0f);
 }
@@ -1451,13 +1453,13 @@ TEST(ClosestApproach, CrowdsPassingCircles) {
   // second behind the other. Their centres are (4 - t, t - 5) apart, least at t = 4.5: 0.5 sqrt 2
   // apart, less both radii. 0.2 s closer, they collide.
   const Shape agent = Shape::circle(0.3f);
-  const Approach r = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent,
-                                              Transform{{0, -5}, Rot::identity()}, {0, 1}, 10);
+  const ApproachResult r = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent,
+                                                    Transform{{0, -5}, Rot::identity()}, {0, 1}, 10);
   EXPECT_FALSE(r.hit);
   EXPECT_NEAR(r.time, 4.5f, 1e-5f);
   EXPECT_NEAR(r.distance, 0.5f * std::sqrt(2.0f) - 0.6f, 1e-5f);
-  const Approach close = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent,
-                                                  Transform{{0, -4.8f}, Rot::identity()}, {0, 1}, 10);
+  const ApproachResult close = pebble::closest_approach(agent, Transform{{-4, 0}, Rot::identity()}, {1, 0}, agent,
+                                                        Transform{{0, -4.8f}, Rot::identity()}, {0, 1}, 10);
   EXPECT_TRUE(close.hit);
   EXPECT_LT(close.time, 4.4f);
   EXPECT_NEAR(close.distance, 0, 1e-5f);
@@ -1469,7 +1471,7 @@ namespace {
 /// of the touch at the reported time.
 std::string check_corner_approach(const ApproachCase& c) {
   std::string err = check_approach(c);
-  const Approach r = run(c);
+  const ApproachResult r = run(c);
   if (!r.hit) return err + "no touch; ";
   const CastOracle o(CastCase{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0});
   const real s = real(r.time) / c.horizon;
@@ -1494,7 +1496,7 @@ TEST(ClosestApproach, FirstTouchAtADifferenceVertexHasANormalInItsCone) {
 
 TEST(ClosestApproach, InvalidInputGivesTheEmptyResult) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  auto empty = [](const Approach& r) {
+  auto empty = [](const ApproachResult& r) {
     return !r.hit && r.time == 0 && r.distance == pebble::kHugeDistance && r.point_a == Vec2{} && r.point_b == Vec2{} &&
            r.normal == Vec2{};
   };
@@ -1608,7 +1610,7 @@ TEST(CastAccuracy, DISABLED_Report) {
     real worst_gap = 0, worst_angle = 0;
     int hits = 0, cases = 0;
     for (const CastCase& c : random_casts(1, 60)) {
-      const CastHit h = run(c);
+      const CastResult h = run(c);
       ++cases;
       if (!h.hit || h.fraction == 0) continue;
       ++hits;
@@ -1653,7 +1655,7 @@ TEST(CastAccuracy, DISABLED_Report) {
     real worst = 0;
     int cases = 0;
     for (const ApproachCase& c : random_approaches(61, 40)) {
-      const Approach r = run(c);
+      const ApproachResult r = run(c);
       const CastCase cast{c.a, c.b, c.xa, c.xb, c.horizon * c.va, c.horizon * c.vb, 0};
       const CastOracle o(cast);
       const real size = std::min(oracle::half_diameter(o.wa), oracle::half_diameter(o.wb));

@@ -205,18 +205,18 @@ TEST(Chain, RaysAndCastsAreOneSided) {
   const Chain floor = flat_floor(4, 1.0f);
   const ChainSegment& s = floor.segment(1);
   const Transform xs = Transform::identity();
-  const CastHit down = raycast(s, xs, Ray{{2.5f, 1}, {0, -2}});
+  const CastResult down = cast_ray(s, xs, Ray{{2.5f, 1}, {0, -2}});
   ASSERT_TRUE(down.hit);
   EXPECT_NEAR(down.fraction, 0.5f, 1e-6f);
   EXPECT_EQ(down.normal, (Vec2{0, 1}));
-  EXPECT_FALSE(raycast(s, xs, Ray{{2.5f, -1}, {0, 2}}).hit);  // from behind: passes through
-  EXPECT_FALSE(raycast(s, xs, Ray{{2.5f, -1}, {0, 2}}, 0.2f).hit);
-  EXPECT_TRUE(raycast(s, xs, Ray{{2.5f, 1}, {0, -2}}, 0.2f).hit);
+  EXPECT_FALSE(cast_ray(s, xs, Ray{{2.5f, -1}, {0, 2}}).hit);  // from behind: passes through
+  EXPECT_FALSE(cast_ray(s, xs, Ray{{2.5f, -1}, {0, 2}}, 0.2f).hit);
+  EXPECT_TRUE(cast_ray(s, xs, Ray{{2.5f, 1}, {0, -2}}, 0.2f).hit);
   const Shape ball = Shape::circle(0.25f);
-  const CastHit falling = shape_cast(ball, {{2.5f, 1}, Rot::identity()}, {0, -2}, s, xs, {0, 0});
+  const CastResult falling = cast_shape(ball, {{2.5f, 1}, Rot::identity()}, {0, -2}, s, xs, {0, 0});
   ASSERT_TRUE(falling.hit);
   EXPECT_NEAR(falling.fraction, 0.375f, 1e-5f);
-  EXPECT_FALSE(shape_cast(ball, {{2.5f, -1}, Rot::identity()}, {0, 2}, s, xs, {0, 0}).hit);
+  EXPECT_FALSE(cast_shape(ball, {{2.5f, -1}, Rot::identity()}, {0, 2}, s, xs, {0, 0}).hit);
   // Time of impact and closest approach: from the front as on the segment's shape, from behind
   // nothing.
   const Sweep fall{{0, 0}, {2.5f, 1}, {2.5f, -1}, 0, 0.3f}, still{{0, 0}, {0, 0}, {0, 0}, 0, 0};
@@ -227,7 +227,7 @@ TEST(Chain, RaysAndCastsAreOneSided) {
   const Sweep rise{{0, 0}, {2.5f, -1}, {2.5f, 1}, 0, 0.3f};
   EXPECT_EQ(time_of_impact(ball, rise, s, still).state, ToiResult::State::separated);
   EXPECT_EQ(time_of_impact(ball, rise, s.shape, still).state, ToiResult::State::hit);
-  const Approach near = closest_approach(ball, {{2.5f, 1}, Rot::identity()}, {0, -2}, s, xs, {0, 0}, 1);
+  const ApproachResult near = closest_approach(ball, {{2.5f, 1}, Rot::identity()}, {0, -2}, s, xs, {0, 0}, 1);
   EXPECT_TRUE(near.hit);
   EXPECT_NEAR(near.time, 0.375f, 1e-4f);
   EXPECT_FALSE(closest_approach(ball, {{2.5f, -1}, Rot::identity()}, {0, 2}, s, xs, {0, 0}, 1).hit);
@@ -251,10 +251,10 @@ TEST(Chain, CastNormalsAreTheSmoothSurfaces) {
   const Transform at{{308.69193f, 1.46806f}, Rot::identity()};
   ShapeCastOptions skin;
   skin.target_separation = 0.01f;
-  const CastHit plain = shape_cast(box, at, {0.0833f, 0}, beyond.shape, xs, {0, 0}, skin);
+  const CastResult plain = cast_shape(box, at, {0.0833f, 0}, beyond.shape, xs, {0, 0}, skin);
   ASSERT_TRUE(plain.hit);
   EXPECT_GT(plain.normal.x, 0.5f);  // the segment's shape alone: from the corner to the crest, 54 degrees from down
-  const CastHit smooth = shape_cast(box, at, {0.0833f, 0}, beyond, xs, {0, 0}, skin);
+  const CastResult smooth = cast_shape(box, at, {0.0833f, 0}, beyond, xs, {0, 0}, skin);
   ASSERT_TRUE(smooth.hit);
   EXPECT_EQ(smooth.fraction, plain.fraction);
   EXPECT_EQ(smooth.normal, -beyond.normal);  // the face's
@@ -264,8 +264,8 @@ TEST(Chain, CastNormalsAreTheSmoothSurfaces) {
   const Vec2 bisector = normalize(beyond.normal + owner.normal);
   const Shape ball = Shape::circle(0.2f);
   const Transform above{points[2] + 0.5f * bisector, Rot::identity()};
-  EXPECT_FALSE(shape_cast(ball, above, -0.5f * bisector, beyond, xs, {0, 0}).hit);
-  const CastHit onto = shape_cast(ball, above, -0.5f * bisector, owner, xs, {0, 0});
+  EXPECT_FALSE(cast_shape(ball, above, -0.5f * bisector, beyond, xs, {0, 0}).hit);
+  const CastResult onto = cast_shape(ball, above, -0.5f * bisector, owner, xs, {0, 0});
   ASSERT_TRUE(onto.hit);
   EXPECT_NEAR(onto.fraction, 0.6f, 1e-3f);
 }
@@ -321,11 +321,11 @@ TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   // A ray from inside the loop passes out; from outside it hits the loop's segment.
   const Vec2 centre = at_loop.p;
   const auto out = world.cast_ray({centre, rotate(at_loop.q, Vec2{10, 0})});
-  EXPECT_TRUE(!out || out->id != loop_id);
+  EXPECT_TRUE(!out || out.id != loop_id);
   const auto in = world.cast_ray({centre + rotate(at_loop.q, Vec2{10, 0}), rotate(at_loop.q, Vec2{-10, 0})});
-  ASSERT_TRUE(in.has_value());
-  if (in->id == loop_id) {
-    EXPECT_EQ(in->part, 1);  // the right side, (3,-3) -> (3,3)
+  ASSERT_TRUE(bool(in));
+  if (in.id == loop_id) {
+    EXPECT_EQ(in.part, 1);  // the right side, (3,-3) -> (3,3)
   }
 }
 
@@ -547,7 +547,7 @@ TEST(Chain, SteepKinkFaceContactsHaveCollidesIds) {
   EXPECT_GT(compared, 3000 / kScale);
 }
 
-// Casts on chain segments that start in contact (chain.hpp: as shape_cast() otherwise, so a body
+// Casts on chain segments that start in contact (chain.hpp: as cast_shape() otherwise, so a body
 // that starts overlapping a segment, or within the cast's target separation, with its centroid in
 // front hits at fraction 0; the normal is chosen as collide() chooses, so a normal inside the fan
 // of the convex corner a segment ends at is the next segment's). Against the oracle's distance of
@@ -577,7 +577,7 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
       const bool front = dot(s.normal, c - s.a) > 0;
       const bool in_contact = front && o.distance <= options.target_separation - tol;
       starts_in_contact = starts_in_contact || in_contact;
-      const CastHit h = shape_cast(k.b, k.xb, move, s, k.xs, {0, 0}, options);
+      const CastResult h = cast_shape(k.b, k.xb, move, s, k.xs, {0, 0}, options);
       if (!h.hit || h.fraction != 0) continue;
       hit_at_start = true;
       // Only where the body starts within the target of this segment (its centroid in front).
@@ -617,11 +617,11 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
   for (const float x : {0.5f, 1.5f, 2.0f, 3.9f}) {
     const int i = 3 - int(x);
     const Ray ray{transform_point(xs, {x, 0.2f}), rotate(xs.q, Vec2{0.3f, -1})};
-    const CastHit h = raycast(floor.segment(i), xs, ray, 0.3f);
+    const CastResult h = cast_ray(floor.segment(i), xs, ray, 0.3f);
     ASSERT_TRUE(h.hit) << x;
     EXPECT_EQ(h.fraction, 0.0f);
     EXPECT_EQ(h.normal, (Vec2{0, 0}));
-    EXPECT_FALSE(raycast(floor.segment(i), xs, {transform_point(xs, {x, -0.2f}), rotate(xs.q, Vec2{0.3f, 1})}, 0.3f)
+    EXPECT_FALSE(cast_ray(floor.segment(i), xs, {transform_point(xs, {x, -0.2f}), rotate(xs.q, Vec2{0.3f, 1})}, 0.3f)
                      .hit);  // from behind
   }
 }

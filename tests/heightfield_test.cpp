@@ -419,27 +419,25 @@ TEST(Heightfield, WorldRaysHitTheFrontSideAsTheOracleSays) {
     if (local_origin.x > 0 && local_origin.x < float(n) * spacing &&
         dot(field.cell(under).normal, local_origin - field.cell(under).a) < 0)
       ++from_below;
-    const std::optional<RayResult> hit = world.cast_ray(ray);
+    const WorldCastResult hit = world.cast_ray(ray);
     if (best_cell < 0) {
       ++misses;
-      EXPECT_FALSE(hit.has_value()) << "trial " << trial << ": a hit at " << hit->hit.fraction << " on cell "
-                                    << hit->part;
+      EXPECT_FALSE(bool(hit)) << "trial " << trial << ": a hit at " << hit.hit.fraction << " on cell " << hit.part;
       continue;
     }
     ++hits;
-    ASSERT_TRUE(hit.has_value()) << "trial " << trial << ": the ray crosses cell " << best_cell << " at "
-                                 << double(best);
-    EXPECT_EQ(hit->id, id);
+    ASSERT_TRUE(bool(hit)) << "trial " << trial << ": the ray crosses cell " << best_cell << " at " << double(best);
+    EXPECT_EQ(hit.id, id);
     const long double len = std::sqrt(oracle::dot(d, d));
-    EXPECT_NEAR(hit->hit.fraction * len, best * len, 1e-4L) << "trial " << trial;
+    EXPECT_NEAR(hit.hit.fraction * len, best * len, 1e-4L) << "trial " << trial;
     // The cell: the oracle's, or a neighbour crossed at the same place (a ray through a joint).
-    EXPECT_TRUE(hit->part == best_cell || std::fabs(fraction[std::size_t(hit->part)] - best) * len < 1e-4L)
-        << "trial " << trial << ": cell " << hit->part << ", the oracle's " << best_cell;
+    EXPECT_TRUE(hit.part == best_cell || std::fabs(fraction[std::size_t(hit.part)] - best) * len < 1e-4L)
+        << "trial " << trial << ": cell " << hit.part << ", the oracle's " << best_cell;
     const V p = o + best * d;
-    EXPECT_NEAR(hit->hit.point.x, p.x, 1e-4L);
-    EXPECT_NEAR(hit->hit.point.y, p.y, 1e-4L);
-    if (hit->part == best_cell) {
-      EXPECT_LT(length(hit->hit.normal - rotate(xs.q, field.cell(best_cell).normal)), 1e-5f);
+    EXPECT_NEAR(hit.hit.point.x, p.x, 1e-4L);
+    EXPECT_NEAR(hit.hit.point.y, p.y, 1e-4L);
+    if (hit.part == best_cell) {
+      EXPECT_LT(length(hit.hit.normal - rotate(xs.q, field.cell(best_cell).normal)), 1e-5f);
     }
   }
   EXPECT_GT(hits, 4000 / kScale / 40);
@@ -447,7 +445,7 @@ TEST(Heightfield, WorldRaysHitTheFrontSideAsTheOracleSays) {
   EXPECT_GT(from_below, 0);
 }
 
-// world.cast_shape against a field: the brute force over the cells (shape_cast() on each cell's
+// world.cast_shape against a field: the brute force over the cells (cast_shape() on each cell's
 // ChainSegment, front side only) gives the world's fraction and cell; and by the oracle, the body
 // at the hit's fraction touches the field (its distance to the nearest cell within the contract's
 // tolerance of 0), and no sampled time before it (or along a miss) has it overlapping the field.
@@ -476,15 +474,15 @@ TEST(Heightfield, WorldShapeCastsMatchTheCellsAndTouchTheField) {
     int best_cell = -1;
     std::vector<float> fraction(std::size_t(n), 2);
     for (int i = 0; i < n; ++i) {
-      const CastHit h = shape_cast(b, xb, move, field.cell(i), xs, {0, 0});
+      const CastResult h = cast_shape(b, xb, move, field.cell(i), xs, {0, 0});
       if (h.hit) fraction[std::size_t(i)] = h.fraction;
       if (h.hit && h.fraction < best) {
         best = h.fraction;
         best_cell = i;
       }
     }
-    const std::optional<RayResult> hit = world.cast_shape(b, xb, move);
-    ASSERT_EQ(hit.has_value(), best_cell >= 0) << "trial " << trial;
+    const WorldCastResult hit = world.cast_shape(b, xb, move);
+    ASSERT_EQ(bool(hit), best_cell >= 0) << "trial " << trial;
     const auto field_distance = [&](float t) {
       const oracle::RShape body = to_oracle(b, {xb.p + t * move, xb.q});
       long double d = 1e30L;
@@ -492,7 +490,7 @@ TEST(Heightfield, WorldShapeCastsMatchTheCellsAndTouchTheField) {
       return d;
     };
     const long double tol = 1e-3L * size + 1e-5L;
-    const float end = hit ? hit->hit.fraction : 1.0f;
+    const float end = hit ? hit.hit.fraction : 1.0f;
     for (int k = 0; k < 8; ++k)
       EXPECT_GT(field_distance(end * float(k) / 8), -tol) << "trial " << trial << ": overlaps before the hit";
     if (!hit) {
@@ -501,11 +499,11 @@ TEST(Heightfield, WorldShapeCastsMatchTheCellsAndTouchTheField) {
       continue;
     }
     ++hits;
-    EXPECT_EQ(hit->hit.fraction, best) << "trial " << trial;
-    EXPECT_EQ(fraction[std::size_t(hit->part)], best)
-        << "trial " << trial << ": cell " << hit->part << ", the brute force's "
+    EXPECT_EQ(hit.hit.fraction, best) << "trial " << trial;
+    EXPECT_EQ(fraction[std::size_t(hit.part)], best)
+        << "trial " << trial << ": cell " << hit.part << ", the brute force's "
         << best_cell;  // (a tie at a joint: either)
-    EXPECT_NEAR(field_distance(hit->hit.fraction), 0.0L, tol) << "trial " << trial;
+    EXPECT_NEAR(field_distance(hit.hit.fraction), 0.0L, tol) << "trial " << trial;
   }
   EXPECT_GT(hits, 1500 / kScale / 4);
   EXPECT_GT(misses, 1500 / kScale / 20);

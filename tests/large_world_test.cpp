@@ -206,7 +206,7 @@ Score score_point(const std::vector<Pair>& base, Vec2 offset, unsigned seed) {
     for (int k = 0; k < 3; ++k) {
       const Vec2 q = b.xa.p + Vec2{uniform(rng, -2, 2) * float(size), uniform(rng, -2, 2) * float(size)} + offset;
       const oracle::Projection o = oracle::project(w, v(q));
-      const pebble::PointProjection r = pebble::project_point(b.a.shape, xf, q);
+      const pebble::ProjectionResult r = pebble::project_point(b.a.shape, xf, q);
       const std::string what = "project_point " + lit(q) + " on " + b.a.maker + " at " + lit(xf);
       ++s.cases;
       s.add_invariant(std::fabs(r.distance - o.distance) / size, what);
@@ -243,7 +243,7 @@ Score score_ray(const std::vector<Pair>& base, Vec2 offset, unsigned seed, bool 
     const Vec2 origin = xf.p + vec(3 * size * from);
     const Vec2 translation = vec(aim - 3 * size * from) * uniform(rng, 0.5f, 2);
     const float radius = circle ? float(size) * uniform(rng, 0.05f, 0.5f) : 0;
-    const pebble::CastHit h = pebble::raycast(b.a.shape, xf, {origin, translation}, radius);
+    const pebble::CastResult h = pebble::cast_ray(b.a.shape, xf, {origin, translation}, radius);
     const auto [t, least] = oracle_ray(w, v(origin), v(translation), radius);
     const real length = oracle::length(v(translation));
     const std::string what = std::string(circle ? "circle cast " : "raycast ") + lit(origin) + " + " +
@@ -287,7 +287,7 @@ Score score_shape_cast(const std::vector<Moving>& base, Vec2 offset, real target
     const oracle::ConvexTrack track(
         [&](real t) { return moved_distance(wa, wb, t * v(mv.ta), t * v(mv.tb)) - target; });
     const real t = track.first_at_or_below(kTouchLevel * size);
-    const pebble::CastHit h = pebble::shape_cast(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb, {target});
+    const pebble::CastResult h = pebble::cast_shape(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb, {target});
     const std::string what = "shape_cast (target " + lit(target) + ")";
     ++s.cases;
     if (std::fabs(track.least()) > kAccuracy * size && h.hit != (t >= 0)) ++s.wrong;
@@ -351,7 +351,7 @@ Score score_approach(const std::vector<Moving>& base, Vec2 offset) {
     const oracle::RShape &wa = pl.wa, &wb = pl.wb;
     const real size = pl.size;
     const oracle::ConvexTrack track([&](real t) { return moved_distance(wa, wb, t * v(mv.ta), t * v(mv.tb)); });
-    const pebble::Approach r = pebble::closest_approach(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb, 1);
+    const pebble::ApproachResult r = pebble::closest_approach(p.a.shape, p.xa, mv.ta, p.b.shape, p.xb, mv.tb, 1);
     ++s.cases;
     if (std::fabs(track.least()) > kAccuracy * size && r.hit != (track.least() <= kTouchLevel * size)) ++s.wrong;
     const real speed = oracle::length(v(mv.tb - mv.ta));
@@ -442,17 +442,17 @@ Score score_world(unsigned seed, float size, Vec2 offset, bool contacts) {
       clear_miss = clear_miss && least > kAccuracy * size_i;
       if (t >= 0 && t < best) best = t, best_size = size_i;
     }
-    const std::optional<pebble::RayResult> r = kind == 0   ? world.cast_ray({origin, translation})
-                                               : kind == 1 ? world.cast_circle({origin, translation}, radius)
-                                                           : world.cast_shape(probe.shape, probe_xf, translation);
+    const pebble::WorldCastResult r = kind == 0   ? world.cast_ray({origin, translation})
+                                      : kind == 1 ? world.cast_circle({origin, translation}, radius)
+                                                  : world.cast_shape(probe.shape, probe_xf, translation);
     const real length = oracle::length(v(translation));
     const std::string what = std::string(kind == 0   ? "world cast_ray "
                                          : kind == 1 ? "world cast_circle "
                                                      : "world cast_shape ") +
                              lit(origin) + " + " + lit(translation) + (kind == 2 ? " " + probe.maker : "");
     ++s.cases;
-    if (r.has_value() ? clear_miss : clear_hit) ++s.wrong;
-    if (r.has_value() && best <= 1) s.add_invariant(std::fabs(r->hit.fraction - best) * length / best_size, what);
+    if (bool(r) ? clear_miss : clear_hit) ++s.wrong;
+    if (bool(r) && best <= 1) s.add_invariant(std::fabs(r.hit.fraction - best) * length / best_size, what);
   }
   // overlap_shape and within_distance with a probe shape placed in the cluster.
   for (int k = 0; k < 40; ++k) {

@@ -223,16 +223,16 @@ TEST(MoverPrimitives, CastMoverToleratesStartingContactButNotGoingDeeper) {
   EXPECT_FALSE(cast_mover(level.world, box, resting, {3, 0}, 0.01f).hit);
   EXPECT_FALSE(cast_mover(level.world, box, resting, {3, 1}, 0.01f).hit);
   // Into it: stopped at once.
-  const MoverCast down = cast_mover(level.world, box, resting, {1, -1}, 0.01f);
+  const MoverCastResult down = cast_mover(level.world, box, resting, {1, -1}, 0.01f);
   EXPECT_TRUE(down.hit);
   EXPECT_EQ(down.fraction, 0);
   EXPECT_NEAR(down.normal.y, 1, 1e-6f);
   // The plain world cast stops at once even along the floor.
   ShapeCastOptions options;
   options.target_separation = 0.01f;
-  EXPECT_TRUE(level.world.cast_shape(box, resting, {3, 0}, {}, options).has_value());
+  EXPECT_TRUE(level.world.cast_shape(box, resting, {3, 0}, {}, options));
   // From above, it stops at the skin.
-  const MoverCast fall = cast_mover(level.world, box, {{0, 2}, Rot::identity()}, {0, -4}, 0.01f);
+  const MoverCastResult fall = cast_mover(level.world, box, {{0, 2}, Rot::identity()}, {0, -4}, 0.01f);
   ASSERT_TRUE(fall.hit);
   EXPECT_NEAR(2 - 4 * fall.fraction, 0.51f, 1e-5f);
   // mover_planes: the floor's plane with its separation.

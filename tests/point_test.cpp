@@ -159,7 +159,7 @@ real angle_between(Vec2 a, oracle::V b) {
   return std::fabs(std::atan2(oracle::cross(av, b), oracle::dot(av, b)));
 }
 
-bool all_finite(const PointProjection& r) {
+bool all_finite(const ProjectionResult& r) {
   return std::isfinite(r.point.x) && std::isfinite(r.point.y) && std::isfinite(r.normal.x) &&
          std::isfinite(r.normal.y) && std::isfinite(r.distance);
 }
@@ -227,7 +227,7 @@ oracle::V random_local_point(Rng& rng, const Shape& shape) {
 // Compares one query with the oracle; returns false (after recording failures) on mismatch.
 void check_against_oracle(const Shape& shape, const Transform& xf, Vec2 p, const char* what) {
   const oracle::RShape ws = world_shape(shape, xf);
-  const PointProjection got = project_point(shape, xf, p);
+  const ProjectionResult got = project_point(shape, xf, p);
   const oracle::Projection want = oracle::project(ws, lv(p));
   const real size = shape_size(ws);
   const real coordinate = largest_coordinate(ws, xf, p) + std::fabs(want.distance);
@@ -339,7 +339,7 @@ TEST(ProjectPoint, MatchesOracleForPointsOnTheCoreWithoutRotation) {
       // Only when p - xf.p gives back v exactly is p exactly on the core.
       const bool exact = double(p.x) - double(xf.p.x) == double(v.x) && double(p.y) - double(xf.p.y) == double(v.y);
       if (shape.radius() == 0 && exact) {
-        const PointProjection got = project_point(shape, xf, p);
+        const ProjectionResult got = project_point(shape, xf, p);
         EXPECT_TRUE(got.inside);
         EXPECT_EQ(got.distance, 0.0f);
         EXPECT_EQ(got.point, p);
@@ -356,7 +356,7 @@ TEST(ProjectPoint, DiscCentreGivesMinusRadiusAndAFixedNormal) {
   // A quarter turn is exact in float, so the world centre maps back to the local centre exactly.
   const Transform xf{{3, -4}, Rot{0, 1}};
   const Vec2 centre = transform_point(xf, {1, 1});
-  const PointProjection r = project_point(disc, xf, centre);
+  const ProjectionResult r = project_point(disc, xf, centre);
   EXPECT_TRUE(r.inside);
   EXPECT_NEAR(r.distance, -2.0f, 1e-5f);
   EXPECT_NEAR(length(r.normal), 1.0f, 1e-6f);
@@ -368,11 +368,11 @@ TEST(ProjectPoint, DiscCentreGivesMinusRadiusAndAFixedNormal) {
 
 TEST(ProjectPoint, ZeroRadiusCircleIsAPoint) {
   const Shape dot_shape = Shape::circle(0, {2, 3});
-  const PointProjection at = project_point(dot_shape, Transform::identity(), {2, 3});
+  const ProjectionResult at = project_point(dot_shape, Transform::identity(), {2, 3});
   EXPECT_TRUE(at.inside);
   EXPECT_EQ(at.distance, 0.0f);
   EXPECT_EQ(at.point, (Vec2{2, 3}));
-  const PointProjection off = project_point(dot_shape, Transform::identity(), {5, 7});
+  const ProjectionResult off = project_point(dot_shape, Transform::identity(), {5, 7});
   EXPECT_FALSE(off.inside);
   EXPECT_FLOAT_EQ(off.distance, 5.0f);
   EXPECT_NEAR(off.normal.x, 0.6f, 1e-6f);
@@ -384,21 +384,21 @@ TEST(ProjectPoint, PointOnARadiusZeroSegmentIsOnTheBoundary) {
   const Shape axis = Shape::segment({-1, 2}, {3, 2});
   const Shape diagonal = Shape::segment({0, 0}, {3, 1});
   for (Vec2 p : {Vec2{0.5f, 2}, Vec2{-1, 2}, Vec2{3, 2}}) {
-    const PointProjection r = project_point(axis, id, p);
+    const ProjectionResult r = project_point(axis, id, p);
     EXPECT_TRUE(r.inside);
     EXPECT_EQ(r.distance, 0.0f);
     EXPECT_EQ(r.point, p);
     EXPECT_TRUE(contains(axis, id, p));
   }
   for (Vec2 p : {Vec2{1.5f, 0.5f}, Vec2{0, 0}, Vec2{3, 1}, Vec2{0.75f, 0.25f}}) {
-    const PointProjection r = project_point(diagonal, id, p);
+    const ProjectionResult r = project_point(diagonal, id, p);
     EXPECT_TRUE(r.inside);
     EXPECT_EQ(r.distance, 0.0f);
     EXPECT_TRUE(contains(diagonal, id, p));
     EXPECT_NEAR(distance(r.point, p), 0.0f, 1e-6f);
   }
   // Beyond an end on the segment's line: outside, the distance is the gap.
-  const PointProjection beyond = project_point(axis, id, {5, 2});
+  const ProjectionResult beyond = project_point(axis, id, {5, 2});
   EXPECT_FALSE(beyond.inside);
   EXPECT_FLOAT_EQ(beyond.distance, 2.0f);
   EXPECT_EQ(beyond.normal, (Vec2{1, 0}));
@@ -407,8 +407,8 @@ TEST(ProjectPoint, PointOnARadiusZeroSegmentIsOnTheBoundary) {
 
 TEST(ProjectPoint, SegmentNormalPointsToTheQuerySide) {
   const Shape seg = Shape::segment({-1, 0}, {1, 0});
-  const PointProjection above = project_point(seg, Transform::identity(), {0.25f, 0.5f});
-  const PointProjection below = project_point(seg, Transform::identity(), {0.25f, -0.5f});
+  const ProjectionResult above = project_point(seg, Transform::identity(), {0.25f, 0.5f});
+  const ProjectionResult below = project_point(seg, Transform::identity(), {0.25f, -0.5f});
   EXPECT_EQ(above.normal, (Vec2{0, 1}));
   EXPECT_EQ(below.normal, (Vec2{0, -1}));
   EXPECT_FLOAT_EQ(above.distance, 0.5f);
@@ -418,14 +418,14 @@ TEST(ProjectPoint, SegmentNormalPointsToTheQuerySide) {
 
 TEST(ProjectPoint, PointOnTheCapsuleCoreIsOneRadiusDeep) {
   const Shape cap = Shape::capsule({-2, 0}, {2, 0}, 0.5f);
-  const PointProjection r = project_point(cap, Transform::identity(), {1, 0});
+  const ProjectionResult r = project_point(cap, Transform::identity(), {1, 0});
   EXPECT_TRUE(r.inside);
   EXPECT_FLOAT_EQ(r.distance, -0.5f);
   EXPECT_FLOAT_EQ(std::fabs(r.normal.y), 1.0f);
   EXPECT_FLOAT_EQ(r.point.x, 1.0f);
   EXPECT_FLOAT_EQ(std::fabs(r.point.y), 0.5f);
   // Past the end cap, along the axis.
-  const PointProjection end = project_point(cap, Transform::identity(), {3, 0});
+  const ProjectionResult end = project_point(cap, Transform::identity(), {3, 0});
   EXPECT_FALSE(end.inside);
   EXPECT_FLOAT_EQ(end.distance, 0.5f);
   EXPECT_EQ(end.normal, (Vec2{1, 0}));
@@ -436,7 +436,7 @@ TEST(ProjectPoint, BoxBoundaryAndVerticesAreInside) {
   const Shape box = Shape::box(2, 1);
   const Transform id = Transform::identity();
   for (Vec2 p : {Vec2{2, 0.3f}, Vec2{-0.7f, 1}, Vec2{2, 1}, Vec2{-2, -1}, Vec2{-2, 1}}) {
-    const PointProjection r = project_point(box, id, p);
+    const ProjectionResult r = project_point(box, id, p);
     EXPECT_TRUE(r.inside) << p.x << ", " << p.y;
     EXPECT_EQ(r.distance, 0.0f);
     EXPECT_EQ(r.point, p);
@@ -445,7 +445,7 @@ TEST(ProjectPoint, BoxBoundaryAndVerticesAreInside) {
   // Just outside an edge and a corner.
   EXPECT_FALSE(contains(box, id, {std::nextafter(2.0f, 3.0f), 0}));
   EXPECT_FALSE(contains(box, id, {std::nextafter(2.0f, 3.0f), std::nextafter(1.0f, 2.0f)}));
-  const PointProjection corner = project_point(box, id, {5, 5});
+  const ProjectionResult corner = project_point(box, id, {5, 5});
   EXPECT_FLOAT_EQ(corner.distance, 5.0f);
   EXPECT_EQ(corner.point, (Vec2{2, 1}));
   EXPECT_NEAR(corner.normal.x, 0.6f, 1e-6f);
@@ -454,7 +454,7 @@ TEST(ProjectPoint, BoxBoundaryAndVerticesAreInside) {
 
 TEST(ProjectPoint, InsideBoxUsesTheNearestEdge) {
   const Shape box = Shape::box(2, 1);
-  const PointProjection r = project_point(box, Transform::identity(), {1.5f, 0.2f});
+  const ProjectionResult r = project_point(box, Transform::identity(), {1.5f, 0.2f});
   EXPECT_FLOAT_EQ(r.distance, -0.5f);
   EXPECT_EQ(r.normal, (Vec2{1, 0}));
   EXPECT_EQ(r.point, (Vec2{2, 0.2f}));
@@ -463,11 +463,11 @@ TEST(ProjectPoint, InsideBoxUsesTheNearestEdge) {
 TEST(ProjectPoint, TiedEdgesGiveTheRightDistanceAndOneOfTheTiedNormals) {
   // The centre of a square is equally far from all four edges, a point on its diagonal from two.
   const Shape square = Shape::box(1, 1);
-  const PointProjection centre = project_point(square, Transform::identity(), {0, 0});
+  const ProjectionResult centre = project_point(square, Transform::identity(), {0, 0});
   EXPECT_FLOAT_EQ(centre.distance, -1.0f);
   EXPECT_FLOAT_EQ(std::fabs(centre.normal.x) + std::fabs(centre.normal.y), 1.0f);
   EXPECT_FLOAT_EQ(length(centre.point), 1.0f);
-  const PointProjection diagonal = project_point(square, Transform::identity(), {0.5f, 0.5f});
+  const ProjectionResult diagonal = project_point(square, Transform::identity(), {0.5f, 0.5f});
   EXPECT_FLOAT_EQ(diagonal.distance, -0.5f);
   EXPECT_TRUE(diagonal.normal == (Vec2{1, 0}) || diagonal.normal == (Vec2{0, 1}));
   // Regular polygons around their centroid, any rotation.
@@ -480,7 +480,7 @@ TEST(ProjectPoint, TiedEdgesGiveTheRightDistanceAndOneOfTheTiedNormals) {
     const Shape poly = Shape::polygon(pts, 0.25f);
     const Transform xf{{100, -50}, Rot::from_angle(0.3f * float(n))};
     const Vec2 c = transform_point(xf, poly.core_centroid());
-    const PointProjection r = project_point(poly, xf, c);
+    const ProjectionResult r = project_point(poly, xf, c);
     const float apothem = std::cos(3.14159265f / float(n));
     EXPECT_NEAR(r.distance, -(apothem + 0.25f), 1e-5f) << n;
     EXPECT_NEAR(distance(r.point, c), apothem + 0.25f, 1e-4f) << n;
@@ -489,24 +489,24 @@ TEST(ProjectPoint, TiedEdgesGiveTheRightDistanceAndOneOfTheTiedNormals) {
 
 TEST(ProjectPoint, RoundedBoxCornerIsAnArc) {
   const Shape rb = Shape::rounded_box(2, 1, 0.5f);  // core half extents 1.5 x 0.5
-  const PointProjection r = project_point(rb, Transform::identity(), {1.5f + 3, 0.5f + 4});
+  const ProjectionResult r = project_point(rb, Transform::identity(), {1.5f + 3, 0.5f + 4});
   EXPECT_FLOAT_EQ(r.distance, 4.5f);
   EXPECT_NEAR(r.point.x, 1.5f + 0.3f, 1e-6f);
   EXPECT_NEAR(r.point.y, 0.5f + 0.4f, 1e-6f);
   // Deep inside: one corner radius deeper than the core.
-  const PointProjection in = project_point(rb, Transform::identity(), {0, 0});
+  const ProjectionResult in = project_point(rb, Transform::identity(), {0, 0});
   EXPECT_FLOAT_EQ(in.distance, -1.0f);
   EXPECT_EQ(in.normal, (Vec2{0, -1}));  // the bottom edge: tied with the top, lower index wins
 }
 
 TEST(ProjectPoint, FarPointsUpToTheCoordinateLimit) {
   const Shape box = Shape::box(1, 1);
-  const PointProjection r = project_point(box, Transform::identity(), {1e9f, 0});
+  const ProjectionResult r = project_point(box, Transform::identity(), {1e9f, 0});
   EXPECT_FALSE(r.inside);
   EXPECT_FLOAT_EQ(r.distance, 1e9f - 1);
   EXPECT_EQ(r.normal, (Vec2{1, 0}));
   const Transform xf{{-1e9f, -1e9f}, Rot::from_angle(1)};
-  const PointProjection across = project_point(box, xf, {1e9f, 1e9f});
+  const ProjectionResult across = project_point(box, xf, {1e9f, 1e9f});
   EXPECT_TRUE(all_finite(across));
   EXPECT_NEAR(across.distance, 2.8284271e9f, 3e3f);
   EXPECT_NEAR(length(across.normal), 1.0f, 1e-6f);
@@ -522,7 +522,7 @@ TEST(ProjectPoint, InvalidInputGivesTheEmptyResult) {
   const Vec2 bad_points[] = {{nan, 0}, {0, -inf}, {1e30f, 1e30f}, {-3e9f, 0}};
   for (const Shape& s : shapes) {
     for (const Transform& xf : bad_transforms) {
-      const PointProjection r = project_point(s, xf, {0.5f, 0.5f});
+      const ProjectionResult r = project_point(s, xf, {0.5f, 0.5f});
       EXPECT_EQ(r.point, (Vec2{0, 0}));
       EXPECT_EQ(r.normal, (Vec2{0, 0}));
       EXPECT_EQ(r.distance, kHugeDistance);
@@ -530,7 +530,7 @@ TEST(ProjectPoint, InvalidInputGivesTheEmptyResult) {
       EXPECT_FALSE(contains(s, xf, {0.5f, 0.5f}));
     }
     for (Vec2 p : bad_points) {
-      const PointProjection r = project_point(s, Transform::identity(), p);
+      const ProjectionResult r = project_point(s, Transform::identity(), p);
       EXPECT_TRUE(all_finite(r));
       EXPECT_EQ(r.distance, kHugeDistance);
       EXPECT_FALSE(r.inside);
@@ -543,7 +543,7 @@ TEST(ProjectPoint, SlightlyNonUnitRotationIsReadAsItsAngle) {
   // is_valid() accepts |q|^2 within kRotationTolerance of 1; the query must not scale the shape by |q|.
   const Shape box = Shape::box(1, 1);
   const Transform xf{{0, 0}, Rot{1.000004f, 0}};
-  const PointProjection r = project_point(box, xf, {1000, 0});
+  const ProjectionResult r = project_point(box, xf, {1000, 0});
   EXPECT_FLOAT_EQ(r.distance, 999.0f);
   EXPECT_FLOAT_EQ(r.point.x, 1.0f);
 }
@@ -567,8 +567,8 @@ TEST(ProjectPoint, InvariantUnderRigidMotionOfShapeAndPoint) {
       const oracle::V local = random_local_point(rng, shape);
       const Vec2 p = to_world(xf, local);
       const Vec2 p2 = to_world(moved, local);
-      const PointProjection a = project_point(shape, xf, p);
-      const PointProjection b = project_point(shape, moved, p2);
+      const ProjectionResult a = project_point(shape, xf, p);
+      const ProjectionResult b = project_point(shape, moved, p2);
       const oracle::RShape ws = world_shape(shape, xf);
       const real size = shape_size(ws);
       const real coordinate =
@@ -602,7 +602,7 @@ TEST(Contains, AgreesExactlyWithProjectPointInside) {
     for (int q = 0; q < 20; ++q) {
       Vec2 p = to_world(xf, random_local_point(rng, shape));
       if (q % 4 == 3) p = {std::nextafter(p.x, 2e9f), p.y};  // the neighbouring float
-      const PointProjection r = project_point(shape, xf, p);
+      const ProjectionResult r = project_point(shape, xf, p);
       ASSERT_EQ(contains(shape, xf, p), r.inside) << shape_case << " " << q;
       ASSERT_EQ(r.inside, r.distance <= 0);
       inside += r.inside;
@@ -704,7 +704,7 @@ TEST(ProjectPoint, DistanceIsOneLipschitz) {
     const real size = shape_size(world_shape(shape, xf));
     const Vec2 step = rng.in_disc(double(size) * 1e-3);
     const Vec2 p2 = p + step;
-    const PointProjection a = project_point(shape, xf, p), b = project_point(shape, xf, p2);
+    const ProjectionResult a = project_point(shape, xf, p), b = project_point(shape, xf, p2);
     const real coordinate = largest_coordinate(world_shape(shape, xf), xf, p) + std::fabs(real(a.distance));
     EXPECT_LE(std::fabs(real(a.distance) - b.distance),
               lnorm(lv(p2) - lv(p)) + 8 * kFloatEps * coordinate + 1e-6L * size);
@@ -720,7 +720,7 @@ TEST(ProjectPoint, FiniteForExtremeButValidInput) {
       for (float y : extremes) {
         const Transform xf{{extremes[size_t(rng.integer(0, 6))], extremes[size_t(rng.integer(0, 6))]},
                            Rot::from_angle(float(rng.uniform(-4, 4)))};
-        const PointProjection r = project_point(shape, xf, {x, y});
+        const ProjectionResult r = project_point(shape, xf, {x, y});
         ASSERT_TRUE(all_finite(r));
         EXPECT_NEAR(length(r.normal), 1.0f, 1e-6f);
         EXPECT_EQ(contains(shape, xf, {x, y}), r.inside);

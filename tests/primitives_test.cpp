@@ -915,7 +915,7 @@ TEST(ShapeAgreement, BoxAgreesWithShapeBox) {
     const Shape shape = Shape::box(b.half_extents.x, b.half_extents.y);
     const Transform xf{b.center, Rot::identity()};
     const Vec2 p = g.point();
-    const PointProjection proj = project_point(shape, xf, p);
+    const ProjectionResult proj = project_point(shape, xf, p);
     const real tol = 1e-5L * (1 + std::fabs(b.center.x) + std::fabs(b.center.y) + std::fabs(p.x) + std::fabs(p.y));
     // Containment: equal except within rounding of the boundary.
     const real gap = op::hull_gap({ov(p)}, ov(b));
@@ -955,7 +955,7 @@ TEST(ShapeAgreement, CircleAgreesWithShapeCircle) {
     const Shape shape = Shape::circle(c.radius);
     const Transform xf{c.center, Rot::identity()};
     const Vec2 p = g.point();
-    const PointProjection proj = project_point(shape, xf, p);
+    const ProjectionResult proj = project_point(shape, xf, p);
     const real tol = 1e-5L * (1 + std::fabs(c.center.x) + std::fabs(c.center.y) + std::fabs(p.x) + std::fabs(p.y));
     const real margin = dist(ov(p), ov(c.center)) - c.radius;
     if (std::fabs(margin) > tol) {

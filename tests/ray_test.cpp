@@ -1,4 +1,4 @@
-// raycast() and the circle cast against the long double oracle (tests/oracle/cast.hpp): random
+// cast_ray() and the circle cast against the long double oracle (tests/oracle/cast.hpp): random
 // rays of every kind of shape, rays from inside, along edges and through corners, tiny and
 // far-away shapes, zero-length rays, hand-worked exact cases (touching, grazing, along an edge,
 // tangent), published cases of other libraries' test suites, rigid-motion invariance and invalid
@@ -16,7 +16,7 @@
 #include "oracle/cast.hpp"
 
 using namespace cast_cases;
-using pebble::CastHit;
+using pebble::CastResult;
 using pebble::Ray;
 
 namespace {
@@ -38,20 +38,20 @@ std::string describe(const RayCase& c) {
   return out;
 }
 
-CastHit run(const RayCase& c) {
-  return c.radius > 0 ? pebble::raycast(c.shape.shape, c.xf, c.ray, c.radius)
-                      : pebble::raycast(c.shape.shape, c.xf, c.ray);
+CastResult run(const RayCase& c) {
+  return c.radius > 0 ? pebble::cast_ray(c.shape.shape, c.xf, c.ray, c.radius)
+                      : pebble::cast_ray(c.shape.shape, c.xf, c.ray);
 }
 
 /// Everything the contract says about one cast, checked against the oracle. "" when all holds.
 std::string check_ray(const RayCase& c) {
-  const CastHit h = run(c);
+  const CastResult h = run(c);
   std::ostringstream err;
   err.precision(9);
   if (!finite(h)) return "non-finite field; ";
   if (c.radius == 0) {
-    // raycast(..., 0) is raycast(...).
-    const CastHit h0 = pebble::raycast(c.shape.shape, c.xf, c.ray, 0.0f);
+    // cast_ray(..., 0) is cast_ray(...).
+    const CastResult h0 = pebble::cast_ray(c.shape.shape, c.xf, c.ray, 0.0f);
     if (h0.hit != h.hit || h0.fraction != h.fraction || !(h0.point == h.point) || !(h0.normal == h.normal)) {
       err << "raycast with radius 0 differs from raycast; ";
     }
@@ -363,7 +363,7 @@ TEST(Raycast, TinyRadiusCornersAreNotMissed) {
 // Exact cases worked by hand (dyadic numbers: every step is exact in float and double).
 
 TEST(Raycast, HitsABoxFace) {
-  const CastHit h = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0.5f}, {4, 0}});
+  const CastResult h = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0.5f}, {4, 0}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{-1, 0.5f}));
@@ -371,13 +371,13 @@ TEST(Raycast, HitsABoxFace) {
 }
 
 TEST(Raycast, StopsShortOrPointsAwayMisses) {
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0}, {1.5f, 0}})));
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0}, {-4, 0}})));
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 2}, {6, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0}, {1.5f, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0}, {-4, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 2}, {6, 0}})));
 }
 
 TEST(Raycast, ReachingTheSurfaceExactlyAtTheEndHits) {
-  const CastHit h = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0}, {2, 0}});
+  const CastResult h = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0}, {2, 0}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 1.0f);
   EXPECT_EQ(h.point, (Vec2{-1, 0}));
@@ -386,44 +386,44 @@ TEST(Raycast, ReachingTheSurfaceExactlyAtTheEndHits) {
 TEST(Raycast, RayAlongAnEdgeHitsItsFirstCorner) {
   // Along the top edge's line: the ray first touches the box at the corner (-1, 1), entering
   // through the left face; it never goes inside.
-  const CastHit h = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 1}, {4, 0}});
+  const CastResult h = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 1}, {4, 0}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{-1, 1}));
   EXPECT_EQ(h.normal, (Vec2{-1, 0}));
   // Along the line of a rounded box's flat top: first contact is where the corner arc meets the
   // flat part, with the face normal.
-  const CastHit r = pebble::raycast(Shape::rounded_box(1, 1, 0.5f), kId, Ray{{-3, 1}, {4, 0}});
+  const CastResult r = pebble::cast_ray(Shape::rounded_box(1, 1, 0.5f), kId, Ray{{-3, 1}, {4, 0}});
   EXPECT_TRUE(r.hit);
   EXPECT_EQ(r.fraction, 0.625f);
   EXPECT_EQ(r.point, (Vec2{-0.5f, 1}));
   EXPECT_EQ(r.normal, (Vec2{0, 1}));
   // A hair above: a miss.
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 1.0000001f}, {4, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 1.0000001f}, {4, 0}})));
 }
 
 TEST(Raycast, RayGrazingACornerTouchesIt) {
   // Through (1, 1) at 45 degrees: the ray touches only the corner, entering through the right
   // face's plane; a hair to the outside misses.
-  const CastHit h = pebble::raycast(Shape::box(1, 1), kId, Ray{{2, 0}, {-2, 2}});
+  const CastResult h = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{2, 0}, {-2, 2}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{1, 1}));
   EXPECT_EQ(h.normal, (Vec2{1, 0}));
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::box(1, 1), kId, Ray{{2.00000024f, 0}, {-2, 2}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::box(1, 1), kId, Ray{{2.00000024f, 0}, {-2, 2}})));
 }
 
 TEST(Raycast, TangentToACircleTouches) {
-  const CastHit h = pebble::raycast(Shape::circle(1), kId, Ray{{-2, 1}, {4, 0}});
+  const CastResult h = pebble::cast_ray(Shape::circle(1), kId, Ray{{-2, 1}, {4, 0}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{0, 1}));
   EXPECT_EQ(h.normal, (Vec2{0, 1}));
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::circle(1), kId, Ray{{-2, 1.00000012f}, {4, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::circle(1), kId, Ray{{-2, 1.00000012f}, {4, 0}})));
 }
 
 TEST(Raycast, CircleAndOffCentreCircle) {
-  const CastHit h = pebble::raycast(Shape::circle(0.5f, {1, 1}), kId, Ray{{1, 4}, {0, -4}});
+  const CastResult h = pebble::cast_ray(Shape::circle(0.5f, {1, 1}), kId, Ray{{1, 4}, {0, -4}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.625f);
   EXPECT_EQ(h.point, (Vec2{1, 1.5f}));
@@ -432,17 +432,17 @@ TEST(Raycast, CircleAndOffCentreCircle) {
 
 TEST(Raycast, CapsuleSideCapAndTangent) {
   const Shape cap = Shape::capsule({-1, 0}, {1, 0}, 0.5f);
-  const CastHit side = pebble::raycast(cap, kId, Ray{{0.5f, 2}, {0, -2}});
+  const CastResult side = pebble::cast_ray(cap, kId, Ray{{0.5f, 2}, {0, -2}});
   EXPECT_TRUE(side.hit);
   EXPECT_EQ(side.fraction, 0.75f);
   EXPECT_EQ(side.normal, (Vec2{0, 1}));
-  const CastHit end = pebble::raycast(cap, kId, Ray{{3, 0}, {-2, 0}});
+  const CastResult end = pebble::cast_ray(cap, kId, Ray{{3, 0}, {-2, 0}});
   EXPECT_TRUE(end.hit);
   EXPECT_EQ(end.fraction, 0.75f);
   EXPECT_EQ(end.point, (Vec2{1.5f, 0}));
   EXPECT_EQ(end.normal, (Vec2{1, 0}));
   // Along the side's line: the ray is tangent to the left cap at its top and first touches there.
-  const CastHit along = pebble::raycast(cap, kId, Ray{{-3, 0.5f}, {6, 0}});
+  const CastResult along = pebble::cast_ray(cap, kId, Ray{{-3, 0.5f}, {6, 0}});
   EXPECT_TRUE(along.hit);
   EXPECT_NEAR(along.fraction, 1.0f / 3, 1e-7f);
   EXPECT_NEAR(along.point.x, -1, 1e-6f);
@@ -452,22 +452,22 @@ TEST(Raycast, CapsuleSideCapAndTangent) {
 
 TEST(Raycast, SharpSegmentFromEitherSideAndAlongIt) {
   const Shape seg = Shape::segment({-1, 0}, {1, 0});
-  const CastHit down = pebble::raycast(seg, kId, Ray{{0.25f, 1}, {0, -2}});
+  const CastResult down = pebble::cast_ray(seg, kId, Ray{{0.25f, 1}, {0, -2}});
   EXPECT_TRUE(down.hit);
   EXPECT_EQ(down.fraction, 0.5f);
   EXPECT_EQ(down.point, (Vec2{0.25f, 0}));
   EXPECT_EQ(down.normal, (Vec2{0, 1}));
-  const CastHit up = pebble::raycast(seg, kId, Ray{{0.25f, -1}, {0, 2}});
+  const CastResult up = pebble::cast_ray(seg, kId, Ray{{0.25f, -1}, {0, 2}});
   EXPECT_TRUE(up.hit);
   EXPECT_EQ(up.normal, (Vec2{0, -1}));
   // In line with it: hits its end, the normal facing the ray.
-  const CastHit along = pebble::raycast(seg, kId, Ray{{-3, 0}, {4, 0}});
+  const CastResult along = pebble::cast_ray(seg, kId, Ray{{-3, 0}, {4, 0}});
   EXPECT_TRUE(along.hit);
   EXPECT_EQ(along.fraction, 0.5f);
   EXPECT_EQ(along.point, (Vec2{-1, 0}));
   EXPECT_EQ(along.normal, (Vec2{-1, 0}));
   // Starting on it: inside.
-  const CastHit on = pebble::raycast(seg, kId, Ray{{0.5f, 0}, {0, 1}});
+  const CastResult on = pebble::cast_ray(seg, kId, Ray{{0.5f, 0}, {0, 1}});
   EXPECT_TRUE(on.hit);
   EXPECT_EQ(on.fraction, 0.0f);
   EXPECT_EQ(on.normal, Vec2{});
@@ -475,17 +475,17 @@ TEST(Raycast, SharpSegmentFromEitherSideAndAlongIt) {
 
 TEST(Raycast, PointShapeIsHitOnlyThroughItsPoint) {
   const Shape dot = Shape::circle(0, {0.5f, 0.5f});
-  const CastHit h = pebble::raycast(dot, kId, Ray{{0.5f, -1.5f}, {0, 4}});
+  const CastResult h = pebble::cast_ray(dot, kId, Ray{{0.5f, -1.5f}, {0, 4}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.5f);
   EXPECT_EQ(h.point, (Vec2{0.5f, 0.5f}));
   EXPECT_EQ(h.normal, (Vec2{0, -1}));
-  EXPECT_TRUE(is_no_hit(pebble::raycast(dot, kId, Ray{{0.5f, -1.5f}, {0.25f, 4}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(dot, kId, Ray{{0.5f, -1.5f}, {0.25f, 4}})));
 }
 
 TEST(Raycast, OriginInsideOrOnTheSurfaceHitsAtZero) {
   for (const Ray& ray : {Ray{{0, 0}, {5, 0}}, Ray{{1, 0.5f}, {5, 0}}, Ray{{1, 1}, {1, 1}}, Ray{{0.5f, 0.5f}, {0, 0}}}) {
-    const CastHit h = pebble::raycast(Shape::box(1, 1), kId, ray);
+    const CastResult h = pebble::cast_ray(Shape::box(1, 1), kId, ray);
     EXPECT_TRUE(h.hit);
     EXPECT_EQ(h.fraction, 0.0f);
     EXPECT_EQ(h.point, ray.origin);
@@ -494,15 +494,15 @@ TEST(Raycast, OriginInsideOrOnTheSurfaceHitsAtZero) {
 }
 
 TEST(Raycast, ZeroLengthRayOutsideMisses) {
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::box(1, 1), kId, Ray{{2, 0}, {0, 0}})));
-  EXPECT_TRUE(is_no_hit(pebble::raycast(Shape::circle(1), kId, Ray{{2, 0}, {0, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::box(1, 1), kId, Ray{{2, 0}, {0, 0}})));
+  EXPECT_TRUE(is_no_hit(pebble::cast_ray(Shape::circle(1), kId, Ray{{2, 0}, {0, 0}})));
 }
 
 TEST(Raycast, RotatedAndMovedShapeAnswersInWorldSpace) {
   // A box turned by 90 degrees and moved: the normal comes back in world axes (seed 000's
   // reference code returns it in the shape's frame).
   const Transform xf{{10, 5}, Rot{0, 1}};
-  const CastHit h = pebble::raycast(Shape::box(2, 1), xf, Ray{{10, 0}, {0, 4}});
+  const CastResult h = pebble::cast_ray(Shape::box(2, 1), xf, Ray{{10, 0}, {0, 4}});
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.75f);
   EXPECT_EQ(h.point, (Vec2{10, 3}));
@@ -512,28 +512,28 @@ TEST(Raycast, RotatedAndMovedShapeAnswersInWorldSpace) {
 TEST(CircleCast, HitsWhereTheDiscTouches) {
   // A disc of radius 0.5 moving right at height 0 against the unit box: touches at x = -1.5 of
   // its centre, the contact point on the box's face.
-  const CastHit h = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0}, {4, 0}}, 0.5f);
+  const CastResult h = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0}, {4, 0}}, 0.5f);
   EXPECT_TRUE(h.hit);
   EXPECT_EQ(h.fraction, 0.375f);
   EXPECT_EQ(h.point, (Vec2{-1, 0}));
   EXPECT_EQ(h.normal, (Vec2{-1, 0}));
   // Past the corner at height 1.25: it touches the corner (-1, 1) itself.
-  const CastHit c = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 1.25f}, {4, 0}}, 0.5f);
+  const CastResult c = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 1.25f}, {4, 0}}, 0.5f);
   EXPECT_TRUE(c.hit);
   EXPECT_NEAR(c.point.x, -1, 1e-6f);
   EXPECT_NEAR(c.point.y, 1, 1e-6f);
   EXPECT_NEAR(c.normal.x, -std::sqrt(3.0f) / 2, 1e-6f);
   EXPECT_NEAR(c.normal.y, 0.5f, 1e-6f);
   // Starting in contact: fraction 0, zero normal.
-  const CastHit s = pebble::raycast(Shape::box(1, 1), kId, Ray{{-1.5f, 0}, {4, 0}}, 0.5f);
+  const CastResult s = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-1.5f, 0}, {4, 0}}, 0.5f);
   EXPECT_TRUE(s.hit);
   EXPECT_EQ(s.fraction, 0.0f);
   EXPECT_EQ(s.normal, Vec2{});
 }
 
 TEST(CircleCast, RadiusZeroIsARaycast) {
-  const CastHit a = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0.25f}, {4, 1}}, 0.0f);
-  const CastHit b = pebble::raycast(Shape::box(1, 1), kId, Ray{{-3, 0.25f}, {4, 1}});
+  const CastResult a = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0.25f}, {4, 1}}, 0.0f);
+  const CastResult b = pebble::cast_ray(Shape::box(1, 1), kId, Ray{{-3, 0.25f}, {4, 1}});
   EXPECT_EQ(a.hit, b.hit);
   EXPECT_EQ(a.fraction, b.fraction);
   EXPECT_EQ(a.point, b.point);
@@ -567,7 +567,7 @@ void expect_published(const RayCase& c, double published_fraction, const char* s
     EXPECT_FALSE(run(c).hit) << source << "\n    " << describe(c);
   } else {
     EXPECT_NEAR(double(o), published_fraction, 1e-9) << source << ": the oracle disagrees with the source";
-    const CastHit h = run(c);
+    const CastResult h = run(c);
     EXPECT_TRUE(h.hit) << source << "\n    " << describe(c);
     EXPECT_NEAR(h.fraction, published_fraction, 1e-6) << source << "\n    " << describe(c);
   }
@@ -630,7 +630,7 @@ TEST(Raycast, PublishedParryConvexPolygonSweep) {
   for (int i = 0; i < 10000; ++i) {
     const Vec2 from{3, 1 + float(i) * 1e-4f};
     const RayCase c{square, kId, Ray{from, Vec2{0, 2} - from}};
-    const CastHit h = run(c);
+    const CastResult h = run(c);
     const float travelled = h.fraction * pebble::length(c.ray.translation);
     std::string e = check_ray(c);
     if (!h.hit || h.normal != Vec2{1, 0} || travelled < 1 - 1e-5f || travelled >= std::sqrt(2.0f))
@@ -651,7 +651,7 @@ TEST(Raycast, MovingShapeAndRayRigidlyChangesNothing) {
     RayCase moved = c;
     moved.xf = pebble::mul(m, c.xf);
     moved.ray = Ray{pebble::transform_point(m, c.ray.origin), pebble::rotate(m.q, c.ray.translation)};
-    const CastHit h0 = run(c), h1 = run(moved);
+    const CastResult h0 = run(c), h1 = run(moved);
     std::string e = check_ray(moved);
     const real size = oracle::half_diameter(world(c.shape, c.xf)) + c.radius;
     const real len = oracle::length(v(c.ray.translation));
@@ -674,16 +674,16 @@ TEST(Raycast, InvalidInputGivesNoHit) {
   const Ray good{{-5, 0.1f}, {10, 0}};
   for (const Shape& s : shapes) {
     for (const Transform& bad : invalid_transforms()) {
-      EXPECT_TRUE(is_no_hit(pebble::raycast(s, bad, good))) << lit(bad);
-      EXPECT_TRUE(is_no_hit(pebble::raycast(s, bad, good, 0.5f))) << lit(bad);
+      EXPECT_TRUE(is_no_hit(pebble::cast_ray(s, bad, good))) << lit(bad);
+      EXPECT_TRUE(is_no_hit(pebble::cast_ray(s, bad, good, 0.5f))) << lit(bad);
     }
     for (const Ray& bad : {Ray{{nan, 0}, {1, 0}}, Ray{{0, 0}, {inf, 0}}, Ray{{1e30f, 0}, {1, 0}},
                            Ray{{0, 0}, {-1e30f, 1}}, Ray{{0, 0}, {nan, nan}}}) {
-      EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, bad)));
-      EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, bad, 0.5f)));
+      EXPECT_TRUE(is_no_hit(pebble::cast_ray(s, kId, bad)));
+      EXPECT_TRUE(is_no_hit(pebble::cast_ray(s, kId, bad, 0.5f)));
     }
     for (const float bad_radius : {-1.0f, nan, inf, 1e30f})
-      EXPECT_TRUE(is_no_hit(pebble::raycast(s, kId, good, bad_radius)));
+      EXPECT_TRUE(is_no_hit(pebble::cast_ray(s, kId, good, bad_radius)));
   }
 }
 
@@ -695,8 +695,8 @@ TEST(Raycast, HugeButValidCoordinatesStayFinite) {
       const Transform xf{{far, -far}, Rot::from_angle(0.3f)};
       for (const Ray& ray : {Ray{{-far, far}, {2 * far, -2 * far}}, Ray{{far - 10, -far}, {20, 0}},
                              Ray{{far, -far}, {0, 0}}, Ray{{-9e8f, -9e8f}, {9e8f, 9e8f}}}) {
-        EXPECT_TRUE(finite(pebble::raycast(s, xf, ray)));
-        EXPECT_TRUE(finite(pebble::raycast(s, xf, ray, 1e6f)));
+        EXPECT_TRUE(finite(pebble::cast_ray(s, xf, ray)));
+        EXPECT_TRUE(finite(pebble::cast_ray(s, xf, ray, 1e6f)));
       }
     }
   }
@@ -720,7 +720,7 @@ TEST(Raycast, RaysPassingBeyondASharpSliversTipMiss) {
         const Ray ray{{0, y}, {far + 200, slope * (far + 200)}};
         if (std::min(y + slope * far, y + slope * (far + 53)) < 48.1875f + 0.05f) continue;  // within 0.05 of the top
         ++rays;
-        const CastHit h = pebble::raycast(sliver, xf, ray), h0 = pebble::raycast(sliver, xf, ray, 0.0f);
+        const CastResult h = pebble::cast_ray(sliver, xf, ray), h0 = pebble::cast_ray(sliver, xf, ray, 0.0f);
         hits += h.hit;
         EXPECT_EQ(h.hit, h0.hit);
       }
@@ -735,7 +735,7 @@ TEST(RayAccuracy, DISABLED_Report) {
     real worst_gap = 0, worst_angle = 0;
     int hits = 0, cases = 0;
     for (const RayCase& c : random_rays(1, 400, 1, {}, circles)) {
-      const CastHit h = run(c);
+      const CastResult h = run(c);
       ++cases;
       if (!h.hit || h.fraction == 0) continue;
       ++hits;

@@ -54,7 +54,7 @@ struct Observer {
     put(i.generation);
     put(i.world);
   }
-  void hit(const RayResult& r) {
+  void hit(const WorldCastResult& r) {
     id(r.id);
     put(r.part);
     put(r.hit.hit);
@@ -83,7 +83,7 @@ Bytes observe(const CollisionWorld& w, unsigned seed) {
     o.manifold(c.manifold);
   }
   for (const auto events :
-       {w.begin_touch_events(), w.end_touch_events(), w.begin_part_touch_events(), w.end_part_touch_events()}) {
+       {w.touch_begin_events(), w.touch_end_events(), w.part_touch_begin_events(), w.part_touch_end_events()}) {
     o.put(events.size());
     for (const ContactEvent& e : events) {
       o.id(e.a);
@@ -106,20 +106,20 @@ Bytes observe(const CollisionWorld& w, unsigned seed) {
   for (int q = 0; q < 12; ++q) {
     const Ray ray{rng.in_disc(14), rng.in_disc(20)};
     const QueryFilter filter = q % 3 == 0 ? all : QueryFilter{};
-    if (const auto r = w.cast_ray(ray, filter)) o.hit(*r);
+    if (const auto r = w.cast_ray(ray, filter)) o.hit(r);
     o.put(-1);
     w.cast_ray(
         ray,
-        [&](const RayResult& r) {
+        [&](const WorldCastResult& r) {
           o.hit(r);
           return 1.0f;
         },
         filter);
-    if (const auto r = w.cast_circle(ray, 0.3f, filter)) o.hit(*r);
+    if (const auto r = w.cast_circle(ray, 0.3f, filter)) o.hit(r);
     o.put(-2);
     const Shape probe = Shape::box(0.4f, 0.2f);
     const Transform at{ray.origin, Rot::from_angle(float(q))};
-    if (const auto r = w.cast_shape(probe, at, ray.translation, filter)) o.hit(*r);
+    if (const auto r = w.cast_shape(probe, at, ray.translation, filter)) o.hit(r);
     o.put(-3);
     w.overlap_shape(
         probe, at,

@@ -318,7 +318,7 @@ TEST_F(ToolsTest, TheDocumentedExampleRuns) {
 }
 
 // Terrain and composite objects: world_contacts and world_raycast on tools/scenes/terrain.json
-// against every pair of parts and every part asked one by one (collide() and raycast() of a chain
+// against every pair of parts and every part asked one by one (collide() and cast_ray() of a chain
 // segment for chains, of the shape otherwise), with no world in between; an answer names the part
 // exactly when its object has several.
 TEST_F(ToolsTest, TerrainSceneNamesParts) {
@@ -393,8 +393,8 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
     for (int o = 0; o < int(scene.objects.size()); ++o) {
       const SceneObject& obj = scene.objects[static_cast<size_t>(o)];
       for (int k = 0; k < part_count(o); ++k) {
-        const pebble::CastHit h =
-            obj.chain ? pebble::raycast(obj.chain->segment(k), obj.xf, ray) : pebble::raycast(part(o, k), obj.xf, ray);
+        const pebble::CastResult h = obj.chain ? pebble::cast_ray(obj.chain->segment(k), obj.xf, ray)
+                                               : pebble::cast_ray(part(o, k), obj.xf, ray);
         if (h.hit) hits.emplace_back(h.fraction, o, k);
       }
     }
@@ -426,7 +426,7 @@ TEST_F(ToolsTest, TerrainSceneNamesParts) {
   const pebble::Ray up_ray{{up["origin"][0].get<float>(), up["origin"][1].get<float>()},
                            {up["translation"][0].get<float>(), up["translation"][1].get<float>()}};
   bool crosses = false;
-  for (const pebble::Shape& segment : hills.parts) crosses = crosses || pebble::raycast(segment, hills.xf, up_ray).hit;
+  for (const pebble::Shape& segment : hills.parts) crosses = crosses || pebble::cast_ray(segment, hills.xf, up_ray).hit;
   EXPECT_TRUE(crosses);
 
   // The ell's mass: the box 1.2 x 0.3 and the arm 0.3 x 0.75 rounded by 0.02 (area + perimeter r + pi r^2).
@@ -484,8 +484,8 @@ TEST_F(ToolsTest, HeightfieldSceneNamesCells) {
     for (size_t o = 0; o < scene.objects.size(); ++o) {
       const SceneObject& obj = scene.objects[o];
       for (int k = 0; k < (o == 0 ? ground.heightfield->cell_count() : 1); ++k) {
-        const pebble::CastHit h = o == 0 ? pebble::raycast(ground.heightfield->cell(k), obj.xf, ray)
-                                         : pebble::raycast(obj.shape, obj.xf, ray);
+        const pebble::CastResult h = o == 0 ? pebble::cast_ray(ground.heightfield->cell(k), obj.xf, ray)
+                                            : pebble::cast_ray(obj.shape, obj.xf, ray);
         if (h.hit) expect.emplace_back(h.fraction, int(o), k);
       }
     }

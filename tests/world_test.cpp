@@ -2,7 +2,7 @@
 // worlds of thousands of colliders driven through long sequences of add, move, reshape, filter
 // change and remove, whose contacts after every update() equal the O(n^2) set of collide() results
 // (manifolds bit for bit), whose events equal the differences between consecutive sets, and whose
-// scene queries equal the best (or the set) of raycast(), overlap(), distance() and contains() over
+// scene queries equal the best (or the set) of cast_ray(), overlap(), distance() and contains() over
 // every collider; 1, 2 and 4 threads and a user task hook giving the same bits; stale and foreign
 // ids refused; hand-made cases for filters, sensors, fixed colliders, margins and bad input.
 #include <gtest/gtest.h>
@@ -179,15 +179,15 @@ bool same_bits(const Manifold& a, const Manifold& b) {
 }
 
 // Part k's ray (or circle) cast and shape cast, one-sided for a chain's segment.
-CastHit ray_at(const Entry& e, int k, const Ray& ray, float radius) {
-  if (!e.segments.empty()) return raycast(e.segments[std::size_t(k)], e.xf, ray, radius);
+CastResult ray_at(const Entry& e, int k, const Ray& ray, float radius) {
+  if (!e.segments.empty()) return cast_ray(e.segments[std::size_t(k)], e.xf, ray, radius);
   const Shape& part = e.parts[std::size_t(k)];
-  return radius > 0 ? raycast(part, e.xf, ray, radius) : raycast(part, e.xf, ray);
+  return radius > 0 ? cast_ray(part, e.xf, ray, radius) : cast_ray(part, e.xf, ray);
 }
-CastHit cast_at(const Entry& e, int k, const Shape& probe, const Transform& at, Vec2 motion,
-                const ShapeCastOptions& options) {
-  if (!e.segments.empty()) return shape_cast(probe, at, motion, e.segments[std::size_t(k)], e.xf, {}, options);
-  return shape_cast(probe, at, motion, e.parts[std::size_t(k)], e.xf, {}, options);
+CastResult cast_at(const Entry& e, int k, const Shape& probe, const Transform& at, Vec2 motion,
+                   const ShapeCastOptions& options) {
+  if (!e.segments.empty()) return cast_shape(probe, at, motion, e.segments[std::size_t(k)], e.xf, {}, options);
+  return cast_shape(probe, at, motion, e.parts[std::size_t(k)], e.xf, {}, options);
 }
 
 bool sees(const Entry& e, const QueryFilter& f) {
@@ -209,27 +209,26 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
     for (const auto& [id, e] : ref.live) {
       if (!sees(e, filter)) continue;
       for (int k = 0; k < int(e.parts.size()); ++k) {
-        const CastHit h = ray_at(e, k, ray, radius);
+        const CastResult h = ray_at(e, k, ray, radius);
         if (!h.hit) continue;
         all.insert({id, k});
         if (!best || h.fraction < *best) best = h.fraction;
       }
     }
-    const std::optional<RayResult> got =
-        radius > 0 ? world.cast_circle(ray, radius, filter) : world.cast_ray(ray, filter);
-    ASSERT_EQ(got.has_value(), best.has_value()) << "radius " << radius;
+    const WorldCastResult got = radius > 0 ? world.cast_circle(ray, radius, filter) : world.cast_ray(ray, filter);
+    ASSERT_EQ(bool(got), best.has_value()) << "radius " << radius;
     if (got) {
-      EXPECT_EQ(got->hit.fraction, *best) << "radius " << radius;
-      const Entry& e = ref.live.at(got->id);
-      ASSERT_LT(std::size_t(got->part), e.parts.size());
-      const CastHit again = ray_at(e, got->part, ray, radius);
+      EXPECT_EQ(got.hit.fraction, *best) << "radius " << radius;
+      const Entry& e = ref.live.at(got.id);
+      ASSERT_LT(std::size_t(got.part), e.parts.size());
+      const CastResult again = ray_at(e, got.part, ray, radius);
       EXPECT_TRUE(again.hit);
-      EXPECT_EQ(again.fraction, got->hit.fraction);
-      EXPECT_EQ(again.point, got->hit.point);
-      EXPECT_EQ(again.normal, got->hit.normal);
+      EXPECT_EQ(again.fraction, got.hit.fraction);
+      EXPECT_EQ(again.point, got.hit.point);
+      EXPECT_EQ(again.normal, got.hit.normal);
     }
     std::set<PartHit, PartHitLess> seen;
-    const auto collect = [&](const RayResult& r) {
+    const auto collect = [&](const WorldCastResult& r) {
       EXPECT_TRUE(seen.insert({r.id, r.part}).second);
       return 1.0f;
     };
@@ -254,27 +253,27 @@ void check_queries(const CollisionWorld& world, const Reference& ref, test_rando
     for (const auto& [id, e] : ref.live) {
       if (!sees(e, filter)) continue;
       for (int k = 0; k < int(e.parts.size()); ++k) {
-        const CastHit h = cast_at(e, k, probe, at, motion, options);
+        const CastResult h = cast_at(e, k, probe, at, motion, options);
         if (!h.hit) continue;
         all.insert({id, k});
         if (!best || h.fraction < *best) best = h.fraction;
       }
     }
-    const std::optional<RayResult> got = world.cast_shape(probe, at, motion, filter, options);
-    ASSERT_EQ(got.has_value(), best.has_value()) << "target " << target;
+    const WorldCastResult got = world.cast_shape(probe, at, motion, filter, options);
+    ASSERT_EQ(bool(got), best.has_value()) << "target " << target;
     if (got) {
-      EXPECT_EQ(got->hit.fraction, *best);
-      const Entry& e = ref.live.at(got->id);
-      ASSERT_LT(std::size_t(got->part), e.parts.size());
-      const CastHit again = cast_at(e, got->part, probe, at, motion, options);
-      EXPECT_EQ(again.fraction, got->hit.fraction);
-      EXPECT_EQ(again.point, got->hit.point);
-      EXPECT_EQ(-again.normal, got->hit.normal);
+      EXPECT_EQ(got.hit.fraction, *best);
+      const Entry& e = ref.live.at(got.id);
+      ASSERT_LT(std::size_t(got.part), e.parts.size());
+      const CastResult again = cast_at(e, got.part, probe, at, motion, options);
+      EXPECT_EQ(again.fraction, got.hit.fraction);
+      EXPECT_EQ(again.point, got.hit.point);
+      EXPECT_EQ(-again.normal, got.hit.normal);
     }
     std::set<PartHit, PartHitLess> seen;
     world.cast_shape(
         probe, at, motion,
-        [&](const RayResult& r) {
+        [&](const WorldCastResult& r) {
           return seen.insert({r.id, r.part}).second ? 1.0f : -1.0f;
         },
         filter, options);
@@ -415,8 +414,8 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     world.update();
     if (recording) {
       recording->contacts.emplace_back(world.contacts().begin(), world.contacts().end());
-      recording->begins.emplace_back(world.begin_touch_events().begin(), world.begin_touch_events().end());
-      recording->ends.emplace_back(world.end_touch_events().begin(), world.end_touch_events().end());
+      recording->begins.emplace_back(world.touch_begin_events().begin(), world.touch_begin_events().end());
+      recording->ends.emplace_back(world.touch_end_events().begin(), world.touch_end_events().end());
       recording->sensor_begins.emplace_back(world.sensor_begin_events().begin(), world.sensor_begin_events().end());
       recording->sensor_ends.emplace_back(world.sensor_end_events().begin(), world.sensor_end_events().end());
     }
@@ -472,16 +471,16 @@ void drive(CollisionWorld& world, unsigned seed, int steps, int colliders, bool 
     std::set<Key, KeyLess> want_begin, want_end, got_begin, got_end, want_pbegin, want_pend, got_pbegin, got_pend;
     differences(now_parts, before_parts, want_pbegin, want_pend);
     differences(colliders_of(contacts), colliders_of(previous_contacts), want_begin, want_end);
-    for (const ContactEvent& e : world.begin_part_touch_events())
+    for (const ContactEvent& e : world.part_touch_begin_events())
       EXPECT_TRUE(got_pbegin.insert({e.a, e.part_a, e.b, e.part_b}).second);
-    for (const ContactEvent& e : world.end_part_touch_events())
+    for (const ContactEvent& e : world.part_touch_end_events())
       EXPECT_TRUE(got_pend.insert({e.a, e.part_a, e.b, e.part_b}).second);
-    for (const ContactEvent& e : world.begin_touch_events()) {
+    for (const ContactEvent& e : world.touch_begin_events()) {
       EXPECT_TRUE(got_begin.insert({e.a, 0, e.b, 0}).second);
       EXPECT_TRUE(now_parts.count({e.a, e.part_a, e.b, e.part_b}))
           << "a begin event names a part pair that does not touch";
     }
-    for (const ContactEvent& e : world.end_touch_events()) {
+    for (const ContactEvent& e : world.touch_end_events()) {
       EXPECT_TRUE(got_end.insert({e.a, 0, e.b, 0}).second);
       EXPECT_TRUE(before_parts.count({e.a, e.part_a, e.b, e.part_b}))
           << "an end event names a part pair that did not touch";
@@ -655,14 +654,14 @@ TEST(CollisionWorld, FiltersDecideWhoTouches) {
   pairs.clear();
   for (const ContactPair& c : world.contacts()) pairs.insert({c.a.index, c.b.index});
   EXPECT_EQ(pairs, (std::set<std::pair<std::uint32_t, std::uint32_t>>{{r1.index, r2.index}}));
-  ASSERT_EQ(world.end_touch_events().size(), 1u);
-  EXPECT_EQ(world.end_touch_events()[0].a, b1);
-  EXPECT_TRUE(world.begin_touch_events().empty());
+  ASSERT_EQ(world.touch_end_events().size(), 1u);
+  EXPECT_EQ(world.touch_end_events()[0].a, b1);
+  EXPECT_TRUE(world.touch_begin_events().empty());
   // Back on: a begin event.
   EXPECT_TRUE(world.set_filter(b2, Filter{2, 0b11, 0}));
   world.update();
-  ASSERT_EQ(world.begin_touch_events().size(), 1u);
-  EXPECT_EQ(world.begin_touch_events()[0].b, b2);
+  ASSERT_EQ(world.touch_begin_events().size(), 1u);
+  EXPECT_EQ(world.touch_begin_events()[0].b, b2);
   EXPECT_TRUE(world.validate());
 }
 
@@ -749,7 +748,7 @@ TEST(CollisionWorld, FixedCollidersCostNothingWhenStill) {
   world.update();
   EXPECT_EQ(world.stats().collided, 0);
   EXPECT_EQ(world.contacts().size(), 1u);
-  EXPECT_TRUE(world.begin_touch_events().empty());
+  EXPECT_TRUE(world.touch_begin_events().empty());
   // It moves: only its own pairs are collided.
   world.set_transform(ball, {{10.05f, 49.75f}, {}});
   world.update();
@@ -764,7 +763,7 @@ TEST(CollisionWorld, FixedCollidersCostNothingWhenStill) {
   EXPECT_TRUE(world.set_transform(tile, {{-100, -100}, {}}));
   world.update();
   EXPECT_EQ(world.contacts().size(), 0u);
-  EXPECT_EQ(world.end_touch_events().size(), 1u);
+  EXPECT_EQ(world.touch_end_events().size(), 1u);
   EXPECT_TRUE(world.validate());
 }
 
@@ -790,12 +789,12 @@ TEST(CollisionWorld, MarginAndPersistentFeatureIds) {
   ASSERT_EQ(second.count, 2);
   EXPECT_EQ(second.points[0].id, first.points[0].id);
   EXPECT_EQ(second.points[1].id, first.points[1].id);
-  EXPECT_TRUE(world.begin_touch_events().empty());
+  EXPECT_TRUE(world.touch_begin_events().empty());
   // Lifted beyond the margin: the contact ends.
   world.set_transform(box, {{0.3f, 0.65f}, {}});
   world.update();
   EXPECT_TRUE(world.contacts().empty());
-  EXPECT_EQ(world.end_touch_events().size(), 1u);
+  EXPECT_EQ(world.touch_end_events().size(), 1u);
 }
 
 TEST(CollisionWorld, RemovalEndsTouchingPairsAtTheNextUpdate) {
@@ -803,27 +802,27 @@ TEST(CollisionWorld, RemovalEndsTouchingPairsAtTheNextUpdate) {
   const ColliderId a = world.add(Shape::circle(1), {{0, 0}, {}});
   const ColliderId b = world.add(Shape::circle(1), {{1.5f, 0}, {}});
   world.update();
-  ASSERT_EQ(world.begin_touch_events().size(), 1u);
+  ASSERT_EQ(world.touch_begin_events().size(), 1u);
   EXPECT_TRUE(world.remove(b));
   // contacts() stays as of the last update until the next one.
   EXPECT_EQ(world.contacts().size(), 1u);
   world.update();
   EXPECT_TRUE(world.contacts().empty());
-  ASSERT_EQ(world.end_touch_events().size(), 1u);
-  EXPECT_EQ(world.end_touch_events()[0].a, a);
-  EXPECT_EQ(world.end_touch_events()[0].b, b);  // stale by now
+  ASSERT_EQ(world.touch_end_events().size(), 1u);
+  EXPECT_EQ(world.touch_end_events()[0].a, a);
+  EXPECT_EQ(world.touch_end_events()[0].b, b);  // stale by now
   EXPECT_FALSE(world.contains(b));
   world.update();
-  EXPECT_TRUE(world.end_touch_events().empty());
+  EXPECT_TRUE(world.touch_end_events().empty());
 }
 
 TEST(CollisionWorld, QueriesRefuseBadInputAndStop) {
   CollisionWorld world;
   for (int i = 0; i < 10; ++i) world.add(Shape::box(0.4f, 0.4f), {{float(i), 0}, {}});
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_FALSE(world.cast_ray({{nan, 0}, {1, 0}}).has_value());
-  EXPECT_FALSE(world.cast_ray({{-5, 0}, {1e30f, 0}}).has_value());
-  EXPECT_FALSE(world.cast_circle({{-5, 0}, {20, 0}}, -1).has_value());
+  EXPECT_FALSE(bool(world.cast_ray({{nan, 0}, {1, 0}})));
+  EXPECT_FALSE(bool(world.cast_ray({{-5, 0}, {1e30f, 0}})));
+  EXPECT_FALSE(bool(world.cast_circle({{-5, 0}, {20, 0}}, -1)));
   int calls = 0;
   world.overlap_point({nan, 0}, [&](ColliderId) {
     ++calls;
@@ -840,17 +839,17 @@ TEST(CollisionWorld, QueriesRefuseBadInputAndStop) {
   EXPECT_EQ(calls, 0);
   // Closest hit along a row: the first box, entered at x = -0.4 from x = -5 over 20: t = 0.23.
   const auto hit = world.cast_ray({{-5, 0}, {20, 0}});
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_NEAR(hit->hit.fraction, 0.23f, 1e-6f);
-  EXPECT_EQ(*world.transform(hit->id), (Transform{{0, 0}, {}}));
+  ASSERT_TRUE(bool(hit));
+  EXPECT_NEAR(hit.hit.fraction, 0.23f, 1e-6f);
+  EXPECT_EQ(*world.transform(hit.id), (Transform{{0, 0}, {}}));
   // A callback that stops after the first hit, and one that ignores every hit.
-  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) {
+  world.cast_ray({{-5, 0}, {20, 0}}, [&](const WorldCastResult&) {
     ++calls;
     return 0.0f;
   });
   EXPECT_EQ(calls, 1);
   calls = 0;
-  world.cast_ray({{-5, 0}, {20, 0}}, [&](const RayResult&) {
+  world.cast_ray({{-5, 0}, {20, 0}}, [&](const WorldCastResult&) {
     ++calls;
     return -1.0f;
   });
@@ -890,8 +889,8 @@ TEST(CollisionWorld, FarCoordinatesAndTinyShapes) {
   EXPECT_EQ(world.contacts().size(), contacts.size());
   EXPECT_EQ(world.contacts().size(), 1u);
   const auto hit = world.cast_ray({{9999, 10000}, {2, 0}});
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_EQ(hit->id, a);
+  ASSERT_TRUE(bool(hit));
+  EXPECT_EQ(hit.id, a);
 }
 
 TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
@@ -924,8 +923,8 @@ TEST(CollisionWorld, ConstQueriesFromManyThreadsAtOnce) {
       ++overlaps;
       return true;
     });
-    return std::tuple(ray ? ray->id.index : kNone32, ray ? ray->hit.fraction : 2.0f, cast ? cast->id.index : kNone32,
-                      cast ? cast->hit.fraction : 2.0f, overlaps);
+    return std::tuple(ray ? ray.id.index : kNone32, ray ? ray.hit.fraction : 2.0f, cast ? cast.id.index : kNone32,
+                      cast ? cast.hit.fraction : 2.0f, overlaps);
   };
   std::vector<decltype(answer(queries[0]))> serial;
   for (const Query& q : queries) serial.push_back(answer(q));
@@ -954,11 +953,11 @@ TEST(CollisionWorld, CastShapeOntoACornerGivesANormalInItsCone) {
     const ColliderId id = world.add(c.b.shape, c.xb);
     world.update();
     const Vec2 motion = c.ta - c.tb;
-    const std::optional<RayResult> r = world.cast_shape(c.a.shape, c.xa, motion);
-    if (!r || !(r->id == id)) continue;
+    const WorldCastResult r = world.cast_shape(c.a.shape, c.xa, motion);
+    if (!r || !(r.id == id)) continue;
     ++hits;
-    const Transform at{c.xa.p + r->hit.fraction * motion, c.xa.q};
-    const std::string err = cast_cases::check_in_cone(-r->hit.normal, contact_cases::world(c.a, at),
+    const Transform at{c.xa.p + r.hit.fraction * motion, c.xa.q};
+    const std::string err = cast_cases::check_in_cone(-r.hit.normal, contact_cases::world(c.a, at),
                                                       contact_cases::world(c.b, c.xb), cast_cases::v(-motion));
     if (!err.empty() && ++failures <= 6)
       ADD_FAILURE() << err << "\n    " << contact_cases::describe(contact_cases::Pair{c.a, c.b, c.xa, c.xb});
@@ -996,13 +995,13 @@ TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
   const std::set<std::tuple<std::uint32_t, int, std::uint32_t, int>> want = {{floor.index, 0, l.index, 0},
                                                                              {l.index, 0, ball.index, 0}};
   EXPECT_EQ(touching, want);
-  EXPECT_EQ(world.begin_touch_events().size(), 2u);
+  EXPECT_EQ(world.touch_begin_events().size(), 2u);
 
   // Queries name the part hit, and report a collider once however many parts they meet.
   const auto hit = world.cast_ray({{-3, 2}, {6, 0}});
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_EQ(hit->id, l);
-  EXPECT_EQ(hit->part, 1);
+  ASSERT_TRUE(bool(hit));
+  EXPECT_EQ(hit.id, l);
+  EXPECT_EQ(hit.part, 1);
   int calls = 0;
   world.overlap_aabb({{-2, 0.1f}, {2, 3}}, [&](ColliderId id) {
     calls += id == l ? 1 : 0;
@@ -1020,14 +1019,14 @@ TEST(CollisionWorld, CompoundsPairByPartsAndReportColliders) {
   ASSERT_TRUE(world.set_transform(l, {{0, 5}, Rot::identity()}));
   world.update();
   EXPECT_EQ(world.contacts().size(), 0u);
-  EXPECT_EQ(world.end_touch_events().size(), 2u);
+  EXPECT_EQ(world.touch_end_events().size(), 2u);
   ASSERT_TRUE(world.set_transform(l, {{0, 0}, Rot::identity()}));
   world.update();
   EXPECT_EQ(world.contacts().size(), 2u);
   ASSERT_TRUE(world.remove(l));
   world.update();
   EXPECT_EQ(world.contacts().size(), 0u);
-  EXPECT_EQ(world.end_touch_events().size(), 2u);
+  EXPECT_EQ(world.touch_end_events().size(), 2u);
   ASSERT_TRUE(world.validate());
 
   // Freed part ranges are reused: a compound of 3 parts, then colliders of one part, then 2 parts.
@@ -1078,9 +1077,9 @@ TEST(CollisionWorld, PartTableStaysBoundedAsCompoundsComeAndGo) {
   std::printf("  part table: %d slots for at most %d live parts\n", world.stats().part_slots, most_live);
   // The last compound touches nothing but answers queries as it should.
   const auto hit = world.cast_ray(Ray{{10.0f, -1}, {0, 2}});
-  ASSERT_TRUE(hit.has_value());
-  EXPECT_EQ(hit->id, compound);
-  EXPECT_EQ(hit->part, 40);
+  ASSERT_TRUE(bool(hit));
+  EXPECT_EQ(hit.id, compound);
+  EXPECT_EQ(hit.part, 40);
 }
 
 // parts_in_box() against brute force: every part whose bounds overlap the box is found once, with
@@ -1186,7 +1185,7 @@ TEST(CollisionWorld, PartsInBoxAreTheTreeCandidatesOfTheBox) {
 
 // Which part pair a collider event names (world.hpp, docs/world.md "Events come at both levels"):
 // a compound pair's begin-touch event names its first part pair to begin (the first of that
-// collider pair among begin_part_touch_events(), in pair order), its end event the last to end;
+// collider pair among part_touch_begin_events(), in pair order), its end event the last to end;
 // sensor events name the first part pair to overlap and the last to stop. Two combs of four boxes
 // (parts 0-3 one metre apart, B's teeth at heights 0.3 x stagger): with no stagger all four part
 // pairs begin, and end, in one update; staggered they begin one update apart and end one apart.
@@ -1224,8 +1223,8 @@ TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
       sensing.update();
       // The part events of (a, b) this update, in their order.
       std::vector<Key> part_begins, part_ends;
-      for (const ContactEvent& e : world.begin_part_touch_events()) part_begins.push_back(key(e));
-      for (const ContactEvent& e : world.end_part_touch_events()) part_ends.push_back(key(e));
+      for (const ContactEvent& e : world.part_touch_begin_events()) part_begins.push_back(key(e));
+      for (const ContactEvent& e : world.part_touch_end_events()) part_ends.push_back(key(e));
       for (const Key& k : part_begins) EXPECT_EQ(std::get<0>(k), a.index);
       const int before = touching_parts;
       touching_parts += int(part_begins.size()) - int(part_ends.size());
@@ -1234,11 +1233,11 @@ TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
       // Collider events: one when the count of touching part pairs leaves 0 or returns to it.
       const bool began = before == 0 && touching_parts > 0;
       const bool ended = before > 0 && touching_parts == 0;
-      ASSERT_EQ(world.begin_touch_events().size(), began ? 1u : 0u);
-      ASSERT_EQ(world.end_touch_events().size(), ended ? 1u : 0u);
+      ASSERT_EQ(world.touch_begin_events().size(), began ? 1u : 0u);
+      ASSERT_EQ(world.touch_end_events().size(), ended ? 1u : 0u);
       if (began) {
         ++begins;
-        EXPECT_EQ(key(world.begin_touch_events()[0]), part_begins.front());
+        EXPECT_EQ(key(world.touch_begin_events()[0]), part_begins.front());
         // The part pair it names touches.
         bool listed = false;
         for (const ContactPair& c : world.contacts())
@@ -1247,7 +1246,7 @@ TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
       }
       if (ended) {
         ++ends;
-        EXPECT_EQ(key(world.end_touch_events()[0]), part_ends.back());
+        EXPECT_EQ(key(world.touch_end_events()[0]), part_ends.back());
       }
       // The sensor world: the same moves, one event when the count leaves or returns to 0, naming
       // the parts the collider event above names (the sensor is a, the visitor b).
@@ -1257,15 +1256,15 @@ TEST(CollisionWorld, CompoundEventsNameTheFirstPartPairToBeginAndTheLastToEnd) {
         const SensorEvent& s = sensing.sensor_begin_events()[0];
         EXPECT_EQ(s.sensor, sa);
         EXPECT_EQ(s.visitor, sb);
-        EXPECT_EQ(s.sensor_part, world.begin_touch_events()[0].part_a);
-        EXPECT_EQ(s.visitor_part, world.begin_touch_events()[0].part_b);
+        EXPECT_EQ(s.sensor_part, world.touch_begin_events()[0].part_a);
+        EXPECT_EQ(s.visitor_part, world.touch_begin_events()[0].part_b);
         EXPECT_TRUE(overlap(*sensing.part(sa, s.sensor_part), *sensing.transform(sa), *sensing.part(sb, s.visitor_part),
                             *sensing.transform(sb)));
       }
       if (ended) {
         const SensorEvent& s = sensing.sensor_end_events()[0];
-        EXPECT_EQ(s.sensor_part, world.end_touch_events()[0].part_a);
-        EXPECT_EQ(s.visitor_part, world.end_touch_events()[0].part_b);
+        EXPECT_EQ(s.sensor_part, world.touch_end_events()[0].part_a);
+        EXPECT_EQ(s.visitor_part, world.touch_end_events()[0].part_b);
       }
       EXPECT_TRUE(sensing.contacts().empty());
     }

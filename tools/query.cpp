@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <optional>
 #include <tuple>
 
 #include <pebble/cast.hpp>
@@ -90,11 +89,11 @@ WorldRaycastAnswer world_raycast(const Scene& scene, const WorldRaycastQuery& q)
   const CollisionWorld world = make_world(scene, kDefaultContactMargin);
   WorldRaycastAnswer answer;
   if (!q.all) {
-    const std::optional<RayResult> r = q.radius > 0 ? world.cast_circle(q.ray, q.radius) : world.cast_ray(q.ray);
-    if (r) answer.hits.push_back({object_of(world, r->id), r->hit, r->part});
+    const WorldCastResult r = q.radius > 0 ? world.cast_circle(q.ray, q.radius) : world.cast_ray(q.ray);
+    if (r) answer.hits.push_back({object_of(world, r.id), r.hit, r.part});
     return answer;
   }
-  auto collect = [&](const RayResult& r) {
+  auto collect = [&](const WorldCastResult& r) {
     answer.hits.push_back({object_of(world, r.id), r.hit, r.part});
     return 1.0f;  // keep the whole ray: every hit
   };
@@ -109,7 +108,7 @@ WorldRaycastAnswer world_raycast(const Scene& scene, const WorldRaycastQuery& q)
   return answer;
 }
 
-json hit_json(const CastHit& h) {
+json hit_json(const CastResult& h) {
   return {{"hit", h.hit}, {"fraction", number(h.fraction)}, {"point", point(h.point)}, {"normal", point(h.normal)}};
 }
 
@@ -155,10 +154,10 @@ std::vector<Answer> run_queries(const Scene& scene) {
                        },
                        [&](const BoundsQuery& q) -> Answer { return bounds(at(q.object).shape, at(q.object).xf); },
                        [&](const RaycastQuery& q) -> Answer {
-                         return raycast(at(q.object).shape, at(q.object).xf, q.ray, q.radius);
+                         return cast_ray(at(q.object).shape, at(q.object).xf, q.ray, q.radius);
                        },
                        [&](const ShapeCastQuery& q) -> Answer {
-                         return shape_cast(at(q.a).shape, at(q.a).xf, q.translation_a, at(q.b).shape, at(q.b).xf,
+                         return cast_shape(at(q.a).shape, at(q.a).xf, q.translation_a, at(q.b).shape, at(q.b).xf,
                                            q.translation_b, ShapeCastOptions{q.target_separation});
                        },
                        [&](const ToiQuery& q) -> Answer {
@@ -245,7 +244,7 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
             [](const OverlapAnswer& a) {
               return json{{"overlap", a.overlap}};
             },
-            [](const PointProjection& p) {
+            [](const ProjectionResult& p) {
               return json{{"closest", point(p.point)},
                           {"normal", point(p.normal)},
                           {"distance", number(p.distance)},
@@ -260,7 +259,7 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
             [](const Aabb& b) {
               return json{{"lower", point(b.lower)}, {"upper", point(b.upper)}};
             },
-            [](const CastHit& h) { return hit_json(h); },
+            [](const CastResult& h) { return hit_json(h); },
             [](const ToiResult& t) {
               static constexpr const char* kStates[] = {"hit", "separated", "overlapped", "failed"};
               return json{{"state", kStates[static_cast<int>(t.state)]},
@@ -268,7 +267,7 @@ json results_json(const Scene& scene, const std::vector<Answer>& answers) {
                           {"point", point(t.point)},
                           {"normal", point(t.normal)}};
             },
-            [](const Approach& a) {
+            [](const ApproachResult& a) {
               return json{{"hit", a.hit},
                           {"time", number(a.time)},
                           {"distance", number(a.distance)},

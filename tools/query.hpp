@@ -39,15 +39,15 @@ struct WorldContactsAnswer {
 /// A ray hit on one object.
 struct ObjectHit {
   int object;
-  CastHit hit;
+  CastResult hit;
   int part = 0;
 };
 /// Every hit by fraction when the query asked for all, else the closest one (or none).
 struct WorldRaycastAnswer {
   std::vector<ObjectHit> hits;
 };
-using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, PointProjection, ContainsAnswer, MassProperties,
-                            Aabb, CastHit, ToiResult, Approach, WorldContactsAnswer, WorldRaycastAnswer>;
+using Answer = std::variant<Manifold, DistanceResult, OverlapAnswer, ProjectionResult, ContainsAnswer, MassProperties,
+                            Aabb, CastResult, ToiResult, ApproachResult, WorldContactsAnswer, WorldRaycastAnswer>;
 
 /// The sweep of object `index` of a time_of_impact query: about its centre of mass, from its
 /// placement to `to`.

@@ -75,7 +75,7 @@ Aabb scene_box(const Scene& scene, const std::vector<Answer>& answers) {
   }
   for (const Answer& a : answers) {
     std::visit(Overloaded{[&](const DistanceResult& d) { add(d.point_a), add(d.point_b); },
-                          [&](const PointProjection& p) { add(p.point); }, [](const auto&) {}},
+                          [&](const ProjectionResult& p) { add(p.point); }, [](const auto&) {}},
                a);
   }
   if (empty) return {{-1, -1}, {1, 1}};
@@ -169,7 +169,7 @@ void draw_manifold(cairo_t* cr, const View& view, const Manifold& m, std::set<Ma
 }
 
 /// A ray (or circle cast), solid up to its first hit and dashed beyond; every hit with its normal.
-void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const std::vector<CastHit>& hits,
+void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const std::vector<CastResult>& hits,
               std::set<Mark>& marks) {
   const Vec2 end = ray.origin + ray.translation;
   const bool hit = !hits.empty() && hits.front().hit;
@@ -194,7 +194,7 @@ void draw_ray(cairo_t* cr, const View& view, const Ray& ray, float radius, const
     }
     marks.insert(Mark::circle_cast);
   }
-  for (const CastHit& h : hits) {
+  for (const CastResult& h : hits) {
     if (!h.hit) continue;
     if (h.normal != Vec2{}) draw_arrow(cr, view, h.point, h.normal, kNormalPx, colors::hit, 2);
     draw_dot(cr, view, h.point, 4.5, colors::hit);
@@ -270,7 +270,7 @@ void draw_chain(cairo_t* cr, const View& view, const Chain& chain, const Transfo
 }
 
 /// Both shapes of a shape cast moving, and the contact point and normal where they first touch.
-void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const ShapeCastQuery& q, const CastHit& h,
+void draw_shape_cast(cairo_t* cr, const View& view, const Scene& scene, const ShapeCastQuery& q, const CastResult& h,
                      std::set<Mark>& marks) {
   for (const auto& [index, translation] : {std::pair{q.a, q.translation_a}, std::pair{q.b, q.translation_b}}) {
     const Transform& xf = scene.objects[static_cast<size_t>(index)].xf;
@@ -300,7 +300,7 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               label(cr, view.px(mid.x) + 10, view.py(mid.y) - 10, format("d = %.4g", d.distance), colors::closest, 11);
               marks.insert(Mark::closest);
             },
-            [&](const PointProjection& p) {
+            [&](const ProjectionResult& p) {
               const Vec2 from = std::get<ProjectPointQuery>(query).point;
               cross_marker(cr, view, from, colors::ray);
               if (p.distance >= kHugeDistance) return;
@@ -332,13 +332,13 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               cairo_set_dash(cr, nullptr, 0, 0);
               marks.insert(Mark::box);
             },
-            [&](const CastHit& h) {
+            [&](const CastResult& h) {
               if (const auto* cast = std::get_if<ShapeCastQuery>(&query)) {
                 draw_shape_cast(cr, view, scene, *cast, h, marks);
                 return;
               }
               const RaycastQuery& q = std::get<RaycastQuery>(query);
-              const std::vector<CastHit> hits = {h};
+              const std::vector<CastResult> hits = {h};
               draw_ray(cr, view, q.ray, q.radius, hits, marks);
             },
             [&](const ToiResult& t) {
@@ -355,7 +355,7 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
               marks.insert(Mark::contact);
               marks.insert(Mark::normal);
             },
-            [&](const Approach& a) {
+            [&](const ApproachResult& a) {
               const ApproachQuery& q = std::get<ApproachQuery>(query);
               for (const auto& [index, velocity] : {std::pair{q.a, q.velocity_a}, std::pair{q.b, q.velocity_b}}) {
                 const Transform& xf = scene.objects[static_cast<size_t>(index)].xf;
@@ -377,9 +377,9 @@ void draw_answers(cairo_t* cr, const View& view, const Scene& scene, const std::
             },
             [&](const WorldRaycastAnswer& w) {
               const WorldRaycastQuery& q = std::get<WorldRaycastQuery>(query);
-              std::vector<CastHit> hits;
+              std::vector<CastResult> hits;
               for (const ObjectHit& h : w.hits) hits.push_back(h.hit);
-              if (hits.empty()) hits.push_back(CastHit{false, 1, {}, {}});
+              if (hits.empty()) hits.push_back(CastResult{false, 1, {}, {}});
               draw_ray(cr, view, q.ray, q.radius, hits, marks);
             },
             [](const OverlapAnswer&) {},

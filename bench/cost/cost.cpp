@@ -101,7 +101,7 @@ extern "C" [[gnu::noinline]] void pebble_cost_loop(const char* query, const std:
       } else {
         for (const Pair& p : ps) {
           const Vec2 at = p.xa.p + Vec2{4.0f * float(&p - ps.data()) / 40.0f, 0};
-          if (const auto hit = w.world.cast_ray(Ray{at - Vec2{3, 1}, {6, 2}})) sink += hit->hit.fraction;
+          if (const auto hit = w.world.cast_ray(Ray{at - Vec2{3, 1}, {6, 2}})) sink += hit.hit.fraction;
           w.world.overlap_aabb(Aabb{at - Vec2{1, 1}, at + Vec2{1, 1}}, [&](ColliderId) { return sink += 1, true; });
         }
       }
@@ -117,9 +117,9 @@ extern "C" [[gnu::noinline]] void pebble_cost_loop(const char* query, const std:
       } else if (is_distance) {
         sink += distance(p.a, p.xa, p.b, p.xb).distance;
       } else if (is_cast) {
-        sink += shape_cast(p.a, p.xa, {0.3f, 0.1f}, p.b, p.xb, {-0.4f, 0.05f}).fraction;
+        sink += cast_shape(p.a, p.xa, {0.3f, 0.1f}, p.b, p.xb, {-0.4f, 0.05f}).fraction;
       } else if (is_ray) {
-        sink += raycast(p.a, p.xa, Ray{p.xb.p, 2.0f * (p.xa.p - p.xb.p)}).fraction;
+        sink += cast_ray(p.a, p.xa, Ray{p.xb.p, 2.0f * (p.xa.p - p.xb.p)}).fraction;
       } else if (is_toi) {
         const Sweep sa{{}, p.xa.p, p.xa.p + Vec2{0.2f, 0.1f}, p.xa.q.angle(), p.xa.q.angle() + 0.5f};
         const Sweep sb{{}, p.xb.p, p.xb.p - Vec2{0.3f, 0}, p.xb.q.angle(), p.xb.q.angle() - 0.3f};

@@ -41,10 +41,10 @@ struct BatchPair {
 namespace batch {
 
 /// closest_approach() of every pair over [0, horizon].
-void closest_approach(std::span<const BatchPair> pairs, float horizon, std::span<Approach> out) noexcept;
+void closest_approach(std::span<const BatchPair> pairs, float horizon, std::span<ApproachResult> out) noexcept;
 /// closest_approach() of a against each of others.
 void closest_approach(const BatchBody& a, std::span<const BatchBody> others, float horizon,
-                      std::span<Approach> out) noexcept;
+                      std::span<ApproachResult> out) noexcept;
 
 /// time_to_collision() of every pair: the first time in [0, horizon] they touch, else kNoCollision.
 void time_to_collision(std::span<const BatchPair> pairs, float horizon, std::span<float> out) noexcept;

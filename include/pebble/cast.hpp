@@ -1,15 +1,16 @@
 // pebble/cast.hpp — two shapes in motion: when a translating shape first touches another
-// (shape_cast), when rotating and translating shapes first touch (time_of_impact), and how close
+// (cast_shape), when rotating and translating shapes first touch (time_of_impact), and how close
 // two shapes in linear motion come (closest_approach). docs/casts.md explains the algorithms.
 #pragma once
 
 #include <limits>
 
+#include "pebble/constants.hpp"
 #include "pebble/ray.hpp"
 
 namespace pebble {
 
-/// Options of shape_cast().
+/// Options of cast_shape().
 struct ShapeCastOptions {
   /// Length (>= 0, world units): the cast stops where the shapes' distance falls to this
   /// instead of 0, leaving them that far apart. 0 (the default) is the first touch; a physics
@@ -25,16 +26,29 @@ struct ShapeCastOptions {
 /// unit, from A to B. Already touching or overlapping: hit at fraction 0 with the
 /// minimum-translation direction as normal and the point midway between the deepest points. No
 /// hit: {false, 1, {0,0}, {0,0}}, also for invalid input.
-CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
-                   Vec2 translation_b) noexcept;
+CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
+                      Vec2 translation_b) noexcept;
 
-/// shape_cast() that stops at options.target_separation: the first fraction at which the
+/// cast_shape() that stops at options.target_separation: the first fraction at which the
 /// distance is at most that much (fraction 0 when it already is at the start, with the normal
 /// of the closest points or of the minimum translation). point: midway between the two surfaces
 /// at that time, which are target_separation apart along the normal. A negative or non-finite
 /// target gives no hit.
-CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
-                   Vec2 translation_b, const ShapeCastOptions& options) noexcept;
+CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
+                      Vec2 translation_b, const ShapeCastOptions& options) noexcept;
+
+/// The old name of cast_shape() (docs/api-changes.md).
+[[deprecated("use cast_shape")]] inline CastResult shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a,
+                                                              const Shape& b, const Transform& xb,
+                                                              Vec2 translation_b) noexcept {
+  return cast_shape(a, xa, translation_a, b, xb, translation_b);
+}
+/// The old name of cast_shape() with options (docs/api-changes.md).
+[[deprecated("use cast_shape")]] inline CastResult shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a,
+                                                              const Shape& b, const Transform& xb, Vec2 translation_b,
+                                                              const ShapeCastOptions& options) noexcept {
+  return cast_shape(a, xa, translation_a, b, xb, translation_b, options);
+}
 
 /// A body's motion over one step, for time_of_impact(): its rotation centre (in the shape's
 /// frame, usually the centre of mass) moves in a straight line from c0 to c1 (world) while the
@@ -66,6 +80,10 @@ struct ToiResult {
   float fraction;  ///< time in [0, t_max], see state
   Vec2 point;      ///< hit or overlapped: midway between the closest (or deepest) points; else {0,0}
   Vec2 normal;     ///< hit or overlapped: unit, from A to B; else {0,0}
+
+  /// True when the shapes touch at `fraction` (State::hit or State::overlapped), as a cast's
+  /// hit is true for a first touch, at fraction 0 when they start overlapped.
+  explicit constexpr operator bool() const noexcept { return state == State::hit || state == State::overlapped; }
 };
 
 /// Options of time_of_impact().
@@ -87,7 +105,7 @@ struct ToiOptions {
 /// angular speed times its reach from its rotation centre, so the time can advance by d over
 /// that bound without passing the contact). Never later than the true first touch: fast
 /// spinning and grazing motions make it take more iterations, or fail, but not tunnel. Without
-/// rotation the answer is exact (shape_cast()). Invalid input (sweeps with a non-finite value
+/// rotation the answer is exact (cast_shape()). Invalid input (sweeps with a non-finite value
 /// or one beyond kMaxWorldCoordinate, angles included, or whose shape frame may leave those
 /// coordinates: |c|_inf + |local_center|_1 > kMaxWorldCoordinate; t_max not in [0, 1]) gives
 /// State::failed at fraction 0 with zero point and normal.
@@ -98,14 +116,22 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
                          const ToiOptions& options) noexcept;
 
 /// The answer of closest_approach(), world space.
-struct Approach {
+struct ApproachResult {
   bool hit;        ///< the shapes touch or overlap at some time in [0, horizon]
   float time;      ///< hit: the first time they touch (0 when they start so); else the time of least distance
   float distance;  ///< signed distance at that time: 0 at a touch (to rounding), < 0 when starting overlapped
   Vec2 point_a;    ///< on A's surface at that time
   Vec2 point_b;    ///< on B's surface at that time; point_b - point_a = normal * distance
   Vec2 normal;     ///< unit, from A to B
+
+  /// True when there is an answer: the closest approach was found (distance < kHugeDistance).
+  /// False only for the empty answer of invalid input (and of a chain segment seen from behind).
+  /// Whether the shapes touch is `hit`.
+  explicit constexpr operator bool() const noexcept { return distance < kHugeDistance; }
 };
+
+/// The old name of ApproachResult (docs/api-changes.md).
+using Approach [[deprecated("use ApproachResult")]] = ApproachResult;
 
 /// How close shape a (at xa, moving at velocity_a) and shape b (at xb, velocity_b) come over
 /// the times [0, horizon], world space ([seed-cpa §3], the closest point of approach, for any pair of
@@ -115,8 +141,8 @@ struct Approach {
 /// Invalid input (non-finite or absurd transforms or velocities, horizon not finite and >= 0, or
 /// motions that carry a shape's position beyond kMaxWorldCoordinate by the horizon):
 /// {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}}.
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
-                          Vec2 velocity_b, float horizon) noexcept;
+ApproachResult closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b,
+                                const Transform& xb, Vec2 velocity_b, float horizon) noexcept;
 
 /// time_to_collision()'s answer when the shapes do not touch within the horizon.
 inline constexpr float kNoCollision = std::numeric_limits<float>::infinity();

@@ -84,15 +84,28 @@ inline DistanceResult distance(const ChainSegment& s, const Transform& xs, const
 
 /// A ray (or a disc of the given radius moved along it) against the segment's front side only: no
 /// hit when it starts behind the segment's line or would hit it from behind.
-CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius = 0) noexcept;
+CastResult cast_ray(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius = 0) noexcept;
 
 /// Shape a moved by translation_a against the segment (moved by translation_s), front side only: no
 /// hit when a's core centroid starts behind the segment's line or a meets it from behind. Its
 /// normal is chosen as collide() chooses: no hit when the normal belongs to the next segment's
-/// convex corner (that segment reports it), the face normal for a ghost. As shape_cast()
+/// convex corner (that segment reports it), the face normal for a ghost. As cast_shape()
 /// otherwise (normal from a to the segment).
-CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s, const Transform& xs,
-                   Vec2 translation_s, const ShapeCastOptions& options = {}) noexcept;
+CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s,
+                      const Transform& xs, Vec2 translation_s, const ShapeCastOptions& options = {}) noexcept;
+
+/// The old name of cast_ray() on a segment (docs/api-changes.md).
+[[deprecated("use cast_ray")]] inline CastResult raycast(const ChainSegment& s, const Transform& xs, const Ray& ray,
+                                                         float radius = 0) noexcept {
+  return cast_ray(s, xs, ray, radius);
+}
+/// The old name of cast_shape() on a segment (docs/api-changes.md).
+[[deprecated("use cast_shape")]] inline CastResult shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a,
+                                                              const ChainSegment& s, const Transform& xs,
+                                                              Vec2 translation_s,
+                                                              const ShapeCastOptions& options = {}) noexcept {
+  return cast_shape(a, xa, translation_a, s, xs, translation_s, options);
+}
 
 /// time_of_impact() of shape a (moving by sweep sa) and the segment (moving by ss), front side only:
 /// State::separated at t_max when a's core centroid starts behind the segment's line, or when the
@@ -104,7 +117,7 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const ChainSegment& s,
 /// closest_approach() of shape a and the segment, front side only: a's core centroid behind the
 /// segment's line at time 0 gives the empty answer {false, 0, kHugeDistance, {0,0}, {0,0}, {0,0}};
 /// a first touch from behind is not a touch (hit false, at the time of least distance).
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s,
-                          const Transform& xs, Vec2 velocity_s, float horizon) noexcept;
+ApproachResult closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s,
+                                const Transform& xs, Vec2 velocity_s, float horizon) noexcept;
 
 }  // namespace pebble

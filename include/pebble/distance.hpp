@@ -4,6 +4,7 @@
 // radii. docs/contacts.md explains the algorithm.
 #pragma once
 
+#include "pebble/constants.hpp"
 #include "pebble/detail/kernels.hpp"
 #include "pebble/shape.hpp"
 
@@ -15,6 +16,10 @@ struct DistanceResult {
   Vec2 normal;     ///< unit, from A to B: moving B by -distance * normal makes them just touch
   Vec2 point_a;    ///< on A's surface
   Vec2 point_b;    ///< on B's surface; point_b - point_a = normal * distance (also when overlapping)
+
+  /// True when there is an answer (a distance below kHugeDistance): false only for invalid input.
+  /// Whether the shapes touch is distance <= 0 (overlap()).
+  explicit constexpr operator bool() const noexcept { return distance < kHugeDistance; }
 };
 
 /// Exact signed distance between shape a at xa and shape b at xb. Invalid transforms give

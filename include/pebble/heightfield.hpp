@@ -12,7 +12,7 @@ namespace pebble {
 
 /// Heights at x = i * spacing (i = 0 .. n-1) in its own frame; the solid lies below the polyline
 /// through them, and bodies meet it from above only. Cell i is the piece from x = i * spacing to
-/// (i + 1) * spacing; in a world it is the collider's part i (ContactPair::part_a, RayResult::part).
+/// (i + 1) * spacing; in a world it is the collider's part i (ContactPair::part_a, WorldCastResult::part).
 /// A small value type: it keeps the heights and each cell's ChainSegment.
 class Heightfield {
 public:

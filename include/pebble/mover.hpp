@@ -48,19 +48,25 @@ struct PlaneSolution {
 /// (dot(translation, its normal) >= 0): a character standing on the floor can walk along it and
 /// step off it. Convex parts make this exact: moving away from a convex part at the start, the
 /// distance to it only grows.
-struct MoverCast {
+struct MoverCastResult {
   bool hit = false;       ///< a collider stops the translation before its end
   float fraction = 1;     ///< of the translation that can be made, in [0, 1]
   Vec2 point{};           ///< where the shapes touch then (world frame)
   Vec2 normal{};          ///< the collider's outward normal there (unit, world frame)
   ColliderId collider{};  ///< the collider met, when hit
   int part = 0;           ///< its part met (a compound's shape, a chain's segment)
+
+  /// True when a collider stops the translation (`hit`).
+  explicit constexpr operator bool() const noexcept { return hit; }
 };
+
+/// The old name of MoverCastResult (docs/api-changes.md).
+using MoverCast [[deprecated("use MoverCastResult")]] = MoverCastResult;
 
 /// The cast above, against the colliders the filter passes, `ignore` excepted (the character's
 /// own collider, if it has one). Invalid input: no hit.
-MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
-                     const QueryFilter& filter = {}, ColliderId ignore = {}) noexcept;
+MoverCastResult cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation,
+                           float skin, const QueryFilter& filter = {}, ColliderId ignore = {}) noexcept;
 
 /// The contact planes of `shape` at xf: one per manifold point within `margin` of a collider the
 /// filter passes (`ignore` excepted), written to `out` (at most out.size(), the deepest kept when
@@ -119,7 +125,8 @@ struct MoverStep {
 /// name it in set_self() so that its queries ignore it).
 class CharacterMover {
 public:
-  /// Throws InvalidShape when the settings are unusable (non-finite, skin <= 0, up not unit).
+  /// Throws InvalidSettings (for one release an InvalidShape too) when the settings or the transform
+  /// are unusable (non-finite, skin <= 0, up not unit), naming the setting.
   CharacterMover(const Shape& shape, const Transform& xf, const MoverSettings& settings = {});
 
   /// Moves by desired_velocity * dt, with everything described in docs/mover.md: carried by the

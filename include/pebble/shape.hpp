@@ -20,6 +20,16 @@ public:
   explicit InvalidShape(const std::string& what) : std::invalid_argument(what) {}
 };
 
+/// Thrown for settings that are not a shape but cannot be used (CharacterMover's MoverSettings).
+/// The message names the setting and the problem. For one release it derives from InvalidShape, so
+/// that code catching InvalidShape for these keeps working; from the next release it derives from
+/// std::invalid_argument directly (docs/api-changes.md).
+class InvalidSettings : public InvalidShape {
+public:
+  /// what: the message, naming the setting and the problem.
+  explicit InvalidSettings(const std::string& what) : InvalidShape(what) {}
+};
+
 /// A convex core grown by a radius: a small copyable value (no heap memory).
 ///
 /// Makers validate and clean their input. With tol = kWeldFraction x the size of the point set

@@ -117,13 +117,50 @@ struct SensorEvent {
   ///@}
 };
 
-/// A ray or cast hit on one collider: which, which of its parts, and where (CastHit: fraction,
-/// point, normal).
-struct RayResult {
-  ColliderId id;  ///< the collider hit
-  CastHit hit;    ///< fraction, point and normal (world; the collider's outward normal)
-  int part = 0;   ///< its part that was hit (a compound's shape, a chain's segment)
+/// The answer of the world's casts (cast_ray(), cast_circle(), cast_shape()): the collider hit,
+/// which of its parts, and where (CastResult: fraction, point, normal). With no hit: the default id
+/// (naming nothing), part 0 and hit {false, 1, {0,0}, {0,0}}; operator bool says which.
+struct WorldCastResult {
+  ColliderId id;                             ///< the collider hit; the default id when there is no hit
+  CastResult hit{false, 1, {0, 0}, {0, 0}};  ///< fraction, point and normal (world; the collider's outward normal)
+  int part = 0;                              ///< its part that was hit (a compound's shape, a chain's segment)
+
+  /// True when a collider was hit (hit.hit).
+  explicit constexpr operator bool() const noexcept { return hit.hit; }
+
+  // The casts returned std::optional<RayResult> before this release; these members keep code
+  // written for it compiling, and meaning the same, for one release (docs/api-changes.md).
+
+  /// Old std::optional form: true when a collider was hit.
+  [[deprecated("test the result itself: if (result)")]] constexpr bool has_value() const noexcept { return hit.hit; }
+  /// Old std::optional form: the result itself (also when there is no hit; it no longer throws).
+  [[deprecated("use the result itself")]] constexpr const WorldCastResult& value() const noexcept { return *this; }
+  /// Old std::optional form: the result itself.
+  [[deprecated("use the result itself")]] constexpr const WorldCastResult& operator*() const noexcept { return *this; }
+  /// Old std::optional form: the result itself.
+  [[deprecated("use the result itself")]] constexpr const WorldCastResult* operator->() const noexcept { return this; }
+  /// Old std::optional form: `result == std::nullopt` is true when there is no hit.
+  [[deprecated("test the result itself: if (!result)")]] friend constexpr bool operator==(const WorldCastResult& r,
+                                                                                          std::nullopt_t) noexcept {
+    return !r.hit.hit;
+  }
+  /// Old std::optional form: a std::optional that is empty when there is no hit, so that
+  /// `std::optional<RayResult> r = world.cast_ray(ray);` keeps its meaning.
+  [[deprecated("use the result itself")]] operator std::optional<WorldCastResult>() const& {
+    return hit.hit ? std::optional<WorldCastResult>(*this) : std::nullopt;
+  }
+  /// As above, for a result that is not const.
+  [[deprecated("use the result itself")]] operator std::optional<WorldCastResult>() & {
+    return hit.hit ? std::optional<WorldCastResult>(*this) : std::nullopt;
+  }
+  /// As above, for a temporary (`std::optional<RayResult> r = world.cast_ray(ray);`).
+  [[deprecated("use the result itself")]] operator std::optional<WorldCastResult>() && {
+    return hit.hit ? std::optional<WorldCastResult>(*this) : std::nullopt;
+  }
 };
+
+/// The old name of WorldCastResult (docs/api-changes.md).
+using RayResult [[deprecated("use WorldCastResult")]] = WorldCastResult;
 
 /// A collider found by CollisionWorld::nearest: which, its nearest part, and the signed distance
 /// from the query shape to that part (distance(): < 0 when they overlap).
@@ -134,7 +171,7 @@ struct Neighbor {
 };
 
 /// A part of a collider as CollisionWorld::parts_in_box() finds it: what a caller needs to run the
-/// pair queries on it itself (collide(), shape_cast(), distance(); the ChainSegment overloads for a
+/// pair queries on it itself (collide(), cast_shape(), distance(); the ChainSegment overloads for a
 /// chain's segment). The pointers point into the world's own arrays and stay valid as long as
 /// shape()'s do.
 struct PartView {
@@ -348,23 +385,39 @@ public:
   std::span<const ContactPair> contacts() const noexcept;
   /// Collider pairs that began touching in the last update() (their first touching part pair, which
   /// the event names), in the order of contacts().
-  std::span<const ContactEvent> begin_touch_events() const noexcept;
+  std::span<const ContactEvent> touch_begin_events() const noexcept;
   /// Collider pairs that stopped touching (their last part pair did, which the event names) in the
   /// last update() or were removed since the one before (their ids are stale then): removals
   /// first, in call order, then the rest in pair order.
-  std::span<const ContactEvent> end_touch_events() const noexcept;
+  std::span<const ContactEvent> touch_end_events() const noexcept;
   /// The same per part pair: every part pair of two colliders (a compound's shape, a chain's
   /// segment) that began or stopped touching. Between colliders of one part each, the same as the
   /// collider events.
-  std::span<const ContactEvent> begin_part_touch_events() const noexcept;
-  /// Part pairs that stopped touching in the last update(), as end_touch_events() orders them.
-  std::span<const ContactEvent> end_part_touch_events() const noexcept;
+  std::span<const ContactEvent> part_touch_begin_events() const noexcept;
+  /// Part pairs that stopped touching in the last update(), as touch_end_events() orders them.
+  std::span<const ContactEvent> part_touch_end_events() const noexcept;
   /// Visitors that began overlapping a sensor in the last update() (per collider pair, naming the
   /// first part pair that overlaps).
   std::span<const SensorEvent> sensor_begin_events() const noexcept;
   /// Visitors that stopped overlapping a sensor (or were removed, or whose sensor was), per
   /// collider pair.
   std::span<const SensorEvent> sensor_end_events() const noexcept;
+  /// The old name of touch_begin_events() (docs/api-changes.md).
+  [[deprecated("use touch_begin_events")]] std::span<const ContactEvent> begin_touch_events() const noexcept {
+    return touch_begin_events();
+  }
+  /// The old name of touch_end_events() (docs/api-changes.md).
+  [[deprecated("use touch_end_events")]] std::span<const ContactEvent> end_touch_events() const noexcept {
+    return touch_end_events();
+  }
+  /// The old name of part_touch_begin_events() (docs/api-changes.md).
+  [[deprecated("use part_touch_begin_events")]] std::span<const ContactEvent> begin_part_touch_events() const noexcept {
+    return part_touch_begin_events();
+  }
+  /// The old name of part_touch_end_events() (docs/api-changes.md).
+  [[deprecated("use part_touch_end_events")]] std::span<const ContactEvent> end_part_touch_events() const noexcept {
+    return part_touch_end_events();
+  }
   /// Counts from the last update(), and the trees' statistics now (O(n)).
   WorldStats stats() const;
   /// Checks the trees (AabbTree::validate), that every collider is in the right tree with its
@@ -407,39 +460,41 @@ public:
 
   // --- Scene queries. Each sees every add, remove and set_* made so far.
 
-  /// The closest hit of the ray on a collider the filter passes (raycast() on each candidate).
-  std::optional<RayResult> cast_ray(const Ray& ray, const QueryFilter& filter = {}) const;
-  /// Every hit of the ray, nearer boxes first but not sorted: calls on_hit(const RayResult&) ->
+  /// The closest hit of the ray on a collider the filter passes (pebble::cast_ray() on each candidate);
+  /// no hit: the result is false (hit.hit false, the default id).
+  WorldCastResult cast_ray(const Ray& ray, const QueryFilter& filter = {}) const;
+  /// Every hit of the ray, nearer boxes first but not sorted: calls on_hit(const WorldCastResult&) ->
   /// float for each collider the filter passes and the ray hits. The return value: < 0 ignores
   /// the hit and goes on, 0 stops, otherwise the ray is clipped to min(current length, value)
   /// (return 1 to keep everything, the hit's fraction to search for the closest).
   template <class F>
-  requires std::is_invocable_r_v<float, F&, const RayResult&>
+  requires std::is_invocable_r_v<float, F&, const WorldCastResult&>
   void cast_ray(const Ray& ray, F&& on_hit, const QueryFilter& filter = {}) const {
-    ray_impl(ray, 0, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    ray_impl(ray, 0, filter, detail::CallbackRef<float(const WorldCastResult&)>(on_hit));
   }
   /// The closest hit of a disc of the given radius whose centre moves along the ray ([seed-rounded §8]:
   /// the ray against the colliders grown by radius, the tree's boxes grown too).
-  std::optional<RayResult> cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
+  WorldCastResult cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
   /// Every hit of the circle cast, as cast_ray(ray, on_hit, filter) does for rays.
   template <class F>
-  requires std::is_invocable_r_v<float, F&, const RayResult&>
+  requires std::is_invocable_r_v<float, F&, const WorldCastResult&>
   void cast_circle(const Ray& ray, float radius, F&& on_hit, const QueryFilter& filter = {}) const {
-    ray_impl(ray, radius, filter, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    ray_impl(ray, radius, filter, detail::CallbackRef<float(const WorldCastResult&)>(on_hit));
   }
   /// The closest hit of `shape` placed at xf and moved by `translation` (the colliders stay where
-  /// they are): shape_cast() on each candidate, the tree's boxes swept by the shape's box. In the
-  /// result, hit.normal is the collider's outward surface normal (shape_cast()'s normal from the
+  /// they are): cast_shape() on each candidate, the tree's boxes swept by the shape's box. In the
+  /// result, hit.normal is the collider's outward surface normal (cast_shape()'s normal from the
   /// moving shape to the collider, negated, as for rays) and hit.point where they touch at that
   /// time. A shape that starts within options.target_separation of a collider hits it at fraction 0.
-  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
-                                      const QueryFilter& filter = {}, const ShapeCastOptions& options = {}) const;
+  WorldCastResult cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter = {},
+                             const ShapeCastOptions& options = {}) const;
   /// Every hit of the shape cast, as cast_ray(ray, on_hit, filter) does for rays.
   template <class F>
-  requires std::is_invocable_r_v<float, F&, const RayResult&>
+  requires std::is_invocable_r_v<float, F&, const WorldCastResult&>
   void cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, F&& on_hit, const QueryFilter& filter = {},
                   const ShapeCastOptions& options = {}) const {
-    shape_cast_impl(shape, xf, translation, filter, options, detail::CallbackRef<float(const RayResult&)>(on_hit));
+    shape_cast_impl(shape, xf, translation, filter, options,
+                    detail::CallbackRef<float(const WorldCastResult&)>(on_hit));
   }
 
   /// Calls on_hit(ColliderId) -> bool for every collider (passing the filter) that overlaps the
@@ -503,9 +558,10 @@ private:
   explicit CollisionWorld(std::unique_ptr<detail::WorldImpl> impl) noexcept;
   // What the query templates above call with their callbacks.
   void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                detail::CallbackRef<float(const RayResult&)> on_hit) const;
+                detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
-                       const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+                       const ShapeCastOptions& options,
+                       detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;

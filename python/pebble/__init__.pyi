@@ -51,7 +51,7 @@ class Aabb:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 
-class Approach:
+class ApproachResult:
     """The answer of closest_approach(), world space."""
     @property
     def hit(self) -> bool:
@@ -77,6 +77,9 @@ class Approach:
     def normal(self) -> Vec2:
         """unit, world, from A to B"""
         ...
+    def __bool__(self) -> bool:
+        """True when the closest approach was found (distance < kHugeDistance): False only for invalid input; whether they touch is hit."""
+        ...
     def __eq__(self, other: object) -> bool:
         ...
     def __repr__(self) -> str:
@@ -88,8 +91,8 @@ class Approach:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 
-class CastHit:
-    """The answer of a cast, world space. No hit: CastHit(False, 1, (0,0), (0,0))."""
+class CastResult:
+    """The answer of a cast, world space. No hit: CastResult(False, 1, (0,0), (0,0))."""
     @property
     def hit(self) -> bool:
         """the ray (or moving shape) meets the target within its translation"""
@@ -107,6 +110,7 @@ class CastHit:
         """unit, world (see each query); (0,0) when starting inside"""
         ...
     def __bool__(self) -> bool:
+        """True when there is a hit."""
         ...
     def __eq__(self, other: object) -> bool:
         ...
@@ -176,7 +180,7 @@ class ChainSegment:
         ...
 
 class CharacterMover:
-    """A character of any shape moved through a world one step at a time: walks, slides, climbs steps, snaps down, rides and is pushed by platforms. Raises InvalidShape for unusable settings."""
+    """A character of any shape moved through a world one step at a time: walks, slides, climbs steps, snaps down, rides and is pushed by platforms. Raises InvalidSettings (an InvalidShape subclass for one release) for unusable settings."""
     @property
     def transform(self) -> Any:
         ...
@@ -313,13 +317,13 @@ class CollisionWorld:
     def contacts_array(self) -> numpy.ndarray:
         """contacts() as a CONTACT_PAIR_DTYPE structured array (a, b: ids; manifold; part_a, part_b)."""
         ...
-    def begin_touch_events(self) -> List[ContactEvent]:
+    def touch_begin_events(self) -> List[ContactEvent]:
         ...
-    def end_touch_events(self) -> List[ContactEvent]:
+    def touch_end_events(self) -> List[ContactEvent]:
         ...
-    def begin_part_touch_events(self) -> List[ContactEvent]:
+    def part_touch_begin_events(self) -> List[ContactEvent]:
         ...
-    def end_part_touch_events(self) -> List[ContactEvent]:
+    def part_touch_end_events(self) -> List[ContactEvent]:
         ...
     def sensor_begin_events(self) -> List[SensorEvent]:
         ...
@@ -347,21 +351,21 @@ class CollisionWorld:
     def settings(self) -> WorldSettings:
         ...
     @overload
-    def cast_ray(self, ray: Ray, filter: QueryFilter = ...) -> Optional[RayResult]:
+    def cast_ray(self, ray: Ray, filter: QueryFilter = ...) -> Optional[WorldCastResult]:
         """The closest hit of the ray (normal: the collider's outward normal, world), or None."""
         ...
     @overload
     def cast_ray(self, ray: Ray, on_hit: Callable[..., Any], filter: QueryFilter = ...) -> None:
-        """Every hit: on_hit(RayResult) -> float (< 0 ignore, 0 stop, else clip the ray to that fraction)."""
+        """Every hit: on_hit(WorldCastResult) -> float (< 0 ignore, 0 stop, else clip the ray to that fraction)."""
         ...
     @overload
-    def cast_circle(self, ray: Ray, radius: float, filter: QueryFilter = ...) -> Optional[RayResult]:
+    def cast_circle(self, ray: Ray, radius: float, filter: QueryFilter = ...) -> Optional[WorldCastResult]:
         ...
     @overload
     def cast_circle(self, ray: Ray, radius: float, on_hit: Callable[..., Any], filter: QueryFilter = ...) -> None:
         ...
     @overload
-    def cast_shape(self, shape: Shape, xf: TransformLike, translation: Vec2Like, filter: QueryFilter = ..., options: ShapeCastOptions = ...) -> Optional[RayResult]:
+    def cast_shape(self, shape: Shape, xf: TransformLike, translation: Vec2Like, filter: QueryFilter = ..., options: ShapeCastOptions = ...) -> Optional[WorldCastResult]:
         """The closest hit of the shape moved by translation; hit.normal is the collider's outward normal."""
         ...
     @overload
@@ -383,7 +387,7 @@ class CollisionWorld:
         """The colliders within radius of the shape, nearest first (at most k, the nearest): a list of Neighbor."""
         ...
     def parts_in_box(self, box: Aabb, filter: QueryFilter = ...) -> List[PartView]:
-        """The parts (of colliders the filter passes) whose tree boxes overlap box: a list of PartView, moving colliders first. No exact test: the candidates of every query confined to the box, to run collide(), shape_cast() and so on on oneself. An invalid box: []."""
+        """The parts (of colliders the filter passes) whose tree boxes overlap box: a list of PartView, moving colliders first. No exact test: the candidates of every query confined to the box, to run collide(), cast_shape() and so on on oneself. An invalid box: []."""
         ...
     def collide_shape(self, shape: Shape, xf: TransformLike, margin: float = ..., filter: QueryFilter = ...) -> list:
         """The contacts the shape at xf would have: a list of (ColliderId, part, Manifold), one per part with a point within margin. Each manifold is collide(part, shape): its normal points from the collider to the shape (world); chains one-sided."""
@@ -392,7 +396,7 @@ class CollisionWorld:
         """set_transform() for each id (a list of ColliderId or an id_array) with row i of an (N, 4) [x, y, c, s] array (or one Transform for all), in one call to the C++ set_transforms() (boxes on the world's threads); the GIL is released. Returns a bool array: False for a stale id or an invalid transform."""
         ...
     def cast_rays(self, rays: RaysLike, radius: Optional[float] = ..., filter: QueryFilter = ...) -> numpy.ndarray:
-        """cast_ray() (or cast_circle() with a radius) for each ray: RAY_RESULT_DTYPE records; a miss has hit.hit False and the default id (index 0xffffffff). The GIL is released."""
+        """cast_ray() (or cast_circle() with a radius) for each ray: WORLD_CAST_DTYPE records; a miss has hit.hit False and the default id (index 0xffffffff). The GIL is released."""
         ...
 
 class ContactEvent:
@@ -491,6 +495,9 @@ class DistanceResult:
     def point_b(self) -> Vec2:
         """on B's surface, world; point_b - point_a = normal * distance"""
         ...
+    def __bool__(self) -> bool:
+        """True when there is an answer (distance < kHugeDistance): False only for invalid input."""
+        ...
     def __eq__(self, other: object) -> bool:
         ...
     def __repr__(self) -> str:
@@ -542,6 +549,9 @@ class Heightfield:
         ...
 
 class InvalidRecording(ValueError):
+    ...
+
+class InvalidSettings(InvalidShape):
     ...
 
 class InvalidShape(ValueError):
@@ -607,7 +617,7 @@ class MassProperties:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 
-class MoverCast:
+class MoverCastResult:
     """A mover's cast: the fraction of the translation that can be made; normal: the collider's outward normal."""
     @property
     def hit(self) -> bool:
@@ -626,6 +636,9 @@ class MoverCast:
         ...
     @property
     def part(self) -> int:
+        ...
+    def __bool__(self) -> bool:
+        """True when a collider stops the translation (hit)."""
         ...
     def __repr__(self) -> str:
         ...
@@ -785,7 +798,7 @@ class PlaneSolution:
     def __repr__(self) -> str:
         ...
 
-class PointProjection:
+class ProjectionResult:
     """Result of project_point, world space."""
     @property
     def point(self) -> Vec2:
@@ -802,6 +815,9 @@ class PointProjection:
     @property
     def inside(self) -> bool:
         """the query point is inside or on the boundary (distance <= 0)"""
+        ...
+    def __bool__(self) -> bool:
+        """True when there is an answer (distance < kHugeDistance): False only for invalid input."""
         ...
     def __eq__(self, other: object) -> bool:
         ...
@@ -828,28 +844,6 @@ class Ray:
     origin: Vec2
     translation: Vec2
     def __init__(self, origin: Vec2Like = ..., translation: Vec2Like = ...) -> None:
-        ...
-    def __eq__(self, other: object) -> bool:
-        ...
-    def __repr__(self) -> str:
-        ...
-    def __reduce__(self) -> tuple:
-        ...
-    def __getstate__(self) -> tuple:
-        ...
-    def __setstate__(self, arg0: tuple) -> None:
-        ...
-
-class RayResult:
-    """A ray or cast hit on one collider: which, which part, and the CastHit (world)."""
-    @property
-    def id(self) -> ColliderId:
-        ...
-    @property
-    def hit(self) -> CastHit:
-        ...
-    @property
-    def part(self) -> int:
         ...
     def __eq__(self, other: object) -> bool:
         ...
@@ -1033,7 +1027,7 @@ class Shape:
         ...
 
 class ShapeCastOptions:
-    """Options of shape_cast()."""
+    """Options of cast_shape()."""
     target_separation: float
     """length (>= 0): stop where the distance falls to this instead of 0"""
     def __init__(self, target_separation: float = ...) -> None:
@@ -1120,6 +1114,9 @@ class ToiResult:
     @property
     def normal(self) -> Vec2:
         """hit or overlapped: unit, world, from A to B; else (0,0)"""
+        ...
+    def __bool__(self) -> bool:
+        """True when the shapes touch at fraction (state hit or overlapped)."""
         ...
     def __eq__(self, other: object) -> bool:
         ...
@@ -1234,6 +1231,31 @@ class Vec2:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 
+class WorldCastResult:
+    """A ray or cast hit on one collider: which, which part, and the CastResult (world)."""
+    @property
+    def id(self) -> ColliderId:
+        ...
+    @property
+    def hit(self) -> CastResult:
+        ...
+    @property
+    def part(self) -> int:
+        ...
+    def __bool__(self) -> bool:
+        """True when a collider was hit (hit.hit)."""
+        ...
+    def __eq__(self, other: object) -> bool:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __reduce__(self) -> tuple:
+        ...
+    def __getstate__(self) -> tuple:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
+        ...
+
 class WorldSettings:
     """Settings of a CollisionWorld, fixed at construction (the task hook is C++ only)."""
     reuse_bounds: ReuseBounds
@@ -1292,8 +1314,30 @@ def bounds(shape: Shape, xf: TransformLike) -> Aabb:
     """The world axis-aligned box of the shape under xf, radius included (padded by a few float steps); an invalid transform gives Aabb() at the origin."""
     ...
 
-def cast_mover(world: CollisionWorld, shape: Shape, xf: TransformLike, translation: Vec2Like, skin: float, filter: QueryFilter = ..., ignore: ColliderId = ...) -> MoverCast:
+def cast_mover(world: CollisionWorld, shape: Shape, xf: TransformLike, translation: Vec2Like, skin: float, filter: QueryFilter = ..., ignore: ColliderId = ...) -> MoverCastResult:
     """Where the shape moving by translation first comes within skin of a collider it moves toward; colliders it touches and does not go deeper into do not stop it."""
+    ...
+
+@overload
+def cast_ray(shape: Shape, xf: TransformLike, ray: Ray) -> CastResult:
+    """First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray starting inside hits at fraction 0 with normal (0, 0)."""
+    ...
+@overload
+def cast_ray(shape: Shape, xf: TransformLike, ray: Ray, radius: float) -> CastResult:
+    """Circle cast: a disc of the given radius whose centre moves along the ray; point on the shape's surface, normal the shape's outward normal there (world)."""
+    ...
+@overload
+def cast_ray(segment: ChainSegment, xs: TransformLike, ray: Ray, radius: float = ...) -> CastResult:
+    """A ray (or disc) against the chain segment's front side only."""
+    ...
+
+@overload
+def cast_shape(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape, xb: TransformLike, translation_b: Vec2Like, options: ShapeCastOptions = ...) -> CastResult:
+    """First fraction in [0, 1] of both motions (world) at which a and b touch (or come within options.target_separation). point: the contact point at that time; normal: unit, from A to B. Already touching: fraction 0 with the minimum-translation normal."""
+    ...
+@overload
+def cast_shape(a: Shape, xa: TransformLike, translation_a: Vec2Like, segment: ChainSegment, xs: TransformLike, translation_s: Vec2Like, options: ShapeCastOptions = ...) -> CastResult:
+    """Shape a cast against a chain segment, front side only; normal from a to the segment."""
     ...
 
 def clip_vector(v: Vec2Like, planes: List[MoverPlane]) -> Vec2:
@@ -1301,11 +1345,11 @@ def clip_vector(v: Vec2Like, planes: List[MoverPlane]) -> Vec2:
     ...
 
 @overload
-def closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape, xb: TransformLike, velocity_b: Vec2Like, horizon: float) -> Approach:
+def closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape, xb: TransformLike, velocity_b: Vec2Like, horizon: float) -> ApproachResult:
     """How close a (at xa, moving at velocity_a) and b (at xb, velocity_b) come over [0, horizon], world: the first time they touch, or the time of least distance, with the distance and witness points then."""
     ...
 @overload
-def closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, segment: ChainSegment, xs: TransformLike, velocity_s: Vec2Like, horizon: float) -> Approach:
+def closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, segment: ChainSegment, xs: TransformLike, velocity_s: Vec2Like, horizon: float) -> ApproachResult:
     """closest_approach() of shape a and a chain segment, front side only."""
     ...
 
@@ -1405,34 +1449,12 @@ def overlap(a: Shape, xa: TransformLike, b: Shape, xb: TransformLike) -> bool:
     """True when the shapes touch or overlap (distance <= 0)."""
     ...
 
-def project_point(shape: Shape, xf: TransformLike, p: Vec2Like) -> PointProjection:
+def project_point(shape: Shape, xf: TransformLike, p: Vec2Like) -> ProjectionResult:
     """Projects the world point p onto the boundary of shape placed at xf: closest boundary point, outward normal there, signed distance (< 0 inside), all world space. Invalid input gives distance kHugeDistance."""
-    ...
-
-@overload
-def raycast(shape: Shape, xf: TransformLike, ray: Ray) -> CastHit:
-    """First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray starting inside hits at fraction 0 with normal (0, 0)."""
-    ...
-@overload
-def raycast(shape: Shape, xf: TransformLike, ray: Ray, radius: float) -> CastHit:
-    """Circle cast: a disc of the given radius whose centre moves along the ray; point on the shape's surface, normal the shape's outward normal there (world)."""
-    ...
-@overload
-def raycast(segment: ChainSegment, xs: TransformLike, ray: Ray, radius: float = ...) -> CastHit:
-    """A ray (or disc) against the chain segment's front side only."""
     ...
 
 def replay(path: str) -> ReplayReport:
     """Replays a recording (CollisionWorld.start_recording) on a new world and checks every call and update's digest. Raises InvalidRecording (a ValueError) for a file that is not a recording pebble can replay."""
-    ...
-
-@overload
-def shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape, xb: TransformLike, translation_b: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
-    """First fraction in [0, 1] of both motions (world) at which a and b touch (or come within options.target_separation). point: the contact point at that time; normal: unit, from A to B. Already touching: fraction 0 with the minimum-translation normal."""
-    ...
-@overload
-def shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, segment: ChainSegment, xs: TransformLike, translation_s: Vec2Like, options: ShapeCastOptions = ...) -> CastHit:
-    """Shape a cast against a chain segment, front side only; normal from a to the segment."""
     ...
 
 def should_collide(a: Filter, b: Filter) -> bool:

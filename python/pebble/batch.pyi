@@ -39,15 +39,23 @@ class ShapeList:
     def __setstate__(self, arg0: tuple) -> None:
         ...
 APPROACH_DTYPE: numpy.dtype
-CAST_HIT_DTYPE: numpy.dtype
+CAST_DTYPE: numpy.dtype
 COLLIDER_ID_DTYPE: numpy.dtype
 CONTACT_PAIR_DTYPE: numpy.dtype
 CONTACT_POINT_DTYPE: numpy.dtype
 DISTANCE_DTYPE: numpy.dtype
 MANIFOLD_DTYPE: numpy.dtype
-POINT_PROJECTION_DTYPE: numpy.dtype
-RAY_RESULT_DTYPE: numpy.dtype
+PROJECTION_DTYPE: numpy.dtype
 TOI_DTYPE: numpy.dtype
+WORLD_CAST_DTYPE: numpy.dtype
+
+def cast_ray(shape: ShapesLike, xf: TransformsLike, ray: RaysLike, radius: Optional[float] = ...) -> numpy.ndarray:
+    """cast_ray() per item (with radius: the circle cast): CAST_DTYPE records (point on the shape's surface, normal its outward normal there, world; starting inside: fraction 0, normal (0, 0))."""
+    ...
+
+def cast_shape(a: ShapesLike, xa: TransformsLike, translation_a: VectorsLike, b: ShapesLike, xb: TransformsLike, translation_b: VectorsLike, target_separation: Optional[float] = ...) -> numpy.ndarray:
+    """cast_shape() per item: CAST_DTYPE records (first fraction in [0, 1] of both motions at which they touch; point the contact point then; normal unit, world, from A to B)."""
+    ...
 
 def closest_approach(a: ShapesLike, xa: TransformsLike, velocity_a: VectorsLike, b: ShapesLike, xb: TransformsLike, velocity_b: VectorsLike, horizon: float) -> numpy.ndarray:
     """closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, normal from A to B, world). Pairs of two discs run in SIMD lanes (pebble::batch), with the same bits."""
@@ -70,15 +78,7 @@ def overlap(a: ShapesLike, xa: TransformsLike, b: ShapesLike, xb: TransformsLike
     ...
 
 def project_point(shape: ShapesLike, xf: TransformsLike, p: VectorsLike) -> numpy.ndarray:
-    """project_point() per item: POINT_PROJECTION_DTYPE records (point, outward normal, signed distance < 0 inside, inside; world)."""
-    ...
-
-def raycast(shape: ShapesLike, xf: TransformsLike, ray: RaysLike, radius: Optional[float] = ...) -> numpy.ndarray:
-    """raycast() per item (with radius: the circle cast): CAST_HIT_DTYPE records (point on the shape's surface, normal its outward normal there, world; starting inside: fraction 0, normal (0, 0))."""
-    ...
-
-def shape_cast(a: ShapesLike, xa: TransformsLike, translation_a: VectorsLike, b: ShapesLike, xb: TransformsLike, translation_b: VectorsLike, target_separation: Optional[float] = ...) -> numpy.ndarray:
-    """shape_cast() per item: CAST_HIT_DTYPE records (first fraction in [0, 1] of both motions at which they touch; point the contact point then; normal unit, world, from A to B)."""
+    """project_point() per item: PROJECTION_DTYPE records (point, outward normal, signed distance < 0 inside, inside; world)."""
     ...
 
 def time_of_impact(a: ShapesLike, sweep_a: SweepsLike, b: ShapesLike, sweep_b: SweepsLike, t_max: float = ..., options: Optional[ToiOptions] = ...) -> numpy.ndarray:

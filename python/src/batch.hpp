@@ -145,14 +145,14 @@ inline py::array zeros(const py::dtype& dt, size_t n) {
 /// Field-wise stores, so that the padding bytes of the zeroed records stay zero.
 inline void store(Manifold* o, const Manifold& r) { *o = r; }
 inline void store(DistanceResult* o, const DistanceResult& r) { *o = r; }
-inline void store(CastHit* o, const CastHit& r) {
+inline void store(CastResult* o, const CastResult& r) {
   o->hit = r.hit;
   o->fraction = r.fraction;
   o->point = r.point;
   o->normal = r.normal;
 }
 inline void store(ToiResult* o, const ToiResult& r) { *o = r; }
-inline void store(Approach* o, const Approach& r) {
+inline void store(ApproachResult* o, const ApproachResult& r) {
   o->hit = r.hit;
   o->time = r.time;
   o->distance = r.distance;
@@ -160,7 +160,7 @@ inline void store(Approach* o, const Approach& r) {
   o->point_b = r.point_b;
   o->normal = r.normal;
 }
-inline void store(PointProjection* o, const PointProjection& r) {
+inline void store(ProjectionResult* o, const ProjectionResult& r) {
   o->point = r.point;
   o->normal = r.normal;
   o->distance = r.distance;

@@ -166,14 +166,15 @@ const py::dtype& distance_dtype() {
   });
 }
 const py::dtype& cast_hit_dtype() {
-  PEBBLE_OFFSETS_OK(CastHit);
+  PEBBLE_OFFSETS_OK(CastResult);
   static_assert(sizeof(bool) == 1);
   static py::dtype* d = nullptr;
   return cached(d, [] {
-    return make_dtype(
-        {"hit", "fraction", "point", "normal"}, {py::str("?"), py::str("<f4"), vec2_format(), vec2_format()},
-        {offsetof(CastHit, hit), offsetof(CastHit, fraction), offsetof(CastHit, point), offsetof(CastHit, normal)},
-        sizeof(CastHit));
+    return make_dtype({"hit", "fraction", "point", "normal"},
+                      {py::str("?"), py::str("<f4"), vec2_format(), vec2_format()},
+                      {offsetof(CastResult, hit), offsetof(CastResult, fraction), offsetof(CastResult, point),
+                       offsetof(CastResult, normal)},
+                      sizeof(CastResult));
   });
 }
 const py::dtype& toi_dtype() {
@@ -189,25 +190,26 @@ const py::dtype& toi_dtype() {
   });
 }
 const py::dtype& approach_dtype() {
-  PEBBLE_OFFSETS_OK(Approach);
+  PEBBLE_OFFSETS_OK(ApproachResult);
   static py::dtype* d = nullptr;
   return cached(d, [] {
-    return make_dtype({"hit", "time", "distance", "point_a", "point_b", "normal"},
-                      {py::str("?"), py::str("<f4"), py::str("<f4"), vec2_format(), vec2_format(), vec2_format()},
-                      {offsetof(Approach, hit), offsetof(Approach, time), offsetof(Approach, distance),
-                       offsetof(Approach, point_a), offsetof(Approach, point_b), offsetof(Approach, normal)},
-                      sizeof(Approach));
+    return make_dtype(
+        {"hit", "time", "distance", "point_a", "point_b", "normal"},
+        {py::str("?"), py::str("<f4"), py::str("<f4"), vec2_format(), vec2_format(), vec2_format()},
+        {offsetof(ApproachResult, hit), offsetof(ApproachResult, time), offsetof(ApproachResult, distance),
+         offsetof(ApproachResult, point_a), offsetof(ApproachResult, point_b), offsetof(ApproachResult, normal)},
+        sizeof(ApproachResult));
   });
 }
 const py::dtype& projection_dtype() {
-  PEBBLE_OFFSETS_OK(PointProjection);
+  PEBBLE_OFFSETS_OK(ProjectionResult);
   static py::dtype* d = nullptr;
   return cached(d, [] {
     return make_dtype({"point", "normal", "distance", "inside"},
                       {vec2_format(), vec2_format(), py::str("<f4"), py::str("?")},
-                      {offsetof(PointProjection, point), offsetof(PointProjection, normal),
-                       offsetof(PointProjection, distance), offsetof(PointProjection, inside)},
-                      sizeof(PointProjection));
+                      {offsetof(ProjectionResult, point), offsetof(ProjectionResult, normal),
+                       offsetof(ProjectionResult, distance), offsetof(ProjectionResult, inside)},
+                      sizeof(ProjectionResult));
   });
 }
 const py::dtype& collider_id_dtype() {
@@ -231,12 +233,12 @@ const py::dtype& contact_pair_dtype() {
   });
 }
 const py::dtype& ray_result_dtype() {
-  PEBBLE_OFFSETS_OK(RayResult);
+  PEBBLE_OFFSETS_OK(WorldCastResult);
   static py::dtype* d = nullptr;
   return cached(d, [] {
     return make_dtype({"id", "hit", "part"}, {collider_id_dtype(), cast_hit_dtype(), py::str("<i4")},
-                      {offsetof(RayResult, id), offsetof(RayResult, hit), offsetof(RayResult, part)},
-                      sizeof(RayResult));
+                      {offsetof(WorldCastResult, id), offsetof(WorldCastResult, hit), offsetof(WorldCastResult, part)},
+                      sizeof(WorldCastResult));
   });
 }
 
@@ -353,13 +355,13 @@ void bind_batch(py::module_& top) {
   m.attr("MANIFOLD_DTYPE") = manifold_dtype();
   m.attr("CONTACT_POINT_DTYPE") = contact_point_dtype();
   m.attr("DISTANCE_DTYPE") = distance_dtype();
-  m.attr("CAST_HIT_DTYPE") = cast_hit_dtype();
+  m.attr("CAST_DTYPE") = cast_hit_dtype();
   m.attr("TOI_DTYPE") = toi_dtype();
   m.attr("APPROACH_DTYPE") = approach_dtype();
-  m.attr("POINT_PROJECTION_DTYPE") = projection_dtype();
+  m.attr("PROJECTION_DTYPE") = projection_dtype();
   m.attr("COLLIDER_ID_DTYPE") = collider_id_dtype();
   m.attr("CONTACT_PAIR_DTYPE") = contact_pair_dtype();
-  m.attr("RAY_RESULT_DTYPE") = ray_result_dtype();
+  m.attr("WORLD_CAST_DTYPE") = ray_result_dtype();
 
   m.def(
       "transforms",
@@ -441,7 +443,7 @@ void bind_batch(py::module_& top) {
       "a"_a, "xa"_a, "b"_a, "xb"_a, "overlap() per item: a bool array (distance <= 0).");
 
   m.def(
-      "raycast",
+      "cast_ray",
       [](const py::object& shape, const py::object& xf, const py::object& ray, std::optional<float> radius) {
         ItemCount n;
         const ShapeItems s = shape_items(shape, "shape", n);
@@ -449,16 +451,16 @@ void bind_batch(py::module_& top) {
         const Items<Ray> r = items<Ray>(ray, "ray", kRays, n);
         if (radius) {
           const float rad = finite_scalar(*radius, "radius");
-          return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return raycast(s[i], t[i], r[i], rad); });
+          return run<CastResult>(cast_hit_dtype(), n, [&](size_t i) { return cast_ray(s[i], t[i], r[i], rad); });
         }
-        return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) { return raycast(s[i], t[i], r[i]); });
+        return run<CastResult>(cast_hit_dtype(), n, [&](size_t i) { return cast_ray(s[i], t[i], r[i]); });
       },
       "shape"_a, "xf"_a, "ray"_a, "radius"_a = py::none(),
-      "raycast() per item (with radius: the circle cast): CAST_HIT_DTYPE records (point on the shape's surface, "
+      "cast_ray() per item (with radius: the circle cast): CAST_DTYPE records (point on the shape's surface, "
       "normal its outward normal there, world; starting inside: fraction 0, normal (0, 0)).");
 
   m.def(
-      "shape_cast",
+      "cast_shape",
       [](const py::object& a, const py::object& xa, const py::object& ta_, const py::object& b, const py::object& xb,
          const py::object& tb_, std::optional<float> target_separation) {
         ItemCount n;
@@ -469,15 +471,15 @@ void bind_batch(py::module_& top) {
                           vb = items<Vec2>(tb_, "translation_b", kVectors, n);
         if (target_separation) {
           const ShapeCastOptions options{finite_scalar(*target_separation, "target_separation")};
-          return run<CastHit>(cast_hit_dtype(), n, [&](size_t i) {
-            return shape_cast(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i], options);
+          return run<CastResult>(cast_hit_dtype(), n, [&](size_t i) {
+            return cast_shape(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i], options);
           });
         }
-        return run<CastHit>(cast_hit_dtype(), n,
-                            [&](size_t i) { return shape_cast(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i]); });
+        return run<CastResult>(cast_hit_dtype(), n,
+                               [&](size_t i) { return cast_shape(sa[i], xfa[i], va[i], sb[i], xfb[i], vb[i]); });
       },
       "a"_a, "xa"_a, "translation_a"_a, "b"_a, "xb"_a, "translation_b"_a, "target_separation"_a = py::none(),
-      "shape_cast() per item: CAST_HIT_DTYPE records (first fraction in [0, 1] of both motions at which they "
+      "cast_shape() per item: CAST_DTYPE records (first fraction in [0, 1] of both motions at which they "
       "touch; point the contact point then; normal unit, world, from A to B).");
 
   m.def(
@@ -508,10 +510,10 @@ void bind_batch(py::module_& top) {
       [](const py::object& a, const py::object& xa, const py::object& va_, const py::object& b, const py::object& xb,
          const py::object& vb_, float horizon) {
         const MotionPairs m = motion_pairs(a, xa, va_, b, xb, vb_, horizon);
-        return run_records<Approach>(approach_dtype(), m.n, std::cref(m),
-                                     [horizon](std::span<const BatchPair> p, std::span<Approach> r) {
-                                       pebble::batch::closest_approach(p, horizon, r);
-                                     });
+        return run_records<ApproachResult>(approach_dtype(), m.n, std::cref(m),
+                                           [horizon](std::span<const BatchPair> p, std::span<ApproachResult> r) {
+                                             pebble::batch::closest_approach(p, horizon, r);
+                                           });
       },
       "a"_a, "xa"_a, "velocity_a"_a, "b"_a, "xb"_a, "velocity_b"_a, "horizon"_a,
       "closest_approach() per item: APPROACH_DTYPE records (hit, time, signed distance then, point_a, point_b, "
@@ -537,10 +539,10 @@ void bind_batch(py::module_& top) {
         const ShapeItems s = shape_items(shape, "shape", n);
         const Items<Transform> t = items<Transform>(xf, "xf", kTransforms, n);
         const Items<Vec2> q = items<Vec2>(p, "p", kVectors, n);
-        return run<PointProjection>(projection_dtype(), n, [&](size_t i) { return project_point(s[i], t[i], q[i]); });
+        return run<ProjectionResult>(projection_dtype(), n, [&](size_t i) { return project_point(s[i], t[i], q[i]); });
       },
       "shape"_a, "xf"_a, "p"_a,
-      "project_point() per item: POINT_PROJECTION_DTYPE records (point, outward normal, signed distance < 0 "
+      "project_point() per item: PROJECTION_DTYPE records (point, outward normal, signed distance < 0 "
       "inside, inside; world).");
 
   m.def(

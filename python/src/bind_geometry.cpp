@@ -91,7 +91,10 @@ void bind_geometry(py::module_& m) {
   // Shape makers throw pebble::InvalidShape (a std::invalid_argument): in Python a ValueError
   // subclass with the same message (registered after pybind11's own std::invalid_argument
   // translation, so it wins).
-  py::register_exception<InvalidShape>(m, "InvalidShape", PyExc_ValueError);
+  const auto& invalid_shape = py::register_exception<InvalidShape>(m, "InvalidShape", PyExc_ValueError);
+  // Settings that are not a shape (CharacterMover's): an InvalidShape subclass for one release, as in
+  // C++ (registered after it, so that it is tried first).
+  py::register_exception<InvalidSettings>(m, "InvalidSettings", invalid_shape.ptr());
 
   py::class_<Vec2> vec2(m, "Vec2",
                         "A 2D vector or point (float32 components). Tuples and lists of two numbers and numpy arrays "

@@ -14,7 +14,7 @@ bool same(const Manifold& a, const Manifold& b) {
     if (!same(a.points[i], b.points[i])) return false;
   return true;
 }
-bool same(const CastHit& a, const CastHit& b) {
+bool same(const CastResult& a, const CastResult& b) {
   return a.hit == b.hit && a.fraction == b.fraction && a.point == b.point && a.normal == b.normal;
 }
 
@@ -67,11 +67,13 @@ Manifold unpickled_manifold(const py::handle& h) {
   return mf;
 }
 
-py::tuple pickled(const CastHit& h) { return py::make_tuple(h.hit, h.fraction, pickled(h.point), pickled(h.normal)); }
+py::tuple pickled(const CastResult& h) {
+  return py::make_tuple(h.hit, h.fraction, pickled(h.point), pickled(h.normal));
+}
 
-CastHit unpickled_cast_hit(const py::handle& h) {
-  const py::tuple t = state(h.cast<py::tuple>(), 4, "CastHit");
-  CastHit c{};
+CastResult unpickled_cast_hit(const py::handle& h) {
+  const py::tuple t = state(h.cast<py::tuple>(), 4, "CastResult");
+  CastResult c{};
   c.hit = t[0].cast<bool>();
   c.fraction = t[1].cast<float>();
   c.point = unpickled_vec2(t[2]);
@@ -79,37 +81,40 @@ CastHit unpickled_cast_hit(const py::handle& h) {
   return c;
 }
 
-std::string repr_cast_hit(const CastHit& h) {
-  return "CastHit(hit=" + fmt(h.hit) + ", fraction=" + fmt(h.fraction) + ", point=Vec2" + fmt(h.point) +
+std::string repr_cast_hit(const CastResult& h) {
+  return "CastResult(hit=" + fmt(h.hit) + ", fraction=" + fmt(h.fraction) + ", point=Vec2" + fmt(h.point) +
          ", normal=Vec2" + fmt(h.normal) + ")";
 }
 
 void bind_queries(py::module_& m) {
-  py::class_<PointProjection>(m, "PointProjection", "Result of project_point, world space.")
-      .def_readonly("point", &PointProjection::point, "closest point on the shape's boundary, world")
-      .def_readonly("normal", &PointProjection::normal, "outward unit normal of the boundary at point, world")
-      .def_readonly("distance", &PointProjection::distance,
+  py::class_<ProjectionResult>(m, "ProjectionResult", "Result of project_point, world space.")
+      .def_readonly("point", &ProjectionResult::point, "closest point on the shape's boundary, world")
+      .def_readonly("normal", &ProjectionResult::normal, "outward unit normal of the boundary at point, world")
+      .def_readonly("distance", &ProjectionResult::distance,
                     "signed distance from the boundary to the query point (< 0 inside)")
-      .def_readonly("inside", &PointProjection::inside, "the query point is inside or on the boundary (distance <= 0)")
+      .def_readonly("inside", &ProjectionResult::inside, "the query point is inside or on the boundary (distance <= 0)")
+      .def(
+          "__bool__", [](const ProjectionResult& p) { return bool(p); },
+          "True when there is an answer (distance < kHugeDistance): False only for invalid input.")
       .def(
           "__eq__",
-          [](const PointProjection& a, const PointProjection& b) {
+          [](const ProjectionResult& a, const ProjectionResult& b) {
             return a.point == b.point && a.normal == b.normal && a.distance == b.distance && a.inside == b.inside;
           },
           py::is_operator())
       .def("__repr__",
-           [](const PointProjection& p) {
-             return "PointProjection(point=Vec2" + fmt(p.point) + ", normal=Vec2" + fmt(p.normal) +
+           [](const ProjectionResult& p) {
+             return "ProjectionResult(point=Vec2" + fmt(p.point) + ", normal=Vec2" + fmt(p.normal) +
                     ", distance=" + fmt(p.distance) + ", inside=" + fmt(p.inside) + ")";
            })
       .def("__reduce__", &reduce_by_state)
       .def(py::pickle(
-          [](const PointProjection& p) {
+          [](const ProjectionResult& p) {
             return py::make_tuple(pickled(p.point), pickled(p.normal), p.distance, p.inside);
           },
           [](const py::tuple& t) {
-            state(t, 4, "PointProjection");
-            PointProjection p{};
+            state(t, 4, "ProjectionResult");
+            ProjectionResult p{};
             p.point = unpickled_vec2(t[0]);
             p.normal = unpickled_vec2(t[1]);
             p.distance = t[2].cast<float>();
@@ -165,6 +170,9 @@ void bind_queries(py::module_& m) {
         "normal from the segment to b.");
 
   py::class_<DistanceResult>(m, "DistanceResult", "Signed distance and witness points, world space.")
+      .def(
+          "__bool__", [](const DistanceResult& d) { return bool(d); },
+          "True when there is an answer (distance < kHugeDistance): False only for invalid input.")
       .def_readonly("distance", &DistanceResult::distance,
                     "> 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)")
       .def_readonly("normal", &DistanceResult::normal,
@@ -225,30 +233,33 @@ void bind_queries(py::module_& m) {
                         return Ray{unpickled_vec2(t[0]), unpickled_vec2(t[1])};
                       }));
 
-  py::class_<CastHit>(m, "CastHit", "The answer of a cast, world space. No hit: CastHit(False, 1, (0,0), (0,0)).")
-      .def_readonly("hit", &CastHit::hit, "the ray (or moving shape) meets the target within its translation")
-      .def_readonly("fraction", &CastHit::fraction,
+  py::class_<CastResult>(m, "CastResult",
+                         "The answer of a cast, world space. No hit: CastResult(False, 1, (0,0), (0,0)).")
+      .def_readonly("hit", &CastResult::hit, "the ray (or moving shape) meets the target within its translation")
+      .def_readonly("fraction", &CastResult::fraction,
                     "of the translation at the first touch, in [0, 1]; 1 when there is no hit")
-      .def_readonly("point", &CastHit::point, "the touching point, world (see each query)")
-      .def_readonly("normal", &CastHit::normal, "unit, world (see each query); (0,0) when starting inside")
-      .def("__bool__", [](const CastHit& h) { return h.hit; })
+      .def_readonly("point", &CastResult::point, "the touching point, world (see each query)")
+      .def_readonly("normal", &CastResult::normal, "unit, world (see each query); (0,0) when starting inside")
       .def(
-          "__eq__", [](const CastHit& a, const CastHit& b) { return same(a, b); }, py::is_operator())
+          "__bool__", [](const CastResult& h) { return bool(h); }, "True when there is a hit.")
+      .def(
+          "__eq__", [](const CastResult& a, const CastResult& b) { return same(a, b); }, py::is_operator())
       .def("__repr__", &repr_cast_hit)
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const CastHit& h) { return pickled(h); },
+      .def(py::pickle([](const CastResult& h) { return pickled(h); },
                       [](const py::tuple& t) { return unpickled_cast_hit(t); }));
-  m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&>(&raycast), "shape"_a, "xf"_a, "ray"_a,
+  m.def("cast_ray", py::overload_cast<const Shape&, const Transform&, const Ray&>(&cast_ray), "shape"_a, "xf"_a,
+        "ray"_a,
         "First point of the ray on the surface of shape at xf and the outward surface normal there (world). A ray "
         "starting inside hits at fraction 0 with normal (0, 0).");
-  m.def("raycast", py::overload_cast<const Shape&, const Transform&, const Ray&, float>(&raycast), "shape"_a, "xf"_a,
+  m.def("cast_ray", py::overload_cast<const Shape&, const Transform&, const Ray&, float>(&cast_ray), "shape"_a, "xf"_a,
         "ray"_a, "radius"_a,
         "Circle cast: a disc of the given radius whose centre moves along the ray; point on the shape's surface, "
         "normal the shape's outward normal there (world).");
-  m.def("raycast", py::overload_cast<const ChainSegment&, const Transform&, const Ray&, float>(&raycast), "segment"_a,
+  m.def("cast_ray", py::overload_cast<const ChainSegment&, const Transform&, const Ray&, float>(&cast_ray), "segment"_a,
         "xs"_a, "ray"_a, "radius"_a = 0.0f, "A ray (or disc) against the chain segment's front side only.");
 
-  py::class_<ShapeCastOptions>(m, "ShapeCastOptions", "Options of shape_cast().")
+  py::class_<ShapeCastOptions>(m, "ShapeCastOptions", "Options of cast_shape().")
       .def(py::init([](float t) { return ShapeCastOptions{t}; }), "target_separation"_a = 0.0f)
       .def_readwrite("target_separation", &ShapeCastOptions::target_separation,
                      "length (>= 0): stop where the distance falls to this instead of 0")
@@ -258,16 +269,16 @@ void bind_queries(py::module_& m) {
                         state(t, 1, "ShapeCastOptions");
                         return ShapeCastOptions{t[0].cast<float>()};
                       }));
-  m.def("shape_cast",
+  m.def("cast_shape",
         py::overload_cast<const Shape&, const Transform&, Vec2, const Shape&, const Transform&, Vec2,
-                          const ShapeCastOptions&>(&shape_cast),
+                          const ShapeCastOptions&>(&cast_shape),
         "a"_a, "xa"_a, "translation_a"_a, "b"_a, "xb"_a, "translation_b"_a, "options"_a = ShapeCastOptions{},
         "First fraction in [0, 1] of both motions (world) at which a and b touch (or come within "
         "options.target_separation). point: the contact point at that time; normal: unit, from A to B. Already "
         "touching: fraction 0 with the minimum-translation normal.");
-  m.def("shape_cast",
+  m.def("cast_shape",
         py::overload_cast<const Shape&, const Transform&, Vec2, const ChainSegment&, const Transform&, Vec2,
-                          const ShapeCastOptions&>(&shape_cast),
+                          const ShapeCastOptions&>(&cast_shape),
         "a"_a, "xa"_a, "translation_a"_a, "segment"_a, "xs"_a, "translation_s"_a, "options"_a = ShapeCastOptions{},
         "Shape a cast against a chain segment, front side only; normal from a to the segment.");
 
@@ -314,6 +325,9 @@ void bind_queries(py::module_& m) {
       .value("overlapped", ToiResult::State::overlapped, "overlapping at t = 0; fraction = 0")
       .value("failed", ToiResult::State::failed, "iteration cap reached; no contact before fraction");
   toi.def_readonly("state", &ToiResult::state)
+      .def(
+          "__bool__", [](const ToiResult& r) { return bool(r); },
+          "True when the shapes touch at fraction (state hit or overlapped).")
       .def_readonly("fraction", &ToiResult::fraction, "time in [0, t_max], see state")
       .def_readonly("point", &ToiResult::point,
                     "hit or overlapped: midway between the closest points, world; else (0,0)")
@@ -374,37 +388,41 @@ void bind_queries(py::module_& m) {
         "a"_a, "sweep_a"_a, "segment"_a, "sweep_s"_a, "t_max"_a = 1.0f, "options"_a = ToiOptions{},
         "time_of_impact() of shape a and a chain segment, front side only.");
 
-  py::class_<Approach>(m, "Approach", "The answer of closest_approach(), world space.")
-      .def_readonly("hit", &Approach::hit, "the shapes touch or overlap at some time in [0, horizon]")
-      .def_readonly("time", &Approach::time,
+  py::class_<ApproachResult>(m, "ApproachResult", "The answer of closest_approach(), world space.")
+      .def_readonly("hit", &ApproachResult::hit, "the shapes touch or overlap at some time in [0, horizon]")
+      .def_readonly("time", &ApproachResult::time,
                     "hit: the first time they touch (0 when they start so); else the time of least distance")
-      .def_readonly("distance", &Approach::distance,
+      .def_readonly("distance", &ApproachResult::distance,
                     "signed distance at that time: 0 at a touch, < 0 when starting overlapped")
-      .def_readonly("point_a", &Approach::point_a, "on A's surface at that time, world")
-      .def_readonly("point_b", &Approach::point_b,
+      .def_readonly("point_a", &ApproachResult::point_a, "on A's surface at that time, world")
+      .def_readonly("point_b", &ApproachResult::point_b,
                     "on B's surface at that time, world; point_b - point_a = normal * distance")
-      .def_readonly("normal", &Approach::normal, "unit, world, from A to B")
+      .def_readonly("normal", &ApproachResult::normal, "unit, world, from A to B")
+      .def(
+          "__bool__", [](const ApproachResult& r) { return bool(r); },
+          "True when the closest approach was found (distance < kHugeDistance): False only for invalid input; "
+          "whether they touch is hit.")
       .def(
           "__eq__",
-          [](const Approach& a, const Approach& b) {
+          [](const ApproachResult& a, const ApproachResult& b) {
             return a.hit == b.hit && a.time == b.time && a.distance == b.distance && a.point_a == b.point_a &&
                    a.point_b == b.point_b && a.normal == b.normal;
           },
           py::is_operator())
       .def("__repr__",
-           [](const Approach& r) {
-             return "Approach(hit=" + fmt(r.hit) + ", time=" + fmt(r.time) + ", distance=" + fmt(r.distance) +
+           [](const ApproachResult& r) {
+             return "ApproachResult(hit=" + fmt(r.hit) + ", time=" + fmt(r.time) + ", distance=" + fmt(r.distance) +
                     ", point_a=Vec2" + fmt(r.point_a) + ", point_b=Vec2" + fmt(r.point_b) + ", normal=Vec2" +
                     fmt(r.normal) + ")";
            })
       .def("__reduce__", &reduce_by_state)
       .def(py::pickle(
-          [](const Approach& r) {
+          [](const ApproachResult& r) {
             return py::make_tuple(r.hit, r.time, r.distance, pickled(r.point_a), pickled(r.point_b), pickled(r.normal));
           },
           [](const py::tuple& t) {
-            state(t, 6, "Approach");
-            Approach r{};
+            state(t, 6, "ApproachResult");
+            ApproachResult r{};
             r.hit = t[0].cast<bool>();
             r.time = t[1].cast<float>();
             r.distance = t[2].cast<float>();

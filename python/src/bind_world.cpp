@@ -10,7 +10,13 @@
 
 namespace pebble::python {
 
-std::string repr_cast_hit(const CastHit& h);  // bind_queries.cpp
+std::string repr_cast_hit(const CastResult& h);  // bind_queries.cpp
+
+/// A world cast's answer in Python's idiom: None when nothing was hit.
+inline std::optional<WorldCastResult> or_none(const WorldCastResult& r) {
+  if (r) return std::make_optional(r);
+  return std::nullopt;
+}
 
 namespace {
 
@@ -98,7 +104,7 @@ template <class Query>
 void call_hits(const py::function& on_hit, Query query) {
   CallbackError err;
   bool cast_failed = false;
-  auto call = [&](const RayResult& r) -> float {
+  auto call = [&](const WorldCastResult& r) -> float {
     try {
       return on_hit(r).cast<float>();
     } catch (py::error_already_set& e) {
@@ -180,17 +186,20 @@ void bind_mover(py::module_& m) {
         return "PlaneSolution(translation=Vec2" + fmt(p.translation) + ", iterations=" + std::to_string(p.iterations) +
                ", converged=" + fmt(p.converged) + ")";
       });
-  py::class_<MoverCast>(
-      m, "MoverCast",
+  py::class_<MoverCastResult>(
+      m, "MoverCastResult",
       "A mover's cast: the fraction of the translation that can be made; normal: the collider's outward normal.")
-      .def_readonly("hit", &MoverCast::hit)
-      .def_readonly("fraction", &MoverCast::fraction)
-      .def_readonly("point", &MoverCast::point)
-      .def_readonly("normal", &MoverCast::normal)
-      .def_readonly("collider", &MoverCast::collider)
-      .def_readonly("part", &MoverCast::part)
-      .def("__repr__", [](const MoverCast& c) {
-        return "MoverCast(hit=" + fmt(c.hit) + ", fraction=" + fmt(c.fraction) + ", point=Vec2" + fmt(c.point) +
+      .def_readonly("hit", &MoverCastResult::hit)
+      .def_readonly("fraction", &MoverCastResult::fraction)
+      .def_readonly("point", &MoverCastResult::point)
+      .def_readonly("normal", &MoverCastResult::normal)
+      .def_readonly("collider", &MoverCastResult::collider)
+      .def_readonly("part", &MoverCastResult::part)
+      .def(
+          "__bool__", [](const MoverCastResult& c) { return bool(c); },
+          "True when a collider stops the translation (hit).")
+      .def("__repr__", [](const MoverCastResult& c) {
+        return "MoverCastResult(hit=" + fmt(c.hit) + ", fraction=" + fmt(c.fraction) + ", point=Vec2" + fmt(c.point) +
                ", normal=Vec2" + fmt(c.normal) + ")";
       });
   m.def(
@@ -263,7 +272,8 @@ void bind_mover(py::module_& m) {
   py::class_<CharacterMover>(
       m, "CharacterMover",
       "A character of any shape moved through a world one step at a time: walks, slides, climbs steps, snaps down, "
-      "rides and is pushed by platforms. Raises InvalidShape for unusable settings.")
+      "rides and is pushed by platforms. Raises InvalidSettings (an InvalidShape subclass for one release) for "
+      "unusable settings.")
       .def(py::init<const Shape&, const Transform&, const MoverSettings&>(), "shape"_a, "xf"_a,
            "settings"_a = MoverSettings{})
       .def(
@@ -509,28 +519,30 @@ void bind_world(py::module_& m) {
             state(t, 4, "SensorEvent");
             return SensorEvent{unpickled_id(t[0]), unpickled_id(t[1]), t[2].cast<int>(), t[3].cast<int>()};
           }));
-  py::class_<RayResult>(m, "RayResult",
-                        "A ray or cast hit on one collider: which, which part, and the CastHit (world).")
-      .def_readonly("id", &RayResult::id)
-      .def_readonly("hit", &RayResult::hit)
-      .def_readonly("part", &RayResult::part)
+  py::class_<WorldCastResult>(m, "WorldCastResult",
+                              "A ray or cast hit on one collider: which, which part, and the CastResult (world).")
+      .def_readonly("id", &WorldCastResult::id)
+      .def_readonly("hit", &WorldCastResult::hit)
+      .def_readonly("part", &WorldCastResult::part)
+      .def(
+          "__bool__", [](const WorldCastResult& r) { return bool(r); }, "True when a collider was hit (hit.hit).")
       .def(
           "__eq__",
-          [](const RayResult& a, const RayResult& b) {
+          [](const WorldCastResult& a, const WorldCastResult& b) {
             return a.id == b.id && a.part == b.part && a.hit.hit == b.hit.hit && a.hit.fraction == b.hit.fraction &&
                    a.hit.point == b.hit.point && a.hit.normal == b.hit.normal;
           },
           py::is_operator())
       .def("__repr__",
-           [](const RayResult& r) {
-             return "RayResult(id=" + repr(r.id) + ", hit=" + repr_cast_hit(r.hit) +
+           [](const WorldCastResult& r) {
+             return "WorldCastResult(id=" + repr(r.id) + ", hit=" + repr_cast_hit(r.hit) +
                     ", part=" + std::to_string(r.part) + ")";
            })
       .def("__reduce__", &reduce_by_state)
-      .def(py::pickle([](const RayResult& r) { return py::make_tuple(pickled(r.id), pickled(r.hit), r.part); },
+      .def(py::pickle([](const WorldCastResult& r) { return py::make_tuple(pickled(r.id), pickled(r.hit), r.part); },
                       [](const py::tuple& t) {
-                        state(t, 3, "RayResult");
-                        RayResult r{};
+                        state(t, 3, "WorldCastResult");
+                        WorldCastResult r{};
                         r.id = unpickled_id(t[0]);
                         r.hit = unpickled_cast_hit(t[1]);
                         r.part = t[2].cast<int>();
@@ -753,24 +765,24 @@ void bind_world(py::module_& m) {
             return out;
           },
           "contacts() as a CONTACT_PAIR_DTYPE structured array (a, b: ids; manifold; part_a, part_b).")
-      .def("begin_touch_events",
+      .def("touch_begin_events",
            [](W& w) {
-             const auto e = use(w).begin_touch_events();
+             const auto e = use(w).touch_begin_events();
              return std::vector<ContactEvent>(e.begin(), e.end());
            })
-      .def("end_touch_events",
+      .def("touch_end_events",
            [](W& w) {
-             const auto e = use(w).end_touch_events();
+             const auto e = use(w).touch_end_events();
              return std::vector<ContactEvent>(e.begin(), e.end());
            })
-      .def("begin_part_touch_events",
+      .def("part_touch_begin_events",
            [](W& w) {
-             const auto e = use(w).begin_part_touch_events();
+             const auto e = use(w).part_touch_begin_events();
              return std::vector<ContactEvent>(e.begin(), e.end());
            })
-      .def("end_part_touch_events",
+      .def("part_touch_end_events",
            [](W& w) {
-             const auto e = use(w).end_part_touch_events();
+             const auto e = use(w).part_touch_end_events();
              return std::vector<ContactEvent>(e.begin(), e.end());
            })
       .def("sensor_begin_events",
@@ -817,8 +829,8 @@ void bind_world(py::module_& m) {
           "foreign bytes.")
       .def("settings", [](W& w) { return use(w).settings(); })
       .def(
-          "cast_ray", [](W& w, const Ray& ray, const QueryFilter& f) { return use(w).cast_ray(ray, f); }, "ray"_a,
-          "filter"_a = QueryFilter{},
+          "cast_ray", [](W& w, const Ray& ray, const QueryFilter& f) { return or_none(use(w).cast_ray(ray, f)); },
+          "ray"_a, "filter"_a = QueryFilter{},
           "The closest hit of the ray (normal: the collider's outward normal, world), or None.")
       .def(
           "cast_ray",
@@ -827,10 +839,12 @@ void bind_world(py::module_& m) {
             call_hits(on_hit, [&](auto& cb) { world.cast_ray(ray, cb, f); });
           },
           "ray"_a, "on_hit"_a, "filter"_a = QueryFilter{},
-          "Every hit: on_hit(RayResult) -> float (< 0 ignore, 0 stop, else clip the ray to that fraction).")
+          "Every hit: on_hit(WorldCastResult) -> float (< 0 ignore, 0 stop, else clip the ray to that fraction).")
       .def(
           "cast_circle",
-          [](W& w, const Ray& ray, float radius, const QueryFilter& f) { return use(w).cast_circle(ray, radius, f); },
+          [](W& w, const Ray& ray, float radius, const QueryFilter& f) {
+            return or_none(use(w).cast_circle(ray, radius, f));
+          },
           "ray"_a, "radius"_a, "filter"_a = QueryFilter{})
       .def(
           "cast_circle",
@@ -842,7 +856,7 @@ void bind_world(py::module_& m) {
       .def(
           "cast_shape",
           [](W& w, const Shape& s, const Transform& xf, Vec2 t, const QueryFilter& f, const ShapeCastOptions& o) {
-            return use(w).cast_shape(s, xf, t, f, o);
+            return or_none(use(w).cast_shape(s, xf, t, f, o));
           },
           "shape"_a, "xf"_a, "translation"_a, "filter"_a = QueryFilter{}, "options"_a = ShapeCastOptions{},
           "The closest hit of the shape moved by translation; hit.normal is the collider's outward normal.")
@@ -932,7 +946,7 @@ void bind_world(py::module_& m) {
           "box"_a, "filter"_a = QueryFilter{},
           "The parts (of colliders the filter passes) whose tree boxes overlap box: a list of PartView, moving "
           "colliders "
-          "first. No exact test: the candidates of every query confined to the box, to run collide(), shape_cast() and "
+          "first. No exact test: the candidates of every query confined to the box, to run collide(), cast_shape() and "
           "so on "
           "on oneself. An invalid box: [].")
       .def(
@@ -987,16 +1001,15 @@ void bind_world(py::module_& m) {
             if (n == kUnknown) n = 1;
             const float rad = radius ? finite_scalar(*radius, "radius") : 0.0f;
             py::array out = zeros(ray_result_dtype(), n);
-            auto* o = static_cast<RayResult*>(out.mutable_data());
+            auto* o = static_cast<WorldCastResult*>(out.mutable_data());
             BusyScope busy(w);
             py::gil_scoped_release nogil;
             for (size_t i = 0; i < n; ++i) {
-              const std::optional<RayResult> hit =
-                  radius ? w.world.cast_circle(r[i], rad, f) : w.world.cast_ray(r[i], f);
+              const WorldCastResult hit = radius ? w.world.cast_circle(r[i], rad, f) : w.world.cast_ray(r[i], f);
               if (hit) {
-                o[i].id = hit->id;
-                o[i].part = hit->part;
-                store(&o[i].hit, hit->hit);
+                o[i].id = hit.id;
+                o[i].part = hit.part;
+                store(&o[i].hit, hit.hit);
               } else {
                 o[i].id = ColliderId{};
                 o[i].hit.fraction = 1;
@@ -1005,7 +1018,7 @@ void bind_world(py::module_& m) {
             return out;
           },
           "rays"_a, "radius"_a = py::none(), "filter"_a = QueryFilter{},
-          "cast_ray() (or cast_circle() with a radius) for each ray: RAY_RESULT_DTYPE records; a miss has hit.hit "
+          "cast_ray() (or cast_circle() with a radius) for each ray: WORLD_CAST_DTYPE records; a miss has hit.hit "
           "False "
           "and the default id (index 0xffffffff). The GIL is released.");
 

@@ -63,8 +63,8 @@ inline Vec2 unpickled_vec2(const py::handle& h) {
 /// The pickled states of the results the world's types hold too (bind_queries.cpp).
 py::tuple pickled(const Manifold& mf);
 Manifold unpickled_manifold(const py::handle& state);
-py::tuple pickled(const CastHit& h);
-CastHit unpickled_cast_hit(const py::handle& state);
+py::tuple pickled(const CastResult& h);
+CastResult unpickled_cast_hit(const py::handle& state);
 
 /// The Python-side types of a point list and of the batch arguments, as the stubs spell them.
 struct PointList {

@@ -127,7 +127,7 @@ public:
       i(m.points[k].id);
     }
   }
-  void hit(const CastHit& h) {
+  void hit(const CastResult& h) {
     i(h.hit);
     f(h.fraction);
     v(h.point);
@@ -172,7 +172,7 @@ std::string run(const std::string& line) {
   } else if (q == "project") {
     const Shape s = r.shape();
     const Transform xf = r.transform();
-    const PointProjection p = project_point(s, xf, r.vec());
+    const ProjectionResult p = project_point(s, xf, r.vec());
     w.v(p.point);
     w.v(p.normal);
     w.f(p.distance);
@@ -185,7 +185,7 @@ std::string run(const std::string& line) {
     const Shape s = r.shape();
     const Transform xf = r.transform();
     const Vec2 o = r.vec(), t = r.vec();
-    w.hit(q == "raycast" ? raycast(s, xf, Ray{o, t}) : raycast(s, xf, Ray{o, t}, r.number()));
+    w.hit(q == "raycast" ? cast_ray(s, xf, Ray{o, t}) : cast_ray(s, xf, Ray{o, t}, r.number()));
   } else if (q == "shapecast") {
     const Shape a = r.shape();
     const Transform xa = r.transform();
@@ -193,7 +193,7 @@ std::string run(const std::string& line) {
     const Shape b = r.shape();
     const Transform xb = r.transform();
     const Vec2 tb = r.vec();
-    w.hit(shape_cast(a, xa, ta, b, xb, tb, ShapeCastOptions{r.number()}));
+    w.hit(cast_shape(a, xa, ta, b, xb, tb, ShapeCastOptions{r.number()}));
   } else if (q == "toi") {
     const Shape a = r.shape();
     const Sweep sa = r.sweep();
@@ -211,7 +211,7 @@ std::string run(const std::string& line) {
     const Shape b = r.shape();
     const Transform xb = r.transform();
     const Vec2 vb = r.vec();
-    const Approach p = closest_approach(a, xa, va, b, xb, vb, r.number());
+    const ApproachResult p = closest_approach(a, xa, va, b, xb, vb, r.number());
     w.i(p.hit);
     w.f(p.time);
     w.f(p.distance);
@@ -258,11 +258,11 @@ std::string run(const std::string& line) {
       w.manifold(p.manifold);
     }
     const Vec2 o = r.vec(), t = r.vec();
-    const std::optional<RayResult> hit = world.cast_ray(Ray{o, t});
-    w.i(hit.has_value());
+    const WorldCastResult hit = world.cast_ray(Ray{o, t});
+    w.i(bool(hit));
     if (hit) {
-      w.id(hit->id);
-      w.hit(hit->hit);
+      w.id(hit.id);
+      w.hit(hit.hit);
     }
   } else {
     throw std::runtime_error("corpus: unknown query " + q);

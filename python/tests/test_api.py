@@ -80,14 +80,14 @@ def test_world_events_filters_parts_sensors_and_queries():
     touching = {(p.a, p.b) for p in w.contacts()}
     assert (ground, box) in touching and any(l_shape in pair for pair in touching)
     assert all(ghost not in pair for pair in touching)  # its filter touches nothing here
-    begins = {(e.a, e.b) for e in w.begin_touch_events()}
+    begins = {(e.a, e.b) for e in w.touch_begin_events()}
     assert (ground, box) in begins
     assert any(e.sensor == sensor and e.visitor == box for e in w.sensor_begin_events())
     assert any(p.part_a > 0 or p.part_b > 0 for p in w.contacts())  # chain segment or compound part
     assert w.validate()
     w.set_transform(box, pebble.Transform((0, 5)))
     w.update()
-    assert (ground, box) in {(e.a, e.b) for e in w.end_touch_events()}
+    assert (ground, box) in {(e.a, e.b) for e in w.touch_end_events()}
     assert any(e.visitor == box for e in w.sensor_end_events())
     # Scene queries
     hit = w.cast_ray(pebble.Ray((0, 10), (0, -20)))

@@ -115,18 +115,18 @@ def test_collide_distance_overlap_match_single_calls(case):
 def test_casts_match_single_calls(case, radius):
     n, a, b, xa, xb, v, w = case
     rays = np.ascontiguousarray(np.concatenate([v, w * 2], axis=1))
-    r = batch.raycast(a, xa, rays, radius)
-    s = batch.shape_cast(a, xa, v, b, xb, w, radius)
+    r = batch.cast_ray(a, xa, rays, radius)
+    s = batch.cast_shape(a, xa, v, b, xb, w, radius)
     c = batch.closest_approach(a, xa, v, b, xb, w, 1.5)
     ttc = batch.time_to_collision(a, xa, v, b, xb, w, 1.5)
     assert ttc.dtype == np.float32 and ttc.shape == (n,)
     for i in range(n):
         ray = pebble.Ray(v2(rays[i, :2]), v2(rays[i, 2:]))
-        single = pebble.raycast(item(a, i), tf(xa[i]), ray) if radius is None else pebble.raycast(item(a, i), tf(xa[i]), ray, radius)
+        single = pebble.cast_ray(item(a, i), tf(xa[i]), ray) if radius is None else pebble.cast_ray(item(a, i), tf(xa[i]), ray, radius)
         assert r[i]["hit"] == single.hit and same_bits(r[i]["fraction"], single.fraction)
         check_vec(r[i]["point"], single.point), check_vec(r[i]["normal"], single.normal)
         options = pebble.ShapeCastOptions(0.0 if radius is None else radius)
-        sc = pebble.shape_cast(item(a, i), tf(xa[i]), v2(v[i]), item(b, i), tf(xb[i]), v2(w[i]), options)
+        sc = pebble.cast_shape(item(a, i), tf(xa[i]), v2(v[i]), item(b, i), tf(xb[i]), v2(w[i]), options)
         assert s[i]["hit"] == sc.hit and same_bits(s[i]["fraction"], sc.fraction)
         check_vec(s[i]["point"], sc.point), check_vec(s[i]["normal"], sc.normal)
         ap = pebble.closest_approach(item(a, i), tf(xa[i]), v2(v[i]), item(b, i), tf(xb[i]), v2(w[i]), 1.5)
@@ -255,11 +255,11 @@ def test_other_bad_arguments_raise():
     with pytest.raises(ValueError, match="not finite"):
         batch.closest_approach(SHAPES[0], GOOD, (0, 0), SHAPES[1], GOOD, (1, 0), float("inf"))
     with pytest.raises(ValueError, match="shape"):
-        batch.raycast(SHAPES[0], GOOD, np.zeros((3, 2), np.float32))
+        batch.cast_ray(SHAPES[0], GOOD, np.zeros((3, 2), np.float32))
     with pytest.raises(ValueError, match="shape"):
         batch.time_of_impact(SHAPES[0], np.zeros((3, 4), np.float32), SHAPES[1], np.zeros((3, 8), np.float32))
     with pytest.raises(ValueError, match="not finite"):
-        batch.shape_cast(SHAPES[0], GOOD, (math.nan, 0), SHAPES[1], GOOD, (0, 0))
+        batch.cast_shape(SHAPES[0], GOOD, (math.nan, 0), SHAPES[1], GOOD, (0, 0))
     world = pebble.CollisionWorld()
     ids = [world.add(SHAPES[0], pebble.Transform())]
     with pytest.raises(TypeError, match="ColliderId"):
@@ -281,7 +281,7 @@ def test_absurd_but_finite_input_gives_the_empty_result():
     m = batch.collide(SHAPES[0], far, SHAPES[1], GOOD[:1])
     assert m[0]["count"] == 0
     not_unit = np.array([[0, 0, 3, 0]], np.float32)
-    assert not batch.raycast(SHAPES[0], not_unit, pebble.Ray((-3, 0), (6, 0)))[0]["hit"]
+    assert not batch.cast_ray(SHAPES[0], not_unit, pebble.Ray((-3, 0), (6, 0)))[0]["hit"]
 
 
 def test_empty_and_single_batches():

@@ -173,14 +173,14 @@ def make_case(rng, query):
         s, xf = random_shape(rng, c), random_transform(rng, c)
         ray = P.Ray(vec(rng, c, 4), vec(rng, c, 8))
         if query == "raycast":
-            return c, lambda: o.hit(P.raycast(s(), xf, ray)) or o
+            return c, lambda: o.hit(P.cast_ray(s(), xf, ray)) or o
         radius = c.num(rng.uniform(0, 0.5))
-        return c, lambda: o.hit(P.raycast(s(), xf, ray, radius)) or o
+        return c, lambda: o.hit(P.cast_ray(s(), xf, ray, radius)) or o
     if query == "shapecast":
         sa, xa, ta = random_shape(rng, c), random_transform(rng, c), vec(rng, c, 6)
         sb, xb, tb = random_shape(rng, c), random_transform(rng, c), vec(rng, c, 6)
         sep = c.num(rng.choice([0, 0.01]))
-        return c, lambda: o.hit(P.shape_cast(sa(), xa, ta, sb(), xb, tb, P.ShapeCastOptions(sep))) or o
+        return c, lambda: o.hit(P.cast_shape(sa(), xa, ta, sb(), xb, tb, P.ShapeCastOptions(sep))) or o
     if query == "toi":
         def sweep():
             return P.Sweep(vec(rng, c, 0.3), vec(rng, c, 3), vec(rng, c, 3), c.num(rng.uniform(-3, 3)), c.num(rng.uniform(-3, 3)))

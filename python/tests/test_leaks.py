@@ -20,8 +20,8 @@ def workload(shapes, xf, rays, ids, world):
     a, b = shapes[3], shapes[5]
     pebble.collide(a, pebble.Transform(), b, pebble.Transform((0.5, 0.2)), 0.1)
     pebble.distance(a, pebble.Transform(), b, pebble.Transform((3, 0)))
-    pebble.raycast(a, pebble.Transform(), pebble.Ray((-3, 0), (6, 0)))
-    pebble.shape_cast(a, pebble.Transform(), (1, 0), b, pebble.Transform((3, 0)), (0, 0))
+    pebble.cast_ray(a, pebble.Transform(), pebble.Ray((-3, 0), (6, 0)))
+    pebble.cast_shape(a, pebble.Transform(), (1, 0), b, pebble.Transform((3, 0)), (0, 0))
     pebble.time_of_impact(a, pebble.Sweep(c1=(2, 0)), b, pebble.Sweep(c0=(3, 0), c1=(3, 0)))
     pebble.closest_approach(a, pebble.Transform(), (1, 0), b, pebble.Transform((3, 0)), (0, 0), 2.0)
     pebble.decompose([(0, 0), (4, 0), (4, 3), (2, 1), (0, 3)])
@@ -36,7 +36,7 @@ def workload(shapes, xf, rays, ids, world):
         pass
     batch.collide(shapes, xf[:len(shapes)], b, xf[:len(shapes)])
     batch.distance(a, xf, b, xf[::-1].copy())
-    batch.raycast(a, xf, rays, 0.1)
+    batch.cast_ray(a, xf, rays, 0.1)
     batch.closest_approach(a, xf, xf[:, :2].copy(), b, xf, xf[:, 2:].copy(), 1.0)
     world.set_transforms(ids, xf[:len(ids)])
     world.update()

@@ -38,7 +38,7 @@ def test_nan_single_query_gives_the_empty_result_and_batch_raises():
     d = pebble.distance(box, Transform(), ball, bad)   # the C++ contract: no exception, a defined empty result
     assert d.distance == pebble.kHugeDistance and d.normal == pebble.Vec2(0, 0)
     assert pebble.collide(box, Transform(), ball, bad).count == 0
-    assert not pebble.raycast(box, bad, pebble.Ray((-3, 0), (6, 0))).hit
+    assert not pebble.cast_ray(box, bad, pebble.Ray((-3, 0), (6, 0))).hit
     rows = xfs(3)
     rows[1, 0] = np.nan
     with pytest.raises(ValueError, match=r"^xb\[1, 0\] is nan"):

@@ -72,9 +72,9 @@ def test_results_pickle():
     m = pebble.collide(box, xa, Shape.box(0.5, 0.5), Transform((0.3, 0.9), 0.1), margin=0.02)
     assert m.count == 2
     results = [m, m.points[0], pebble.collide(box, xa, ball, Transform((9, 9))), pebble.distance(box, xa, ball, xb),
-               pebble.project_point(box, xa, (2, 1)), pebble.raycast(box, xa, pebble.Ray((-3, 0), (6, 0))),
-               pebble.raycast(box, xa, pebble.Ray((-3, 5), (6, 0))),
-               pebble.shape_cast(ball, Transform((-3, 0)), (6, 0), box, xa, (0, 0)),
+               pebble.project_point(box, xa, (2, 1)), pebble.cast_ray(box, xa, pebble.Ray((-3, 0), (6, 0))),
+               pebble.cast_ray(box, xa, pebble.Ray((-3, 5), (6, 0))),
+               pebble.cast_shape(ball, Transform((-3, 0)), (6, 0), box, xa, (0, 0)),
                pebble.time_of_impact(ball, pebble.Sweep((0, 0), (-3, 0), (3, 0), 0, 0), box, pebble.Sweep((0, 0), (0, 0), (0, 0), 0.2, 0.2)),
                pebble.closest_approach(ball, Transform((-3, 2)), (1, 0), box, xa, (0, 0), 6.0),
                pebble.mass_properties(box, 2.0)]
@@ -119,10 +119,10 @@ def test_world_results_pickle():
     w.set_transform(ball, Transform((0, 2.5)))
     w.update()
     values = [box, sensor, pebble.ColliderId()]
-    values += w.contacts() + w.begin_touch_events() + w.end_touch_events() + w.sensor_begin_events()
+    values += w.contacts() + w.touch_begin_events() + w.touch_end_events() + w.sensor_begin_events()
     values += [w.cast_ray(pebble.Ray((-5, 0), (10, 0)))] + w.nearest(Shape.circle(0.1), Transform((3, 0)), 2)
     kinds = {type(v).__name__ for v in values}
-    assert {"ColliderId", "ContactEvent", "SensorEvent", "RayResult", "Neighbor"} <= kinds, kinds
+    assert {"ColliderId", "ContactEvent", "SensorEvent", "WorldCastResult", "Neighbor"} <= kinds, kinds
     for v in values:
         round_trip(v)
     w.set_transform(ball, Transform((1.4, 0.1)))

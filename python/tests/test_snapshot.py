@@ -15,8 +15,8 @@ def observe(world):
         m = c.manifold
         out.append((c.a, c.b, c.part_a, c.part_b, m.normal.x, m.normal.y, m.count,
                     [(p.point.x, p.point.y, p.separation, p.id) for p in m.points[:m.count]]))
-    out.append([(e.a, e.b, e.part_a, e.part_b) for e in world.begin_touch_events()])
-    out.append([(e.a, e.b, e.part_a, e.part_b) for e in world.end_touch_events()])
+    out.append([(e.a, e.b, e.part_a, e.part_b) for e in world.touch_begin_events()])
+    out.append([(e.a, e.b, e.part_a, e.part_b) for e in world.touch_end_events()])
     for k in range(16):
         hit = world.cast_ray(Ray((-20.0, k - 8.0), (40.0, 0.5)))
         out.append(None if hit is None else (hit.id, hit.part, hit.hit.fraction, hit.hit.point.x, hit.hit.point.y))

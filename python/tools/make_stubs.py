@@ -163,7 +163,8 @@ def emit_function(func, module, indent, kind):
 def emit_class(cls, module, indent=0):
     pad = " " * indent
     if issubclass(cls, BaseException):
-        return f"{pad}class {cls.__name__}(ValueError):\n{docstring(cls.__doc__ or '', indent + 4)}{pad}    ...\n"
+        base = cls.__bases__[0].__name__  # ValueError, or the pebble exception it refines (InvalidSettings)
+        return f"{pad}class {cls.__name__}({base}):\n{docstring(cls.__doc__ or '', indent + 4)}{pad}    ...\n"
     out = f"{pad}class {cls.__name__}:\n"
     if cls.__doc__ and not cls.__doc__.startswith("Members:"):
         out += docstring(cls.__doc__, indent + 4)

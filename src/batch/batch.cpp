@@ -49,7 +49,7 @@ PEBBLE_HOT_INLINE Disc<Wide> side_a(const BatchBody* fixed, const BatchBody* con
           Wide::splat(d.ly.v), Wide::splat(d.r.v),  Wide::splat(d.vx.v), Wide::splat(d.vy.v)};
 }
 
-Approach approach_discs(const BatchBody& a, const BatchBody& b, float horizon) noexcept {
+ApproachResult approach_discs(const BatchBody& a, const BatchBody& b, float horizon) noexcept {
   const BatchBody* pa = &a;
   const BatchBody* pb = &b;
   const DiscApproach<Float1> r = disc_approach(gather<Float1>(&pa), gather<Float1>(&pb), Float1::splat(horizon));
@@ -165,7 +165,7 @@ struct Unpacked {
 };
 
 void approach_batch(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
-                    Approach* out) noexcept {
+                    ApproachResult* out) noexcept {
   const auto one = [&](std::size_t i, const BatchBody& x, const BatchBody& y) {
     out[i] =
         x.shape != nullptr && y.shape != nullptr
@@ -487,12 +487,12 @@ PEBBLE_KERNEL_TARGET_END
 #if PEBBLE_KERNEL_COPY == 0
 namespace pebble::batch {
 
-void closest_approach(std::span<const BatchPair> pairs, float horizon, std::span<Approach> out) noexcept {
+void closest_approach(std::span<const BatchPair> pairs, float horizon, std::span<ApproachResult> out) noexcept {
   detail::batch_kernels().approach(nullptr, pairs.data(), nullptr, std::min(pairs.size(), out.size()), horizon,
                                    out.data());
 }
 void closest_approach(const BatchBody& a, std::span<const BatchBody> others, float horizon,
-                      std::span<Approach> out) noexcept {
+                      std::span<ApproachResult> out) noexcept {
   detail::batch_kernels().approach(&a, nullptr, others.data(), std::min(others.size(), out.size()), horizon,
                                    out.data());
 }

@@ -1,9 +1,9 @@
-// shape_cast() [seed-detection §4] [seed-cpa §2]: A and B first touch where the point moving from 0
+// cast_shape() [seed-detection §4] [seed-cpa §2]: A and B first touch where the point moving from 0
 // along the relative motion meets the difference A - B grown by both radii and the target; the
-// difference is built in A's frame (src/cast/minkowski.hpp), the ray cast is raycast()'s
+// difference is built in A's frame (src/cast/minkowski.hpp), the ray cast is cast_ray()'s
 // (src/cast/ray_core.hpp), and the feature the ray meets names the witness points.
 // time_of_impact(): conservative advancement [seed-detection §5] driven by distance(); without
-// rotation it is shape_cast(). closest_approach() [seed-cpa §3]: the same ray finds a touch; else
+// rotation it is cast_shape(). closest_approach() [seed-cpa §3]: the same ray finds a touch; else
 // the least distance of the path segment from the difference polygon.
 #include "pebble/cast.hpp"
 
@@ -96,7 +96,7 @@ struct PairInA {
 bool valid_motion(Vec2 translation) { return is_valid_point(translation); }
 
 /// Shapes starting within the target: fraction 0, distance()'s normal, the point midway between its witnesses.
-CastHit hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
+CastResult hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   const DistanceResult d = distance(a, xa, b, xb);
   return {true, 0, 0.5f * (d.point_a + d.point_b), d.normal};
 }
@@ -105,12 +105,12 @@ CastHit hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const 
 
 namespace {
 
-/// A disc against anything is a circle cast (raycast()'s, no difference to build). Empty when
-/// neither is a disc or the relative motion is beyond what raycast() accepts (the difference has no
-/// such limit). shape_cast(), closest_approach() and time_to_collision() share it, so they agree
+/// A disc against anything is a circle cast (cast_ray()'s, no difference to build). Empty when
+/// neither is a disc or the relative motion is beyond what cast_ray() accepts (the difference has no
+/// such limit). cast_shape(), closest_approach() and time_to_collision() share it, so they agree
 /// on whether and when such a pair touches (a zero normal: touching at the start).
 struct DiscCast {
-  CastHit hit;      // the other shape's surface point (relative to base) and outward normal
+  CastResult hit;   // the other shape's surface point (relative to base) and outward normal
   Vec2 base;        // what the hit's point is relative to
   Vec2 move_other;  // the other shape's translation
   bool disc_is_a;
@@ -129,7 +129,7 @@ std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 tran
              move_other = disc_is_a ? translation_b : translation_a;
   // Relative to the other shape's position (a local origin, as in Box2D v3): world positions round
   // by 1e-3 at 1e4, the positions' difference is exact for near shapes. World coordinates only when
-  // the relative position is beyond what raycast() accepts.
+  // the relative position is beyond what cast_ray() accepts.
   const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
   const bool local = is_valid_point(centre);
   const Vec2 base = local ? x_other.p : Vec2{0, 0};
@@ -141,20 +141,20 @@ std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 tran
 
 }  // namespace
 
-CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
-                   Vec2 translation_b) noexcept {
-  return shape_cast(a, xa, translation_a, b, xb, translation_b, ShapeCastOptions{});
+CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
+                      Vec2 translation_b) noexcept {
+  return cast_shape(a, xa, translation_a, b, xb, translation_b, ShapeCastOptions{});
 }
 
-CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
-                   Vec2 translation_b, const ShapeCastOptions& options) noexcept {
+CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, const Shape& b, const Transform& xb,
+                      Vec2 translation_b, const ShapeCastOptions& options) noexcept {
   const float target = options.target_separation;
   if (!is_valid(xa) || !is_valid(xb) || !valid_motion(translation_a) || !valid_motion(translation_b) ||
       !(target >= 0 && target <= kMaxShapeExtent)) {
     return kNoHit;
   }
   if (const std::optional<DiscCast> c = disc_cast(a, xa, translation_a, b, xb, translation_b, target)) {
-    const CastHit& h = c->hit;
+    const CastResult& h = c->hit;
     if (!h.hit) return kNoHit;
     if (h.normal == Vec2{}) return hit_at_start(a, xa, b, xb);
     // h.point: the other surface at its start pose (relative to base); it has moved by the contact,
@@ -327,8 +327,8 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
 
   if (sa.a0 == sa.a1 && sb.a0 == sb.a1) {
     // Translation only: the exact first contact at the target.
-    const CastHit h =
-        shape_cast(a, xa0, t_max * (sa.c1 - sa.c0), b, xb0, t_max * (sb.c1 - sb.c0), ShapeCastOptions{target});
+    const CastResult h =
+        cast_shape(a, xa0, t_max * (sa.c1 - sa.c0), b, xb0, t_max * (sb.c1 - sb.c0), ShapeCastOptions{target});
     if (!h.hit) return {ToiResult::State::separated, t_max, {0, 0}, {0, 0}};
     return {ToiResult::State::hit, h.fraction * t_max, h.point, h.normal};
   }
@@ -371,7 +371,7 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
 
 namespace {
 
-Approach approach_at(bool hit, float time, const DistanceResult& d) {
+ApproachResult approach_at(bool hit, float time, const DistanceResult& d) {
   return {hit, time, d.distance, d.point_a, d.point_b, d.normal};
 }
 
@@ -415,7 +415,7 @@ float nearest_fraction(const Difference& diff, Vec2 d) {
   return best;
 }
 
-/// Whether and at what fraction of the motions two shapes first touch: shape_cast()'s circle cast
+/// Whether and at what fraction of the motions two shapes first touch: cast_shape()'s circle cast
 /// for a disc (so the three queries agree), else the ray against the difference, built into `pair`.
 /// Two discs take the closed form instead.
 struct Touch {
@@ -447,8 +447,8 @@ Vec2 relative_motion(const Transform& xa, Vec2 move_a, Vec2 move_b) { return inv
 
 }  // namespace
 
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
-                          Vec2 velocity_b, float horizon) noexcept {
+ApproachResult closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b,
+                                const Transform& xb, Vec2 velocity_b, float horizon) noexcept {
   // Two discs: the closed form that the batch queries run in lanes (batch/batch.cpp).
   if (a.vertex_count() == 1 && b.vertex_count() == 1) {
     return detail::batch_kernels().approach_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);

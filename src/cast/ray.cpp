@@ -1,4 +1,4 @@
-// raycast() and the circle cast: src/cast/ray_core.hpp's ray against a rounded polygon [seed-rounded §8]
+// cast_ray() and the circle cast: src/cast/ray_core.hpp's ray against a rounded polygon [seed-rounded §8]
 // in the shape's frame, the core grown by the shape's radius (plus the circle's for a circle cast).
 #include "pebble/ray.hpp"
 
@@ -31,8 +31,8 @@ PEBBLE_HOT_INLINE bool valid_input(const Transform& xf, const Ray& ray) {
 
 /// The hit as the API reports it: the point on the ray at t (for a disc of radius `extra`, that much
 /// back along the normal (nx, ny), where it touches the shape).
-PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray,
-                                 float extra) {
+PEBBLE_HOT_INLINE CastResult report(const LocalHit& hit, float nx, float ny, const Transform& xf, const Ray& ray,
+                                    float extra) {
   if (hit.kind == LocalHit::Kind::miss || !valid_input(xf, ray) || !(hit.t >= 0)) return kNoHit;
   if (hit.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
   return {
@@ -42,10 +42,11 @@ PEBBLE_HOT_INLINE CastHit report(const LocalHit& hit, float nx, float ny, const 
       {nx, ny}};
 }
 
-/// A ray on a sharp polygon that starts below every plane (raycast()'s lean path): inside, or
+/// A ray on a sharp polygon that starts below every plane (cast_ray()'s lean path): inside, or
 /// beyond a sliver's tip. Out of line: rare, and inlined it costs the common path registers.
-[[gnu::noinline, gnu::cold]] CastHit start_below_every_plane(const cast_core::PolygonLanes& lanes, float ox, float oy,
-                                                             float dx, float dy, const Transform& xf, const Ray& ray) {
+[[gnu::noinline, gnu::cold]] CastResult start_below_every_plane(const cast_core::PolygonLanes& lanes, float ox,
+                                                                float oy, float dx, float dy, const Transform& xf,
+                                                                const Ray& ray) {
   const LocalHit start = cast_core::sharp_start(lanes, ox, oy, dx, dy);
   if (start.kind == LocalHit::Kind::inside) return {true, 0, ray.origin, {0, 0}};
   const float c = xf.q.c, s = xf.q.s;
@@ -61,13 +62,13 @@ PEBBLE_HOT_INLINE LocalHit circle_hit(const Shape& shape, const Transform& xf, c
                                 ray.translation.y, 0);
 }
 
-CastHit cast_against_circle(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
+CastResult cast_against_circle(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const LocalHit hit = circle_hit(shape, xf, ray, extra);
   return report(hit, hit.nx, hit.ny, xf, ray, extra);
 }
 
 /// The same against a capsule or polygon, in its frame (the rotation as is: is_valid() holds |q| near 1).
-CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
+CastResult cast_against_core(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const float c = xf.q.c, s = xf.q.s;
   const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
   const float ox = c * px + s * py, oy = c * py - s * px;
@@ -91,7 +92,7 @@ CastHit cast_against_core(const Shape& shape, const Transform& xf, const Ray& ra
 
 }  // namespace
 
-CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcept {
+CastResult cast_ray(const Shape& shape, const Transform& xf, const Ray& ray) noexcept {
   // (The radius is never negative: zero is all bits clear, an integer test.)
   const int count = shape.vertex_count();
   if (count >= 3 && std::bit_cast<std::uint32_t>(shape.radius()) == 0) {
@@ -131,14 +132,14 @@ CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray) noexcep
   return cast_against_core(shape, xf, ray, 0);
 }
 
-CastHit raycast(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
+CastResult cast_ray(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
   if (!(radius >= 0 && radius <= kMaxShapeExtent)) return kNoHit;
   return cast_core::cast_disc(shape, xf, ray, radius);
 }
 
 namespace cast_core {
 
-CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
+CastResult cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept {
   return shape.vertex_count() == 1 ? cast_against_circle(shape, xf, ray, radius)
                                    : cast_against_core(shape, xf, ray, radius);
 }

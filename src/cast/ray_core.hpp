@@ -1,5 +1,5 @@
 // The ray cast every cast query ends in: a ray segment against a convex core grown by a radius, in
-// the core's frame [seed-rounded §8]. raycast() runs it on a shape's core; shape_cast() and
+// the core's frame [seed-rounded §8]. cast_ray() runs it on a shape's core; cast_shape() and
 // closest_approach() on the Minkowski difference of two cores [seed-detection §4] [seed-cpa §2].
 //
 // Method [seed-rounded §8]: clip the ray (Cyrus-Beck) against the outer edges (core edges pushed out
@@ -323,7 +323,7 @@ PEBBLE_HOT_INLINE LocalHit sharp_start(const PolygonLanes& p, float ox, float oy
 /// the edge, or past an end by the planes' rounding, which a ray nearly along the edge stretches.
 /// Not so for a sliver: its rounded planes meet anywhere along its line, and a ray can enter them
 /// far from its vertices and miss the polygon. So past an end, the entry counts only when the rest
-/// of the ray passes within the entry's rounding of the two edges there. raycast()'s lean sharp path
+/// of the ray passes within the entry's rounding of the two edges there. cast_ray()'s lean sharp path
 /// asks it too, so a radius-0 circle cast stays the ray cast; only for shapes with a sliver vertex
 /// (Shape::has_slivers(), kSliverCosine) and cast-built polygons. Cases: docs/casts.md.
 [[gnu::noinline, gnu::cold]] inline bool sharp_entry_past_an_end_holds(const PolygonLanes& p, int i, float s,
@@ -374,7 +374,7 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
                                {p.v[j], j, in.n, p.normal(j)});
   }
 
-  // Sharp: a clip with no entry starts inside (or past a sliver's tip), as raycast()'s lean sharp
+  // Sharp: a clip with no entry starts inside (or past a sliver's tip), as cast_ray()'s lean sharp
   // path says (src/cast/ray.cpp), bit for bit; the vertex test below could disagree where an exit
   // plane's crossing underflowed to -0.
   if (r == 0) return sharp_start(p, ox, oy, dx, dy);
@@ -423,8 +423,8 @@ PEBBLE_HOT_INLINE LocalHit cast_polygon(const PolygonLanes& p, float r, float ox
   return hit;
 }
 
-/// The circle cast of raycast(shape, xf, ray, radius) for any finite radius >= 0 (src/cast/ray.cpp):
-/// shape_cast() casts a disc shape this way against the other shape.
-CastHit cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept;
+/// The circle cast of cast_ray(shape, xf, ray, radius) for any finite radius >= 0 (src/cast/ray.cpp):
+/// cast_shape() casts a disc shape this way against the other shape.
+CastResult cast_disc(const Shape& shape, const Transform& xf, const Ray& ray, float radius) noexcept;
 
 }  // namespace pebble::cast_core

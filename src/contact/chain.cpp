@@ -12,7 +12,7 @@
 namespace pebble {
 namespace {
 
-constexpr CastHit kMiss{false, 1.0f, {0, 0}, {0, 0}};
+constexpr CastResult kMiss{false, 1.0f, {0, 0}, {0, 0}};
 
 // A contact whose point on the segment lies within this fraction of the segment's length of an
 // end is at that end (normal_owner()).
@@ -393,20 +393,20 @@ Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, con
   return face_manifold(s, xs, rel, b, margin, least >= 0);
 }
 
-CastHit raycast(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) noexcept {
+CastResult cast_ray(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) noexcept {
   if (!is_valid(xs) || !is_valid_point(ray.origin)) return kMiss;
   if (!in_front(s, inv_transform_point(xs, ray.origin))) return kMiss;  // from behind: passes through
-  const CastHit h = radius > 0 ? raycast(s.shape, xs, ray, radius) : raycast(s.shape, xs, ray);
+  const CastResult h = radius > 0 ? cast_ray(s.shape, xs, ray, radius) : cast_ray(s.shape, xs, ray);
   if (!h.hit || dot(inv_rotate(xs.q, h.normal), s.normal) < 0) return kMiss;
   return h;
 }
 
-CastHit shape_cast(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s, const Transform& xs,
-                   Vec2 translation_s, const ShapeCastOptions& options) noexcept {
+CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, const ChainSegment& s,
+                      const Transform& xs, Vec2 translation_s, const ShapeCastOptions& options) noexcept {
   if (!is_valid(xa) || !is_valid(xs)) return kMiss;
   const Vec2 centroid = inv_transform_point(xs, transform_point(xa, a.core_centroid()));
   if (!in_front(s, centroid)) return kMiss;
-  CastHit h = shape_cast(a, xa, translation_a, s.shape, xs, translation_s, options);
+  CastResult h = cast_shape(a, xa, translation_a, s.shape, xs, translation_s, options);
   // The normal points from a to the segment: the segment's outward normal there is its opposite.
   if (!h.hit || (h.fraction > 0 && dot(inv_rotate(xs.q, h.normal), s.normal) > 0)) return kMiss;
   // The normal chosen as collide() chooses: a box's corner at a crest meets it along a ghost normal,
@@ -439,9 +439,9 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const ChainSegment& s,
   return r;
 }
 
-Approach closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s,
-                          const Transform& xs, Vec2 velocity_s, float horizon) noexcept {
-  Approach r = closest_approach(a, xa, velocity_a, s.shape, xs, velocity_s, horizon);
+ApproachResult closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const ChainSegment& s,
+                                const Transform& xs, Vec2 velocity_s, float horizon) noexcept {
+  ApproachResult r = closest_approach(a, xa, velocity_a, s.shape, xs, velocity_s, horizon);
   if (r.distance == kHugeDistance) return r;  // invalid input: the empty answer already
   if (!in_front(s, inv_transform_point(xs, transform_point(xa, a.core_centroid())))) {
     return {false, 0, kHugeDistance, {0, 0}, {0, 0}, {0, 0}};

@@ -149,11 +149,11 @@ Location locate(const Shape& shape, D2 p) {
   return best;
 }
 
-constexpr PointProjection kEmptyProjection{{0, 0}, {0, 0}, kHugeDistance, false};
+constexpr ProjectionResult kEmptyProjection{{0, 0}, {0, 0}, kHugeDistance, false};
 
 }  // namespace
 
-PointProjection project_point(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+ProjectionResult project_point(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return kEmptyProjection;
   const Frame frame(xf);
   const Location loc = locate(shape, frame.to_local(p));

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstddef>
 #include <new>
-#include <optional>
 #include <string>
 
 #include "geometry/trig.hpp"
@@ -120,11 +119,11 @@ void cast_shape_near(const CollisionWorld& world, const MoverNearby* near, const
       for (int i = 0; i < near->count; ++i) {
         const PartView& p = near->parts[i];
         if (!overlaps(p.box, swept) || (!filter.fixed && p.fixed)) continue;
-        CastHit hit = p.segment != nullptr ? shape_cast(shape, xf, translation, *p.segment, p.xf, Vec2{}, options)
-                                           : shape_cast(shape, xf, translation, *p.shape, p.xf, Vec2{}, options);
+        CastResult hit = p.segment != nullptr ? cast_shape(shape, xf, translation, *p.segment, p.xf, Vec2{}, options)
+                                              : cast_shape(shape, xf, translation, *p.shape, p.xf, Vec2{}, options);
         hit.normal = -hit.normal;  // the collider's outward normal, as the world's casts give
         if (!hit.hit || hit.fraction > current) continue;
-        const float answer = on_hit(RayResult{p.id, hit, p.part});
+        const float answer = on_hit(WorldCastResult{p.id, hit, p.part});
         if (answer < 0) continue;
         current = std::min(current, answer);
         if (!(current > 0)) return;
@@ -165,10 +164,10 @@ namespace {
 // cast_mover(), and when `up` is nonzero, a hit whose normal is within the slope limit of up
 // (dot >= cos_slope) is preferred over other hits at (nearly) the same fraction: a ground probe
 // in a corner of a floor and a steep wall, touching both, must find the floor.
-MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* near, const Shape& shape,
-                                const Transform& xf, Vec2 translation, float skin, const QueryFilter& filter,
-                                ColliderId ignore, Vec2 up, float cos_slope) noexcept {
-  MoverCast best, preferred;
+MoverCastResult cast_mover_preferring(const CollisionWorld& world, const MoverNearby* near, const Shape& shape,
+                                      const Transform& xf, Vec2 translation, float skin, const QueryFilter& filter,
+                                      ColliderId ignore, Vec2 up, float cos_slope) noexcept {
+  MoverCastResult best, preferred;
   if (!is_valid(xf) || !is_valid_point(translation) || !(skin >= 0) || !(skin <= kMaxShapeExtent)) return best;
   const float along = std::max(kAlongPlane * length(translation), kGrazing * skin);
   const bool prefer = up.x != 0 || up.y != 0;
@@ -177,12 +176,12 @@ MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* 
   options.target_separation = skin;
   cast_shape_near(
       world, near, shape, xf, translation,
-      [&](const RayResult& r) {
+      [&](const WorldCastResult& r) {
         if (r.id == ignore) return -1.0f;
         // Not going deeper from where it touches (at the start, or grazing): the distance to a convex
         // part has its least value there, to first order, and only grows after.
         if (-dot((1 - r.hit.fraction) * translation, r.hit.normal) <= along) return -1.0f;
-        const MoverCast hit{true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
+        const MoverCastResult hit{true, r.hit.fraction, r.hit.point, r.hit.normal, r.id, r.part};
         if (!best.hit || hit.fraction < best.fraction) best = hit;
         if (prefer && dot(hit.normal, up) >= cos_slope && (!preferred.hit || hit.fraction < preferred.fraction))
           preferred = hit;
@@ -193,8 +192,9 @@ MoverCast cast_mover_preferring(const CollisionWorld& world, const MoverNearby* 
   return best;
 }
 
-MoverCast cast_mover_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape, const Transform& xf,
-                          Vec2 translation, float skin, const QueryFilter& filter, ColliderId ignore) noexcept {
+MoverCastResult cast_mover_near(const CollisionWorld& world, const MoverNearby* near, const Shape& shape,
+                                const Transform& xf, Vec2 translation, float skin, const QueryFilter& filter,
+                                ColliderId ignore) noexcept {
   return cast_mover_preferring(world, near, shape, xf, translation, skin, filter, ignore, {}, 0);
 }
 
@@ -238,8 +238,8 @@ int mover_planes_near(const CollisionWorld& world, const MoverNearby* near, cons
 
 }  // namespace
 
-MoverCast cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation, float skin,
-                     const QueryFilter& filter, ColliderId ignore) noexcept {
+MoverCastResult cast_mover(const CollisionWorld& world, const Shape& shape, const Transform& xf, Vec2 translation,
+                           float skin, const QueryFilter& filter, ColliderId ignore) noexcept {
   return cast_mover_near(world, nullptr, shape, xf, translation, skin, filter, ignore);
 }
 
@@ -342,7 +342,7 @@ Vec2 clip_vector(Vec2 v, std::span<const MoverPlane> planes) noexcept {
 
 CharacterMover::CharacterMover(const Shape& shape, const Transform& xf, const MoverSettings& settings)
     : shape_(shape), xf_(xf), settings_(settings) {
-  const auto fail = [](const std::string& what) { throw InvalidShape("pebble: CharacterMover: " + what); };
+  const auto fail = [](const std::string& what) { throw InvalidSettings("pebble: CharacterMover: " + what); };
   if (!is_valid(xf)) fail("the transform is not valid (non-finite or not a unit rotation)");
   const MoverSettings& s = settings;
   if (!finite(s.up) || std::fabs(length(s.up) - 1) > 1e-4f) fail("settings.up must be a unit vector");
@@ -399,7 +399,7 @@ bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* ne
   }
   if (!overlapping) return false;
   const PlaneSolution push = solve_planes({}, planes);
-  const MoverCast c = cast_mover_near(world, near, shape_, xf_, push.translation, 0, settings_.filter, self_);
+  const MoverCastResult c = cast_mover_near(world, near, shape_, xf_, push.translation, 0, settings_.filter, self_);
   moved = c.fraction * push.translation;
   xf_.p += moved;
   return true;
@@ -419,7 +419,8 @@ Vec2 CharacterMover::slide(const CollisionWorld& world, const MoverNearby* near,
   Vec2 remaining = delta;
   const float tiny = 1e-6f * settings_.skin;
   for (int i = 0; i < settings_.max_iterations && length(remaining) > tiny; ++i) {
-    const MoverCast c = cast_mover_near(world, near, shape_, xf_, remaining, settings_.skin, settings_.filter, self_);
+    const MoverCastResult c =
+        cast_mover_near(world, near, shape_, xf_, remaining, settings_.skin, settings_.filter, self_);
     xf_.p += c.fraction * remaining;
     if (!c.hit) break;
     MoverPlane plane;
@@ -509,13 +510,14 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
     const float left = level_length - made;
     if (left > 1e-4f * s.skin) {
       const Transform blocked = xf_;
-      const MoverCast rise = cast_mover_near(world, nearby, shape_, xf_, s.step_height * up, s.skin, s.filter, self_);
+      const MoverCastResult rise =
+          cast_mover_near(world, nearby, shape_, xf_, s.step_height * up, s.skin, s.filter, self_);
       const float climbed = rise.fraction * s.step_height;
       xf_.p += climbed * up;
       Vec2 ignored{};
       slide(world, nearby, left * dir, ignored, false, nullptr);
       const float across = dot(xf_.p - blocked.p, dir);
-      const MoverCast fall =
+      const MoverCastResult fall =
           cast_mover_near(world, nearby, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
       const Vec2 landed = xf_.p - fall.fraction * (climbed + s.skin) * up;
       const float height = dot(landed - blocked.p, up);
@@ -528,8 +530,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       if (fall.hit && !lands && dot(fall.normal, up) > 0 &&
           dot(fall.point - ground_.point, up) <= s.step_height + s.skin) {
         const Ray probe{fall.point + s.skin * dir + s.skin * up, -3 * s.skin * up};
-        const std::optional<RayResult> top = world.cast_ray(probe, s.filter);
-        lands = top.has_value() && top->id != self_ && walkable(top->hit.normal);
+        const WorldCastResult top = world.cast_ray(probe, s.filter);
+        lands = top && top.id != self_ && walkable(top.hit.normal);
       }
       if (lands && across > 1e-3f * s.skin && height > s.skin * 0.5f && height <= s.step_height + s.skin) {
         xf_.p = landed;
@@ -588,8 +590,8 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   if (!ground.grounded && !rising && (was_grounded || out.stepped)) {
     const float probe = (out.stepped ? 0.0f : s.snap_distance) + 2 * s.skin;
     bool pulled = false;  // pulled down by more than the skins onto walkable ground
-    MoverCast down = cast_mover_preferring(world, nearby, shape_, xf_, -probe * up, s.skin, s.filter, self_, up,
-                                           cos_max_slope_ - 1e-6f);
+    MoverCastResult down = cast_mover_preferring(world, nearby, shape_, xf_, -probe * up, s.skin, s.filter, self_, up,
+                                                 cos_max_slope_ - 1e-6f);
     if (out.stepped && down.hit && dot(down.normal, up) > 0) down.normal = up;  // on the step's edge
     if (down.hit && !walkable(down.normal) && !out.stepped) {
       // A rounded mover over a ledge's corner: the corner is too steep to stand on, but the
@@ -601,7 +603,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       // when the corner is high above it): the look below reaches what is left of the probe.
       const float slid = dot(over.p - xf_.p, up);
       const float reach = std::max(probe - slid, 2 * s.skin);
-      const MoverCast below = cast_mover_near(world, nearby, shape_, xf_, -reach * up, s.skin, s.filter, self_);
+      const MoverCastResult below = cast_mover_near(world, nearby, shape_, xf_, -reach * up, s.skin, s.filter, self_);
       if (below.hit && walkable(below.normal) && slid <= probe) {
         down = below;
         down.fraction = below.fraction * reach / probe;  // (as a fraction of the probe, below)

@@ -16,11 +16,11 @@ namespace pebble::detail {
 struct BatchKernels {
   SimdPath path;
   // Two discs (both cores 1 vertex), inputs already checked by the caller for the horizon only.
-  Approach (*approach_discs)(const BatchBody& a, const BatchBody& b, float horizon) noexcept;
+  ApproachResult (*approach_discs)(const BatchBody& a, const BatchBody& b, float horizon) noexcept;
   float (*time_to_collision_discs)(const BatchBody& a, const BatchBody& b, float horizon) noexcept;
   // The batch forms: `a` null means pairs[i].a, b from pairs[i].b; else a against others[i].
   void (*approach)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
-                   Approach* out) noexcept;
+                   ApproachResult* out) noexcept;
   void (*time_to_collision)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
                             float horizon, float* out) noexcept;
   void (*distance)(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,

@@ -60,12 +60,12 @@ int CollisionWorld::size() const noexcept { return impl_->live_; }
 
 void CollisionWorld::update() { impl_->update(); }
 std::span<const ContactPair> CollisionWorld::contacts() const noexcept { return impl_->contacts_; }
-std::span<const ContactEvent> CollisionWorld::begin_touch_events() const noexcept { return impl_->begin_events_; }
-std::span<const ContactEvent> CollisionWorld::end_touch_events() const noexcept { return impl_->end_events_; }
-std::span<const ContactEvent> CollisionWorld::begin_part_touch_events() const noexcept {
+std::span<const ContactEvent> CollisionWorld::touch_begin_events() const noexcept { return impl_->begin_events_; }
+std::span<const ContactEvent> CollisionWorld::touch_end_events() const noexcept { return impl_->end_events_; }
+std::span<const ContactEvent> CollisionWorld::part_touch_begin_events() const noexcept {
   return impl_->begin_part_events_;
 }
-std::span<const ContactEvent> CollisionWorld::end_part_touch_events() const noexcept { return impl_->end_part_events_; }
+std::span<const ContactEvent> CollisionWorld::part_touch_end_events() const noexcept { return impl_->end_part_events_; }
 std::span<const SensorEvent> CollisionWorld::sensor_begin_events() const noexcept {
   return impl_->sensor_begin_events_;
 }
@@ -85,14 +85,14 @@ CollisionWorld CollisionWorld::restore(std::span<const std::byte> bytes) {
   return CollisionWorld(WorldImpl::restore(bytes));
 }
 
-std::optional<RayResult> CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
+WorldCastResult CollisionWorld::cast_ray(const Ray& ray, const QueryFilter& filter) const {
   return impl_->cast_ray(ray, filter);
 }
-std::optional<RayResult> CollisionWorld::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
+WorldCastResult CollisionWorld::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
   return impl_->cast_circle(ray, radius, filter);
 }
-std::optional<RayResult> CollisionWorld::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
-                                                    const QueryFilter& filter, const ShapeCastOptions& options) const {
+WorldCastResult CollisionWorld::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                           const QueryFilter& filter, const ShapeCastOptions& options) const {
   return impl_->cast_shape(shape, xf, translation, filter, options);
 }
 int CollisionWorld::nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out, float max_distance,
@@ -104,12 +104,12 @@ int CollisionWorld::parts_in_box(const Aabb& box, std::span<PartView> out, const
 }
 
 void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                              detail::CallbackRef<float(const RayResult&)> on_hit) const {
+                              detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   impl_->ray_impl(ray, radius, filter, on_hit);
 }
 void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation,
                                      const QueryFilter& filter, const ShapeCastOptions& options,
-                                     detail::CallbackRef<float(const RayResult&)> on_hit) const {
+                                     detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   impl_->shape_cast_impl(shape, xf, translation, filter, options, on_hit);
 }
 void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,

@@ -166,10 +166,10 @@ struct WorldImpl {
   void start_recording(const std::string& path);
   void stop_recording() noexcept;
   std::vector<std::byte> save() const;
-  std::optional<RayResult> cast_ray(const Ray& ray, const QueryFilter& filter = {}) const;
-  std::optional<RayResult> cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
-  std::optional<RayResult> cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
-                                      const QueryFilter& filter = {}, const ShapeCastOptions& options = {}) const;
+  WorldCastResult cast_ray(const Ray& ray, const QueryFilter& filter = {}) const;
+  WorldCastResult cast_circle(const Ray& ray, float radius, const QueryFilter& filter = {}) const;
+  WorldCastResult cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter = {},
+                             const ShapeCastOptions& options = {}) const;
   int nearest(const Shape& shape, const Transform& xf, std::span<Neighbor> out,
               float max_distance = std::numeric_limits<float>::infinity(),
               const QueryFilter& filter = {}) const noexcept;
@@ -213,12 +213,13 @@ struct WorldImpl {
   bool reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const;
   bool query_sees(std::uint32_t index, const QueryFilter& filter) const noexcept;
   void sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
-             detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
-             detail::CallbackRef<float(const RayResult&)> on_hit) const;
+             detail::CallbackRef<CastResult(std::uint32_t)> cast_one,
+             detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                detail::CallbackRef<float(const RayResult&)> on_hit) const;
+                detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
-                       const ShapeCastOptions& options, detail::CallbackRef<float(const RayResult&)> on_hit) const;
+                       const ShapeCastOptions& options,
+                       detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                    detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;

@@ -21,8 +21,8 @@ bool WorldImpl::query_sees(std::uint32_t part, const QueryFilter& filter) const 
 // part the filter passes; hits before the current end of the sweep go to on_hit, whose answer
 // ignores (< 0), stops (0) or shortens the sweep.
 void WorldImpl::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filter,
-                      detail::CallbackRef<CastHit(std::uint32_t)> cast_one,
-                      detail::CallbackRef<float(const RayResult&)> on_hit) const {
+                      detail::CallbackRef<CastResult(std::uint32_t)> cast_one,
+                      detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   float max_fraction = 1;
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     if (tree == &fixed_tree_ && !filter.fixed) break;
@@ -31,9 +31,9 @@ void WorldImpl::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filt
         [&](ProxyId p, float current) {
           const std::uint32_t part = std::uint32_t(tree->user_data(p));
           if (!query_sees(part, filter)) return current;
-          const CastHit hit = cast_one(part);
+          const CastResult hit = cast_one(part);
           if (!hit.hit || hit.fraction > current) return current;
-          const float answer = on_hit(RayResult{id_of(hot_[part].collider), hit, part_index(part)});
+          const float answer = on_hit(WorldCastResult{id_of(hot_[part].collider), hit, part_index(part)});
           if (answer < 0) return current;
           return std::min(current, answer);
         },
@@ -43,12 +43,12 @@ void WorldImpl::sweep(const Ray& ray, Vec2 half_extents, const QueryFilter& filt
 }
 
 void WorldImpl::ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
-                         detail::CallbackRef<float(const RayResult&)> on_hit) const {
+                         detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   if (!valid_ray(ray) || !(radius >= 0) || !(radius <= kMaxShapeExtent)) return;
   const auto cast_one = [&](std::uint32_t part) {
     const Part& p = parts_[part];
-    if (p.chain) return raycast(p.piece, p.xf, ray, radius);  // one-sided
-    return radius > 0 ? raycast(p.shape(), p.xf, ray, radius) : raycast(p.shape(), p.xf, ray);
+    if (p.chain) return pebble::cast_ray(p.piece, p.xf, ray, radius);  // one-sided
+    return radius > 0 ? pebble::cast_ray(p.shape(), p.xf, ray, radius) : pebble::cast_ray(p.shape(), p.xf, ray);
   };
   const float reach = radius + coordinate_slack(ray.origin, ray.origin + ray.translation);
   sweep(ray, {reach, reach}, filter, cast_one, on_hit);
@@ -56,7 +56,7 @@ void WorldImpl::ray_impl(const Ray& ray, float radius, const QueryFilter& filter
 
 void WorldImpl::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                                 const ShapeCastOptions& options,
-                                detail::CallbackRef<float(const RayResult&)> on_hit) const {
+                                detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   if (!is_valid(xf) || !is_valid_point(translation)) return;
   const float target = options.target_separation;
   if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
@@ -64,8 +64,8 @@ void WorldImpl::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 tr
   const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
   const auto cast_one = [&](std::uint32_t part) {
     const Part& p = parts_[part];
-    CastHit hit = p.chain ? pebble::shape_cast(shape, xf, translation, p.piece, p.xf, Vec2{}, options)
-                          : pebble::shape_cast(shape, xf, translation, p.shape(), p.xf, Vec2{}, options);
+    CastResult hit = p.chain ? pebble::cast_shape(shape, xf, translation, p.piece, p.xf, Vec2{}, options)
+                             : pebble::cast_shape(shape, xf, translation, p.shape(), p.xf, Vec2{}, options);
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
@@ -75,9 +75,9 @@ void WorldImpl::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 tr
   sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
 }
 
-std::optional<RayResult> WorldImpl::cast_ray(const Ray& ray, const QueryFilter& filter) const {
-  std::optional<RayResult> best;
-  const auto closest = [&](const RayResult& r) {
+WorldCastResult WorldImpl::cast_ray(const Ray& ray, const QueryFilter& filter) const {
+  WorldCastResult best;
+  const auto closest = [&](const WorldCastResult& r) {
     best = r;
     return r.hit.fraction;
   };
@@ -85,9 +85,9 @@ std::optional<RayResult> WorldImpl::cast_ray(const Ray& ray, const QueryFilter& 
   return best;
 }
 
-std::optional<RayResult> WorldImpl::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
-  std::optional<RayResult> best;
-  const auto closest = [&](const RayResult& r) {
+WorldCastResult WorldImpl::cast_circle(const Ray& ray, float radius, const QueryFilter& filter) const {
+  WorldCastResult best;
+  const auto closest = [&](const WorldCastResult& r) {
     best = r;
     return r.hit.fraction;
   };
@@ -95,10 +95,10 @@ std::optional<RayResult> WorldImpl::cast_circle(const Ray& ray, float radius, co
   return best;
 }
 
-std::optional<RayResult> WorldImpl::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
-                                               const QueryFilter& filter, const ShapeCastOptions& options) const {
-  std::optional<RayResult> best;
-  const auto closest = [&](const RayResult& r) {
+WorldCastResult WorldImpl::cast_shape(const Shape& shape, const Transform& xf, Vec2 translation,
+                                      const QueryFilter& filter, const ShapeCastOptions& options) const {
+  WorldCastResult best;
+  const auto closest = [&](const WorldCastResult& r) {
     best = r;
     return r.hit.fraction;
   };

@@ -417,8 +417,8 @@ std::uint64_t detail::digest_of(const UpdateOutput& world) noexcept {
 }
 
 std::uint64_t update_digest(const CollisionWorld& world) noexcept {
-  return detail::digest_of({world.contacts(), world.begin_touch_events(), world.end_touch_events(),
-                            world.begin_part_touch_events(), world.end_part_touch_events(), world.sensor_begin_events(),
+  return detail::digest_of({world.contacts(), world.touch_begin_events(), world.touch_end_events(),
+                            world.part_touch_begin_events(), world.part_touch_end_events(), world.sensor_begin_events(),
                             world.sensor_end_events()});
 }
 

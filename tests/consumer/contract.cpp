@@ -49,7 +49,7 @@ static_assert(std::same_as<decltype(pebble::version()), const char*>);
   const float mass = mp.mass + mp2.mass + mp.center.x + mp.inertia;
   const Aabb aabb = bounds(box, xf);
 
-  const PointProjection pp = project_point(box, xf, {3, 3});
+  const ProjectionResult pp = project_point(box, xf, {3, 3});
   const bool in = contains(box, xf, {1, 2});
   const float point_sum = pp.point.x + pp.normal.y + pp.distance + (pp.inside ? 1.0f : 0.0f) + (in ? 1.0f : 0.0f);
 
@@ -64,8 +64,8 @@ static_assert(std::same_as<decltype(pebble::version()), const char*>);
   const float distance_sum = d.distance + d.normal.x + d.point_a.x + d.point_b.y + (o ? 1.0f : 0.0f);
 
   const Ray ray{{-5, 0}, {10, 0}};
-  const CastHit h = raycast(box, id, ray);
-  const CastHit sc = shape_cast(circle, id, {5, 0}, triangle, xf, {0, 0});
+  const CastResult h = cast_ray(box, id, ray);
+  const CastResult sc = cast_shape(circle, id, {5, 0}, triangle, xf, {0, 0});
   const float cast_sum = (h.hit ? 1.0f : 0.0f) + h.fraction + h.point.x + h.normal.x + sc.fraction;
 
   const Sweep sweep{{0, 0}, {0, 0}, {1, 0}, 0.0f, 1.0f};
@@ -76,7 +76,7 @@ static_assert(std::same_as<decltype(pebble::version()), const char*>);
                       toi2.state == ToiResult::State::overlapped || toi2.state == ToiResult::State::failed;
   const float toi_sum = st.p.x + toi.fraction + toi.point.x + toi.normal.y + (states ? 1.0f : 0.0f);
 
-  const Approach a = closest_approach(circle, id, {1, 0}, box, xf, {0, 0}, 2.0f);
+  const ApproachResult a = closest_approach(circle, id, {1, 0}, box, xf, {0, 0}, 2.0f);
   const float approach_sum = (a.hit ? 1.0f : 0.0f) + a.time + a.distance + a.point_a.x + a.point_b.x + a.normal.x;
 
   // The world: default-constructible, ids compared with ==, the calls in statement form (how a
@@ -90,8 +90,8 @@ static_assert(std::same_as<decltype(pebble::version()), const char*>);
   const std::span<const ContactPair> pairs = world.contacts();
   float world_sum = float(pairs.size()) + (same ? 1.0f : 0.0f);
   for (const ContactPair& p : pairs) world_sum += (p.a == p.b ? 1.0f : 0.0f) + float(p.manifold.count);
-  const std::optional<RayResult> hit = world.cast_ray(ray);
-  if (hit) world_sum += hit->hit.fraction + (hit->id == first ? 1.0f : 0.0f);
+  const WorldCastResult hit = world.cast_ray(ray);
+  if (hit) world_sum += hit.hit.fraction + (hit.id == first ? 1.0f : 0.0f);
   world.remove(first);
 
   return angle + mass + aabb.lower.x + point_sum + manifold_sum + distance_sum + cast_sum + toi_sum + approach_sum +

@@ -73,14 +73,14 @@ struct Digest {
     add(d.point_b);
     ++count;
   }
-  void add(const PointProjection& p) {
+  void add(const ProjectionResult& p) {
     add(p.point);
     add(p.normal);
     add(p.distance);
     add(p.inside);
     ++count;
   }
-  void add(const CastHit& c) {
+  void add(const CastResult& c) {
     add(c.hit);
     add(c.fraction);
     add(c.point);
@@ -94,7 +94,7 @@ struct Digest {
     add(r.normal);
     ++count;
   }
-  void add(const Approach& a) {
+  void add(const ApproachResult& a) {
     add(a.hit);
     add(a.time);
     add(a.distance);
@@ -203,8 +203,8 @@ void one_shape_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, 
         d.points.add(project_point(s, x, p));
         d.points.add(contains(s, x, p));
         const Ray ray{x.p + rng.point(2 * reach), rng.point(4 * reach)};
-        d.rays.add(raycast(s, x, ray));
-        d.rays.add(raycast(s, x, ray, s.extent() * rng.dyadic(0, 64, 8)));
+        d.rays.add(cast_ray(s, x, ray));
+        d.rays.add(cast_ray(s, x, ray, s.extent() * rng.dyadic(0, 64, 8)));
       }
     }
   }
@@ -226,8 +226,8 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
         d.distance.add(detail::distance_generic(a, xa, b, xb));
         d.distance.add(overlap(a, xa, b, xb));
         const Vec2 move_a = rng.point(a.extent() + b.extent()), move_b = rng.point(a.extent() + b.extent());
-        d.casts.add(shape_cast(a, xa, move_a, b, xb, move_b));
-        d.casts.add(shape_cast(a, xa, move_a, b, xb, move_b, ShapeCastOptions{margin}));
+        d.casts.add(cast_shape(a, xa, move_a, b, xb, move_b));
+        d.casts.add(cast_shape(a, xa, move_a, b, xb, move_b, ShapeCastOptions{margin}));
         const float horizon = rng.dyadic(1, 64, 4);
         d.approach.add(closest_approach(a, xa, move_a, b, xb, move_b, horizon));
         d.approach.add(time_to_collision(a, xa, move_a, b, xb, move_b, horizon));
@@ -242,7 +242,7 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
       }
     }
   }
-  std::vector<Approach> approach(batch_pairs.size());
+  std::vector<ApproachResult> approach(batch_pairs.size());
   std::vector<float> ttc(batch_pairs.size());
   std::vector<DistanceResult> dist(batch_pairs.size());
   batch::closest_approach(batch_pairs, 1.5f, approach);
@@ -278,7 +278,7 @@ void angle_queries(Rng& rng, const std::vector<Shape>& shapes, Sections& d) {
       d.angles.add(collide(a, xa, b, xb));
       d.angles.add(distance(a, xa, b, xb));
       const Vec2 move_a = rng.point(a.extent() + b.extent()), move_b = rng.point(a.extent() + b.extent());
-      d.angles.add(shape_cast(a, xa, move_a, b, xb, move_b));
+      d.angles.add(cast_shape(a, xa, move_a, b, xb, move_b));
       d.angles.add(closest_approach(a, xa, move_a, b, xb, move_b, 2));
     }
   }
@@ -387,11 +387,11 @@ Digest world_run(const std::vector<Shape>& shapes, Vec2 origin, int threads) {
       d.add(c.b);
       d.add(c.manifold);
     }
-    for (const ContactEvent& e : world.begin_touch_events()) {
+    for (const ContactEvent& e : world.touch_begin_events()) {
       d.add(e.a);
       d.add(e.b);
     }
-    for (const ContactEvent& e : world.end_touch_events()) {
+    for (const ContactEvent& e : world.touch_end_events()) {
       d.add(e.a);
       d.add(e.b);
     }
@@ -405,16 +405,16 @@ Digest world_run(const std::vector<Shape>& shapes, Vec2 origin, int threads) {
     }
     const Ray ray{origin + Vec2{-20, rng.dyadic(-8, 8, 0)}, {40, rng.dyadic(-64, 64, 4)}};
     if (const auto hit = world.cast_ray(ray)) {
-      d.add(hit->id);
-      d.add(hit->hit);
+      d.add(hit.id);
+      d.add(hit.hit);
     }
     if (const auto hit = world.cast_circle(ray, 0.25f)) {
-      d.add(hit->id);
-      d.add(hit->hit);
+      d.add(hit.id);
+      d.add(hit.hit);
     }
     if (const auto hit = world.cast_shape(shapes[11], Transform{ray.origin, Rot::identity()}, ray.translation)) {
-      d.add(hit->id);
-      d.add(hit->hit);
+      d.add(hit.id);
+      d.add(hit.hit);
     }
     world.overlap_shape(shapes[12], near(rng, origin, 8), [&](ColliderId id) {
       d.add(id);

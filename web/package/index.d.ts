@@ -27,6 +27,8 @@ export type Points = ReadonlyArray<Vec2Like>;
 
 /** Thrown by the shape makers for input they refuse; the message is C++'s InvalidShape message. */
 export class InvalidShape extends Error {}
+/** Thrown for settings that are not a shape (new CharacterMover's); an InvalidShape for one release, as in C++. */
+export class InvalidSettings extends InvalidShape {}
 /** Thrown by CollisionWorld.add for an invalid transform (C++: std::invalid_argument). */
 export class InvalidArgument extends Error {}
 /** Thrown by CollisionWorld.restore for truncated, corrupt or foreign bytes (C++: InvalidSnapshot). */
@@ -117,7 +119,7 @@ export interface HeightfieldMakers {
 }
 
 export interface MassProperties { mass: number; /** shape frame */ center: Vec2; /** about center */ inertia: number; }
-export interface PointProjection {
+export interface ProjectionResult {
   /** Closest point of the boundary. */ point: Vec2;
   /** Outward unit normal there. */ normal: Vec2;
   /** Signed distance from the boundary to the query point (< 0 inside). */ distance: number;
@@ -139,11 +141,11 @@ export interface DistanceResult {
   /** On A's surface. */ point_a: Vec2;
   /** On B's surface; point_b - point_a = normal * distance. */ point_b: Vec2;
 }
-export interface CastHit {
+export interface CastResult {
   hit: boolean;
   /** Of the translation at the first touch, in [0, 1]; 1 without a hit. */ fraction: number;
   point: Vec2;
-  /** The target's outward normal for rays; from A to B for shape_cast; {0,0} when starting inside. */ normal: Vec2;
+  /** The target's outward normal for rays; from A to B for cast_shape; {0,0} when starting inside. */ normal: Vec2;
 }
 /** A shape's motion over [0, 1]: its rotation centre (shape frame), that centre's world position and the angle at t = 0 and t = 1. */
 export interface Sweep { local_center: Vec2; c0: Vec2; c1: Vec2; a0: number; a1: number; }
@@ -155,7 +157,7 @@ export interface ToiResult {
   /** Hit or overlapped: midway between the closest points, else {0,0}. */ point: Vec2;
   /** Hit or overlapped: unit, from A to B, else {0,0}. */ normal: Vec2;
 }
-export interface Approach {
+export interface ApproachResult {
   /** They touch or overlap at some time within the horizon. */ hit: boolean;
   /** The first touch, or the time of least distance. */ time: number;
   distance: number;
@@ -195,7 +197,15 @@ export interface WorldSettings {
 }
 export interface ContactPair { a: ColliderId; b: ColliderId; part_a: number; part_b: number; /** from a to b */ manifold: Manifold; }
 export interface ContactEvent { a: ColliderId; b: ColliderId; part_a: number; part_b: number; }
-export interface RayResult { id: ColliderId; part: number; hit: CastHit; }
+export interface WorldCastResult { id: ColliderId; part: number; hit: CastResult; }
+/** @deprecated the old name of ProjectionResult (docs/api-changes.md). */
+export type PointProjection = ProjectionResult;
+/** @deprecated the old name of CastResult (docs/api-changes.md). */
+export type CastHit = CastResult;
+/** @deprecated the old name of ApproachResult (docs/api-changes.md). */
+export type Approach = ApproachResult;
+/** @deprecated the old name of WorldCastResult (docs/api-changes.md). */
+export type RayResult = WorldCastResult;
 export interface WorldStats {
   colliders: number; fixed: number; pairs: number; contacts: number; collided: number; reused: number;
   separated: number; new_pairs: number; part_slots: number;
@@ -238,16 +248,20 @@ export interface CollisionWorld extends WasmObject {
   update_digest(): string;
   contact_count(): number;
   contacts(): ContactPair[];
+  touch_begin_events(): ContactEvent[];
+  touch_end_events(): ContactEvent[];
+  /** @deprecated the old name of touch_begin_events (docs/api-changes.md). */
   begin_touch_events(): ContactEvent[];
+  /** @deprecated the old name of touch_end_events (docs/api-changes.md). */
   end_touch_events(): ContactEvent[];
   stats(): WorldStats;
   /** The closest hit, or null. */
-  cast_ray(ray: RayLike, filter?: QueryFilter): RayResult | null;
-  cast_circle(ray: RayLike, radius: number, filter?: QueryFilter): RayResult | null;
+  cast_ray(ray: RayLike, filter?: QueryFilter): WorldCastResult | null;
+  cast_circle(ray: RayLike, radius: number, filter?: QueryFilter): WorldCastResult | null;
   /** hit.normal is the collider's outward normal. */
-  cast_shape(shape: Shape, xf: TransformLike, translation: Vec2Like, filter?: QueryFilter): RayResult | null;
+  cast_shape(shape: Shape, xf: TransformLike, translation: Vec2Like, filter?: QueryFilter): WorldCastResult | null;
   /** Every hit of the ray (radius 0) or circle, by fraction. */
-  cast_ray_all(ray: RayLike, radius?: number, filter?: QueryFilter): RayResult[];
+  cast_ray_all(ray: RayLike, radius?: number, filter?: QueryFilter): WorldCastResult[];
   /** Many rays in one call: origin x, y, translation x, y per ray; per ray the closest hit's fraction (1: none) and collider index (-1: none). */
   cast_rays(rays: Float32Array | ArrayLike<number>): { fraction: Float32Array; index: Int32Array };
   overlap_point(point: Vec2Like, filter?: QueryFilter): ColliderId[];
@@ -288,7 +302,7 @@ export interface MoverStep {
   snapped: boolean;
   pushed: boolean;
 }
-/** A character of any shape moved through a world one step at a time (pebble/mover.hpp). The constructor throws InvalidShape for unusable settings. */
+/** A character of any shape moved through a world one step at a time (pebble/mover.hpp). The constructor throws InvalidSettings (an InvalidShape) for unusable settings. */
 export interface CharacterMover extends WasmObject {
   /** Moves by velocity * dt (world frame); dt <= 0 or non-finite input: no motion. */
   step(world: CollisionWorld, velocity: Vec2Like, dt: number): MoverStep;
@@ -314,6 +328,7 @@ export interface Pebble {
   readonly version: string;
   readonly kMaxPolygonVertices: number;
   readonly InvalidShape: typeof InvalidShape;
+  readonly InvalidSettings: typeof InvalidSettings;
   readonly InvalidArgument: typeof InvalidArgument;
   readonly InvalidSnapshot: typeof InvalidSnapshot;
   readonly Shape: ShapeMakers;
@@ -344,23 +359,28 @@ export interface Pebble {
   area(shape: Shape): number;
   /** Tight world box, radius included. */
   bounds(shape: Shape, xf: TransformLike): Aabb;
-  project_point(shape: Shape, xf: TransformLike, point: Vec2Like): PointProjection;
+  project_point(shape: Shape, xf: TransformLike, point: Vec2Like): ProjectionResult;
   contains(shape: Shape, xf: TransformLike, point: Vec2Like): boolean;
   /** Contact points whose separation is at most margin; a may be a chain segment. */
   collide(a: Shape | ChainSegment, xa: TransformLike, b: Shape, xb: TransformLike, margin?: number): Manifold;
   distance(a: Shape | ChainSegment, xa: TransformLike, b: Shape, xb: TransformLike): DistanceResult;
   overlap(a: Shape, xa: TransformLike, b: Shape, xb: TransformLike): boolean;
   /** A ray (radius 0) or a circle cast (radius > 0) against a shape or a one-sided chain segment. */
-  raycast(target: Shape | ChainSegment, xf: TransformLike, ray: RayLike, radius?: number): CastHit;
+  cast_ray(target: Shape | ChainSegment, xf: TransformLike, ray: RayLike, radius?: number): CastResult;
   /** First fraction in [0, 1] at which the translating shapes touch; normal from A to B. */
+  cast_shape(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape | ChainSegment, xb: TransformLike, translation_b: Vec2Like,
+    options?: ShapeCastOptions): CastResult;
+  /** @deprecated the old name of cast_ray (docs/api-changes.md). */
+  raycast(target: Shape | ChainSegment, xf: TransformLike, ray: RayLike, radius?: number): CastResult;
+  /** @deprecated the old name of cast_shape (docs/api-changes.md). */
   shape_cast(a: Shape, xa: TransformLike, translation_a: Vec2Like, b: Shape | ChainSegment, xb: TransformLike, translation_b: Vec2Like,
-    options?: ShapeCastOptions): CastHit;
+    options?: ShapeCastOptions): CastResult;
   sweep_transform(sweep: SweepLike, t: number): Transform;
   /** Translating and turning shapes: the first touch, never tunnelling. */
   time_of_impact(a: Shape, sweep_a: SweepLike, b: Shape | ChainSegment, sweep_b: SweepLike, t_max?: number, options?: ToiOptions): ToiResult;
   /** Time in [0, horizon] of least distance, or of first touch, in linear motion. */
   closest_approach(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape | ChainSegment, xb: TransformLike, velocity_b: Vec2Like,
-    horizon: number): Approach;
+    horizon: number): ApproachResult;
   /** First time in [0, horizon] the shapes touch in linear motion (0 when touching at the start), or Infinity. */
   time_to_collision(a: Shape, xa: TransformLike, velocity_a: Vec2Like, b: Shape, xb: TransformLike, velocity_b: Vec2Like, horizon: number): number;
   /** time_to_collision's answer when the shapes do not touch by the horizon (Infinity). */

@@ -323,7 +323,7 @@ function run_mode() {
     for (const pr of part_pairs(oa, ob)) {
       if (!(pr.a instanceof pb.Shape)) continue;
       if (mode === 'shape_cast') {
-        const h = pb.shape_cast(pr.a, x0, t, pr.b, xf_of(ob), V(0, 0));
+        const h = pb.cast_shape(pr.a, x0, t, pr.b, xf_of(ob), V(0, 0));
         if (h.hit && (!best || h.fraction < best.r.fraction)) best = { r: h, part_a: pr.part_a, part_b: pr.part_b };
       } else {
         const c = pb.mass_properties(oa.parts.length > 1 ? oa.parts : oa.parts[0]).center;

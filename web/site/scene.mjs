@@ -152,12 +152,12 @@ export function run_queries(pb, scene, objects) {
       }
       case 'raycast': {
         const o = at(q.object);
-        result = hit_json(pb.raycast(o.shape, o.xf, { origin: vec(q.origin), translation: vec(q.translation) }, q.radius ?? 0));
+        result = hit_json(pb.cast_ray(o.shape, o.xf, { origin: vec(q.origin), translation: vec(q.translation) }, q.radius ?? 0));
         break;
       }
       case 'shape_cast': {
         const a = at(q.a), b = at(q.b);
-        result = hit_json(pb.shape_cast(a.shape, a.xf, v2(q.translation_a), b.shape, b.xf, v2(q.translation_b),
+        result = hit_json(pb.cast_shape(a.shape, a.xf, v2(q.translation_a), b.shape, b.xf, v2(q.translation_b),
           { target_separation: q.target_separation ?? 0 }));
         break;
       }

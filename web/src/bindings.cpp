@@ -54,6 +54,9 @@ auto guarded(F make) -> decltype(make()) {
   const char* kind = "InvalidShape";
   try {
     return make();
+  } catch (const InvalidSettings& e) {
+    message = e.what();
+    kind = "InvalidSettings";
   } catch (const InvalidShape& e) {
     message = e.what();
   } catch (const std::invalid_argument& e) {
@@ -243,15 +246,15 @@ val field_array(const std::vector<T>& results, Get get) {
 val batch_closest_approach(const val& shapes_a, const val& states_a, const val& shapes_b, const val& states_b,
                            float horizon) {
   const BatchInput in = guarded([&] { return batch_input(shapes_a, states_a, shapes_b, states_b); });
-  std::vector<Approach> r(in.pairs.size());
+  std::vector<ApproachResult> r(in.pairs.size());
   batch::closest_approach(in.pairs, horizon, r);
   val out = val::object();
-  out.set("hit", field_array(r, [](const Approach& x) { return x.hit; }));
-  out.set("time", field_array(r, [](const Approach& x) { return x.time; }));
-  out.set("distance", field_array(r, [](const Approach& x) { return x.distance; }));
-  out.set("point_a", field_array(r, [](const Approach& x) { return x.point_a; }));
-  out.set("point_b", field_array(r, [](const Approach& x) { return x.point_b; }));
-  out.set("normal", field_array(r, [](const Approach& x) { return x.normal; }));
+  out.set("hit", field_array(r, [](const ApproachResult& x) { return x.hit; }));
+  out.set("time", field_array(r, [](const ApproachResult& x) { return x.time; }));
+  out.set("distance", field_array(r, [](const ApproachResult& x) { return x.distance; }));
+  out.set("point_a", field_array(r, [](const ApproachResult& x) { return x.point_a; }));
+  out.set("point_b", field_array(r, [](const ApproachResult& x) { return x.point_b; }));
+  out.set("normal", field_array(r, [](const ApproachResult& x) { return x.normal; }));
   return out;
 }
 
@@ -331,12 +334,12 @@ MassProperties mass_of_parts(const val& parts, float density) {
 val collide_val(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb, float margin) {
   return manifold_val(collide(a, xa, b, xb, margin));
 }
-CastHit raycast_r(const Shape& s, const Transform& xf, const Ray& ray, float radius) {
-  return radius > 0 ? raycast(s, xf, ray, radius) : raycast(s, xf, ray);
+CastResult cast_ray_r(const Shape& s, const Transform& xf, const Ray& ray, float radius) {
+  return radius > 0 ? cast_ray(s, xf, ray, radius) : cast_ray(s, xf, ray);
 }
-CastHit shape_cast_o(const Shape& a, const Transform& xa, Vec2 ta, const Shape& b, const Transform& xb, Vec2 tb,
-                     float target_separation) {
-  return shape_cast(a, xa, ta, b, xb, tb, ShapeCastOptions{target_separation});
+CastResult cast_shape_o(const Shape& a, const Transform& xa, Vec2 ta, const Shape& b, const Transform& xb, Vec2 tb,
+                        float target_separation) {
+  return cast_shape(a, xa, ta, b, xb, tb, ShapeCastOptions{target_separation});
 }
 val toi_val_of(const Shape& a, const Sweep& sa, const Shape& b, const Sweep& sb, float t_max, float target_separation,
                float tolerance, int max_iterations) {
@@ -350,19 +353,19 @@ val collide_seg(const ChainSegment& s, const Transform& xs, const Shape& b, cons
 DistanceResult distance_seg(const ChainSegment& s, const Transform& xs, const Shape& b, const Transform& xb) {
   return distance(s, xs, b, xb);
 }
-CastHit raycast_seg(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) {
-  return raycast(s, xs, ray, radius);
+CastResult cast_ray_seg(const ChainSegment& s, const Transform& xs, const Ray& ray, float radius) {
+  return cast_ray(s, xs, ray, radius);
 }
-CastHit shape_cast_seg(const Shape& a, const Transform& xa, Vec2 ta, const ChainSegment& s, const Transform& xs,
-                       Vec2 ts, float target_separation) {
-  return shape_cast(a, xa, ta, s, xs, ts, ShapeCastOptions{target_separation});
+CastResult cast_shape_seg(const Shape& a, const Transform& xa, Vec2 ta, const ChainSegment& s, const Transform& xs,
+                          Vec2 ts, float target_separation) {
+  return cast_shape(a, xa, ta, s, xs, ts, ShapeCastOptions{target_separation});
 }
 val toi_seg(const Shape& a, const Sweep& sa, const ChainSegment& s, const Sweep& ss, float t_max,
             float target_separation, float tolerance, int max_iterations) {
   return toi_val(time_of_impact(a, sa, s, ss, t_max, toi_options(target_separation, tolerance, max_iterations)));
 }
-Approach approach_seg(const Shape& a, const Transform& xa, Vec2 va, const ChainSegment& s, const Transform& xs, Vec2 vs,
-                      float horizon) {
+ApproachResult approach_seg(const Shape& a, const Transform& xa, Vec2 va, const ChainSegment& s, const Transform& xs,
+                            Vec2 vs, float horizon) {
   return closest_approach(a, xa, va, s, xs, vs, horizon);
 }
 
@@ -475,13 +478,11 @@ struct RayAnswer {
   bool found = false;
   ColliderId id{};
   int part = 0;
-  CastHit hit{false, 1, {}, {}};
+  CastResult hit{false, 1, {}, {}};
 };
-RayAnswer answer_of(const std::optional<RayResult>& r) {
-  return r ? RayAnswer{true, r->id, r->part, r->hit} : RayAnswer{};
-}
+RayAnswer answer_of(const WorldCastResult& r) { return r ? RayAnswer{true, r.id, r.part, r.hit} : RayAnswer{}; }
 
-val ray_result_val(const RayResult& r) {
+val ray_result_val(const WorldCastResult& r) {
   val o = val::object();
   o.set("id", id_val(r.id));
   o.set("part", r.part);
@@ -596,8 +597,8 @@ public:
     }
     return a;
   }
-  val begin_touch_events() const { return events_val(world_.begin_touch_events()); }
-  val end_touch_events() const { return events_val(world_.end_touch_events()); }
+  val touch_begin_events() const { return events_val(world_.touch_begin_events()); }
+  val touch_end_events() const { return events_val(world_.touch_end_events()); }
   val stats() const {
     const WorldStats s = world_.stats();
     val o = val::object();
@@ -624,8 +625,8 @@ public:
   }
   /// Every hit of the ray (or circle, radius > 0), by fraction, then by collider index.
   val cast_ray_all(const Ray& ray, float radius, const val& filter) const {
-    std::vector<RayResult> hits;
-    auto collect = [&](const RayResult& r) {
+    std::vector<WorldCastResult> hits;
+    auto collect = [&](const WorldCastResult& r) {
       hits.push_back(r);
       return 1.0f;
     };
@@ -634,7 +635,7 @@ public:
     } else {
       world_.cast_ray(ray, collect, query_filter_of(filter));
     }
-    std::stable_sort(hits.begin(), hits.end(), [](const RayResult& x, const RayResult& y) {
+    std::stable_sort(hits.begin(), hits.end(), [](const WorldCastResult& x, const WorldCastResult& y) {
       return x.hit.fraction != y.hit.fraction ? x.hit.fraction < y.hit.fraction : x.id.index < y.id.index;
     });
     val a = val::array();
@@ -650,10 +651,10 @@ public:
     std::vector<float> fraction(n, 1.0f);
     std::vector<int32_t> index(n, -1);
     for (size_t i = 0; i < n; ++i) {
-      const std::optional<RayResult> hit = world_.cast_ray(Ray{{r[4 * i], r[4 * i + 1]}, {r[4 * i + 2], r[4 * i + 3]}});
+      const WorldCastResult hit = world_.cast_ray(Ray{{r[4 * i], r[4 * i + 1]}, {r[4 * i + 2], r[4 * i + 3]}});
       if (hit) {
-        fraction[i] = hit->hit.fraction;
-        index[i] = static_cast<int32_t>(hit->id.index);
+        fraction[i] = hit.hit.fraction;
+        index[i] = static_cast<int32_t>(hit.id.index);
       }
     }
     val out = val::object();
@@ -872,28 +873,28 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .field("mass", &MassProperties::mass)
       .field("center", &MassProperties::center)
       .field("inertia", &MassProperties::inertia);
-  value_object<PointProjection>("PointProjection")
-      .field("point", &PointProjection::point)
-      .field("normal", &PointProjection::normal)
-      .field("distance", &PointProjection::distance)
-      .field("inside", &PointProjection::inside);
+  value_object<ProjectionResult>("ProjectionResult")
+      .field("point", &ProjectionResult::point)
+      .field("normal", &ProjectionResult::normal)
+      .field("distance", &ProjectionResult::distance)
+      .field("inside", &ProjectionResult::inside);
   value_object<DistanceResult>("DistanceResult")
       .field("distance", &DistanceResult::distance)
       .field("normal", &DistanceResult::normal)
       .field("point_a", &DistanceResult::point_a)
       .field("point_b", &DistanceResult::point_b);
-  value_object<CastHit>("CastHit")
-      .field("hit", &CastHit::hit)
-      .field("fraction", &CastHit::fraction)
-      .field("point", &CastHit::point)
-      .field("normal", &CastHit::normal);
-  value_object<Approach>("Approach")
-      .field("hit", &Approach::hit)
-      .field("time", &Approach::time)
-      .field("distance", &Approach::distance)
-      .field("point_a", &Approach::point_a)
-      .field("point_b", &Approach::point_b)
-      .field("normal", &Approach::normal);
+  value_object<CastResult>("CastResult")
+      .field("hit", &CastResult::hit)
+      .field("fraction", &CastResult::fraction)
+      .field("point", &CastResult::point)
+      .field("normal", &CastResult::normal);
+  value_object<ApproachResult>("ApproachResult")
+      .field("hit", &ApproachResult::hit)
+      .field("time", &ApproachResult::time)
+      .field("distance", &ApproachResult::distance)
+      .field("point_a", &ApproachResult::point_a)
+      .field("point_b", &ApproachResult::point_b)
+      .field("normal", &ApproachResult::normal);
   value_object<RayAnswer>("RayAnswer")
       .field("found", &RayAnswer::found)
       .field("id", &RayAnswer::id)
@@ -973,8 +974,8 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("overlap", optional_override([](const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
              return overlap(a, xa, b, xb);
            }));
-  function("raycast", &raycast_r);
-  function("shape_cast", &shape_cast_o);
+  function("cast_ray", &cast_ray_r);
+  function("cast_shape", &cast_shape_o);
   function("sweep_transform", optional_override([](const Sweep& s, float t) { return sweep_transform(s, t); }));
   function("time_of_impact", &toi_val_of);
   function("closest_approach",
@@ -989,8 +990,8 @@ EMSCRIPTEN_BINDINGS(pebble) {
   function("batch_overlap", &batch_overlap);
   function("collide_segment", &collide_seg);
   function("distance_segment", &distance_seg);
-  function("raycast_segment", &raycast_seg);
-  function("shape_cast_segment", &shape_cast_seg);
+  function("cast_ray_segment", &cast_ray_seg);
+  function("cast_shape_segment", &cast_shape_seg);
   function("time_of_impact_segment", &toi_seg);
   function("closest_approach_segment", &approach_seg);
   function("outline_tiles", &outline_grid<false>);
@@ -1024,8 +1025,11 @@ EMSCRIPTEN_BINDINGS(pebble) {
       .class_function("restore", &World::restore)
       .function("contact_count", &World::contact_count)
       .function("contacts", &World::contacts)
-      .function("begin_touch_events", &World::begin_touch_events)
-      .function("end_touch_events", &World::end_touch_events)
+      .function("touch_begin_events", &World::touch_begin_events)
+      .function("touch_end_events", &World::touch_end_events)
+      // The old names, kept for one release (docs/api-changes.md).
+      .function("begin_touch_events", &World::touch_begin_events)
+      .function("end_touch_events", &World::touch_end_events)
       .function("stats", &World::stats)
       .function("cast_ray", &World::cast_ray)
       .function("cast_circle", &World::cast_circle)

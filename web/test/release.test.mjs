@@ -39,10 +39,10 @@ test('[x, y] arrays wherever a Vec2 goes, with the same answers as {x, y}', () =
   const at0 = pb.Transform.from(0, 0, 0.2);
   assert.deepEqual(pb.collide(box, at0, ball, arr, 0.02), pb.collide(box, at0, ball, obj, 0.02));
   assert.deepEqual(pb.distance(box, at0, ball, arr), pb.distance(box, at0, ball, obj));
-  assert.deepEqual(pb.raycast(box, at0, { origin: [-3, 0], translation: [6, 0] }),
-    pb.raycast(box, at0, { origin: { x: -3, y: 0 }, translation: { x: 6, y: 0 } }));
-  assert.deepEqual(pb.shape_cast(ball, pb.Transform.from(-3, 0), [6, 0], box, at0, [0, 0]),
-    pb.shape_cast(ball, pb.Transform.from(-3, 0), { x: 6, y: 0 }, box, at0, { x: 0, y: 0 }));
+  assert.deepEqual(pb.cast_ray(box, at0, { origin: [-3, 0], translation: [6, 0] }),
+    pb.cast_ray(box, at0, { origin: { x: -3, y: 0 }, translation: { x: 6, y: 0 } }));
+  assert.deepEqual(pb.cast_shape(ball, pb.Transform.from(-3, 0), [6, 0], box, at0, [0, 0]),
+    pb.cast_shape(ball, pb.Transform.from(-3, 0), { x: 6, y: 0 }, box, at0, { x: 0, y: 0 }));
   assert.deepEqual(pb.closest_approach(ball, pb.Transform.from(-3, 1), [1, 0], box, at0, [0, 0], 6),
     pb.closest_approach(ball, pb.Transform.from(-3, 1), { x: 1, y: 0 }, box, at0, { x: 0, y: 0 }, 6));
   assert.equal(pb.time_to_collision(ball, pb.Transform.from(-3, 0), [1, 0], box, at0, new Float32Array([0, 0]), 6),
@@ -78,11 +78,11 @@ test('a wrong or missing argument names the function and the argument', () => {
   throwsType(() => pb.collide(a, at, a), /^collide: xb: expected a Transform \{p, q\} .*got undefined$/);
   throwsType(() => pb.distance(a, at, a, { p: { x: 1 }, q: { c: 1, s: 0 } }), /^distance: xb\.p: expected a Vec2 \{x, y\} or an \[x, y\] array, got an object with keys \{x\}$/);
   throwsType(() => pb.distance(a, at, 3, at), /^distance: b: expected a Shape, got number 3$/);
-  throwsType(() => pb.raycast(a, at, { origin: [0, 0] }), /^raycast: ray: expected a Ray/);
-  throwsType(() => pb.raycast(a, at, { origin: [0, 0], translation: [1, 2, 3] }), /^raycast: ray\.translation: .*got an array of 3$/);
+  throwsType(() => pb.cast_ray(a, at, { origin: [0, 0] }), /^cast_ray: ray: expected a Ray/);
+  throwsType(() => pb.cast_ray(a, at, { origin: [0, 0], translation: [1, 2, 3] }), /^cast_ray: ray\.translation: .*got an array of 3$/);
   throwsType(() => pb.Shape.circle(1, [0]), /^Shape\.circle: center: /);
   throwsType(() => pb.Shape.polygon([[0, 0], [1, 0], 'x']), /^Shape\.polygon: points\[2\]: /);
-  throwsType(() => pb.shape_cast(a, at, undefined, a, at, [0, 0]), /^shape_cast: translation_a: /);
+  throwsType(() => pb.cast_shape(a, at, undefined, a, at, [0, 0]), /^cast_shape: translation_a: /);
   throwsType(() => pb.time_of_impact(a, {}, a, {}), /^time_of_impact: sweep_a: expected a Sweep/);
   throwsType(() => pb.contains(a, at), /^contains: point: .*got undefined$/);
   const world = new pb.CollisionWorld();

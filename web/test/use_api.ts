@@ -18,8 +18,8 @@ const pp = pb.project_point(a, at(0, 0), { x: 2, y: 0 });
 const mp = pb.mass_properties(a, 2).mass + pb.mass_properties([a, b]).inertia + pb.area(a);
 const box = pb.bounds(a, at(0, 0));
 const ray = { origin: { x: -3, y: 0 }, translation: { x: 6, y: 0 } };
-const hits = [pb.raycast(a, at(0, 0), ray), pb.raycast(a, at(0, 0), ray, 0.1),
-  pb.shape_cast(a, at(0, 0), { x: 3, y: 0 }, b, at(4, 0), { x: 0, y: 0 }, { target_separation: 0.01 })];
+const hits = [pb.cast_ray(a, at(0, 0), ray), pb.cast_ray(a, at(0, 0), ray, 0.1),
+  pb.cast_shape(a, at(0, 0), { x: 3, y: 0 }, b, at(4, 0), { x: 0, y: 0 }, { target_separation: 0.01 })];
 const sweep = { local_center: { x: 0, y: 0 }, c0: { x: 0, y: 0 }, c1: { x: 3, y: 0 }, a0: 0, a1: 1 };
 const toi = pb.time_of_impact(a, sweep, b, { ...sweep, c0: { x: 4, y: 0 }, c1: { x: 4, y: 0 }, a1: 0 }, 1, { tolerance: 0 });
 const state: 'hit' | 'separated' | 'overlapped' | 'failed' = toi.state;
@@ -36,7 +36,7 @@ const chain = pb.Chain.open([[3, 0], [0, 0], [-3, 0.5]]);
 const loop = pb.Chain.loop([[0, 0], [1, 0], [0, 1]]);
 const seg = chain.segment(0);
 const sm = pb.collide(seg, at(0, 0), shapes[0], at(1, 0.4));
-const sd = pb.distance(seg, at(0, 0), shapes[0], at(1, 0.4)).distance + pb.raycast(seg, at(0, 0), ray).fraction;
+const sd = pb.distance(seg, at(0, 0), shapes[0], at(1, 0.4)).distance + pb.cast_ray(seg, at(0, 0), ray).fraction;
 const outlines = pb.outline_tiles({ columns: 2, rows: 1, solid: [1, 1] });
 const tops = pb.outline_tile_tops({ columns: 2, rows: 1, solid: new Uint8Array([1, 0]), cell_size: { x: 0.5, y: 0.5 } }, 1);
 const world = new pb.CollisionWorld({ contact_margin: 0.02, reuse_bounds: 'box2d_v3' });
@@ -51,7 +51,7 @@ world.track(ids[0]);
 world.set_transforms(new Float32Array([0.1, 0, 1, 0]));
 world.set_transform(ids[3], at(5, 0.1));
 world.update();
-const count: number = world.contact_count() + world.contacts().length + world.begin_touch_events().length + world.stats().pairs;
+const count: number = world.contact_count() + world.contacts().length + world.touch_begin_events().length + world.stats().pairs;
 const first = world.cast_ray(ray)?.hit.fraction ?? 1;
 const all = world.cast_ray_all(ray).length + world.cast_ray_all(ray, 0.1).length + (world.cast_circle(ray, 0.1)?.part ?? 0);
 const many = world.cast_rays(new Float32Array([-3, 0, 6, 0])).fraction[0];
@@ -86,7 +86,7 @@ try {
 }
 // [x, y] arrays where a Vec2 goes (issue 34), and String() of a shape.
 const arrays: boolean = pb.contains(a, { p: [0, 0], q: pb.Rot.identity() }, [0.1, 0]) &&
-  pb.raycast(a, at(0, 0), { origin: [-3, 0], translation: [6, 0] }).hit && String(a).startsWith('Shape(');
+  pb.cast_ray(a, at(0, 0), { origin: [-3, 0], translation: [6, 0] }).hit && String(a).startsWith('Shape(');
 console.log(JSON.stringify({ n, d: d.distance, o, pp: pp.distance, mp, hits: hits.length, state, xf, ap: ap.time, sm: sm.count, sd,
   outlines: outlines.length + tops.length, count, moved, viewed, first, all, many, near, cast: cast?.id.index, kept, arrays,
   loop: loop.closed(), version: pb.version, hex: pb.hex_id(m.points[0]?.id ?? 0),

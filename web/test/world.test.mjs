@@ -124,7 +124,7 @@ test('save and restore: the restored world gives the same contacts and hits; bad
   assert.ok(bytes instanceof Uint8Array);
   const restored = pb.CollisionWorld.restore(bytes);
   assert.deepEqual(restored.save(), bytes);
-  const seen = (w) => JSON.stringify([w.contacts(), w.begin_touch_events(), w.end_touch_events(),
+  const seen = (w) => JSON.stringify([w.contacts(), w.touch_begin_events(), w.touch_end_events(),
     [-3, -1, 1, 3].map((y) => w.cast_ray({ origin: { x: -9, y }, translation: { x: 18, y: 0.3 } }))]);
   for (let step = 0; step < 10; ++step) {
     for (const w of [world, restored]) {
@@ -186,7 +186,7 @@ test('a heightfield in the world: contacts and ray hits name the cell, as collid
     let best = null;
     for (let k = 0; k < field.cell_count(); ++k) {
       const cell = field.cell(k);
-      const h = pb.raycast(cell, xs, down);
+      const h = pb.cast_ray(cell, xs, down);
       cell.delete();
       if (h.hit && (best === null || h.fraction < best.fraction)) best = { fraction: h.fraction, part: k };
     }
