@@ -1,5 +1,5 @@
 // bench/casts_bench.cpp — casts (issue 12) beside Box2D 2.4.1: pebble::cast_ray against
-// b2PolygonShape::RayCast and b2CircleShape::RayCast, shape_cast against b2ShapeCast,
+// b2PolygonShape::RayCast and b2CircleShape::RayCast, cast_shape against b2ShapeCast,
 // time_of_impact against b2TimeOfImpact (alone, and followed by the b2Distance that gives what
 // pebble returns: the contact point and normal), and closest_approach against b2ShapeCast plus
 // b2Distance. Every ray and cast starts with the shapes apart (Box2D reports no hit from inside

@@ -83,7 +83,7 @@ public:
   /// included): the shape's size, which scales every tolerance of the queries.
   float extent() const { return extent_; }
   /// Whether the core has a sliver vertex: a polygon core (3+ vertices) with an interior angle
-  /// below 45 degrees (kSliverCosine). raycast() checks a sharp polygon's entry point against the
+  /// below 45 degrees (kSliverCosine). cast_ray() checks a sharp polygon's entry point against the
   /// edges only for such shapes (src/cast/ray_core.hpp, sharp_entry_holds); computed by every
   /// maker from the edge normals, never stored or read from outside.
   bool has_slivers() const { return slivers_; }
