@@ -49,6 +49,13 @@ inline std::string lit(float v) {
   return buf;
 }
 inline std::string lit(Vec2 v) { return "Vec2{" + lit(v.x) + ", " + lit(v.y) + "}"; }
+#if PEBBLE_DOUBLE_POSITIONS
+inline std::string lit(Position p) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "Position{%.17g, %.17g}", p.x, p.y);
+  return buf;
+}
+#endif
 inline std::string lit(const pebble::Transform& x) {
   return "Transform{" + lit(x.p) + ", Rot{" + lit(x.q.c) + ", " + lit(x.q.s) + "}}";
 }
@@ -123,12 +130,21 @@ struct UnitToleranceOf {
 
 inline bool finite(float v) { return std::isfinite(v); }
 inline bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#if PEBBLE_DOUBLE_POSITIONS
+inline bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#endif
 inline bool is_zero(Vec2 v) { return v.x == 0 && v.y == 0; }
 inline bool is_unit(Vec2 v) {
   return finite(v) && std::fabs(std::sqrt(double(v.x) * v.x + double(v.y) * v.y) - 1) <= g_unit_tolerance;
 }
 inline bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 inline bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
+#if PEBBLE_DOUBLE_POSITIONS
+inline bool same_bits(Position a, Position b) {
+  return std::bit_cast<std::uint64_t>(a.x) == std::bit_cast<std::uint64_t>(b.x) &&
+         std::bit_cast<std::uint64_t>(a.y) == std::bit_cast<std::uint64_t>(b.y);
+}
+#endif
 
 /// A manifold from valid input: 0..2 points, a unit normal when it has points (features a
 /// denormal apart too: tests/robustness_test.cpp UnitNormalsForFeaturesADenormalApart), every

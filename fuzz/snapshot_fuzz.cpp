@@ -21,6 +21,9 @@ using pebble::CollisionWorld;
 using Bytes = std::vector<std::byte>;
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#if PEBBLE_DOUBLE_POSITIONS
+bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#endif
 
 void check_manifold(const Manifold& m) {
   FUZZ_REQUIRE(m.count >= 0 && m.count <= 2);

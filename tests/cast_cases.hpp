@@ -189,8 +189,9 @@ inline std::vector<CornerTouch> corner_touches(unsigned seed, int per_pair, floa
     const V rel = v(c.tb - c.ta);
     const V u = oracle::normalize(rel);
     const real depth = size * kDepths[rng() % std::size(kDepths)];
-    const Transform xa{c.xa.p + 0.5f * c.ta, c.xa.q};
-    const Vec2 pb = c.xb.p + 0.5f * c.tb;
+    // (Float sums, so that both position builds get the same inputs.)
+    const Transform xa{pebble::to_vec2(c.xa.p) + 0.5f * c.ta, c.xa.q};
+    const Vec2 pb = pebble::to_vec2(c.xb.p) + 0.5f * c.tb;
     const Transform xb{{float(pb.x + depth * u.x), float(pb.y + depth * u.y)}, c.xb.q};
     out.push_back({{c.a, c.b, xa, xb}, rel});
   }

@@ -89,6 +89,13 @@ inline std::string lit(Vec2 v) {
   out += "}";
   return out;
 }
+#if PEBBLE_DOUBLE_POSITIONS
+inline std::string lit(pebble::Position p) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "Position{%.17g, %.17g}", p.x, p.y);
+  return buf;
+}
+#endif
 inline std::string lit(const Transform& xf) {
   return "Transform{" + lit(xf.p) + ", Rot{" + lit(xf.q.c) + ", " + lit(xf.q.s) + "}}";
 }
@@ -426,6 +433,9 @@ inline Tolerance tolerance_for(const oracle::RShape& wa, const oracle::RShape& w
 inline real angle_between(V a, V b) { return std::atan2(std::fabs(oracle::cross(a, b)), oracle::dot(a, b)); }
 
 inline V v(Vec2 p) { return {p.x, p.y}; }
+#if PEBBLE_DOUBLE_POSITIONS
+inline V v(pebble::Position p) { return {p.x, p.y}; }
+#endif
 
 /// The contract's rule for a reported normal (distance() and collide() alike): unit, within the
 /// angle tolerance of a direction along which the shapes' gap reaches the oracle distance (so

@@ -252,7 +252,7 @@ bool near_feature_switch(const Manifold& m, const oracle::RShape& wa, const orac
 Manifold moved(const Manifold& m, const Transform& motion) {
   Manifold out = m;
   out.normal = pebble::rotate(motion.q, m.normal);
-  for (int i = 0; i < m.count; ++i) out.points[i].point = pebble::transform_point(motion, m.points[i].point);
+  for (int i = 0; i < m.count; ++i) out.points[i].point = pebble::mul(motion, Transform{m.points[i].point, {}}).p;
   return out;
 }
 
@@ -1315,7 +1315,7 @@ TEST(Collide, HandMadePairsHaveTheIdsTheirFeaturesGive) {
     for (int i = 0; i < m.count; ++i) {
       const int b_vertex = int(m.points[i].id >> 16);
       ASSERT_LT(b_vertex, box.vertex_count());
-      const Vec2 at = pebble::transform_point(xb, box.vertices()[std::size_t(b_vertex)]);
+      const pebble::Position at = pebble::transform_point(xb, box.vertices()[std::size_t(b_vertex)]);
       EXPECT_LT(pebble::length(m.points[i].point - at), 0.01f)
           << "point " << i << " is not by the vertex its id names; " << show(m);
     }

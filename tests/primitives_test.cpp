@@ -54,6 +54,9 @@ std::vector<V> ov(const Rect& r) {
 }
 real dist(V a, V b) { return op::length(a - b); }
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#if PEBBLE_DOUBLE_POSITIONS
+bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#endif
 // The lower/upper form of any rectangle form (the identity for an Aabb).
 Aabb as_aabb(const Box& b) { return to_aabb(b); }
 Aabb as_aabb(const Rect& r) { return to_aabb(r); }

@@ -38,6 +38,9 @@ using sandbox::Stepper;
 constexpr float kDt = 1.0f / 60.0f;
 
 V v(Vec2 p) { return {p.x, p.y}; }
+#if PEBBLE_DOUBLE_POSITIONS
+V v(Position p) { return {p.x, p.y}; }
+#endif
 
 // The stepper's bodies mirrored into a world: one collider per body (chains, compounds, fixed
 // containers), moved to the body's transform after each step.

@@ -23,6 +23,9 @@ using namespace pebble;
 const Transform kId = Transform::identity();
 
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#if PEBBLE_DOUBLE_POSITIONS
+bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+#endif
 double norm(Vec2 v) { return std::sqrt(double(v.x) * v.x + double(v.y) * v.y); }
 
 // ---------------------------------------------------------------------------------------------

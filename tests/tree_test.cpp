@@ -513,7 +513,9 @@ TEST(AabbTree, FatBoxesFollowTheSettings) {
   AabbTree tree(TreeSettings{0.1f, 0.5f, 2.0f});
   // Large box: the full margin of 0.1.
   const ProxyId big = tree.create_proxy({{0, 0}, {2, 2}});
-  EXPECT_EQ(tree.fat_box(big), (Aabb{{-0.1f, -0.1f}, {2.1f, 2.1f}}));
+  // (2 + 0.1f in the coordinate type: 2.1f in float, a little more in double.)
+  const Coordinate margin = 0.1f, side = 2;
+  EXPECT_EQ(tree.fat_box(big), (Aabb{{-margin, -margin}, {side + margin, side + margin}}));
   // Small box (half extent 0.02): at most half of that.
   const ProxyId small = tree.create_proxy({{10, 10}, {10.04f, 10.02f}});
   const Aabb fat = tree.fat_box(small);

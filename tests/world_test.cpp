@@ -130,7 +130,7 @@ struct Reference {
 
   // Bounding circles far enough apart that no query can find the pair: an independent prune.
   static bool far_apart(const Shape& sa, const Transform& xa, const Shape& sb, const Transform& xb, float reach) {
-    const Vec2 ca = transform_point(xa, sa.core_centroid()), cb = transform_point(xb, sb.core_centroid());
+    const Position ca = transform_point(xa, sa.core_centroid()), cb = transform_point(xb, sb.core_centroid());
     const double gap = std::hypot(double(ca.x) - cb.x, double(ca.y) - cb.y) - sa.extent() - sb.extent();
     return gap > 1.01 * reach + 0.01 * (sa.extent() + sb.extent()) + 1e-3;
   }

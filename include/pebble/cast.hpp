@@ -56,7 +56,7 @@ CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, c
 struct Sweep {
   Vec2 local_center;  ///< rotation centre, shape frame
   ///@{
-  Vec2 c0, c1;  ///< world position of the rotation centre at t = 0 and t = 1
+  Position c0, c1;  ///< world position of the rotation centre at t = 0 and t = 1
   ///@}
   ///@{
   float a0, a1;  ///< angle at t = 0 and t = 1 (radians, counter-clockwise)
@@ -78,7 +78,7 @@ struct ToiResult {
     failed,        ///< the iteration cap was reached; no contact before `fraction`
   } state;         ///< how the search ended
   float fraction;  ///< time in [0, t_max], see state
-  Vec2 point;      ///< hit or overlapped: midway between the closest (or deepest) points; else {0,0}
+  Position point;  ///< hit or overlapped: midway between the closest (or deepest) points; else {0,0}
   Vec2 normal;     ///< hit or overlapped: unit, from A to B; else {0,0}
 
   /// True when the shapes touch at `fraction` (State::hit or State::overlapped), as a cast's
@@ -120,8 +120,8 @@ struct ApproachResult {
   bool hit;        ///< the shapes touch or overlap at some time in [0, horizon]
   float time;      ///< hit: the first time they touch (0 when they start so); else the time of least distance
   float distance;  ///< signed distance at that time: 0 at a touch (to rounding), < 0 when starting overlapped
-  Vec2 point_a;    ///< on A's surface at that time
-  Vec2 point_b;    ///< on B's surface at that time; point_b - point_a = normal * distance
+  Position point_a;  ///< on A's surface at that time
+  Position point_b;  ///< on B's surface at that time; point_b - point_a = normal * distance
   Vec2 normal;     ///< unit, from A to B
 
   /// True when there is an answer: the closest approach was found (distance < kHugeDistance).

@@ -14,8 +14,8 @@ namespace pebble {
 struct DistanceResult {
   float distance;  ///< > 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)
   Vec2 normal;     ///< unit, from A to B: moving B by -distance * normal makes them just touch
-  Vec2 point_a;    ///< on A's surface
-  Vec2 point_b;    ///< on B's surface; point_b - point_a = normal * distance (also when overlapping)
+  Position point_a;  ///< on A's surface (world)
+  Position point_b;  ///< on B's surface; point_b - point_a = normal * distance (also when overlapping)
 
   /// True when there is an answer (a distance below kHugeDistance): false only for invalid input.
   /// Whether the shapes touch is distance <= 0 (overlap()).

@@ -12,7 +12,7 @@ namespace pebble {
 
 /// One point of contact, in world space.
 struct ContactPoint {
-  Vec2 point;        ///< midway between the two surfaces
+  Position point;    ///< midway between the two surfaces (world)
   float separation;  ///< signed gap along the manifold normal; < 0 means penetration
   uint32_t id;       ///< feature key: the same from frame to frame while the same features touch
 };

@@ -1,11 +1,14 @@
 // pebble/math.hpp — the small value types every query speaks: Vec2, Rot, Transform, Aabb.
 // Conventions: float, y up, counter-clockwise; a Transform maps local to world
 // (world = q * local + p). Everything here is constexpr where the standard library allows.
+// Position is the type of world positions: Vec2 itself, or two doubles in a build with
+// PEBBLE_DOUBLE_POSITIONS (pebble/config.hpp; docs/world.md, "Huge worlds").
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 
+#include "pebble/config.hpp"
 #include "pebble/constants.hpp"
 
 namespace pebble {
@@ -97,6 +100,75 @@ constexpr Vec2 lerp(Vec2 a, Vec2 b, float t) noexcept { return {a.x + t * (b.x -
 /// True when both components are finite.
 inline bool is_finite(Vec2 v) noexcept { return std::isfinite(v.x) && std::isfinite(v.y); }
 
+#if PEBBLE_DOUBLE_POSITIONS
+/// The type of a world coordinate: double in this build (float without PEBBLE_DOUBLE_POSITIONS).
+using Coordinate = double;
+/// A world position in double: Transform::p, the world points of results, world boxes. Shapes,
+/// directions and offsets stay Vec2 (float); a difference of two positions is a Vec2 rounded
+/// once, so geometry relative to a nearby frame keeps float's relative precision however far
+/// from the origin the frame is. From Vec2 it converts implicitly (exact); to Vec2 only through
+/// to_vec2() (a rounding).
+struct Position {
+  ///@{
+  double x = 0, y = 0;  ///< y up
+  ///@}
+  constexpr Position() noexcept = default;
+  /// The point (x, y).
+  constexpr Position(double px, double py) noexcept : x(px), y(py) {}
+  /// The same point (exact).
+  constexpr Position(Vec2 v) noexcept : x(v.x), y(v.y) {}  // NOLINT: widening is exact
+  ///@{
+  /// Moved by v, in double.
+  constexpr Position& operator+=(Vec2 v) noexcept {
+    x += double(v.x);
+    y += double(v.y);
+    return *this;
+  }
+  constexpr Position& operator-=(Vec2 v) noexcept {
+    x -= double(v.x);
+    y -= double(v.y);
+    return *this;
+  }
+  ///@}
+  /// Exact: both components equal.
+  friend constexpr bool operator==(Position, Position) = default;
+};
+///@{
+/// A position moved by an offset, in double.
+constexpr Position operator+(Position a, Vec2 b) noexcept { return {a.x + double(b.x), a.y + double(b.y)}; }
+constexpr Position operator+(Vec2 a, Position b) noexcept { return {double(a.x) + b.x, double(a.y) + b.y}; }
+constexpr Position operator-(Position a, Vec2 b) noexcept { return {a.x - double(b.x), a.y - double(b.y)}; }
+///@}
+/// The offset from b to a: subtracted in double, then rounded once to float.
+constexpr Vec2 operator-(Position a, Position b) noexcept { return {float(a.x - b.x), float(a.y - b.y)}; }
+/// p rounded to float.
+constexpr Vec2 to_vec2(Position p) noexcept { return {float(p.x), float(p.y)}; }
+/// Componentwise minimum.
+constexpr Position min(Position a, Position b) noexcept { return {std::min(a.x, b.x), std::min(a.y, b.y)}; }
+/// Componentwise maximum.
+constexpr Position max(Position a, Position b) noexcept { return {std::max(a.x, b.x), std::max(a.y, b.y)}; }
+/// Componentwise absolute value.
+inline Position abs(Position p) noexcept { return {std::fabs(p.x), std::fabs(p.y)}; }
+/// a + t (b - a), in double.
+constexpr Position lerp(Position a, Position b, float t) noexcept {
+  return {a.x + double(t) * (b.x - a.x), a.y + double(t) * (b.y - a.y)};
+}
+/// True when both components are finite.
+inline bool is_finite(Position p) noexcept { return std::isfinite(p.x) && std::isfinite(p.y); }
+/// Halfway between a and b, in double.
+constexpr Position midpoint(Position a, Position b) noexcept { return {0.5 * (a.x + b.x), 0.5 * (a.y + b.y)}; }
+#else
+/// A world position: Vec2 in this build (PEBBLE_DOUBLE_POSITIONS 0), two doubles in a build with
+/// PEBBLE_DOUBLE_POSITIONS (docs/world.md, "Huge worlds").
+using Position = Vec2;
+/// The type of a world coordinate: float in this build (double with PEBBLE_DOUBLE_POSITIONS).
+using Coordinate = float;
+/// p as a Vec2 (the identity in this build; a rounding in a build with double positions).
+constexpr Vec2 to_vec2(Position p) noexcept { return p; }
+/// Halfway between a and b: 0.5 (a + b), in float in this build.
+constexpr Vec2 midpoint(Vec2 a, Vec2 b) noexcept { return 0.5f * (a + b); }
+#endif
+
 /// A rotation stored as cosine and sine of its angle.
 struct Rot {
   float c = 1;  ///< cosine of the angle
@@ -136,8 +208,8 @@ constexpr Rot inv_mul(Rot r, Rot q) noexcept { return {r.c * q.c + r.s * q.s, r.
 
 /// A rigid motion mapping local coordinates to world: world = q * local + p.
 struct Transform {
-  Vec2 p{};  ///< where the local origin lands (world)
-  Rot q{};   ///< the local axes' rotation to world
+  Position p{};  ///< where the local origin lands (world)
+  Rot q{};       ///< the local axes' rotation to world
 
   /// Local equals world.
   static constexpr Transform identity() noexcept { return {}; }
@@ -146,21 +218,40 @@ struct Transform {
 };
 
 /// Local point to world.
-constexpr Vec2 transform_point(const Transform& xf, Vec2 v) noexcept { return rotate(xf.q, v) + xf.p; }
-/// World point to local.
-constexpr Vec2 inv_transform_point(const Transform& xf, Vec2 v) noexcept { return inv_rotate(xf.q, v - xf.p); }
+constexpr Position transform_point(const Transform& xf, Vec2 v) noexcept { return rotate(xf.q, v) + xf.p; }
+/// Local point to the frame of a relative transform (inv_mul()'s result, whose position is an
+/// offset that fits a float), in float: transform_point() without the world position's precision.
+constexpr Vec2 relative_point(const Transform& rel, Vec2 v) noexcept { return rotate(rel.q, v) + to_vec2(rel.p); }
+/// World point to local (the offset from xf.p rounded to float first, then rotated).
+constexpr Vec2 inv_transform_point(const Transform& xf, Position v) noexcept { return inv_rotate(xf.q, v - xf.p); }
+#if PEBBLE_DOUBLE_POSITIONS
+/// The composition a * b (apply b, then a), b's position rotated in double.
+constexpr Transform mul(const Transform& a, const Transform& b) noexcept {
+  const double c = a.q.c, s = a.q.s;
+  return {Position{c * b.p.x - s * b.p.y + a.p.x, s * b.p.x + c * b.p.y + a.p.y}, mul(a.q, b.q)};
+}
+/// The inverse transform, its position rotated in double.
+constexpr Transform inverse(const Transform& xf) noexcept {
+  const double c = xf.q.c, s = xf.q.s;
+  return {Position{-(c * xf.p.x + s * xf.p.y), -(-s * xf.p.x + c * xf.p.y)}, Rot{xf.q.c, -xf.q.s}};
+}
+#else
 /// The composition a * b (apply b, then a).
 constexpr Transform mul(const Transform& a, const Transform& b) noexcept {
   return {rotate(a.q, b.p) + a.p, mul(a.q, b.q)};
-}
-/// a^-1 * b: b expressed in a's frame (the relative transform of b with respect to a).
-constexpr Transform inv_mul(const Transform& a, const Transform& b) noexcept {
-  return {inv_rotate(a.q, b.p - a.p), inv_mul(a.q, b.q)};
 }
 /// The inverse transform.
 constexpr Transform inverse(const Transform& xf) noexcept {
   const Rot qi{xf.q.c, -xf.q.s};
   return {-rotate(qi, xf.p), qi};
+}
+#endif
+/// a^-1 * b: b expressed in a's frame (the relative transform of b with respect to a). The offset
+/// b.p - a.p is rounded to float once (with double positions: subtracted in double first), so the
+/// result has float's precision relative to the distance between the frames, not to their
+/// distance from the origin; every query works on such relative geometry.
+constexpr Transform inv_mul(const Transform& a, const Transform& b) noexcept {
+  return {inv_rotate(a.q, b.p - a.p), inv_mul(a.q, b.q)};
 }
 /// True when every field is finite, the translation is within kMaxWorldCoordinate and the
 /// rotation is a unit rotation. Queries return their empty result for any other transform.
@@ -173,14 +264,15 @@ inline bool is_valid(const Transform& xf) noexcept {
           int(std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance)) != 0;
 }
 /// True when p is finite and within kMaxWorldCoordinate.
-inline bool is_valid_point(Vec2 p) noexcept {
+inline bool is_valid_point(Position p) noexcept {
   return std::fabs(p.x) <= kMaxWorldCoordinate && std::fabs(p.y) <= kMaxWorldCoordinate;
 }
 
 /// An axis-aligned box by its lower-left and upper-right corners (boundary included).
+/// (World boxes, the trees' boxes: in a build with PEBBLE_DOUBLE_POSITIONS the corners are doubles.)
 struct Aabb {
-  Vec2 lower{};  ///< the least x and y
-  Vec2 upper{};  ///< the greatest x and y
+  Position lower{};  ///< the least x and y
+  Position upper{};  ///< the greatest x and y
   /// Exact: both corners equal.
   friend constexpr bool operator==(const Aabb&, const Aabb&) = default;
 };
@@ -192,17 +284,28 @@ constexpr bool contains(const Aabb& a, const Aabb& b) noexcept {
   return a.lower.x <= b.lower.x && a.lower.y <= b.lower.y && b.upper.x <= a.upper.x && b.upper.y <= a.upper.y;
 }
 /// True when p lies inside a (boundary included).
-constexpr bool contains(const Aabb& a, Vec2 p) noexcept {
+constexpr bool contains(const Aabb& a, Position p) noexcept {
   return a.lower.x <= p.x && p.x <= a.upper.x && a.lower.y <= p.y && p.y <= a.upper.y;
 }
 /// True when the boxes share at least one point (touching counts).
 constexpr bool overlaps(const Aabb& a, const Aabb& b) noexcept {
   return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
 }
+#if PEBBLE_DOUBLE_POSITIONS
+/// Perimeter, the cost measure of the AABB tree's surface-area heuristic.
+constexpr float perimeter(const Aabb& a) noexcept {
+  return float(2.0 * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)));
+}
+/// The midpoint of the corners.
+constexpr Position center(const Aabb& a) noexcept {
+  return {0.5 * (a.lower.x + a.upper.x), 0.5 * (a.lower.y + a.upper.y)};
+}
+#else
 /// Perimeter, the cost measure of the AABB tree's surface-area heuristic.
 constexpr float perimeter(const Aabb& a) noexcept { return 2.0f * ((a.upper.x - a.lower.x) + (a.upper.y - a.lower.y)); }
 /// The midpoint of the corners.
 constexpr Vec2 center(const Aabb& a) noexcept { return 0.5f * (a.lower + a.upper); }
+#endif
 /// Half width and half height.
 constexpr Vec2 extents(const Aabb& a) noexcept { return 0.5f * (a.upper - a.lower); }
 /// The box grown by margin on every side.

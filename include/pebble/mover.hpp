@@ -25,7 +25,7 @@ struct MoverNearby;  // the parts around one step (src/mover/mover.cpp)
 struct MoverPlane {
   Vec2 normal{};         ///< unit, world frame, from the collider toward the mover
   float separation = 0;  ///< signed gap along normal at the pose asked (< 0: overlapping)
-  Vec2 point{};          ///< the contact point (world frame), midway between the surfaces
+  Position point{};      ///< the contact point (world frame), midway between the surfaces
   /// How far solve_planes() may push the mover along this plane in one solve (world units,
   /// >= 0); infinity makes the plane hard. A soft limit lets a character be pushed out of an
   /// overlap over several steps instead of all at once.
@@ -51,7 +51,7 @@ struct PlaneSolution {
 struct MoverCastResult {
   bool hit = false;       ///< a collider stops the translation before its end
   float fraction = 1;     ///< of the translation that can be made, in [0, 1]
-  Vec2 point{};           ///< where the shapes touch then (world frame)
+  Position point{};       ///< where the shapes touch then (world frame)
   Vec2 normal{};          ///< the collider's outward normal there (unit, world frame)
   ColliderId collider{};  ///< the collider met, when hit
   int part = 0;           ///< its part met (a compound's shape, a chain's segment)
@@ -105,7 +105,7 @@ struct MoverSettings {
 struct MoverGround {
   bool grounded = false;  ///< standing on a surface no steeper than max_slope
   Vec2 normal{};          ///< unit, world frame (up when not grounded)
-  Vec2 point{};           ///< world frame
+  Position point{};       ///< world frame
   ColliderId collider{};  ///< which collider (and part) holds the mover up
   int part = 0;           ///< that collider's part
 };

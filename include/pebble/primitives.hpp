@@ -444,9 +444,14 @@ constexpr Box to_box(const Aabb& a) noexcept {
 }
 /// The origin + size form of a lower/upper box (lower > upper on an axis gives size 0 there).
 constexpr Rect to_rect(const Aabb& a) noexcept {
+#if PEBBLE_DOUBLE_POSITIONS
+  return {{detail::narrow(a.lower.x), detail::narrow(a.lower.y)},
+          {detail::narrow(detail::max0(a.upper.x - a.lower.x)), detail::narrow(detail::max0(a.upper.y - a.lower.y))}};
+#else
   return {a.lower,
           {detail::narrow(detail::max0(double(a.upper.x) - a.lower.x)),
            detail::narrow(detail::max0(double(a.upper.y) - a.lower.y))}};
+#endif
 }
 
 /// The smallest Aabb holding every point; no points gives the empty box {{0,0},{0,0}}.

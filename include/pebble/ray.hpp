@@ -9,7 +9,7 @@ namespace pebble {
 
 /// A ray segment in world space: from origin to origin + translation (fractions 0 to 1).
 struct Ray {
-  Vec2 origin;       ///< where the ray starts, world
+  Position origin;   ///< where the ray starts, world
   Vec2 translation;  ///< the whole ray: its end is origin + translation (may be zero)
 };
 
@@ -17,7 +17,7 @@ struct Ray {
 struct CastResult {
   bool hit;        ///< the ray (or moving shape) meets the target within its translation
   float fraction;  ///< of the translation at the first touch, in [0, 1]; 1 when there is no hit
-  Vec2 point;      ///< the touching point on the target's surface (see each query)
+  Position point;  ///< the touching point on the target's surface (see each query)
   Vec2 normal;     ///< unit outward normal of the target at point; {0,0} when starting inside
 
   /// True when there is a hit (`hit`): the answer every pebble result gives to "is there one?".

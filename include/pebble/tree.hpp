@@ -17,7 +17,7 @@
 // query() tests both boxes of a node as one 4-float vector (GCC and Clang vector extensions: no
 // instruction-set header, and every target gets its own vector code; PEBBLE_NO_SIMD asks for the
 // plain loop).
-#if !defined(PEBBLE_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#if !defined(PEBBLE_NO_SIMD) && !PEBBLE_DOUBLE_POSITIONS && (defined(__GNUC__) || defined(__clang__))
 #define PEBBLE_TREE_VECTOR 1
 #else
 #define PEBBLE_TREE_VECTOR 0
@@ -168,7 +168,7 @@ public:
   }
   /// Calls f(id) for every proxy whose fat box contains the point; f returns false to stop.
   template <class F>
-  void query_point(Vec2 point, F&& f) const {
+  void query_point(Position point, F&& f) const {
     query(Aabb{point, point}, static_cast<F&&>(f));
   }
 
@@ -181,14 +181,14 @@ public:
   /// radius r ([seed-rounded §8]: the nodes are grown by the cast radius). Returns the final max_fraction.
   /// `mask`: only proxies whose category has a bit in it (subtrees without one are not entered).
   template <class F>
-  float cast_box(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f,
+  float cast_box(Position origin, Vec2 half_extents, Vec2 translation, float max_fraction, F&& f,
                  std::uint64_t mask = ~0ull) const {
     return mask == ~0ull ? cast_box_impl<false>(origin, half_extents, translation, max_fraction, f, mask)
                          : cast_box_impl<true>(origin, half_extents, translation, max_fraction, f, mask);
   }
   /// A ray from origin to origin + translation: cast_box with half extents {0, 0}.
   template <class F>
-  float cast_ray(Vec2 origin, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {
+  float cast_ray(Position origin, Vec2 translation, float max_fraction, F&& f, std::uint64_t mask = ~0ull) const {
     return cast_box(origin, Vec2{}, translation, max_fraction, static_cast<F&&>(f), mask);
   }
 
@@ -211,12 +211,14 @@ public:
   void visit_nearest(const Aabb& box, float bound, F&& f, std::uint64_t mask = ~0ull) const;
   /// The Euclidean distance between two boxes (0 when they overlap or touch).
   static float box_gap(const Aabb& a, const Aabb& b) {
-    const float dx = std::max({0.0f, a.lower.x - b.upper.x, b.lower.x - a.upper.x});
-    const float dy = std::max({0.0f, a.lower.y - b.upper.y, b.lower.y - a.upper.y});
-    return std::sqrt(dx * dx + dy * dy);
+    using C = decltype(a.lower.x);  // float, or double with PEBBLE_DOUBLE_POSITIONS
+    const C dx = std::max({C(0), a.lower.x - b.upper.x, b.lower.x - a.upper.x});
+    const C dy = std::max({C(0), a.lower.y - b.upper.y, b.lower.y - a.upper.y});
+    return float(std::sqrt(dx * dx + dy * dy));
   }
   /// nearest() for a point.
-  int nearest(Vec2 point, std::span<TreeNeighbor> out, float max_distance = kInf, std::uint64_t mask = ~0ull) const {
+  int nearest(Position point, std::span<TreeNeighbor> out, float max_distance = kInf,
+              std::uint64_t mask = ~0ull) const {
     return nearest(Aabb{point, point}, out, max_distance, mask);
   }
 
@@ -245,7 +247,8 @@ private:
   static constexpr std::int32_t kFreeProxy = -2;
   static constexpr float kInf = std::numeric_limits<float>::infinity();
 
-  // 64 bytes: both children's boxes and categories first, so one cache line serves a traversal step.
+  // 64 bytes (128 with double positions): both children's boxes and categories first, so one cache line
+  // (two) serves a traversal step.
   struct alignas(64) Node {
     Aabb box[2];
     std::uint64_t category[2];  // the union of the categories of the proxies below each child
@@ -253,7 +256,7 @@ private:
     std::int32_t parent;  // the next free node while the node is free
     std::int32_t height;  // 1 + the larger child height; a proxy has height 0
   };
-  static_assert(sizeof(Node) == 64);
+  static_assert(sizeof(Node) == (PEBBLE_DOUBLE_POSITIONS ? 128 : 64));
   // The fat box is also in the proxy, so that a move that stays inside it, fat_box() and the pair
   // finding read the proxy alone (one cache miss fewer per proxy in a large tree).
   struct Proxy {
@@ -293,7 +296,7 @@ private:
   template <bool kMasked, class F>
   void query_impl(const Aabb& box, std::uint64_t mask, F& f) const;
   template <bool kMasked, class F>
-  float cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f,
+  float cast_box_impl(Position origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f,
                       std::uint64_t mask) const;
   int slot_in_parent(std::int32_t node) const;
   void refit_up(std::int32_t node, bool rotate);
@@ -422,7 +425,7 @@ void AabbTree::find_moved_pairs(F&& f) {
 }
 
 template <bool kMasked, class F>
-float AabbTree::cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f,
+float AabbTree::cast_box_impl(Position origin, Vec2 half_extents, Vec2 translation, float max_fraction, F& f,
                               std::uint64_t mask) const {
   if (root_ == kNullNode || !(max_fraction > 0)) return max_fraction;
   if (!is_finite(origin) || !is_finite(translation) || !is_finite(half_extents)) return max_fraction;
@@ -434,12 +437,14 @@ float AabbTree::cast_box_impl(Vec2 origin, Vec2 half_extents, Vec2 translation, 
   const float inv_x = 1.0f / translation.x, inv_y = 1.0f / translation.y;
   const bool neg_x = std::signbit(inv_x), neg_y = std::signbit(inv_y);
   const auto enter = [&](const Aabb& b) {
-    const float near_x = neg_x ? b.upper.x + half_extents.x : b.lower.x - half_extents.x;
-    const float far_x = neg_x ? b.lower.x - half_extents.x : b.upper.x + half_extents.x;
-    const float near_y = neg_y ? b.upper.y + half_extents.y : b.lower.y - half_extents.y;
-    const float far_y = neg_y ? b.lower.y - half_extents.y : b.upper.y + half_extents.y;
-    const float tx0 = (near_x - origin.x) * inv_x, tx1 = (far_x - origin.x) * inv_x;
-    const float ty0 = (near_y - origin.y) * inv_y, ty1 = (far_y - origin.y) * inv_y;
+    // (In a build with double positions the planes and their offsets from the origin are in
+    // double, the times rounded to float.)
+    const auto near_x = neg_x ? b.upper.x + half_extents.x : b.lower.x - half_extents.x;
+    const auto far_x = neg_x ? b.lower.x - half_extents.x : b.upper.x + half_extents.x;
+    const auto near_y = neg_y ? b.upper.y + half_extents.y : b.lower.y - half_extents.y;
+    const auto far_y = neg_y ? b.lower.y - half_extents.y : b.upper.y + half_extents.y;
+    const float tx0 = float((near_x - origin.x) * inv_x), tx1 = float((far_x - origin.x) * inv_x);
+    const float ty0 = float((near_y - origin.y) * inv_y), ty1 = float((far_y - origin.y) * inv_y);
     float t_near = 0, t_far = kInf;
     if (tx0 > t_near) t_near = tx0;
     if (ty0 > t_near) t_near = ty0;

@@ -550,7 +550,7 @@ public:
   }
   /// The colliders containing the point (contains(), boundary included).
   template <class F>
-  void overlap_point(Vec2 point, F&& on_hit, const QueryFilter& filter = {}) const {
+  void overlap_point(Position point, F&& on_hit, const QueryFilter& filter = {}) const {
     point_impl(point, filter, detail::CallbackRef<bool(ColliderId)>(on_hit));
   }
 
@@ -567,7 +567,7 @@ private:
   void aabb_impl(const Aabb& box, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
   void collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
                     detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const;
-  void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void point_impl(Position point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
   std::unique_ptr<detail::WorldImpl> impl_;  // the colliders, trees, pairs and events (src/world/)
 };

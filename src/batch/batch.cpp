@@ -14,7 +14,9 @@
 // back to the single query.
 #include "simd/config.hpp"
 
-#if PEBBLE_KERNEL_ENABLED
+// With double positions (pebble/config.hpp) a body's transform no longer has the float layout the
+// lanes load, so that build answers every pair by the one-at-a-time query (the end of this file).
+#if PEBBLE_KERNEL_ENABLED && !PEBBLE_DOUBLE_POSITIONS
 #include <cstddef>
 #include <type_traits>
 
@@ -482,7 +484,66 @@ const BatchKernels kBatchKernels{kLanePath,       &approach_discs,          &tim
 
 }  // namespace pebble::detail::PEBBLE_KERNEL_NS
 PEBBLE_KERNEL_TARGET_END
-#endif  // PEBBLE_KERNEL_ENABLED
+#endif  // PEBBLE_KERNEL_ENABLED && !PEBBLE_DOUBLE_POSITIONS
+
+#if PEBBLE_DOUBLE_POSITIONS && PEBBLE_KERNEL_COPY == 0
+#include <cstddef>
+
+#include "empty_results.hpp"
+#include "simd/batch_kernels.hpp"
+
+namespace pebble::detail {
+namespace {
+
+/// Pair i's two bodies, for either form of a batch call.
+const BatchBody& first(const BatchBody* a, const BatchPair* pairs, std::size_t i) { return a ? *a : pairs[i].a; }
+const BatchBody& second(const BatchPair* pairs, const BatchBody* others, std::size_t i) {
+  return pairs ? pairs[i].b : others[i];
+}
+
+template <class Result, class Query>
+void each_pair(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, Result* out,
+               Query query) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = query(first(a, pairs, i), second(pairs, others, i));
+}
+
+void approach_each(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
+                   Approach* out) noexcept {
+  each_pair(a, pairs, others, n, out, [horizon](const BatchBody& x, const BatchBody& y) {
+    if (!x.shape || !y.shape) return kNoApproach;
+    return closest_approach(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon);
+  });
+}
+void time_to_collision_each(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                            float horizon, float* out) noexcept {
+  each_pair(a, pairs, others, n, out, [horizon](const BatchBody& x, const BatchBody& y) {
+    if (!x.shape || !y.shape) return kNoCollision;
+    return time_to_collision(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon);
+  });
+}
+void distance_each(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                   DistanceResult* out) noexcept {
+  each_pair(a, pairs, others, n, out, [](const BatchBody& x, const BatchBody& y) {
+    if (!x.shape || !y.shape) return kNoDistance;
+    return distance(*x.shape, x.transform, *y.shape, y.transform);
+  });
+}
+void overlap_each(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n,
+                  bool* out) noexcept {
+  each_pair(a, pairs, others, n, out, [](const BatchBody& x, const BatchBody& y) {
+    return x.shape && y.shape && overlap(*x.shape, x.transform, *y.shape, y.transform);
+  });
+}
+
+}  // namespace
+
+// No single-pair disc entries: closest_approach() and time_to_collision() take their general path.
+extern const BatchKernels kOneByOneBatchKernels;
+const BatchKernels kOneByOneBatchKernels{SimdPath::scalar,        nullptr,        nullptr,      &approach_each,
+                                         &time_to_collision_each, &distance_each, &overlap_each};
+
+}  // namespace pebble::detail
+#endif
 
 #if PEBBLE_KERNEL_COPY == 0
 namespace pebble::batch {

@@ -16,6 +16,7 @@
 #include "cast/minkowski.hpp"
 #include "empty_results.hpp"
 #include "pebble/distance.hpp"
+#include "positions.hpp"
 #include "simd/batch_kernels.hpp"
 #include "tolerances.hpp"
 
@@ -98,7 +99,7 @@ bool valid_motion(Vec2 translation) { return is_valid_point(translation); }
 /// Shapes starting within the target: fraction 0, distance()'s normal, the point midway between its witnesses.
 CastResult hit_at_start(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   const DistanceResult d = distance(a, xa, b, xb);
-  return {true, 0, 0.5f * (d.point_a + d.point_b), d.normal};
+  return {true, 0, PEBBLE_MIDPOINT(d.point_a, d.point_b), d.normal};
 }
 
 }  // namespace
@@ -111,7 +112,7 @@ namespace {
 /// on whether and when such a pair touches (a zero normal: touching at the start).
 struct DiscCast {
   CastResult hit;   // the other shape's surface point (relative to base) and outward normal
-  Vec2 base;        // what the hit's point is relative to
+  Position base;    // what the hit's point is relative to
   Vec2 move_other;  // the other shape's translation
   bool disc_is_a;
 };
@@ -132,7 +133,7 @@ std::optional<DiscCast> disc_cast(const Shape& a, const Transform& xa, Vec2 tran
   // the relative position is beyond what cast_ray() accepts.
   const Vec2 centre = (x_disc.p - x_other.p) + rotate(x_disc.q, disc.padded_vertices()[0]);
   const bool local = is_valid_point(centre);
-  const Vec2 base = local ? x_other.p : Vec2{0, 0};
+  const Position base = local ? x_other.p : Position{};
   const Ray ray{local ? centre : transform_point(x_disc, disc.padded_vertices()[0]), move_disc - move_other};
   return DiscCast{
       cast_core::cast_disc(other, Transform{local ? Vec2{0, 0} : x_other.p, x_other.q}, ray, disc.radius() + target),
@@ -159,7 +160,7 @@ CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, c
     if (h.normal == Vec2{}) return hit_at_start(a, xa, b, xb);
     // h.point: the other surface at its start pose (relative to base); it has moved by the contact,
     // and the disc is target further out.
-    const Vec2 surface = c->base + (h.point + h.fraction * c->move_other + 0.5f * target * h.normal);
+    const Position surface = c->base + (PEBBLE_LOCAL(h.point) + h.fraction * c->move_other + 0.5f * target * h.normal);
     return {true, h.fraction, surface, c->disc_is_a ? -h.normal : h.normal};
   }
   const PairInA pair(a, b, xa, xb);
@@ -180,9 +181,9 @@ CastResult cast_shape(const Shape& a, const Transform& xa, Vec2 translation_a, c
   pair.witnesses(hit, r, d, a, on_a, on_b);
   const Vec2 n = rotate(xa.q, Vec2{hit.nx, hit.ny});
   // Both surfaces at the contact time, target apart along n; the answer is midway.
-  const Vec2 surface_a = transform_point(xa, on_a) + hit.t * translation_a + a.radius() * n;
-  const Vec2 surface_b = transform_point(xa, on_b) + hit.t * translation_b - b.radius() * n;
-  return {true, hit.t, 0.5f * (surface_a + surface_b), n};
+  const Position surface_a = transform_point(xa, on_a) + hit.t * translation_a + a.radius() * n;
+  const Position surface_b = transform_point(xa, on_b) + hit.t * translation_b - b.radius() * n;
+  return {true, hit.t, PEBBLE_MIDPOINT(surface_a, surface_b), n};
 }
 
 Transform sweep_transform(const Sweep& sweep, float t) noexcept { return cast_core::SweepFrames(sweep).at(t); }
@@ -197,7 +198,7 @@ bool valid_sweep(const Sweep& s) {
     return false;
   }
   const float reach = std::fabs(s.local_center.x) + std::fabs(s.local_center.y);
-  const Vec2 far = max(abs(s.c0), abs(s.c1));
+  const Position far = max(abs(s.c0), abs(s.c1));
   return std::max(far.x, far.y) + reach <= kMaxWorldCoordinate;
 }
 
@@ -215,7 +216,7 @@ constexpr int kMaxGapSteps = 16;
 constexpr ToiResult kToiInvalid{ToiResult::State::failed, 0, {0, 0}, {0, 0}};
 
 ToiResult toi_at(ToiResult::State state, float t, const DistanceResult& d) {
-  return {state, t, 0.5f * (d.point_a + d.point_b), d.normal};
+  return {state, t, PEBBLE_MIDPOINT(d.point_a, d.point_b), d.normal};
 }
 
 /// time_of_impact() once apart at t = 0: steps along cast_core::SweptSeparation's gap between
@@ -287,12 +288,13 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
   // distances do not round by 1e-3 at 1e4 (tests/large_world_test.cpp). Not when the shift would
   // carry B's sweep out of range.
   if (valid_sweep(sa) && valid_sweep(sb)) {
-    const Vec2 o = sa.c0;
+    const Position o = sa.c0;
     const Sweep la{sa.local_center, sa.c0 - o, sa.c1 - o, sa.a0, sa.a1},
         lb{sb.local_center, sb.c0 - o, sb.c1 - o, sb.a0, sb.a1};
     if (valid_sweep(la) && valid_sweep(lb)) {
       ToiResult r = time_of_impact_at(a, la, b, lb, t_max, options);
-      if (r.state == ToiResult::State::hit || r.state == ToiResult::State::overlapped) r.point = o + r.point;
+      if (r.state == ToiResult::State::hit || r.state == ToiResult::State::overlapped)
+        r.point = o + PEBBLE_LOCAL(r.point);
       return r;
     }
   }
@@ -311,8 +313,8 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
     return kToiInvalid;
   }
   // The tolerance, given or default, never below the coordinates' rounding, which distance() cannot see through.
-  const Vec2 far = max(max(abs(sa.c0), abs(sa.c1)), max(abs(sb.c0), abs(sb.c1)));
-  const float rounding = 8 * std::numeric_limits<float>::epsilon() * (std::max(far.x, far.y) + a.extent() + b.extent());
+  const Position far = max(max(abs(sa.c0), abs(sa.c1)), max(abs(sb.c0), abs(sb.c1)));
+  const float rounding = 8 * std::numeric_limits<float>::epsilon() * (float(std::max(far.x, far.y)) + a.extent() + b.extent());
   const float tolerance = std::max(
       options.tolerance > 0 ? options.tolerance
                             : std::min(kToiTolerance, kToiToleranceFraction * std::min(a.extent(), b.extent())),
@@ -449,8 +451,9 @@ Vec2 relative_motion(const Transform& xa, Vec2 move_a, Vec2 move_b) { return inv
 
 ApproachResult closest_approach(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b,
                                 const Transform& xb, Vec2 velocity_b, float horizon) noexcept {
-  // Two discs: the closed form that the batch queries run in lanes (batch/batch.cpp).
-  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+  // Two discs: the closed form that the batch queries run in lanes (batch/batch.cpp; not in a
+  // build with double positions, whose batch has no lanes).
+  if (!PEBBLE_DOUBLE_POSITIONS && a.vertex_count() == 1 && b.vertex_count() == 1) {
     return detail::batch_kernels().approach_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);
   }
   if (!valid_approach(xa, velocity_a, xb, velocity_b, horizon)) return kNoApproach;
@@ -473,14 +476,14 @@ ApproachResult closest_approach(const Shape& a, const Transform& xa, Vec2 veloci
     return approach_at(touches, t * horizon, distance(a, {xa.p + t * move_a, xa.q}, b, {xb.p + t * move_b, xb.q}));
   }
   DistanceResult at_t = distance(a, xa_t, b, xb_t);
-  at_t.point_a = xa.p + at_t.point_a;
-  at_t.point_b = xa.p + at_t.point_b;
+  at_t.point_a = xa.p + PEBBLE_LOCAL(at_t.point_a);
+  at_t.point_b = xa.p + PEBBLE_LOCAL(at_t.point_b);
   return approach_at(touches, t * horizon, at_t);
 }
 
 float time_to_collision(const Shape& a, const Transform& xa, Vec2 velocity_a, const Shape& b, const Transform& xb,
                         Vec2 velocity_b, float horizon) noexcept {
-  if (a.vertex_count() == 1 && b.vertex_count() == 1) {
+  if (!PEBBLE_DOUBLE_POSITIONS && a.vertex_count() == 1 && b.vertex_count() == 1) {
     return detail::batch_kernels().time_to_collision_discs({&a, xa, velocity_a}, {&b, xb, velocity_b}, horizon);
   }
   // closest_approach()'s first touch, without the rest.

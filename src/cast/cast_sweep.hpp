@@ -76,7 +76,7 @@ struct SweepFrames {
   explicit SweepFrames(const Sweep& s) : sweep(s), q0(Rot::from_angle(s.a0)), turn_by(s.a1 - s.a0) {}
   Transform at(float t) const {
     const Rot q = t == 0 ? q0 : mul(turn(t * turn_by), q0);
-    const Vec2 centre = sweep.c0 + t * (sweep.c1 - sweep.c0);
+    const Position centre = sweep.c0 + t * (sweep.c1 - sweep.c0);
     return {centre - rotate(q, sweep.local_center), q};
   }
 };

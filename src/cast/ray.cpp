@@ -22,11 +22,15 @@ using cast_core::LocalHit;
 /// only before a hit is reported: bad input gives a miss anyway, every loop having a fixed bound.
 PEBBLE_HOT_INLINE bool valid_input(const Transform& xf, const Ray& ray) {
   const bool rotation = std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
+#if PEBBLE_DOUBLE_POSITIONS
+  return rotation & is_valid_point(xf.p) & is_valid_point(ray.origin);
+#else
   // Both structs are four floats: all eight bounded in two compares (c and s pass with the rotation test).
   using F = detail::base::Float4;
   static_assert(sizeof(Transform) == 4 * sizeof(float) && sizeof(Ray) == 4 * sizeof(float));
   const F bound = F::splat(kMaxWorldCoordinate);
   return rotation & all((abs(F::load(&xf.p.x)) <= bound) & (abs(F::load(&ray.origin.x)) <= bound));
+#endif
 }
 
 /// The hit as the API reports it: the point on the ray at t (for a disc of radius `extra`, that much
@@ -70,7 +74,7 @@ CastResult cast_against_circle(const Shape& shape, const Transform& xf, const Ra
 /// The same against a capsule or polygon, in its frame (the rotation as is: is_valid() holds |q| near 1).
 CastResult cast_against_core(const Shape& shape, const Transform& xf, const Ray& ray, float extra) {
   const float c = xf.q.c, s = xf.q.s;
-  const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
+  const float px = float(ray.origin.x - xf.p.x), py = float(ray.origin.y - xf.p.y);
   const float ox = c * px + s * py, oy = c * py - s * px;
   const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
   const float r = shape.radius() + extra;
@@ -99,7 +103,7 @@ CastResult cast_ray(const Shape& shape, const Transform& xf, const Ray& ray) noe
     // Sharp polygons, inline and lean (cast_polygon() with r = 0, no corner or wedge cases): the
     // entry plane is the hit; a ray entering no plane after its start and not clipped away is inside.
     const float c = xf.q.c, s = xf.q.s;
-    const float px = ray.origin.x - xf.p.x, py = ray.origin.y - xf.p.y;
+    const float px = float(ray.origin.x - xf.p.x), py = float(ray.origin.y - xf.p.y);
     const float dx = c * ray.translation.x + s * ray.translation.y, dy = c * ray.translation.y - s * ray.translation.x;
     const cast_core::PolygonLanes lanes{
         shape.padded_vertices(), shape.normal_lanes_x(), shape.normal_lanes_y(), shape.offset_lanes(), count,

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "pebble/chain.hpp"
+#include "positions.hpp"
 #include "tolerances.hpp"
 
 namespace pebble {
@@ -44,10 +45,12 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   const int count = b.vertex_count();
   const int next = best + 1 == count ? 0 : best + 1;
   const int before = best == 0 ? count - 1 : best - 1, beyond = next + 1 == count ? 0 : next + 1;
-  const Vec2 w[2] = {transform_point(rel, v[std::size_t(best)]), transform_point(rel, v[std::size_t(next)])};
+  const Vec2 w[2] = {PEBBLE_RELATIVE_POINT(rel, v[std::size_t(best)]),
+                     PEBBLE_RELATIVE_POINT(rel, v[std::size_t(next)])};
   const Vec2 outward = rotate(rel.q, b.normal(best));
   // Each end's other neighbour and that edge's outward normal (chain frame).
-  const Vec2 far[2] = {transform_point(rel, v[std::size_t(before)]), transform_point(rel, v[std::size_t(beyond)])};
+  const Vec2 far[2] = {PEBBLE_RELATIVE_POINT(rel, v[std::size_t(before)]),
+                       PEBBLE_RELATIVE_POINT(rel, v[std::size_t(beyond)])};
   const Vec2 far_outward[2] = {rotate(rel.q, b.normal(before)), rotate(rel.q, b.normal(next))};
   const std::uint32_t ids[2] = {id0, id1};
   const Vec2 n = s.normal;
@@ -136,8 +139,8 @@ bool turns_by_more(Vec2 e, Vec2 f, float side) {
   const float length_sq = dot(edge, edge);
   for (int step = 1; step < count; ++step) {
     const int after = best + 1 == count ? 0 : best + 1;
-    const float from = dot(transform_point(rel, v[std::size_t(best)]) - s.a, edge);
-    const float to = dot(transform_point(rel, v[std::size_t(after)]) - s.a, edge);
+    const float from = dot(PEBBLE_RELATIVE_POINT(rel, v[std::size_t(best)]) - s.a, edge);
+    const float to = dot(PEBBLE_RELATIVE_POINT(rel, v[std::size_t(after)]) - s.a, edge);
     int toward;  // the edge on the segment's side of this one
     if (from > length_sq && to > length_sq && concave_at(s, true))
       toward = after;
@@ -184,7 +187,7 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
   int points = 1;
   bool most_opposed = true;
   float s0 = 0, s1 = 0;  // the incident edge's ends along the segment, as dot(p - a, b - a)
-  w[0] = transform_point(rel, v[0]);
+  w[0] = PEBBLE_RELATIVE_POINT(rel, v[0]);
   if (count > 1) {
     int best = 0;
     float least = 2;
@@ -197,8 +200,8 @@ Manifold face_manifold(const ChainSegment& s, const Transform& xs, const Transfo
     }
     // Edge e's ends in the segment's frame and where they lie along it.
     const auto place_edge = [&](int e) {
-      w[0] = transform_point(rel, v[std::size_t(e)]);
-      w[1] = transform_point(rel, v[std::size_t(e + 1 == count ? 0 : e + 1)]);
+      w[0] = PEBBLE_RELATIVE_POINT(rel, v[std::size_t(e)]);
+      w[1] = PEBBLE_RELATIVE_POINT(rel, v[std::size_t(e + 1 == count ? 0 : e + 1)]);
       s0 = dot(w[0] - s.a, edge);
       s1 = dot(w[1] - s.a, edge);
     };
@@ -287,7 +290,7 @@ Shortcut shortcut(const ChainSegment& s, const Transform& rel, const Shape& b, f
   float least = 0, most = 0;
   int deepest = 0;
   for (int j = 0; j < count; ++j) {
-    w[j] = transform_point(rel, v[std::size_t(j)]);
+    w[j] = PEBBLE_RELATIVE_POINT(rel, v[std::size_t(j)]);
     const float h = dot(n, w[j] - s.a);
     if (j == 0 || h < least) {
       least = h;
@@ -369,7 +372,7 @@ Manifold collide(const ChainSegment& s, const Transform& xs, const Shape& b, con
                  float margin) noexcept {
   if (!is_valid(xs) || !is_valid(xb)) return Manifold{};
   const Transform rel = inv_mul(xs, xb);
-  const Vec2 centroid = transform_point(rel, b.core_centroid());
+  const Vec2 centroid = PEBBLE_RELATIVE_POINT(rel, b.core_centroid());
   if (!in_front(s, centroid)) return Manifold{};  // one-sided
   const Shortcut quick = shortcut(s, rel, b, margin);
   if (quick == Shortcut::apart) return Manifold{};

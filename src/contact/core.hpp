@@ -19,6 +19,9 @@ namespace pebble::detail::PEBBLE_KERNEL_NS {
 /// is_valid(xa) && is_valid(xb) (math.hpp) in one 4-lane step: the same float operations lane by
 /// lane, so the same answer bit for bit, in fewer instructions (docs/contacts.md, Speed).
 inline bool valid_pair(const Transform& xa, const Transform& xb) {
+#if PEBBLE_DOUBLE_POSITIONS
+  return (int(is_valid(xa)) & int(is_valid(xb))) != 0;
+#else
   static_assert(sizeof(Transform) == 4 * sizeof(float), "Transform must be p.x, p.y, q.c, q.s");
   float fa[4], fb[4];
   std::memcpy(fa, &xa, sizeof fa);
@@ -29,6 +32,7 @@ inline bool valid_pair(const Transform& xa, const Transform& xb) {
   const Float4 sq = rot * rot;
   const Float4 deviation = abs((sq + swap_pairs(sq)) - Float4::splat(1.0f));  // |c*c + s*s - 1|, twice per rotation
   return all((abs(pos) <= Float4::splat(kMaxWorldCoordinate)) & (deviation <= Float4::splat(kRotationTolerance)));
+#endif
 }
 
 /// A core in some frame (shape A's): its vertices, and edge normals and offsets as 8 lanes (past
@@ -64,7 +68,7 @@ inline FramedCore view_core(const Shape& s) {
 inline FramedCore frame_core(const Shape& s, const Transform& xf, CoreStorage& storage) {
   const int count = s.vertex_count(), edges = s.edge_count();
   const Vec2* vs = s.padded_vertices();
-  const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+  const float c = xf.q.c, sn = xf.q.s, px = float(xf.p.x), py = float(xf.p.y);
   // Two vertices per step with transform_point()'s roundings: (c x - s y) + px, (c y + s x) + py
   // (slots past count repeat vertex 0, so an odd count reads a valid padded vertex).
   const Float4 cc = Float4::splat(c), ss = Float4::lanes(-sn, sn, -sn, sn), pp = Float4::lanes(px, py, px, py);
@@ -262,7 +266,7 @@ inline CoreQuery query_cores(const FramedCore& a, const FramedCore& b, float sca
 /// B's 2-vertex core moved by xf with frame_core()'s float operations, its two real lanes only.
 inline FramedCore frame_segment(const Shape& s, const Transform& xf, CoreStorage& storage) {
   const Vec2* vs = s.padded_vertices();
-  const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+  const float c = xf.q.c, sn = xf.q.s, px = float(xf.p.x), py = float(xf.p.y);
   for (int i = 0; i < 2; ++i) {
     storage.v[i] = {(c * vs[i].x + (-sn) * vs[i].y) + px, (c * vs[i].y + sn * vs[i].x) + py};
     const float x = c * s.normal_lanes_x()[i] - sn * s.normal_lanes_y()[i],
@@ -696,16 +700,16 @@ PEBBLE_HOT_INLINE PointToCore point_to_core(const Shape& core, const Rot& q, Vec
 /// Two circles (or points): everything in world space, on the line of centres. Coincident
 /// centres take A's local +y as the normal, as the generic path does.
 struct CirclePair {
-  float distance;   // signed, radii included
-  Vec2 normal;      // world, from A to B
-  Vec2 on_a, on_b;  // surface points, world
+  float distance;       // signed, radii included
+  Vec2 normal;          // world, from A to B
+  Position on_a, on_b;  // surface points, world
 };
 
 inline CirclePair circle_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   // The centres' offset from the positions' difference (exact for nearby bodies), not from two
   // world centres, which round by 5e-4 each at 1e4 (tests/large_world_test.cpp).
   const Vec2 va = rotate(xa.q, a.padded_vertices()[0]), vb = rotate(xb.q, b.padded_vertices()[0]);
-  const Vec2 ca = va + xa.p, cb = vb + xb.p;
+  const Position ca = va + xa.p, cb = vb + xb.p;
   const Vec2 d = (xb.p - xa.p) + (vb - va);
   // One square root in the common case; centres a denormal apart would give d / len not unit:
   // length() and normalize() rescale first.
@@ -730,7 +734,7 @@ struct PointPair {
   bool point_is_a;  // shape a is the point (results must be flipped back)
   const Shape* core;
   float core_radius, point_radius;
-  Vec2 world;    // the point core's vertex in world
+  Position world;  // the point core's vertex in world
   Vec2 d;        // world - core's position
   const Rot* q;  // a pointer: GCC copies a Rot member through an integer register and the stack
 };

@@ -45,7 +45,7 @@ PEBBLE_HOT_INLINE DistanceResult distance_point_body(const Shape& a, const Trans
   const float scale = pair_scale(a, b);
   const PointToCore r = point_to_core(*pp.core, *pp.q, pp.d, scale);
   const Vec2 n = r.normal;  // world, from the core to the point
-  const Vec2 on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
+  const Position on_core = pp.world - (r.distance - pp.core_radius) * n, on_point = pp.world - pp.point_radius * n;
   const float signed_distance = r.distance - a.radius() - b.radius();  // as collide() computes it
   return pp.point_is_a ? DistanceResult{signed_distance, -n, on_point, on_core}
                        : DistanceResult{signed_distance, n, on_core, on_point};

@@ -13,6 +13,7 @@
 #if PEBBLE_KERNEL_ENABLED
 PEBBLE_KERNEL_TARGET_BEGIN
 #include "contact/core.hpp"
+#include "positions.hpp"
 
 namespace pebble::detail::PEBBLE_KERNEL_NS {
 namespace {
@@ -36,7 +37,7 @@ bool valid_input(const Transform& xa, const Transform& xb, float margin) {
 /// Moves a manifold built in `frame`'s coordinates to world, in place (docs/contacts.md, Speed).
 void to_world(Manifold& m, const Transform& frame) {
   m.normal = rotate(frame.q, m.normal);
-  for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(frame, m.points[i].point);
+  for (int i = 0; i < m.count; ++i) m.points[i].point = transform_point(frame, PEBBLE_LOCAL(m.points[i].point));
 }
 
 /// One contact midway between the surfaces along the cores' closest-point direction; d reads
@@ -309,7 +310,7 @@ PEBBLE_HOT_INLINE Manifold collide_capsules_body(const Shape& a, const Transform
   Manifold m = empty_manifold();
   // B's core in A's frame, as frame_segment() moves it (the same roundings).
   const Transform xf = inv_mul(xa, xb);
-  const float c = xf.q.c, sn = xf.q.s, px = xf.p.x, py = xf.p.y;
+  const float c = xf.q.c, sn = xf.q.s, px = float(xf.p.x), py = float(xf.p.y);
   const Vec2* av = a.padded_vertices();
   const Vec2* bs = b.padded_vertices();
   const float* anx = a.normal_lanes_x();
@@ -465,7 +466,7 @@ PEBBLE_HOT_INLINE Manifold collide_circles_body(const Shape& a, const Transform&
   Manifold m = empty_manifold();
   m.normal = c.normal;
   m.count = 1;
-  m.points[0] = {0.5f * (c.on_a + c.on_b), c.distance, 0};
+  m.points[0] = {PEBBLE_MIDPOINT(c.on_a, c.on_b), c.distance, 0};
   return m;
 }
 

@@ -269,13 +269,27 @@ Aabb detail::bounds_portable(const Shape& shape, const Transform& xf) noexcept {
   }
   const Vec2 centroid = shape.core_centroid();
   const float reach = std::fabs(centroid.x) + std::fabs(centroid.y) + shape.extent();
+#if PEBBLE_DOUBLE_POSITIONS
+  // The position is added in double: the core's float rounding needs the pad about the core
+  // alone, and the two double roundings (each at most |p| x 2^-53) a pad of |p| x 2^-50, so a box
+  // far from the origin is about as tight as one at it.
+  const float grow = shape.radius() + (kBoundsPad * reach + kBoundsPadFloor);
+  const double grow_x = double(grow) + std::fabs(xf.p.x) * 0x1p-50, grow_y = double(grow) + std::fabs(xf.p.y) * 0x1p-50;
+  if (!is_valid(xf)) return {};
+  return {{(xf.p.x + double(lo_x)) - grow_x, (xf.p.y + double(lo_y)) - grow_y},
+          {(xf.p.x + double(hi_x)) + grow_x, (xf.p.y + double(hi_y)) + grow_y}};
+#else
   const float grow_x = shape.radius() + (kBoundsPad * (std::fabs(xf.p.x) + reach) + kBoundsPadFloor);
   const float grow_y = shape.radius() + (kBoundsPad * (std::fabs(xf.p.y) + reach) + kBoundsPadFloor);
   if (!is_valid(xf)) return {};
   return {{(xf.p.x + lo_x) - grow_x, (xf.p.y + lo_y) - grow_y}, {(xf.p.x + hi_x) + grow_x, (xf.p.y + hi_y) + grow_y}};
+#endif
 }
 
 Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
+#if PEBBLE_DOUBLE_POSITIONS
+  return detail::bounds_portable(shape, xf);  // no float lanes for a double position
+#else
   // bounds_portable()'s float operations, two vertices (x, y, x, y) per 4-lane value: the same
   // results bit for bit (tests/mass_test.cpp compares them).
   using F = detail::base::Float4;
@@ -315,6 +329,7 @@ Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
   Aabb out;
   detail::base::store(&out.lower.x, (low_halves(t, t) + box) + grow);
   return out;
+#endif
 }
 
 MassProperties mass_properties(std::span<const Shape> parts, float density) {

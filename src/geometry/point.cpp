@@ -41,11 +41,14 @@ struct Frame {
     c *= inv;
     s *= inv;
   }
-  D2 to_local(Vec2 p) const {
+  D2 to_local(Position p) const {
     const double dx = double(p.x) - px, dy = double(p.y) - py;
     return {c * dx + s * dy, -s * dx + c * dy};
   }
-  Vec2 point_to_world(D2 v) const { return {float(c * v.x - s * v.y + px), float(s * v.x + c * v.y + py)}; }
+  Position point_to_world(D2 v) const {
+    using Coord = decltype(Position::x);  // float, or double with PEBBLE_DOUBLE_POSITIONS
+    return {Coord(c * v.x - s * v.y + px), Coord(s * v.x + c * v.y + py)};
+  }
   Vec2 vector_to_world(D2 v) const { return {float(c * v.x - s * v.y), float(s * v.x + c * v.y)}; }
 };
 
@@ -153,7 +156,7 @@ constexpr ProjectionResult kEmptyProjection{{0, 0}, {0, 0}, kHugeDistance, false
 
 }  // namespace
 
-ProjectionResult project_point(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+ProjectionResult project_point(const Shape& shape, const Transform& xf, Position p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return kEmptyProjection;
   const Frame frame(xf);
   const Location loc = locate(shape, frame.to_local(p));
@@ -235,7 +238,7 @@ ProjectionResult project_point(const Shape& shape, const Transform& xf, Vec2 p) 
 namespace {
 
 /// contains()'s exact test: locate()'s decision, in double (the float filter's fallback).
-[[gnu::noinline]] bool contains_exact(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+[[gnu::noinline]] bool contains_exact(const Shape& shape, const Transform& xf, Position p) noexcept {
   if (!is_valid(xf) || !is_valid_point(p)) return false;
   const D2 q = Frame(xf).to_local(p);
   const int n = shape.vertex_count();
@@ -272,7 +275,7 @@ int polygon_filter(const Shape& shape, float qx, float qy, float tol) {
 
 }  // namespace
 
-bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
+bool contains(const Shape& shape, const Transform& xf, Position p) noexcept {
   // A float filter first (docs/point.md, "Float filter"): the same decision as the double test
   // whenever the float answer is clear of the boundary by more than its rounding could move it;
   // only points within that band (about 1e-6 of the coordinates) take the double test. Invalid
@@ -280,7 +283,7 @@ bool contains(const Shape& shape, const Transform& xf, Vec2 p) noexcept {
   // non-finite input leaves the filter undecided, and the double test checks it).
   const int n = shape.vertex_count();
   const float c = xf.q.c, s = xf.q.s;
-  const float dx = p.x - xf.p.x, dy = p.y - xf.p.y;
+  const float dx = float(p.x - xf.p.x), dy = float(p.y - xf.p.y);
   const float rotation_error = 4.0f * std::fabs((c * c + s * s) - 1.0f);
   if (n == 1) {
     // |(p - position) - q v|^2 against r^2: the disc's test in world axes, no frame needed.

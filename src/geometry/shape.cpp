@@ -341,9 +341,8 @@ Shape Shape::box(float half_width, float half_height, Vec2 center, float angle) 
   }
   check_point(center, 0);
   const Transform xf{center, Rot::from_angle(angle)};
-  const Vec2 pts[4] = {transform_point(xf, {-half_width, -half_height}),
-                       transform_point(xf, {half_width, -half_height}), transform_point(xf, {half_width, half_height}),
-                       transform_point(xf, {-half_width, half_height})};
+  const Vec2 pts[4] = {relative_point(xf, {-half_width, -half_height}), relative_point(xf, {half_width, -half_height}),
+                       relative_point(xf, {half_width, half_height}), relative_point(xf, {-half_width, half_height})};
   return polygon(pts, 0);
 }
 

@@ -91,9 +91,9 @@ struct MoverNearby {
   /// The mover's box at position p grown by `grow`, with room for the slacks the world's queries
   /// add to their own boxes (src/tolerances.hpp: the shape's size and its coordinates' rounding):
   /// a part that a world query of the mover grown by `grow` would try overlaps it.
-  Aabb box_at(Vec2 p, float grow) const {
+  Aabb box_at(Position p, float grow) const {
     const float g = grow + 2 * kBoxSizeSlack * extent;
-    const auto out = [&](float v, float sign) { return v + sign * (g + 4 * kBoxCoordinateSlack * std::fabs(v)); };
+    const auto out = [&](auto v, float sign) { return v + sign * (g + 4 * kBoxCoordinateSlack * std::fabs(v)); };
     return {{out(local.lower.x + p.x, -1), out(local.lower.y + p.y, -1)},
             {out(local.upper.x + p.x, 1), out(local.upper.y + p.y, 1)}};
   }
@@ -412,7 +412,7 @@ bool CharacterMover::push_out(const CollisionWorld& world, const MoverNearby* ne
 // part of the motion, and which, in *wall.
 Vec2 CharacterMover::slide(const CollisionWorld& world, const MoverNearby* near, Vec2 delta, Vec2& velocity,
                            bool grounded, MoverPlane* wall) noexcept {
-  const Vec2 start = xf_.p;
+  const Position start = xf_.p;
   const Vec2 up = settings_.up;
   std::array<MoverPlane, kSlidePlanes> met{};
   int count = 0;
@@ -459,7 +459,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   if (ground_.grounded) {
     const Transform* now = world.transform(ground_.collider);
     if (now != nullptr && !(now->p == ground_xf_.p && now->q.c == ground_xf_.q.c && now->q.s == ground_xf_.q.s)) {
-      const Vec2 carried = transform_point(*now, inv_transform_point(ground_xf_, xf_.p));
+      const Position carried = transform_point(*now, inv_transform_point(ground_xf_, xf_.p));
       Vec2 ignored{};
       slide(world, nullptr, carried - xf_.p, ignored, false, nullptr);
     }
@@ -486,7 +486,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
   Vec2 velocity = desired_velocity;
   if (was_grounded && dot(velocity, up) < 0) velocity -= dot(velocity, up) * up;
   const Vec2 delta = velocity * dt;
-  const Vec2 walk_start = xf_.p;
+  const Position walk_start = xf_.p;
 
   MoverPlane wall;
   wall.collider = {};
@@ -519,7 +519,7 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       const float across = dot(xf_.p - blocked.p, dir);
       const MoverCastResult fall =
           cast_mover_near(world, nearby, shape_, xf_, -(climbed + s.skin) * up, s.skin, s.filter, self_);
-      const Vec2 landed = xf_.p - fall.fraction * (climbed + s.skin) * up;
+      const Position landed = xf_.p - fall.fraction * (climbed + s.skin) * up;
       const float height = dot(landed - blocked.p, up);
       // Landing on the step's edge (a rounded or slanted mover whose motion this step did not take
       // it over the top) counts too, when the edge is the corner of a walkable top no higher than

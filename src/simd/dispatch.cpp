@@ -28,6 +28,11 @@ extern const BatchKernels kBatchKernels;
 }
 #endif
 
+#if PEBBLE_DOUBLE_POSITIONS
+// batch/batch.cpp: every pair by the one-at-a-time query in a build with double positions.
+extern const BatchKernels kOneByOneBatchKernels;
+const BatchKernels& batch_kernels() noexcept { return kOneByOneBatchKernels; }
+#else
 const BatchKernels& batch_kernels() noexcept {
   const SimdPath path = contact_kernels().path;
 #if PEBBLE_BASE_LANES
@@ -39,6 +44,7 @@ const BatchKernels& batch_kernels() noexcept {
   (void)path;
   return base::kBatchKernels;
 }
+#endif
 
 constinit std::atomic<const ContactKernels*> active_contact_kernels{&base::kKernels};
 

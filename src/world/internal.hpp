@@ -45,13 +45,13 @@ inline constexpr int kFixedRebuildFraction = 4;
 // The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
 // in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
 // (A collider whose own coordinates are that large and that round the cast lies near the cast.)
-inline float coordinate_slack(Vec2 a, Vec2 b) {
-  return kCastCoordinateSlack * std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)});
+inline float coordinate_slack(Position a, Position b) {
+  return kCastCoordinateSlack * float(std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)}));
 }
 
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate.
 inline Aabb grown(const Aabb& b, float grow) {
-  const auto out = [&](float v, float sign) { return v + sign * (grow + kBoxCoordinateSlack * std::fabs(v)); };
+  const auto out = [&](auto v, float sign) { return v + sign * (grow + kBoxCoordinateSlack * std::fabs(v)); };
   return {{out(b.lower.x, -1), out(b.lower.y, -1)}, {out(b.upper.x, 1), out(b.upper.y, 1)}};
 }
 
@@ -72,11 +72,11 @@ inline Shape box_shape(const Aabb& box, Transform& at) {
 
 // Edge i of n equal spans of [lo, hi], moved outward by kTileOverlap of a span (inner edges only),
 // so that neighbouring tiles overlap by far more than the rounding of their Shapes' edges.
-inline float tile_edge(float lo, float hi, int i, int n, float side) {
+inline Coordinate tile_edge(Coordinate lo, Coordinate hi, int i, int n, float side) {
   if (i == 0) return lo;
   if (i == n) return hi;
-  const float span = (hi - lo) / float(n);
-  return std::clamp(lo + float(i) * span + side * kTileOverlap * span, lo, hi);
+  const Coordinate span = (hi - lo) / Coordinate(n);
+  return std::clamp(lo + Coordinate(i) * span + side * kTileOverlap * span, lo, hi);
 }
 
 // Whether the shape overlaps the box, asked of tiles of the box that the box maker accepts: their
@@ -228,7 +228,7 @@ struct WorldImpl {
   template <class Accept>
   void visit_overlapping(const Aabb& box, const QueryFilter& filter, Accept accept,
                          detail::CallbackRef<bool(ColliderId)> on_hit) const;
-  void point_impl(Vec2 point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
+  void point_impl(Position point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const;
 
   WorldSettings settings_;
   float reuse_distance_ = 0;  // settings_.reuse_bounds, checked (keep_for_reuse)
@@ -304,10 +304,10 @@ struct alignas(64) WorldImpl::Part {
   Transform xf;   // the collider's
   Vec2 centroid;  // piece.shape's core_centroid() and extent(), next to xf for contact reuse
   float extent;
-  Vec2 world_centroid;  // transform_point(xf, centroid)
-  Aabb box;             // what its tree holds before fattening
-  ChainSegment piece;   // piece.shape is the part's shape (collider's frame); the rest serves chain segments
-  bool chain = false;   // a chain's segment: one-sided, with ghost vertices
+  Position world_centroid;  // transform_point(xf, centroid)
+  Aabb box;                 // what its tree holds before fattening
+  ChainSegment piece;       // piece.shape is the part's shape (collider's frame); the rest serves chain segments
+  bool chain = false;       // a chain's segment: one-sided, with ghost vertices
 
   const Shape& shape() const { return piece.shape; }
   void shape_changed() {

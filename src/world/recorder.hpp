@@ -29,7 +29,8 @@ enum class RecordTag : std::uint8_t {
 };
 
 inline constexpr char kRecordingMagic[8] = {'P', 'E', 'B', 'B', 'L', 'R', 'E', 'C'};
-inline constexpr std::uint32_t kRecordingVersion = 1;
+// Bit 8 marks a build with double positions (pebble/config.hpp), whose records hold them as doubles.
+inline constexpr std::uint32_t kRecordingVersion = 1 | (PEBBLE_DOUBLE_POSITIONS ? 0x100u : 0u);
 
 /// Writes records to a stream, little-endian whatever the machine. Records gather in a buffer that
 /// goes to the stream at each update() (and every 64 KB, and at the end), so a program stopped

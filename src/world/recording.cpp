@@ -53,7 +53,12 @@ void Recorder::id(ColliderId id) {
 }
 
 void Recorder::transform(const Transform& xf) {
+#if PEBBLE_DOUBLE_POSITIONS
+  u64(std::bit_cast<std::uint64_t>(xf.p.x));
+  u64(std::bit_cast<std::uint64_t>(xf.p.y));
+#else
   vec(xf.p);
+#endif
   f32(xf.q.c);
   f32(xf.q.s);
 }
@@ -251,7 +256,12 @@ public:
     return {x, f32()};
   }
   Transform transform() {
+#if PEBBLE_DOUBLE_POSITIONS
+    const double x = std::bit_cast<double>(u64());
+    const Position p{x, std::bit_cast<double>(u64())};
+#else
     const Vec2 p = vec();
+#endif
     const float c = f32();
     return {p, Rot{c, f32()}};
   }
@@ -385,8 +395,16 @@ std::uint64_t detail::digest_of(const UpdateOutput& world) noexcept {
     add_float(c.manifold.normal.y);
     add(std::uint32_t(c.manifold.count));
     for (int i = 0; i < c.manifold.count && i < 2; ++i) {
+#if PEBBLE_DOUBLE_POSITIONS
+      for (const double v : {c.manifold.points[i].point.x, c.manifold.points[i].point.y}) {
+        const std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
+        add(std::uint32_t(bits));
+        add(std::uint32_t(bits >> 32));
+      }
+#else
       add_float(c.manifold.points[i].point.x);
       add_float(c.manifold.points[i].point.y);
+#endif
       add_float(c.manifold.points[i].separation);
       add(c.manifold.points[i].id);
     }

@@ -22,7 +22,15 @@ namespace snapshot_format {
 
 constexpr std::array<char, 8> kMagic = {'P', 'E', 'B', 'B', 'L', 'E', 'S', 'N'};
 // Raise with any change to the layout below; restore() refuses every other version.
-constexpr std::uint32_t kFormatVersion = 1;
+// A build with double positions (pebble/config.hpp) writes positions as doubles: its snapshots
+// carry bit 8 in the version, so that each build refuses the other's.
+constexpr std::uint32_t kFormatVersion = 1 | (PEBBLE_DOUBLE_POSITIONS ? 0x100u : 0u);
+// A position: two doubles with double positions, else a Vec2 (the float build's code as it was).
+#if PEBBLE_DOUBLE_POSITIONS
+#define PEBBLE_READ_POSITION(reader, what) (reader).pos(what)
+#else
+#define PEBBLE_READ_POSITION(reader, what) (reader).vec(what)
+#endif
 // magic, format version, pebble version (3 x u16) and 6 reserved bytes, payload length, checksum.
 constexpr std::size_t kLengthAt = 24, kChecksumAt = 32, kHeaderSize = 40;
 constexpr int kMaxThreads = 256;  // a larger saved thread count is taken as corruption
@@ -118,6 +126,12 @@ public:
     f32(v.x);
     f32(v.y);
   }
+#if PEBBLE_DOUBLE_POSITIONS
+  void vec(Position p) {
+    u64(std::bit_cast<std::uint64_t>(p.x));
+    u64(std::bit_cast<std::uint64_t>(p.y));
+  }
+#endif
   void xf(const Transform& t) {
     vec(t.p);
     f32(t.q.c);
@@ -176,6 +190,13 @@ public:
     const float x = finite(what);
     return {x, finite(what)};
   }
+#if PEBBLE_DOUBLE_POSITIONS
+  Position pos(const char* what) {
+    const double x = std::bit_cast<double>(u64(what)), y = std::bit_cast<double>(u64(what));
+    if (!std::isfinite(x) || !std::isfinite(y)) bad(what, "is not finite");
+    return {x, y};
+  }
+#endif
   // A count of records of at least min_bytes each: more than the bytes left could hold is refused
   // before anything is allocated for them.
   std::uint32_t count(const char* what, std::size_t min_bytes) {
@@ -281,8 +302,8 @@ struct TreeSnapshot {
       if (p.node < 0 || std::uint32_t(p.node) >= node_count || t.nodes_[std::size_t(p.node)].height < 1 ||
           (p.slot != 0 && p.slot != 1))
         bad("a proxy in a node or slot that does not exist");
-      p.fat.lower = r.vec("proxy box");
-      p.fat.upper = r.vec("proxy box");
+      p.fat.lower = PEBBLE_READ_POSITION(r, "proxy box");
+      p.fat.upper = PEBBLE_READ_POSITION(r, "proxy box");
       if (!is_valid(p.fat)) bad("a proxy box whose lower corner exceeds its upper");
     }
     // One tree from the root: every node in use is reached once, through the slot its parent
@@ -420,7 +441,7 @@ struct WorldImpl::Snapshot {
     m.normal = r.vec("manifold normal");
     if (std::fabs(length(m.normal) - 1) > 1e-3f) r.bad("manifold normal", "is not of unit length");
     for (int i = 0; i < count; ++i) {
-      m.points[i].point = r.vec("contact point");
+      m.points[i].point = PEBBLE_READ_POSITION(r, "contact point");
       m.points[i].separation = r.finite("contact separation");
       m.points[i].id = r.u32("contact id");
     }
@@ -716,7 +737,7 @@ std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byt
     c.part_count = 0;
     if (!c.live) continue;
     c.part_count = r.u32("collider part count");
-    c.xf.p = r.vec("collider position");
+    c.xf.p = PEBBLE_READ_POSITION(r, "collider position");
     c.xf.q.c = r.finite("collider rotation");
     c.xf.q.s = r.finite("collider rotation");
     if (!is_valid(c.xf))

@@ -397,7 +397,7 @@ namespace {
 
 struct BuildItem {
   Aabb box;
-  Vec2 center;
+  Position center;
   std::int32_t child;  // ~proxy
 };
 
@@ -411,7 +411,7 @@ struct BuildTask {
 // both axes of the centre bounds; median of the longer axis when the centres coincide or below
 // kBuildDepthLimit.
 int split_items(std::vector<BuildItem>& items, int begin, int end, int depth) {
-  Vec2 lo{kInfinity, kInfinity}, hi{-kInfinity, -kInfinity};
+  Position lo{kInfinity, kInfinity}, hi{-kInfinity, -kInfinity};
   for (int i = begin; i < end; ++i) {
     lo = min(lo, items[std::size_t(i)].center);
     hi = max(hi, items[std::size_t(i)].center);
@@ -433,7 +433,7 @@ int split_items(std::vector<BuildItem>& items, int begin, int end, int depth) {
   for (int axis = 0; axis < 2; ++axis) {
     const float extent = axis == 0 ? span.x : span.y;
     if (!(extent > 0)) continue;
-    const float origin = axis == 0 ? lo.x : lo.y;
+    const auto origin = axis == 0 ? lo.x : lo.y;  // float, or double with PEBBLE_DOUBLE_POSITIONS
     const float scale = float(kBins) / extent;
     // Centres a denormal apart: kBins / extent overflows, and binning by it would convert an
     // infinite or NaN product to an int (undefined behaviour). Such a spread is no spread.
@@ -443,7 +443,7 @@ int split_items(std::vector<BuildItem>& items, int begin, int end, int depth) {
     for (Aabb& b : bin_box) b = {{kInfinity, kInfinity}, {-kInfinity, -kInfinity}};
     for (int i = begin; i < end; ++i) {
       const BuildItem& item = items[std::size_t(i)];
-      const float c = axis == 0 ? item.center.x : item.center.y;
+      const auto c = axis == 0 ? item.center.x : item.center.y;
       const int bin = std::min(kBins - 1, int((c - origin) * scale));
       bin_box[bin] = combine(bin_box[bin], item.box);
       ++bin_count[bin];
@@ -472,10 +472,10 @@ int split_items(std::vector<BuildItem>& items, int begin, int end, int depth) {
     }
   }
   if (best_axis < 0) return median_split(span.y > span.x ? 1 : 0);
-  const float origin = best_axis == 0 ? lo.x : lo.y;
+  const auto origin = best_axis == 0 ? lo.x : lo.y;
   const float scale = float(kBins) / (best_axis == 0 ? span.x : span.y);
   const auto mid = std::partition(items.begin() + begin, items.begin() + end, [&](const BuildItem& item) {
-    const float c = best_axis == 0 ? item.center.x : item.center.y;
+    const auto c = best_axis == 0 ? item.center.x : item.center.y;
     return std::min(kBins - 1, int((c - origin) * scale)) <= best_bin;
   });
   return int(mid - items.begin());

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "positions.hpp"
 #include "world/internal.hpp"
 #include "world/recorder.hpp"
 #include "world/thread_pool.hpp"
@@ -250,11 +251,11 @@ bool WorldImpl::reuse_manifold(Pair& pair, const Part& pa, const Part& pb) const
   const Vec2 normal = rotate(pa.xf.q, pair.local_normal);
   ContactPoint points[2];
   for (int i = 0; i < m.count; ++i) {
-    const Vec2 on_a = transform_point(pa.xf, pair.anchor[i][0]);
-    const Vec2 on_b = transform_point(pb.xf, pair.anchor[i][1]);
+    const Position on_a = transform_point(pa.xf, pair.anchor[i][0]);
+    const Position on_b = transform_point(pb.xf, pair.anchor[i][1]);
     const float separation = dot(on_b - on_a, normal);
     if (!(separation <= margin)) return false;
-    points[i].point = 0.5f * (on_a + on_b);
+    points[i].point = PEBBLE_MIDPOINT(on_a, on_b);
     points[i].separation = separation;
   }
   m.normal = normal;

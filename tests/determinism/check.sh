@@ -9,11 +9,24 @@
 #                                         checking that all builds and paths agree. Results change
 #                                         only deliberately: say in the commit which query kinds'
 #                                         lines changed and why (docs/robustness.md).
+#   tests/determinism/check.sh --double [--update]   the same for the build with double positions
+#                                         (-DPEBBLE_DOUBLE_POSITIONS=ON, docs/world.md "Huge worlds"),
+#                                         against expected_digest_double.txt: its world points are
+#                                         doubles, so its digest is its own.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/determinism
 update=0
-[ "${1:-}" = "--update" ] && update=1
+double=OFF
+expected_file=$here/expected_digest.txt
+suffix=""
+for arg in "$@"; do
+  case "$arg" in
+    --update) update=1 ;;
+    --double) double=ON expected_file=$here/expected_digest_double.txt suffix=-double ;;
+    *) echo "check.sh: unknown option $arg"; exit 2 ;;
+  esac
+done
 
 # -O0 is CMake's Debug type with -O0 alone (the contact kernels too); -O2 is Release with -O2
 # (the library still compiles its contact kernels at -O3 there, as it does for every user).
@@ -22,8 +35,8 @@ first=""
 status=0
 for b in "${builds[@]}"; do
   read -r cxx name type flags <<<"$b"
-  dir=build/determinism/${cxx%%-*}-$name
-  cmake -S "$here" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE="$type" \
+  dir=build/determinism/${cxx%%-*}-$name$suffix
+  cmake -S "$here" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE="$type" -DPEBBLE_DOUBLE_POSITIONS=$double \
     -DCMAKE_CXX_FLAGS_DEBUG="$flags" -DCMAKE_CXX_FLAGS_RELEASE="$flags -DNDEBUG" >/dev/null
   cmake --build "$dir" -j "$(nproc)" >/dev/null
   for path in scalar sse2 avx2; do
@@ -47,18 +60,18 @@ for b in "${builds[@]}"; do
 done
 [ "$status" = 0 ] || { echo "determinism: FAILED (builds or SIMD paths disagree)"; exit 1; }
 
-expected=$(grep -v '^#' "$here/expected_digest.txt" 2>/dev/null || true)
+expected=$(grep -v '^#' "$expected_file" 2>/dev/null || true)
 if [ "$update" = 1 ]; then
-  { sed -n '/^#/p' "$here/expected_digest.txt" 2>/dev/null; echo "$first"; } >"$here/expected_digest.new"
-  mv "$here/expected_digest.new" "$here/expected_digest.txt"
-  echo "determinism: expected_digest.txt rewritten; the lines that changed:"
+  { sed -n '/^#/p' "$expected_file" 2>/dev/null; echo "$first"; } >"$expected_file.new"
+  mv "$expected_file.new" "$expected_file"
+  echo "determinism: $expected_file rewritten; the lines that changed:"
   diff <(echo "$expected") <(echo "$first") || true
   exit 0
 fi
 if [ "$first" != "$expected" ]; then
-  echo "determinism: FAILED: the results differ from tests/determinism/expected_digest.txt:"
+  echo "determinism: FAILED: the results differ from $expected_file:"
   diff <(echo "$expected") <(echo "$first") || true
   echo "(a deliberate change: tests/determinism/check.sh --update, and say in the commit which results changed and why)"
   exit 1
 fi
-echo "determinism: all builds and SIMD paths agree with expected_digest.txt"
+echo "determinism: all builds and SIMD paths agree with $expected_file"

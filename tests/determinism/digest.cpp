@@ -47,6 +47,15 @@ struct Digest {
     add(v.x);
     add(v.y);
   }
+#if PEBBLE_DOUBLE_POSITIONS
+  // A world position: both doubles' bytes (the build with double positions has its own digest).
+  void add(Position v) {
+    std::uint64_t u[2];
+    std::memcpy(&u[0], &v.x, 8);
+    std::memcpy(&u[1], &v.y, 8);
+    bytes(u, 16);
+  }
+#endif
   void add(const Aabb& b) {
     add(b.lower);
     add(b.upper);
@@ -199,7 +208,7 @@ void one_shape_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, 
       d.mass.add(bounds(s, x));
       const float reach = 2 * s.extent() + 0.01f;
       for (int i = 0; i < 8; ++i) {
-        const Vec2 p = x.p + rng.point(reach);
+        const Position p = x.p + rng.point(reach);
         d.points.add(project_point(s, x, p));
         d.points.add(contains(s, x, p));
         const Ray ray{x.p + rng.point(2 * reach), rng.point(4 * reach)};
@@ -217,7 +226,7 @@ void pair_queries(Rng& rng, const std::vector<Shape>& shapes, Vec2 origin, Secti
       for (const Shape& b : shapes) {
         const Transform xa = near(rng, origin, 1);
         // B within about the sum of the sizes: touching, overlapping and apart.
-        const Transform xb = near(rng, xa.p, 0.75f * (a.extent() + b.extent()));
+        const Transform xb = near(rng, to_vec2(xa.p), 0.75f * (a.extent() + b.extent()));
         const float margin = 0.05f * std::min(a.extent(), b.extent());
         d.collide.add(collide(a, xa, b, xb));
         d.collide.add(collide(a, xa, b, xb, margin));
