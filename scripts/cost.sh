@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 build="${1:-build/release}"
 src="${2:-.}"
 out=$(mktemp -d)
-g++ -std=c++20 -O2 -I"$src/include" bench/cost/cost.cpp "$build/libpebble.a" -o "$out/cost"
+# ($build/include: the generated pebble/config.hpp, pebble/version.hpp of that build.)
+g++ -std=c++20 -O2 -I"$src/include" -I"$build/include" bench/cost/cost.cpp "$build/libpebble.a" -o "$out/cost"
 rows=("collide box box" "collide octagon octagon" "collide rounded rounded" "collide capsule capsule"
       "collide octagon circle" "collide circle circle" "collide box capsule"
       "distance box box" "distance octagon circle" "raycast box box" "shape_cast box octagon" "toi box box"

@@ -27,6 +27,11 @@ ctest --preset release -j "$jobs"
 # `pip install .` (pyproject.toml) into a fresh venv: builds only the Python module (in build/pip) and imports it
 PEBBLE_JOBS=$jobs python/tools/check_pip_install.sh
 
+step "double positions: PEBBLE_DOUBLE_POSITIONS=ON, the library and the tests that speak pebble::Position (docs/world.md)"
+cmake --preset double
+cmake --build --preset double -j "$jobs"
+ctest --preset double -j "$jobs"
+
 step "install, then consume with find_package (g++) and with add_subdirectory (clang++)"
 rm -rf build/install build/consumer-find build/consumer-sub
 cmake --install build/release --prefix build/install >/dev/null
@@ -59,10 +64,12 @@ ctest --preset asan -j "$jobs"
 
 step "determinism: g++ and clang++, -O0 and -O2, every SIMD path, against the expected digest"
 tests/determinism/check.sh
+step "determinism with double positions: the same builds against expected_digest_double.txt"
+tests/determinism/check.sh --double
 
 step "ARM64: the digest cross-compiled with g++-aarch64-linux-gnu (-O2, -O0), on NEON and scalar under qemu (scripts/arm64.sh digest)"
 scripts/arm64.sh digest
 
 step "fuzz: each target ${PEBBLE_FUZZ_SECONDS:-45} s from its corpus, seed ${PEBBLE_FUZZ_SEED:-1}, known issues fatal (scripts/fuzz.sh)"
 PEBBLE_FUZZ_STRICT=1 scripts/fuzz.sh --seconds "${PEBBLE_FUZZ_SECONDS:-45}" --seed "${PEBBLE_FUZZ_SEED:-1}"
-echo "pebble: all tests passed (release, pip, API reference, web, asan+ubsan, determinism, ARM64 digest, fuzz) in ${SECONDS} s"
+echo "pebble: all tests passed (release, double positions, pip, API reference, web, asan+ubsan, determinism, ARM64 digest, fuzz) in ${SECONDS} s"

@@ -48,6 +48,9 @@ struct Paths {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
+#if PEBBLE_DOUBLE_POSITIONS
+bool same_bits(pebble::Position a, pebble::Position b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+#endif
 bool same(const ApproachResult& a, const ApproachResult& b) {
   return a.hit == b.hit && same_bits(a.time, b.time) && same_bits(a.distance, b.distance) &&
          same_bits(a.point_a, b.point_a) && same_bits(a.point_b, b.point_b) && same_bits(a.normal, b.normal);

@@ -451,7 +451,7 @@ TEST(Mover, SlidesDownSlopesAboveTheLimitAndCannotClimbThem) {
     // Walk into it for two seconds: it rises no higher than a step's height.
     const auto climbing = run(level, mover, 120, walk(6));
     float highest = 0;
-    for (const MoverStep& s : climbing) highest = std::max(highest, s.transform.p.y - body.bottom);
+    for (const MoverStep& s : climbing) highest = std::max(highest, float(s.transform.p.y - body.bottom));
     EXPECT_LT(highest, mover.settings().step_height + 0.05f);
   }
 }
@@ -530,7 +530,7 @@ TEST(Mover, RisersOfExactlyTheStepHeightAreClimbedAndSnapsAreOnlyWhereTheGroundD
       int climbed[4] = {0, 0, 0, 0};
       for (std::size_t k = 0; k < up.size(); ++k) {
         const MoverStep& s = up[k];
-        const Vec2 before = k == 0 ? last.transform.p : up[k - 1].transform.p;
+        const Position before = k == 0 ? last.transform.p : up[k - 1].transform.p;
         EXPECT_FALSE(s.snapped) << "step " << k << " at x = " << s.transform.p.x << ": a snap going up stairs";
         if (!s.stepped) continue;
         const float r = riser_near(s.transform.p.x, body, true);
@@ -544,12 +544,12 @@ TEST(Mover, RisersOfExactlyTheStepHeightAreClimbedAndSnapsAreOnlyWhereTheGroundD
       EXPECT_TRUE(mover.ground().grounded);
       // Down: grounded every step (the drops are within the snap distance), snapped at every
       // riser and only there, each snap a drop.
-      const Vec2 top = mover.transform().p;
+      const Position top = mover.transform().p;
       const auto down = run(level, mover, 240, walk(-4));
       int snapped[4] = {0, 0, 0, 0};
       for (std::size_t k = 0; k < down.size(); ++k) {
         const MoverStep& s = down[k];
-        const Vec2 before = k == 0 ? top : down[k - 1].transform.p;
+        const Position before = k == 0 ? top : down[k - 1].transform.p;
         EXPECT_FALSE(s.stepped) << "step " << k << ": a step going down stairs";
         EXPECT_TRUE(s.ground.grounded) << "step " << k << " at x = " << s.transform.p.x
                                        << ": off the ground going down stairs";
@@ -623,7 +623,7 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
       level.chain({{10, 5}, {10, 0}, {-20, 0}});  // a floor, then a wall facing left at x = 10
       CharacterMover mover = standing(level, body, 4, 0);
       const auto steps = run(level, mover, 180, walk(speed));
-      const float stop = mover.transform().p.x;
+      const Coordinate stop = mover.transform().p.x;
       EXPECT_LE(stop + body.half_width, 10 + 1e-3f);
       EXPECT_GT(stop + body.half_width, 10 - 0.05f);
       for (std::size_t i = steps.size() - 30; i < steps.size(); ++i) {
@@ -646,7 +646,7 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
       const auto steps = run(level, mover, 240, [](const MoverStep& last) {
         return last.velocity + Vec2{0, 2 * kGravity * kDt};
       });
-      const Vec2 rest = mover.transform().p;
+      const Position rest = mover.transform().p;
       for (std::size_t i = steps.size() - 20; i < steps.size(); ++i) {
         EXPECT_NEAR(steps[i].transform.p.x, rest.x, 1e-4f);
         EXPECT_NEAR(steps[i].transform.p.y, rest.y, 1e-4f);
@@ -661,7 +661,7 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
       level.chain({{3, 2.5f * rise}, {0.5f, 0}, {-10, 0}});
       CharacterMover mover = standing(level, body, -2, 0);
       const auto steps = run(level, mover, 120, walk(3));
-      const Vec2 rest = mover.transform().p;
+      const Position rest = mover.transform().p;
       EXPECT_GT(rest.x, -0.2f);
       EXPECT_LT(rest.y - body.bottom, 0.05f);
       for (std::size_t i = steps.size() - 30; i < steps.size(); ++i) {
@@ -677,7 +677,7 @@ TEST(Mover, SlidesAlongWallsAndIntoCornersWithoutJitterOrTunnelling) {
       CharacterMover mover = standing(level, body, 1, -1.5f);
       for (const float speed : {6.0f, -6.0f}) {
         const auto steps = run(level, mover, 120, walk(speed));
-        const Vec2 rest = mover.transform().p;
+        const Position rest = mover.transform().p;
         EXPECT_NEAR(rest.y - body.bottom, -1.5f, 3 * mover.settings().skin);
         if (speed > 0) {
           EXPECT_LE(rest.x + body.half_width, 2 + 1e-3f);

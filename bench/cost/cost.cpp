@@ -100,7 +100,7 @@ extern "C" [[gnu::noinline]] void pebble_cost_loop(const char* query, const std:
         sink += float(w.world.contacts().size());
       } else {
         for (const Pair& p : ps) {
-          const Vec2 at = p.xa.p + Vec2{4.0f * float(&p - ps.data()) / 40.0f, 0};
+          const Position at = p.xa.p + Vec2{4.0f * float(&p - ps.data()) / 40.0f, 0};
           if (const auto hit = w.world.cast_ray(Ray{at - Vec2{3, 1}, {6, 2}})) sink += hit.hit.fraction;
           w.world.overlap_aabb(Aabb{at - Vec2{1, 1}, at + Vec2{1, 1}}, [&](ColliderId) { return sink += 1, true; });
         }
