@@ -124,7 +124,7 @@ void CollisionWorld::collide_impl(const Shape& shape, const Transform& xf, float
                                   detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const {
   impl_->collide_impl(shape, xf, margin, filter, on_contact);
 }
-void CollisionWorld::point_impl(Vec2 point, const QueryFilter& filter,
+void CollisionWorld::point_impl(Position point, const QueryFilter& filter,
                                 detail::CallbackRef<bool(ColliderId)> on_hit) const {
   impl_->point_impl(point, filter, on_hit);
 }
