@@ -314,7 +314,8 @@ ToiResult time_of_impact_at(const Shape& a, const Sweep& sa, const Shape& b, con
   }
   // The tolerance, given or default, never below the coordinates' rounding, which distance() cannot see through.
   const Position far = max(max(abs(sa.c0), abs(sa.c1)), max(abs(sb.c0), abs(sb.c1)));
-  const float rounding = 8 * std::numeric_limits<float>::epsilon() * (float(std::max(far.x, far.y)) + a.extent() + b.extent());
+  const float rounding =
+      8 * std::numeric_limits<float>::epsilon() * (float(std::max(far.x, far.y)) + a.extent() + b.extent());
   const float tolerance = std::max(
       options.tolerance > 0 ? options.tolerance
                             : std::min(kToiTolerance, kToiToleranceFraction * std::min(a.extent(), b.extent())),

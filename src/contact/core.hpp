@@ -735,8 +735,8 @@ struct PointPair {
   const Shape* core;
   float core_radius, point_radius;
   Position world;  // the point core's vertex in world
-  Vec2 d;        // world - core's position
-  const Rot* q;  // a pointer: GCC copies a Rot member through an integer register and the stack
+  Vec2 d;          // world - core's position
+  const Rot* q;    // a pointer: GCC copies a Rot member through an integer register and the stack
 };
 
 inline PointPair point_pair(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {

@@ -272,7 +272,8 @@ int WorldImpl::parts_in_box(const Aabb& box, std::span<PartView> out, const Quer
   return found;
 }
 
-void WorldImpl::point_impl(Position point, const QueryFilter& filter, detail::CallbackRef<bool(ColliderId)> on_hit) const {
+void WorldImpl::point_impl(Position point, const QueryFilter& filter,
+                           detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid_point(point)) return;
   visit_overlapping(
       Aabb{point, point}, filter,
