@@ -12,8 +12,8 @@ namespace pebble {
 
 /// Signed distance and witness points, world space.
 struct DistanceResult {
-  float distance;  ///< > 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)
-  Vec2 normal;     ///< unit, from A to B: moving B by -distance * normal makes them just touch
+  float distance;    ///< > 0 separated, 0 touching, < 0 overlapping (minus the penetration depth)
+  Vec2 normal;       ///< unit, from A to B: moving B by -distance * normal makes them just touch
   Position point_a;  ///< on A's surface (world)
   Position point_b;  ///< on B's surface; point_b - point_a = normal * distance (also when overlapping)
 

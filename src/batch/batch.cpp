@@ -508,7 +508,7 @@ void each_pair(const BatchBody* a, const BatchPair* pairs, const BatchBody* othe
 }
 
 void approach_each(const BatchBody* a, const BatchPair* pairs, const BatchBody* others, std::size_t n, float horizon,
-                   Approach* out) noexcept {
+                   ApproachResult* out) noexcept {
   each_pair(a, pairs, others, n, out, [horizon](const BatchBody& x, const BatchBody& y) {
     if (!x.shape || !y.shape) return kNoApproach;
     return closest_approach(*x.shape, x.transform, x.velocity, *y.shape, y.transform, y.velocity, horizon);
