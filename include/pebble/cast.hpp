@@ -117,12 +117,12 @@ ToiResult time_of_impact(const Shape& a, const Sweep& sa, const Shape& b, const 
 
 /// The answer of closest_approach(), world space.
 struct ApproachResult {
-  bool hit;        ///< the shapes touch or overlap at some time in [0, horizon]
-  float time;      ///< hit: the first time they touch (0 when they start so); else the time of least distance
-  float distance;  ///< signed distance at that time: 0 at a touch (to rounding), < 0 when starting overlapped
+  bool hit;          ///< the shapes touch or overlap at some time in [0, horizon]
+  float time;        ///< hit: the first time they touch (0 when they start so); else the time of least distance
+  float distance;    ///< signed distance at that time: 0 at a touch (to rounding), < 0 when starting overlapped
   Position point_a;  ///< on A's surface at that time
   Position point_b;  ///< on B's surface at that time; point_b - point_a = normal * distance
-  Vec2 normal;     ///< unit, from A to B
+  Vec2 normal;       ///< unit, from A to B
 
   /// True when there is an answer: the closest approach was found (distance < kHugeDistance).
   /// False only for the empty answer of invalid input (and of a chain segment seen from behind).
