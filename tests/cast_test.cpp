@@ -401,8 +401,12 @@ TEST(ShapeCast, RoundedPairsWhoseDifferenceHasAnEdgeOfLengthZero) {
         SCOPED_TRACE("radius " + std::to_string(radius) + " length " + std::to_string(length) + " clear " +
                      std::to_string(clear));
         EXPECT_EQ(check_cast(c), "");
-        if (clear > 1e-4f) EXPECT_FALSE(run(c).hit);
-        if (clear < -1e-4f) EXPECT_TRUE(run(c).hit);
+        if (clear > 1e-4f) {
+          EXPECT_FALSE(run(c).hit);
+        }
+        if (clear < -1e-4f) {
+          EXPECT_TRUE(run(c).hit);
+        }
       }
     }
   }

@@ -206,9 +206,10 @@ TEST(MoverPrimitives, SolvePlanesGivesAFiniteAnswerForHostileFinitePlanes) {
         if (r.converged) {
           for (const MoverPlane& m : two) {
             const Vec2 n = normalize(m.normal);
-            if (n != Vec2{})
+            if (n != Vec2{}) {
               EXPECT_GE(dot(n, r.translation) + std::clamp(m.separation, -1e9f, 1e9f),
                         -1e-3f * (1 + length(r.translation)));
+            }
           }
         }
       }

@@ -602,11 +602,11 @@ MoverStep CharacterMover::step(const CollisionWorld& world, Vec2 desired_velocit
       // The slide runs along the corner's plane for its whole length (it ends above the ground
       // when the corner is high above it): the look below reaches what is left of the probe.
       const float slid = dot(over.p - xf_.p, up);
-      const float reach = std::max(probe - slid, 2 * s.skin);
-      const MoverCastResult below = cast_mover_near(world, nearby, shape_, xf_, -reach * up, s.skin, s.filter, self_);
+      const float look = std::max(probe - slid, 2 * s.skin);
+      const MoverCastResult below = cast_mover_near(world, nearby, shape_, xf_, -look * up, s.skin, s.filter, self_);
       if (below.hit && walkable(below.normal) && slid <= probe) {
         down = below;
-        down.fraction = below.fraction * reach / probe;  // (as a fraction of the probe, below)
+        down.fraction = below.fraction * look / probe;  // (as a fraction of the probe, below)
         pulled = true;
       } else {
         xf_ = over;
