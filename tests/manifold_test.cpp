@@ -280,7 +280,9 @@ TEST(Collide, EveryIdNamesVerticesTheCoresHave) {
         ASSERT_LT(int(high), b.vertex_count()) << std::hex << id;
       }
     }
-    if (m.count == 2) EXPECT_NE(m.points[0].id, m.points[1].id);
+    if (m.count == 2) {
+      EXPECT_NE(m.points[0].id, m.points[1].id);
+    }
   };
   int contacts = 0;
   for (const Case& c : random_cases(29, 60)) {

@@ -493,7 +493,7 @@ public:
   requires std::is_invocable_r_v<float, F&, const WorldCastResult&>
   void cast_shape(const Shape& shape, const Transform& xf, Vec2 translation, F&& on_hit, const QueryFilter& filter = {},
                   const ShapeCastOptions& options = {}) const {
-    shape_cast_impl(shape, xf, translation, filter, options,
+    cast_shape_impl(shape, xf, translation, filter, options,
                     detail::CallbackRef<float(const WorldCastResult&)>(on_hit));
   }
 
@@ -559,7 +559,7 @@ private:
   // What the query templates above call with their callbacks.
   void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
                 detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
-  void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+  void cast_shape_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                        const ShapeCastOptions& options,
                        detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,

@@ -107,10 +107,10 @@ void CollisionWorld::ray_impl(const Ray& ray, float radius, const QueryFilter& f
                               detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   impl_->ray_impl(ray, radius, filter, on_hit);
 }
-void CollisionWorld::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation,
+void CollisionWorld::cast_shape_impl(const Shape& shape, const Transform& xf, Vec2 translation,
                                      const QueryFilter& filter, const ShapeCastOptions& options,
                                      detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
-  impl_->shape_cast_impl(shape, xf, translation, filter, options, on_hit);
+  impl_->cast_shape_impl(shape, xf, translation, filter, options, on_hit);
 }
 void CollisionWorld::within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,
                                  detail::CallbackRef<bool(ColliderId)> on_hit) const {

@@ -217,7 +217,7 @@ struct WorldImpl {
              detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void ray_impl(const Ray& ray, float radius, const QueryFilter& filter,
                 detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
-  void shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+  void cast_shape_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                        const ShapeCastOptions& options,
                        detail::CallbackRef<float(const WorldCastResult&)> on_hit) const;
   void within_impl(const Shape& shape, const Transform& xf, float distance, const QueryFilter& filter,

@@ -54,7 +54,7 @@ void WorldImpl::ray_impl(const Ray& ray, float radius, const QueryFilter& filter
   sweep(ray, {reach, reach}, filter, cast_one, on_hit);
 }
 
-void WorldImpl::shape_cast_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
+void WorldImpl::cast_shape_impl(const Shape& shape, const Transform& xf, Vec2 translation, const QueryFilter& filter,
                                 const ShapeCastOptions& options,
                                 detail::CallbackRef<float(const WorldCastResult&)> on_hit) const {
   if (!is_valid(xf) || !is_valid_point(translation)) return;
@@ -102,7 +102,7 @@ WorldCastResult WorldImpl::cast_shape(const Shape& shape, const Transform& xf, V
     best = r;
     return r.hit.fraction;
   };
-  shape_cast_impl(shape, xf, translation, filter, options, closest);
+  cast_shape_impl(shape, xf, translation, filter, options, closest);
   return best;
 }
 

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "pebble/world.hpp"
+#include "world/bytes.hpp"
 
 namespace pebble::detail {
 
@@ -44,7 +45,7 @@ struct UpdateOutput {
 /// update_digest() of those.
 std::uint64_t digest_of(const UpdateOutput& world) noexcept;
 
-class Recorder {
+class Recorder : private FieldWriter<Recorder> {
 public:
   /// `start`: the world's save() when it is not new (the replay restores it), else empty.
   Recorder(std::ostream& out, const WorldSettings& settings, std::uint32_t world, std::span<const std::byte> start);
@@ -68,13 +69,9 @@ private:
   void start(RecordTag tag);
   void finish(bool now = false);
   void write();
-  void u8(std::uint8_t v) { buffer_.push_back(v); }
-  void u32(std::uint32_t v);
-  void u64(std::uint64_t v);
-  void f32(float v);
-  void vec(Vec2 v) { f32(v.x), f32(v.y); }
+  friend class FieldWriter<Recorder>;
+  void put(const std::byte* p, std::size_t n) { buffer_.insert(buffer_.end(), p, p + n); }
   void id(ColliderId id);
-  void transform(const Transform& xf);
   void filter(const Filter& f);
   void options(const ColliderOptions& o);
   void shape(const Shape& s);
@@ -83,7 +80,7 @@ private:
   std::unique_ptr<std::ofstream> file_;  // when the world opened the file
   std::ostream& out_;
   std::uint32_t world_;  // the recorded world's serial: ids of other worlds are recorded as foreign
-  std::vector<std::uint8_t> buffer_;
+  std::vector<std::byte> buffer_;
 };
 
 }  // namespace pebble::detail

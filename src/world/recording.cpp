@@ -37,30 +37,11 @@ Recorder::~Recorder() {
   out_.flush();
 }
 
-void Recorder::u32(std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) buffer_.push_back(std::uint8_t(v >> (8 * i)));
-}
-void Recorder::u64(std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) buffer_.push_back(std::uint8_t(v >> (8 * i)));
-}
-void Recorder::f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
-
 void Recorder::id(ColliderId id) {
   // An id of another world (or none) is kept as foreign: the replayed world refuses it as well.
   u8(id.world == world_ ? 1 : 0);
   u32(id.index);
   u32(id.generation);
-}
-
-void Recorder::transform(const Transform& xf) {
-#if PEBBLE_DOUBLE_POSITIONS
-  u64(std::bit_cast<std::uint64_t>(xf.p.x));
-  u64(std::bit_cast<std::uint64_t>(xf.p.y));
-#else
-  vec(xf.p);
-#endif
-  f32(xf.q.c);
-  f32(xf.q.s);
 }
 
 void Recorder::filter(const Filter& f) {
@@ -100,7 +81,7 @@ void Recorder::header(const WorldSettings& settings, std::span<const std::byte> 
   u8(start.empty() ? 0 : 1);
   if (!start.empty()) {
     u64(start.size());
-    for (const std::byte b : start) u8(std::uint8_t(b));
+    put(start.data(), start.size());
   }
   finish(true);
 }
@@ -221,7 +202,7 @@ void Recorder::update(std::uint64_t digest, std::size_t contacts) {
 namespace {
 
 /// Reads the fields the writer wrote; every shortfall is an InvalidRecording naming the record.
-class Reader {
+class Reader : public FieldReader<Reader> {
 public:
   explicit Reader(std::istream& in) : in_(in) {}
 
@@ -236,35 +217,6 @@ public:
     return true;
   }
 
-  std::uint8_t u8() {
-    std::uint8_t v;
-    bytes(&v, 1);
-    return v;
-  }
-  std::uint32_t u32() {
-    std::uint8_t b[4];
-    bytes(b, 4);
-    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
-  }
-  std::uint64_t u64() {
-    const std::uint64_t low = u32();
-    return low | std::uint64_t(u32()) << 32;
-  }
-  float f32() { return std::bit_cast<float>(u32()); }
-  Vec2 vec() {
-    const float x = f32();
-    return {x, f32()};
-  }
-  Transform transform() {
-#if PEBBLE_DOUBLE_POSITIONS
-    const double x = std::bit_cast<double>(u64());
-    const Position p{x, std::bit_cast<double>(u64())};
-#else
-    const Vec2 p = vec();
-#endif
-    const float c = f32();
-    return {p, Rot{c, f32()}};
-  }
   Filter filter() {
     Filter f;
     f.category = u64();
@@ -323,16 +275,15 @@ public:
   void append(std::vector<std::byte>& out, std::size_t n) {
     constexpr std::size_t kChunk = std::size_t(1) << 16;
     for (std::size_t done = 0; done < n;) {
-      const std::size_t take = std::min(kChunk, n - done);
+      const std::size_t chunk = std::min(kChunk, n - done);
       const std::size_t at = out.size();
-      out.resize(at + take);
-      bytes(reinterpret_cast<std::uint8_t*>(out.data() + at), take);
-      done += take;
+      out.resize(at + chunk);
+      take(out.data() + at, chunk);
+      done += chunk;
     }
   }
 
-private:
-  void bytes(std::uint8_t* out, std::size_t n) {
+  void take(std::byte* out, std::size_t n, const char* /*what: the record number names it*/ = nullptr) {
     in_.read(reinterpret_cast<char*>(out), std::streamsize(n));
     if (std::size_t(in_.gcount()) != n) fail("truncated (the recording ends inside it)");
   }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "pebble/version.hpp"
+#include "world/bytes.hpp"
 #include "world/internal.hpp"
 
 namespace pebble {
@@ -25,26 +26,11 @@ constexpr std::array<char, 8> kMagic = {'P', 'E', 'B', 'B', 'L', 'E', 'S', 'N'};
 // A build with double positions (pebble/config.hpp) writes positions as doubles: its snapshots
 // carry bit 8 in the version, so that each build refuses the other's.
 constexpr std::uint32_t kFormatVersion = 1 | (PEBBLE_DOUBLE_POSITIONS ? 0x100u : 0u);
-// A position: two doubles with double positions, else a Vec2 (the float build's code as it was).
-#if PEBBLE_DOUBLE_POSITIONS
-#define PEBBLE_READ_POSITION(reader, what) (reader).pos(what)
-#else
-#define PEBBLE_READ_POSITION(reader, what) (reader).vec(what)
-#endif
 // magic, format version, pebble version (3 x u16) and 6 reserved bytes, payload length, checksum.
 constexpr std::size_t kLengthAt = 24, kChecksumAt = 32, kHeaderSize = 40;
 constexpr int kMaxThreads = 256;  // a larger saved thread count is taken as corruption
 
-std::uint64_t load_le64(const std::byte* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::big) {
-    std::uint64_t r = 0;
-    for (int k = 0; k < 8; ++k) r |= ((v >> (8 * k)) & 0xff) << (8 * (7 - k));
-    v = r;
-  }
-  return v;
-}
+using detail::load_le64;
 
 // The checksum: FNV-1a's step (xor, then multiply by the FNV 64-bit prime) on 64-bit little-endian
 // words instead of bytes, word i going to lane i mod 4 (four independent chains, so the multiplies
@@ -92,111 +78,61 @@ std::uint64_t checksum(const std::byte* snapshot, std::size_t size) {
 
 [[noreturn]] void fail(const std::string& what) { throw InvalidSnapshot("pebble: CollisionWorld::restore: " + what); }
 
-// Appends little-endian numbers to a buffer grown by doubling.
-class Writer {
+// Appends little-endian fields (world/bytes.hpp) to a buffer grown by doubling.
+class Writer : public detail::FieldWriter<Writer> {
 public:
   explicit Writer(std::size_t estimate) : out(estimate) {}
   std::vector<std::byte> out;
   std::size_t size = 0;
 
-  void u8(std::uint8_t v) {
-    room(1);
-    out[size++] = std::byte(v);
-  }
-  void u16(std::uint16_t v) {
-    u8(std::uint8_t(v));
-    u8(std::uint8_t(v >> 8));
-  }
-  void u32(std::uint32_t v) {
-    room(4);
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(out.data() + size, &v, 4);
-    } else {
-      for (int k = 0; k < 4; ++k) out[size + std::size_t(k)] = std::byte(std::uint8_t(v >> (8 * k)));
-    }
-    size += 4;
-  }
-  void u64(std::uint64_t v) {
-    u32(std::uint32_t(v));
-    u32(std::uint32_t(v >> 32));
-  }
-  void i32(std::int32_t v) { u32(std::uint32_t(v)); }
-  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
-  void vec(Vec2 v) {
-    f32(v.x);
-    f32(v.y);
-  }
-#if PEBBLE_DOUBLE_POSITIONS
-  void vec(Position p) {
-    u64(std::bit_cast<std::uint64_t>(p.x));
-    u64(std::bit_cast<std::uint64_t>(p.y));
-  }
-#endif
-  void xf(const Transform& t) {
-    vec(t.p);
-    f32(t.q.c);
-    f32(t.q.s);
+  void put(const std::byte* p, std::size_t n) {
+    if (size + n > out.size()) [[unlikely]]
+      grow(n);
+    std::memcpy(out.data() + size, p, n);
+    size += n;
   }
   void box(const Aabb& b) {
-    vec(b.lower);
-    vec(b.upper);
+    position(b.lower);
+    position(b.upper);
   }
   void at(std::size_t where, std::uint64_t v) {
     for (int k = 0; k < 8; ++k) out[where + std::size_t(k)] = std::byte(std::uint8_t(v >> (8 * k)));
   }
 
 private:
-  void room(std::size_t n) {
-    if (size + n > out.size()) [[unlikely]]
-      grow(n);
-  }
   [[gnu::noinline]] void grow(std::size_t n) { out.resize(std::max(2 * out.size(), size + n + 1024)); }
 };
 
-class Reader {
+// Reads the fields back; every shortfall and every value no world holds is an InvalidSnapshot
+// naming the field and the byte.
+class Reader : public detail::FieldReader<Reader> {
 public:
   Reader(const std::byte* data, std::size_t size, std::size_t base) : data_(data), size_(size), base_(base) {}
   std::size_t remaining() const { return size_ - pos_; }
   std::size_t offset() const { return base_ + pos_; }
-  std::uint8_t u8(const char* what) {
-    need(1, what);
-    return std::uint8_t(data_[pos_++]);
+  void take(std::byte* out, std::size_t n, const char* what) {
+    need(n, what);
+    std::memcpy(out, data_ + pos_, n);
+    pos_ += n;
   }
-  std::uint32_t u32(const char* what) {
-    need(4, what);
-    std::uint32_t v = 0;
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(&v, data_ + pos_, 4);
-      pos_ += 4;
-    } else {
-      for (int k = 0; k < 4; ++k) v |= std::uint32_t(data_[pos_++]) << (8 * k);
-    }
-    return v;
-  }
-  std::uint64_t u64(const char* what) {
-    need(8, what);
-    std::uint64_t v = 0;
-    for (int k = 0; k < 8; ++k) v |= std::uint64_t(data_[pos_++]) << (8 * k);
-    return v;
-  }
-  std::int32_t i32(const char* what) { return std::int32_t(u32(what)); }
-  float f32(const char* what) { return std::bit_cast<float>(u32(what)); }
   float finite(const char* what) {
     const float v = f32(what);
     if (!std::isfinite(v)) bad(what, "is not finite");
     return v;
   }
-  Vec2 vec(const char* what) {
+  Vec2 finite_vec(const char* what) {
     const float x = finite(what);
     return {x, finite(what)};
   }
+  Position finite_position(const char* what) {
 #if PEBBLE_DOUBLE_POSITIONS
-  Position pos(const char* what) {
-    const double x = std::bit_cast<double>(u64(what)), y = std::bit_cast<double>(u64(what));
-    if (!std::isfinite(x) || !std::isfinite(y)) bad(what, "is not finite");
-    return {x, y};
-  }
+    const Position p = position(what);
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) bad(what, "is not finite");
+    return p;
+#else
+    return finite_vec(what);
 #endif
+  }
   // A count of records of at least min_bytes each: more than the bytes left could hold is refused
   // before anything is allocated for them.
   std::uint32_t count(const char* what, std::size_t min_bytes) {
@@ -302,8 +238,8 @@ struct TreeSnapshot {
       if (p.node < 0 || std::uint32_t(p.node) >= node_count || t.nodes_[std::size_t(p.node)].height < 1 ||
           (p.slot != 0 && p.slot != 1))
         bad("a proxy in a node or slot that does not exist");
-      p.fat.lower = PEBBLE_READ_POSITION(r, "proxy box");
-      p.fat.upper = PEBBLE_READ_POSITION(r, "proxy box");
+      p.fat.lower = r.finite_position("proxy box");
+      p.fat.upper = r.finite_position("proxy box");
       if (!is_valid(p.fat)) bad("a proxy box whose lower corner exceeds its upper");
     }
     // One tree from the root: every node in use is reached once, through the slot its parent
@@ -427,7 +363,7 @@ struct WorldImpl::Snapshot {
     if (m.count == 0) return;
     w.vec(m.normal);
     for (int i = 0; i < m.count; ++i) {
-      w.vec(m.points[i].point);
+      w.position(m.points[i].point);
       w.f32(m.points[i].separation);
       w.u32(m.points[i].id);
     }
@@ -438,10 +374,10 @@ struct WorldImpl::Snapshot {
     if (count > 2) r.bad("manifold point count", "is more than 2");
     m.count = count;
     if (count == 0) return m;
-    m.normal = r.vec("manifold normal");
+    m.normal = r.finite_vec("manifold normal");
     if (std::fabs(length(m.normal) - 1) > 1e-3f) r.bad("manifold normal", "is not of unit length");
     for (int i = 0; i < count; ++i) {
-      m.points[i].point = PEBBLE_READ_POSITION(r, "contact point");
+      m.points[i].point = r.finite_position("contact point");
       m.points[i].separation = r.finite("contact separation");
       m.points[i].id = r.u32("contact id");
     }
@@ -539,7 +475,7 @@ std::vector<std::byte> WorldImpl::Snapshot::save(const WorldImpl& world) {
     w.u32(c.first_part);
     if (!c.live) continue;
     w.u32(c.part_count);
-    w.xf(c.xf);
+    w.transform(c.xf);
     w.u64(c.options.filter.category);
     w.u64(c.options.filter.mask);
     w.i32(c.options.filter.group);
@@ -737,7 +673,7 @@ std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byt
     c.part_count = 0;
     if (!c.live) continue;
     c.part_count = r.u32("collider part count");
-    c.xf.p = PEBBLE_READ_POSITION(r, "collider position");
+    c.xf.p = r.finite_position("collider position");
     c.xf.q.c = r.finite("collider rotation");
     c.xf.q.s = r.finite("collider rotation");
     if (!is_valid(c.xf))
@@ -803,12 +739,12 @@ std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byt
     h.reshaped_at = flags[i] & 32 ? now : now - 1;
     try {
       if (flags[i] & kChain) {
-        const Vec2 a = r.vec("segment end"), b = r.vec("segment end");
+        const Vec2 a = r.finite_vec("segment end"), b = r.finite_vec("segment end");
         const std::uint8_t ghosts = r.u8("segment ghosts");
         if (ghosts > 3) r.bad("segment ghosts", "has unknown bits");
         Vec2 prev{}, next{};
-        if (ghosts & 1) prev = r.vec("ghost vertex");
-        if (ghosts & 2) next = r.vec("ghost vertex");
+        if (ghosts & 1) prev = r.finite_vec("ghost vertex");
+        if (ghosts & 2) next = r.finite_vec("ghost vertex");
         part.piece = ChainSegment::make(a, b, ghosts & 1 ? &prev : nullptr, ghosts & 2 ? &next : nullptr);
         part.chain = true;
       } else {
@@ -816,7 +752,7 @@ std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byt
         if (n < 1 || n > kMaxPolygonVertices)
           r.bad("shape vertex count", std::to_string(n) + " is outside [1, kMaxPolygonVertices]");
         Vec2 v[kMaxPolygonVertices];
-        for (int k = 0; k < n; ++k) v[k] = r.vec("shape vertex");
+        for (int k = 0; k < n; ++k) v[k] = r.finite_vec("shape vertex");
         const float radius = r.finite("shape radius");
         const auto same_core = [&](const Shape& shape) {
           if (shape.vertex_count() != n ||
@@ -966,11 +902,11 @@ std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byt
       r.bad("pair", "is touching without points or the other way round");
     if (!p.reusable) continue;
     for (int k = 0; k < p.manifold.count; ++k) {
-      p.anchor[k][0] = r.vec("reuse anchor");
-      p.anchor[k][1] = r.vec("reuse anchor");
+      p.anchor[k][0] = r.finite_vec("reuse anchor");
+      p.anchor[k][1] = r.finite_vec("reuse anchor");
     }
-    p.local_normal = r.vec("reuse normal");
-    p.relative_p = r.vec("reuse position");
+    p.local_normal = r.finite_vec("reuse normal");
+    p.relative_p = r.finite_vec("reuse position");
     p.relative_q.c = r.finite("reuse rotation");
     p.relative_q.s = r.finite("reuse rotation");
     p.reuse_limit = r.finite("reuse limit");

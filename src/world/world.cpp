@@ -166,10 +166,18 @@ void WorldImpl::release_parts(std::uint32_t first, std::uint32_t count) {
 // ---------------------------------------------------------------------------------------------
 // Changes.
 
-ColliderId WorldImpl::add(const Shape& shape, const Transform& xf, std::uint64_t user_data) {
+namespace {
+// The options of the add() overloads that take only user data: terrain (chains, heightfields) is fixed.
+ColliderOptions options_of(std::uint64_t user_data, bool fixed) {
   ColliderOptions options;
   options.user_data = user_data;
-  return add(std::span<const Shape>(&shape, 1), xf, options);
+  options.fixed = fixed;
+  return options;
+}
+}  // namespace
+
+ColliderId WorldImpl::add(const Shape& shape, const Transform& xf, std::uint64_t user_data) {
+  return add(std::span<const Shape>(&shape, 1), xf, options_of(user_data, false));
 }
 
 ColliderId WorldImpl::add(const Shape& shape, const Transform& xf, const ColliderOptions& options) {
@@ -177,9 +185,7 @@ ColliderId WorldImpl::add(const Shape& shape, const Transform& xf, const Collide
 }
 
 ColliderId WorldImpl::add(std::span<const Shape> parts, const Transform& xf, std::uint64_t user_data) {
-  ColliderOptions options;
-  options.user_data = user_data;
-  return add(parts, xf, options);
+  return add(parts, xf, options_of(user_data, false));
 }
 
 ColliderId WorldImpl::add(std::span<const Shape> parts, const Transform& xf, const ColliderOptions& options) {
@@ -193,10 +199,7 @@ ColliderId WorldImpl::add(std::span<const Shape> parts, const Transform& xf, con
 }
 
 ColliderId WorldImpl::add(const Chain& chain, const Transform& xf, std::uint64_t user_data) {
-  ColliderOptions options;
-  options.user_data = user_data;
-  options.fixed = true;
-  return add(chain, xf, options);
+  return add(chain, xf, options_of(user_data, true));
 }
 
 ColliderId WorldImpl::add(const Chain& chain, const Transform& xf, const ColliderOptions& options) {
@@ -210,10 +213,7 @@ ColliderId WorldImpl::add(const Chain& chain, const Transform& xf, const Collide
 }
 
 ColliderId WorldImpl::add(const Heightfield& field, const Transform& xf, std::uint64_t user_data) {
-  ColliderOptions options;
-  options.user_data = user_data;
-  options.fixed = true;
-  return add(field, xf, options);
+  return add(field, xf, options_of(user_data, true));
 }
 
 ColliderId WorldImpl::add(const Heightfield& field, const Transform& xf, const ColliderOptions& options) {
