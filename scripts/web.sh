@@ -4,7 +4,8 @@
 #                            Emscripten (3.1.6) into build/wasm/pkg/, the npm package folder
 #   scripts/web.sh serve     builds, then serves the playground at http://127.0.0.1:8024/ (PORT=...)
 #   scripts/web.sh test      builds, then the browser and package tests (needs build/release's
-#                            `pebble query`: scripts/test.sh runs this after the release build)
+#                            `pebble query` and Python module, or those of PEBBLE_QUERY's build:
+#                            scripts/test.sh runs this after the release build)
 #   scripts/web.sh bench     builds, then pebble's WASM against planck.js in Node (docs/web.md)
 # PEBBLE_WASM_DIR=build/other builds there instead of build/wasm (the tests that read the package
 # through it follow; those that import build/wasm/pkg directly do not).
@@ -59,7 +60,8 @@ case "$cmd" in
     fi
     build
     npm_ci
-    PEBBLE_QUERY=$query node --test web/test/*.test.mjs
+    # The Python module beside that program is the reference of the batch and mover tests.
+    PEBBLE_QUERY=$query PEBBLE_PYTHON=${PEBBLE_PYTHON:-$(dirname "$(dirname "$query")")/python} node --test web/test/*.test.mjs
     ;;
   bench)
     build

@@ -53,7 +53,7 @@ print('overlap', ' '.join(str(int(x)) for x in batch.overlap(a, xa, b, xb)))
 
 test('the batch queries equal the single queries and native pebble, bit for bit', async () => {
   const native = Object.fromEntries(execFileSync('/usr/bin/python3', ['-c', python], {
-    encoding: 'utf8', env: { ...process.env, PYTHONPATH: join(root, 'build/release/python') },
+    encoding: 'utf8', env: { ...process.env, PYTHONPATH: process.env.PEBBLE_PYTHON ?? join(root, 'build/release/python') },
   }).trim().split('\n').map((l) => { const i = l.indexOf(' '); return [l.slice(0, i), l.slice(i + 1)]; }));
 
   const pebble = await load();

@@ -38,7 +38,7 @@ print('nearest', ' '.join(str(n.part) + ':' + h(n.distance) for n in near))
 
 test('the character mover walks the same steps as native, bit for bit', async () => {
   const native = Object.fromEntries(execFileSync('/usr/bin/python3', ['-c', python], {
-    encoding: 'utf8', env: { ...process.env, PYTHONPATH: join(root, 'build/release/python') },
+    encoding: 'utf8', env: { ...process.env, PYTHONPATH: process.env.PEBBLE_PYTHON ?? join(root, 'build/release/python') },
   }).trim().split('\n').map((l) => { const [k, ...v] = l.split(' '); return [k, v]; }));
 
   const pebble = await load();
