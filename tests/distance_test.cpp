@@ -14,6 +14,7 @@
 #include "cast_cases.hpp"
 #include "contact_cases.hpp"
 #include "oracle/cast.hpp"
+#include "random_cases.hpp"
 #include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 using namespace contact_cases;
@@ -71,12 +72,15 @@ std::string check_distance_with(const Pair& p, DistanceQuery query) {
 
 std::string check_distance(const Pair& p) { return check_distance_with(p, pebble::distance); }
 
+// per_kind_pair / kSanitizerScale of each kind pair: the sanitizer build runs this file three times.
 std::vector<Pair> random_pairs(unsigned seed, int per_kind_pair, float size = 1, Vec2 origin = {}) {
   std::mt19937 rng(seed);
   std::vector<Pair> out;
   for (Kind ka : kAllKinds) {
     for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_kind_pair; ++i) out.push_back(random_pair(ka, kb, rng, size, origin));
+      for (int i = 0; i < per_kind_pair / test_random::kSanitizerScale; ++i) {
+        out.push_back(random_pair(ka, kb, rng, size, origin));
+      }
     }
   }
   return out;

@@ -18,6 +18,7 @@
 
 #include "cast_cases.hpp"
 #include "contact_cases.hpp"
+#include "random_cases.hpp"
 #include "test_hooks.hpp"  // pebble::test_hooks (src/, not installed)
 
 using namespace contact_cases;
@@ -188,7 +189,8 @@ real smaller_size(const Pair& p) {
   return std::min(oracle::half_diameter(world(p.a, p.xa)), oracle::half_diameter(world(p.b, p.xb)));
 }
 
-/// Random pairs of every kind pair, each with a margin of 0, 1%, 5% or 25% of the smaller size.
+/// Random pairs of every kind pair, each with a margin of 0, 1%, 5% or 25% of the smaller size
+/// (per_kind_pair / kSanitizerScale of them: the sanitizer build runs this file three times).
 std::vector<Case> random_cases(unsigned seed, int per_kind_pair, float size = 1, Vec2 origin = {}) {
   std::mt19937 rng(seed);
   std::vector<Case> out;
@@ -196,7 +198,7 @@ std::vector<Case> random_cases(unsigned seed, int per_kind_pair, float size = 1,
   int k = 0;
   for (Kind ka : kAllKinds) {
     for (Kind kb : kAllKinds) {
-      for (int i = 0; i < per_kind_pair; ++i) {
+      for (int i = 0; i < per_kind_pair / test_random::kSanitizerScale; ++i) {
         Pair p = random_pair(ka, kb, rng, size, origin);
         const float margin = fractions[k++ % 4] * float(smaller_size(p));
         out.push_back({std::move(p), margin});
@@ -293,7 +295,7 @@ TEST(Collide, EveryIdNamesVerticesTheCoresHave) {
         pebble::collide(p.a.shape, p.xa, p.b.shape, p.xb, 0.25f * std::min(p.a.shape.extent(), p.b.shape.extent()))
             .count;
   }
-  EXPECT_GT(contacts, 1000);
+  EXPECT_GT(contacts, 1000 / test_random::kSanitizerScale);
   // Every edge of the largest cores, the last (whose end wraps to vertex 0) included: a box
   // resting on each face of an 8-gon in turn.
   std::vector<Vec2> octagon;
@@ -907,7 +909,7 @@ TEST(Collide, SwappingTheShapesFlipsTheManifold) {
       ADD_FAILURE() << e << "\n    a,b " << show(ab) << "\n    b,a " << show(ba) << "\n    " << describe(c);
     }
   }
-  EXPECT_GT(compared, 700);
+  EXPECT_GT(compared, 700 / test_random::kSanitizerScale);
   EXPECT_EQ(failures, 0);
 }
 
@@ -995,7 +997,7 @@ TEST(Collide, IdsAndPointsSurviveTinyMotions) {
                     << "\n    moved xb = " << lit(xb2);
     }
   }
-  EXPECT_GT(compared, 700);
+  EXPECT_GT(compared, 700 / test_random::kSanitizerScale);
   EXPECT_EQ(failures, 0);
 }
 
