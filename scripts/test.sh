@@ -3,7 +3,8 @@
 # tools, the Python module, whose pytest suite is the ctest test python_test), an install +
 # find_package / add_subdirectory check, the WebAssembly build with its browser and npm package
 # tests (scripts/web.sh test, docs/web.md), the whole suite again under
-# AddressSanitizer + UndefinedBehaviorSanitizer, the determinism test (tests/determinism/check.sh:
+# AddressSanitizer + UndefinedBehaviorSanitizer (line tables only, -g1; the random sweeps that
+# tests/random_cases.hpp's kSanitizerScale shrinks run smaller there), the determinism test (tests/determinism/check.sh:
 # the same result bits from g++ and clang++, -O0 and -O2, every SIMD path), the same digest from
 # ARM64 under qemu (scripts/arm64.sh digest; scripts/arm64.sh tests runs the whole suite there), then a bounded run of
 # each fuzz target (clang, libFuzzer; PEBBLE_FUZZ_SECONDS per target, default 45; PEBBLE_FUZZ_STRICT=1,
