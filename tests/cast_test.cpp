@@ -16,6 +16,7 @@
 
 #include "cast_cases.hpp"
 #include "oracle/cast.hpp"
+#include "random_cases.hpp"
 
 using namespace cast_cases;
 using pebble::CastResult;
@@ -160,11 +161,13 @@ CastCase random_cast(Kind ka, Kind kb, std::mt19937& rng, float size, Vec2 origi
   return {std::move(a), std::move(b), xa, Transform{pb, qb}, ta, Vec2{float(aim.x), float(aim.y)} + ta};
 }
 
+// per_pair / kSanitizerScale of each kind pair (random_approaches() too): the sanitizer run's share.
 std::vector<CastCase> random_casts(unsigned seed, int per_pair, float size = 1, Vec2 origin = {}, float gap_lo = 0.05f,
                                    float gap_hi = 2) {
-  return every_kind_pair<CastCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
-    return std::optional<CastCase>(random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi));
-  });
+  return every_kind_pair<CastCase>(
+      seed, per_pair / test_random::kSanitizerScale, [&](Kind ka, Kind kb, std::mt19937& rng) {
+        return std::optional<CastCase>(random_cast(ka, kb, rng, size, origin, gap_lo, gap_hi));
+      });
 }
 
 /// Grazing casts: the relative motion is shifted sideways to where it just touches (found by
@@ -1221,9 +1224,10 @@ ApproachCase random_approach(Kind ka, Kind kb, std::mt19937& rng, float size, Ve
 
 std::vector<ApproachCase> random_approaches(unsigned seed, int per_pair, float size = 1, Vec2 origin = {},
                                             float gap_lo = 0.05f, float gap_hi = 2) {
-  return every_kind_pair<ApproachCase>(seed, per_pair, [&](Kind ka, Kind kb, std::mt19937& rng) {
-    return std::optional<ApproachCase>(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
-  });
+  return every_kind_pair<ApproachCase>(
+      seed, per_pair / test_random::kSanitizerScale, [&](Kind ka, Kind kb, std::mt19937& rng) {
+        return std::optional<ApproachCase>(random_approach(ka, kb, rng, size, origin, gap_lo, gap_hi));
+      });
 }
 
 }  // namespace
