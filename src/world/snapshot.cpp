@@ -905,12 +905,14 @@ std::unique_ptr<WorldImpl> WorldImpl::Snapshot::restore(std::span<const std::byt
       p.anchor[k][0] = r.finite_vec("reuse anchor");
       p.anchor[k][1] = r.finite_vec("reuse anchor");
     }
-    // The kept manifold's normal is this one turned by part a's rotation (update.cpp,
+    // A kept manifold's normal is this one turned by part a's rotation (update.cpp,
     // reuse_manifold), and the next save() writes it: a tenth of the manifold check's tolerance
     // leaves room for the rotation's own (kRotationTolerance), so that snapshot restores too. What
-    // pebble writes is unit to float rounding.
+    // pebble writes is unit to float rounding, but for an empty manifold (kept under looser
+    // reuse_bounds), whose normal no one reads.
     p.local_normal = r.finite_vec("reuse normal");
-    if (std::fabs(pebble::length(p.local_normal) - 1) > 1e-4f) r.bad("reuse normal", "is not of unit length");
+    if (p.manifold.count > 0 && std::fabs(pebble::length(p.local_normal) - 1) > 1e-4f)
+      r.bad("reuse normal", "is not of unit length");
     p.relative_p = r.finite_vec("reuse position");
     p.relative_q.c = r.finite("reuse rotation");
     p.relative_q.s = r.finite("reuse rotation");
