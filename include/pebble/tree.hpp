@@ -22,6 +22,12 @@
 #else
 #define PEBBLE_TREE_VECTOR 0
 #endif
+// With double positions a box is two 2-double vectors, compared a corner at a time.
+#if !defined(PEBBLE_NO_SIMD) && PEBBLE_DOUBLE_POSITIONS && (defined(__GNUC__) || defined(__clang__))
+#define PEBBLE_TREE_VECTOR_DOUBLE 1
+#else
+#define PEBBLE_TREE_VECTOR_DOUBLE 0
+#endif
 
 namespace pebble {
 
@@ -344,9 +350,29 @@ void AabbTree::query_impl(const Aabb& box, std::uint64_t mask, F& f) const {
 #endif
   };
 #endif
+#if PEBBLE_TREE_VECTOR_DOUBLE
+  // b overlaps box when b.lower <= box.upper and box.lower <= b.upper in both lanes: the same
+  // compares as the loop below, two at a time.
+  using V2 = double __attribute__((vector_size(16)));
+  const V2 box_lower = {box.lower.x, box.lower.y}, box_upper = {box.upper.x, box.upper.y};
+  const auto overlaps = [&](const Aabb& b) {
+    V2 lower, upper;
+    __builtin_memcpy(&lower, &b.lower, sizeof lower);
+    __builtin_memcpy(&upper, &b.upper, sizeof upper);
+#if defined(__SSE2__)
+    // The compiler's own builtin (no header); the masks joined as bits, since GCC 12 turns an &
+    // of the two compare vectors into lane-by-lane integer code.
+    return int((__builtin_ia32_movmskpd(V2(lower <= box_upper)) & __builtin_ia32_movmskpd(V2(box_lower <= upper))) ==
+               0x3);
+#else
+    const auto le = (lower <= box_upper) & (box_lower <= upper);  // all ones in each lane that holds
+    return int((le[0] & le[1]) == -1);
+#endif
+  };
+#endif
   for (;;) {
     const Node& n = nodes_[std::size_t(node)];
-#if PEBBLE_TREE_VECTOR
+#if PEBBLE_TREE_VECTOR || PEBBLE_TREE_VECTOR_DOUBLE
     int hit = overlaps(n.box[0]) | overlaps(n.box[1]) << 1;
 #else
     int hit = 0;
@@ -436,6 +462,31 @@ float AabbTree::cast_box_impl(Position origin, Vec2 half_extents, Vec2 translati
   // a NaN limits nothing.
   const float inv_x = 1.0f / translation.x, inv_y = 1.0f / translation.y;
   const bool neg_x = std::signbit(inv_x), neg_y = std::signbit(inv_y);
+#if PEBBLE_TREE_VECTOR_DOUBLE
+  // The same operations as below on both axes at once: the planes and their offsets from the
+  // origin in double, the times rounded to float; the near plane picked by bit masks.
+  using V2 = double __attribute__((vector_size(16)));
+  using M2 = long long __attribute__((vector_size(16)));
+  using F2 = float __attribute__((vector_size(8)));
+  const V2 half = {double(half_extents.x), double(half_extents.y)}, from = {origin.x, origin.y};
+  const V2 inv = {double(inv_x), double(inv_y)};
+  const M2 down = {neg_x ? -1LL : 0LL, neg_y ? -1LL : 0LL};  // the axes the cast runs down
+  const auto enter = [&](const Aabb& b) {
+    V2 lower, upper;
+    __builtin_memcpy(&lower, &b.lower, sizeof lower);
+    __builtin_memcpy(&upper, &b.upper, sizeof upper);
+    const V2 lo = lower - half, hi = upper + half;
+    const V2 near = V2((M2(hi) & down) | (M2(lo) & ~down)), far = V2((M2(lo) & down) | (M2(hi) & ~down));
+    const F2 t0 = __builtin_convertvector((near - from) * inv, F2);
+    const F2 t1 = __builtin_convertvector((far - from) * inv, F2);
+    float t_near = 0, t_far = kInf;
+    if (t0[0] > t_near) t_near = t0[0];
+    if (t0[1] > t_near) t_near = t0[1];
+    if (t1[0] < t_far) t_far = t1[0];
+    if (t1[1] < t_far) t_far = t1[1];
+    return t_near <= t_far ? t_near : kInf;  // kInf: missed
+  };
+#else
   const auto enter = [&](const Aabb& b) {
     // (In a build with double positions the planes and their offsets from the origin are in
     // double, the times rounded to float.)
@@ -452,6 +503,7 @@ float AabbTree::cast_box_impl(Position origin, Vec2 half_extents, Vec2 translati
     if (ty1 < t_far) t_far = ty1;
     return t_near <= t_far ? t_near : kInf;  // kInf: missed
   };
+#endif
   struct Entry {
     std::int32_t child;
     float t;

@@ -288,7 +288,37 @@ Aabb detail::bounds_portable(const Shape& shape, const Transform& xf) noexcept {
 
 Aabb bounds(const Shape& shape, const Transform& xf) noexcept {
 #if PEBBLE_DOUBLE_POSITIONS
-  return detail::bounds_portable(shape, xf);  // no float lanes for a double position
+  // The core turned and boxed in float lanes as in the other build below (written out twice: a
+  // shared inline helper changed that build's register allocation), the position added in double
+  // as bounds_portable() does: the same bits (tests/mass_test.cpp compares them).
+  using F = detail::base::Float4;
+  const F c4 = F::splat(xf.q.c);
+  const F s4 = F::lanes(-xf.q.s, xf.q.s, -xf.q.s, xf.q.s);
+  const float* v = &shape.padded_vertices()[0].x;
+  const auto turn = [&](int i) {
+    const F xy = F::load(v + 2 * i);
+    return c4 * xy + s4 * swap_pairs(xy);
+  };
+  F core;  // lo.x lo.y hi.x hi.y, about the origin
+  if (shape.vertex_count() == 1) {
+    core = turn(0);
+  } else {
+    const F w0 = turn(0), w1 = turn(2), w2 = turn(4), w3 = turn(6);
+    F lo = min(min(w0, w1), min(w2, w3));
+    F hi = max(max(w0, w1), max(w2, w3));
+    lo = min(lo, high_halves(lo, lo));
+    hi = max(hi, high_halves(hi, hi));
+    core = low_halves(lo, hi);
+  }
+  float box[4];
+  detail::base::store(box, core);
+  const Vec2 centroid = shape.core_centroid();
+  const float reach = std::fabs(centroid.x) + std::fabs(centroid.y) + shape.extent();
+  const float grow = shape.radius() + (kBoundsPad * reach + kBoundsPadFloor);
+  const double grow_x = double(grow) + std::fabs(xf.p.x) * 0x1p-50, grow_y = double(grow) + std::fabs(xf.p.y) * 0x1p-50;
+  if (!is_valid(xf)) return {};
+  return {{(xf.p.x + double(box[0])) - grow_x, (xf.p.y + double(box[1])) - grow_y},
+          {(xf.p.x + double(box[2])) + grow_x, (xf.p.y + double(box[3])) + grow_y}};
 #else
   // bounds_portable()'s float operations, two vertices (x, y, x, y) per 4-lane value: the same
   // results bit for bit (tests/mass_test.cpp compares them).

@@ -42,6 +42,28 @@ inline constexpr int kBoxChunk = 256;  // colliders per set_transforms() task
 inline constexpr int kFixedRebuildMin = 64;
 inline constexpr int kFixedRebuildFraction = 4;
 
+#if PEBBLE_DOUBLE_POSITIONS
+// With double positions every query subtracts world positions in double and rounds only the
+// offset, so its float work sees coordinates relative to its frames, not to the world's origin:
+// the slacks below scale with that relative reach (a box at 1e7 m is as tight as at the origin).
+
+// The rounding allowance of a cast from a to b, or of a cast whose frame is at a and reaches b: the
+// larger of the two axes, which a rotation mixes. (The collider's own reach about its position
+// is in its box's slack, grown() below.)
+inline float coordinate_slack(Position a, Position b) {
+  return kCastCoordinateSlack * std::max(std::fabs(float(b.x - a.x)), std::fabs(float(b.y - a.y)));
+}
+
+// b grown by `grow` on every side, plus kBoxCoordinateSlack of the shape's reach about its frame's
+// position (|core centroid|_1 + extent() bounds every point of it from there, as in bounds()).
+// The sums here round by at most 2^-53 of a coordinate, for which the pad of 2^-50 of the
+// position that bounds() adds for its own two roundings leaves room.
+inline Aabb grown(const Aabb& b, float grow, const Shape& shape) {
+  const Vec2 c = shape.core_centroid();
+  const double pad = double(grow + kBoxCoordinateSlack * (std::fabs(c.x) + std::fabs(c.y) + shape.extent()));
+  return {{b.lower.x - pad, b.lower.y - pad}, {b.upper.x + pad, b.upper.y + pad}};
+}
+#else
 // The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
 // in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
 // (A collider whose own coordinates are that large and that round the cast lies near the cast.)
@@ -49,14 +71,16 @@ inline float coordinate_slack(Position a, Position b) {
   return kCastCoordinateSlack * float(std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)}));
 }
 
-// b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate.
-inline Aabb grown(const Aabb& b, float grow) {
+// b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate. (`shape`: whose
+// reach the build with double positions measures the slack by.)
+inline Aabb grown(const Aabb& b, float grow, const Shape& /*shape*/) {
   const auto out = [&](auto v, float sign) { return v + sign * (grow + kBoxCoordinateSlack * std::fabs(v)); };
   return {{out(b.lower.x, -1), out(b.lower.y, -1)}, {out(b.upper.x, 1), out(b.upper.y, 1)}};
 }
+#endif
 
 inline Aabb collider_box(const Shape& shape, const Transform& xf, float margin) {
-  return grown(bounds(shape, xf), 0.5f * margin + kBoxSizeSlack * shape.extent());
+  return grown(bounds(shape, xf), 0.5f * margin + kBoxSizeSlack * shape.extent(), shape);
 }
 
 // The box as a Shape placed at its centre (a segment or point when it has no width or height).

@@ -61,7 +61,7 @@ void WorldImpl::cast_shape_impl(const Shape& shape, const Transform& xf, Vec2 tr
   const float target = options.target_separation;
   if (!(target >= 0) || !(target <= kMaxShapeExtent)) return;
   // The shape's box, grown by the target (shapes that far apart count as touching) and the slacks.
-  const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent());
+  const Aabb box = grown(bounds(shape, xf), target + kBoxSizeSlack * shape.extent(), shape);
   const auto cast_one = [&](std::uint32_t part) {
     const Part& p = parts_[part];
     CastResult hit = p.chain ? pebble::cast_shape(shape, xf, translation, p.piece, p.xf, Vec2{}, options)
@@ -69,8 +69,15 @@ void WorldImpl::cast_shape_impl(const Shape& shape, const Transform& xf, Vec2 tr
     hit.normal = -hit.normal;  // the collider's outward normal, as for rays
     return hit;
   };
+#if PEBBLE_DOUBLE_POSITIONS
+  // The cast's frame is at xf.p; its float work reaches the box's corners, swept.
+  const float slack =
+      std::max({coordinate_slack(xf.p, box.lower), coordinate_slack(xf.p, box.upper),
+                coordinate_slack(xf.p, box.lower + translation), coordinate_slack(xf.p, box.upper + translation)});
+#else
   const float slack = std::max(coordinate_slack(box.lower, box.upper),
                                coordinate_slack(box.lower + translation, box.upper + translation));
+#endif
   const Vec2 half = extents(box) + Vec2{slack, slack};
   sweep(Ray{center(box), translation}, half, filter, cast_one, on_hit);
 }
@@ -141,7 +148,7 @@ void WorldImpl::within_impl(const Shape& shape, const Transform& xf, float dista
                             detail::CallbackRef<bool(ColliderId)> on_hit) const {
   if (!is_valid(xf) || !(distance >= 0) || !(distance <= kMaxWorldCoordinate)) return;
   // The query shape's box grown by the distance: every collider within it has its box overlap this.
-  const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent());
+  const Aabb query = grown(bounds(shape, xf), distance + kBoxSizeSlack * shape.extent(), shape);
   visit_overlapping(
       query, filter,
       [&](const Shape& part, const Transform& at, const Aabb&) {
@@ -154,7 +161,7 @@ void WorldImpl::within_impl(const Shape& shape, const Transform& xf, float dista
 void WorldImpl::collide_impl(const Shape& shape, const Transform& xf, float margin, const QueryFilter& filter,
                              detail::CallbackRef<bool(ColliderId, int, const Manifold&)> on_contact) const {
   if (!is_valid(xf) || !(margin >= 0) || !(margin <= kMaxShapeExtent)) return;
-  const Aabb query = grown(bounds(shape, xf), margin + kBoxSizeSlack * shape.extent());
+  const Aabb query = grown(bounds(shape, xf), margin + kBoxSizeSlack * shape.extent(), shape);
   for (const AabbTree* tree : {&moving_tree_, &fixed_tree_}) {
     if (tree == &fixed_tree_ && !filter.fixed) break;
     bool going = true;
@@ -240,7 +247,7 @@ void WorldImpl::aabb_impl(const Aabb& box, const QueryFilter& filter,
           // A shape up to 2.4e7 from its position, or a large contact margin: clipped also to the
           // shape's bounds grown by 1e-3 of its size (beyond what overlap() could call touching),
           // which are at most 4.9e7 wide, then asked tile by tile.
-          const Aabb near = grown(bounds(shape, at), kBoxSizeSlack * shape.extent());
+          const Aabb near = grown(bounds(shape, at), kBoxSizeSlack * shape.extent(), shape);
           part = {max(part.lower, near.lower), min(part.upper, near.upper)};
           return is_valid(part) && overlaps_box(shape, at, part);
         }
