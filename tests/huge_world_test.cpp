@@ -364,7 +364,7 @@ TEST(HugeWorld, CastsAt1e7FindTheClosestHitOfAllColliders) {
   const Shape probe = Shape::rounded_box(0.2f, 0.1f, 0.05f);
   int hits = 0;
   for (int k = 0; k < 300; ++k) {
-    const Position from{kFarX + double(24 * unit(rng)), kFarY + double(24 * unit(rng))};
+    const Position from{Coordinate(kFarX + double(24 * unit(rng))), Coordinate(kFarY + double(24 * unit(rng)))};
     const float a = angle(rng), len = 0.5f + 6 * unit(rng);
     const Vec2 t{len * std::cos(a), len * std::sin(a)};
     // Brute force: the least fraction over every collider.

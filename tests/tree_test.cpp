@@ -542,6 +542,53 @@ TEST(AabbTree, FatBoxesFollowTheSettings) {
   EXPECT_TRUE(tree.validate());
 }
 
+// keeps() (and so move_proxy()'s answer) is the rule TreeSettings documents, written out here
+// with math.hpp's box operations: the new box lies in the fat box, and the fat box lies in the
+// box grown by (1 + kShrinkMargins) margins and stretched by prediction x displacement on the side
+// it points to. Boxes are drawn so that most cases sit within a few rounding steps of a bound
+// (the double build compares two lanes at a time there; both builds must give the rule's answer).
+TEST(AabbTree, KeepsIsTheFatBoxRule) {
+  test_random::Rng rng(29);
+  constexpr float kShrink = 4;  // kShrinkMargins, src/world/tree.cpp
+  int kept = 0, moved = 0;
+  for (const TreeSettings settings : {TreeSettings{}, TreeSettings{0.1f, 0.25f, 4.0f}, TreeSettings{0, 0, 0}}) {
+    AabbTree tree(settings);
+    for (int i = 0; i < 4000; ++i) {
+      const Coordinate far = i % 3 == 0 ? Coordinate(1e4) : Coordinate(10);
+      const Position at{Coordinate(rng.uniform(-1, 1)) * far, Coordinate(rng.uniform(-1, 1)) * far};
+      const Vec2 size{float(rng.uniform(0.01, 3)), float(rng.uniform(0.01, 3))};
+      const Vec2 d0{float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3))};
+      const ProxyId id = tree.create_proxy({at, at + size});
+      if (settings.prediction > 0) tree.move_proxy(id, {at + Vec2{5, 5}, at + Vec2{5, 5} + size}, d0);
+      const Aabb fat = tree.fat_box(id);
+      // A new box: a corner of the fat box, the old box, or in between, moved by up to a margin.
+      const Vec2 inset = 0.2f * (fat.upper - fat.lower);
+      const Aabb old = {fat.lower + inset, fat.upper - inset};
+      const int pick = i % 4;
+      const Vec2 nudge{float(rng.uniform(-1, 1)) * (pick == 0 ? 1e-6f : 0.2f),
+                       float(rng.uniform(-1, 1)) * (pick == 1 ? 1e-6f : 0.2f)};
+      Aabb box = pick == 2 ? Aabb{fat.lower + nudge, fat.upper + nudge} : Aabb{old.lower + nudge, old.upper + nudge};
+      if (!(box.lower.x <= box.upper.x && box.lower.y <= box.upper.y)) box = old;
+      const Vec2 d = i % 5 == 0 ? Vec2{} : Vec2{float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5))};
+      // The rule.
+      const Vec2 half = extents(box);
+      const float margin =
+          std::max(0.0f, std::min(settings.margin, settings.margin_fraction * std::max(half.x, half.y)));
+      Aabb grown = inflate(box, margin);
+      const Vec2 ahead = settings.prediction * d;
+      (ahead.x < 0 ? grown.lower.x : grown.upper.x) += ahead.x;
+      (ahead.y < 0 ? grown.lower.y : grown.upper.y) += ahead.y;
+      const bool want = contains(fat, box) && contains(inflate(grown, kShrink * margin), fat);
+      ASSERT_EQ(tree.keeps(id, box, d), want) << "case " << i;
+      ASSERT_EQ(tree.move_proxy(id, box, d), !want) << "case " << i;
+      (want ? kept : moved) += 1;
+      tree.destroy_proxy(id);
+    }
+  }
+  EXPECT_GT(kept, 1000);
+  EXPECT_GT(moved, 1000);
+}
+
 TEST(AabbTree, QueriesAllocateNothing) {
   test_random::Rng rng(11);
   AabbTree tree;
