@@ -83,7 +83,7 @@ void check_in_world(const std::vector<Shape>& pieces, const Transform& xf) {
   const float reach = std::max(1.0f, pebble::length(box.upper - box.lower));
   const std::size_t step = std::max<std::size_t>(1, pieces.size() / 8);  // about 8 pieces asked
   for (std::size_t i = 0; i < pieces.size(); i += step) {
-    const Vec2 inside = pebble::transform_point(xf, pieces[i].core_centroid());
+    const pebble::Position inside = pebble::transform_point(xf, pieces[i].core_centroid());
     bool expected = false;
     for (const Shape& s : pieces) expected = expected || pebble::contains(s, xf, inside);
     int reported = 0;
@@ -123,7 +123,7 @@ void check_in_world(const std::vector<Shape>& pieces, const Transform& xf) {
       FUZZ_REQUIRE(got.hit.fraction == best);
     }
   }
-  const Vec2 outside = box.upper + Vec2{reach, reach};
+  const pebble::Position outside = box.upper + Vec2{reach, reach};
   if (pebble::is_valid_point(outside)) {
     world.overlap_point(outside, [&](pebble::ColliderId) {
       FUZZ_REQUIRE(!"a point outside the pieces' box overlaps the compound");

@@ -25,6 +25,7 @@ using pebble::CastResult;
 using pebble::DistanceResult;
 using pebble::Manifold;
 using pebble::MassProperties;
+using pebble::Position;
 using pebble::ProjectionResult;
 using pebble::ToiResult;
 using pebble::Vec2;
@@ -134,6 +135,9 @@ inline bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 inline bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 #endif
 inline bool is_zero(Vec2 v) { return v.x == 0 && v.y == 0; }
+#if PEBBLE_DOUBLE_POSITIONS
+inline bool is_zero(Position v) { return v.x == 0 && v.y == 0; }
+#endif
 inline bool is_unit(Vec2 v) {
   return finite(v) && std::fabs(std::sqrt(double(v.x) * v.x + double(v.y) * v.y) - 1) <= g_unit_tolerance;
 }

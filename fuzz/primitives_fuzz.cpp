@@ -17,8 +17,8 @@ namespace {
 
 namespace prim = pebble::prim;
 
-bool finite_all(std::initializer_list<Vec2> vs) {
-  return std::all_of(vs.begin(), vs.end(), [](Vec2 v) { return finite(v); });
+bool finite_all(std::initializer_list<pebble::Position> vs) {
+  return std::all_of(vs.begin(), vs.end(), [](pebble::Position v) { return finite(v); });
 }
 bool finite_all(std::initializer_list<float> vs) {
   return std::all_of(vs.begin(), vs.end(), [](float v) { return std::isfinite(v); });

@@ -21,7 +21,7 @@ using pebble::Shape;
 using pebble::Sweep;
 using pebble::Transform;
 
-bool valid_point(Vec2 p) { return pebble::is_valid_point(p); }
+bool valid_point(pebble::Position p) { return pebble::is_valid_point(p); }
 
 /// The shape's core alone (radius 0).
 Shape core_of(const Shape& s) {
@@ -55,8 +55,8 @@ constexpr float kMinPairScale = 1e-6f;
 float accuracy(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb) {
   float biggest = 0;
   for (const Aabb& box : {pebble::bounds(a, xa), pebble::bounds(b, xb)}) {
-    biggest = std::max(
-        {biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
+    biggest = std::max({biggest, float(std::fabs(box.lower.x)), float(std::fabs(box.lower.y)),
+                        float(std::fabs(box.upper.x)), float(std::fabs(box.upper.y))});
   }
   const auto scale_error = [](const Transform& x) { return 0.5f * std::fabs(x.q.c * x.q.c + x.q.s * x.q.s - 1); };
   const float frames =

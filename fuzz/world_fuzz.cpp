@@ -516,16 +516,16 @@ float depth_into(const Shape& shape, const Transform& xf, const Entry& e, int k)
 bool behind_segment(const Shape& shape, const Transform& xf, const Entry& e, int k) {
   if (!e.chain()) return false;
   const ChainSegment& s = e.segments[std::size_t(k)];
-  const Vec2 a = pebble::transform_point(e.xf, s.a), b = pebble::transform_point(e.xf, s.b);
-  const Vec2 c = pebble::transform_point(xf, shape.core_centroid());
+  const pebble::Position a = pebble::transform_point(e.xf, s.a), b = pebble::transform_point(e.xf, s.b);
+  const pebble::Position c = pebble::transform_point(xf, shape.core_centroid());
   return pebble::cross(b - a, c - a) > 0;  // left of a -> b: the back side
 }
 
 /// How far the mover may end inside a part beyond the skin: distance()'s rounding at the
 /// coordinates and sizes involved.
 float depth_slack(const Shape& shape, const Transform& xf, const Entry& e, int k) {
-  const float scale = std::max({1.0f, std::fabs(xf.p.x), std::fabs(xf.p.y), std::fabs(e.xf.p.x), std::fabs(e.xf.p.y),
-                                shape.extent(), e.parts[std::size_t(k)].extent()});
+  const float scale = std::max({1.0f, float(std::fabs(xf.p.x)), float(std::fabs(xf.p.y)), float(std::fabs(e.xf.p.x)),
+                                float(std::fabs(e.xf.p.y)), shape.extent(), e.parts[std::size_t(k)].extent()});
   return 4e-6f * scale;
 }
 
@@ -964,9 +964,9 @@ int run(const std::uint8_t* data, std::size_t size) {
       case 16 + 9: {  // place the mover: a teleport
         if (!mover.mover) break;
         const bool small = in.flag();
-        const Vec2 at = small ? mover.mover->transform().p +
-                                    Vec2{float(std::int8_t(in.u8())) / 64.0f, float(std::int8_t(in.u8())) / 64.0f}
-                              : in.vec2();
+        const pebble::Position at = small ? mover.mover->transform().p + Vec2{float(std::int8_t(in.u8())) / 64.0f,
+                                                                              float(std::int8_t(in.u8())) / 64.0f}
+                                          : in.vec2();
         log += "  mover.set_transform(" + lit(at) + ")\n";
         if (pebble::is_valid_point(at)) mover.mover->set_transform(Transform{at, mover.q});
         break;

@@ -105,7 +105,7 @@ TEST(ApiNames, ResultsSayWhetherThereIsAnAnswer) {
   EXPECT_FALSE(bool(closest_approach(kBall, bad, {6, 0}, kBox, kAt, {}, 1)));
 
   // Time of impact: true when the shapes touch at `fraction` (hit, or overlapped at the start).
-  const auto sweep = [](Vec2 c0, Vec2 c1) { return Sweep{{0, 0}, c0, c1, 0.3f, 0.3f}; };
+  const auto sweep = [](Position c0, Position c1) { return Sweep{{0, 0}, c0, c1, 0.3f, 0.3f}; };
   const Sweep still = sweep(kAt.p, kAt.p);
   const ToiResult hit = time_of_impact(kBall, sweep({-2, 0}, {4, 0}), kBox, still);
   const ToiResult apart = time_of_impact(kBall, sweep({-2, 0}, {-2, 6}), kBox, still);
@@ -159,7 +159,7 @@ TEST(ApiNames, WorldCastsAnswerDirectlyAndStillServeOptionalCode) {
     EXPECT_EQ(c.miss.id, ColliderId{});  // names nothing
     EXPECT_EQ(c.miss.part, 0);
     EXPECT_EQ(c.miss.hit.fraction, 1.0f);
-    EXPECT_TRUE(same_bits(c.miss.hit.point, Vec2{0, 0}) && same_bits(c.miss.hit.normal, Vec2{0, 0}));
+    EXPECT_TRUE(same_bits(c.miss.hit.point, Position{0, 0}) && same_bits(c.miss.hit.normal, Vec2{0, 0}));
 
     // The old std::optional forms, through the deprecated members.
     EXPECT_TRUE(c.hit.has_value());

@@ -199,7 +199,7 @@ std::vector<CastCase> parallel_casts(unsigned seed, int per_pair) {
     const Rot turns[] = {q, Rot{-q.s, q.c}, Rot{-q.c, -q.s}, Rot{q.s, -q.c}};
     const Rot qb = turns[rng() % 4];
     // Keep B's centre where it was.
-    const Vec2 centre = pebble::transform_point(c.xb, c.b.shape.core_centroid());
+    const pebble::Position centre = pebble::transform_point(c.xb, c.b.shape.core_centroid());
     c.xb = Transform{centre - pebble::rotate(qb, c.b.shape.core_centroid()), qb};
     return std::optional<CastCase>(std::move(c));
   });
@@ -319,7 +319,7 @@ TEST(ShapeCast, TiltedLongFaceUnderARoundedShapeHitsAtTheStart) {
       "tilted long face");
   // Both moving together (no relative motion) too.
   std::vector<CastCase> together = cases;
-  for (CastCase& c : together) c.ta = c.tb = Vec2{-0.25f * c.xa.p.y, 0.5f};
+  for (CastCase& c : together) c.ta = c.tb = Vec2{-0.25f * float(c.xa.p.y), 0.5f};
   expect_all(together, check_cast, "tilted long face, moving together");
 }
 
@@ -1542,7 +1542,7 @@ TEST(SweepTransform, FollowsTheSweepToFloatPrecision) {
     ASSERT_NEAR(x.q.c, double(std::cos(angle)), double(slack)) << a0 << " " << a1 << " " << t;
     ASSERT_NEAR(x.q.s, double(std::sin(angle)), double(slack)) << a0 << " " << a1 << " " << t;
     // The rotation centre follows the line from c0 to c1.
-    const Vec2 centre = pebble::transform_point(x, s.local_center);
+    const pebble::Position centre = pebble::transform_point(x, s.local_center);
     ASSERT_NEAR(centre.x, s.c0.x + t * (s.c1.x - s.c0.x), 1e-5);
     ASSERT_NEAR(centre.y, s.c0.y + t * (s.c1.y - s.c0.y), 1e-5);
   }

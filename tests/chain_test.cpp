@@ -319,7 +319,7 @@ TEST(Chain, WorldContactsNameTheSegmentAndMatchEachSegment) {
   EXPECT_EQ(got.size(), want);
   EXPECT_GT(want, 20u / kScale);
   // A ray from inside the loop passes out; from outside it hits the loop's segment.
-  const Vec2 centre = at_loop.p;
+  const Position centre = at_loop.p;
   const auto out = world.cast_ray({centre, rotate(at_loop.q, Vec2{10, 0})});
   EXPECT_TRUE(!out || out.id != loop_id);
   const auto in = world.cast_ray({centre + rotate(at_loop.q, Vec2{10, 0}), rotate(at_loop.q, Vec2{-10, 0})});
@@ -423,7 +423,7 @@ TEST(Chain, SteepKinksAgreeWithTheOracle) {
     const ChainSegment& s2 = chain.segment(2);
     const oracle::RShape body = to_oracle(k.b, k.xb);
     const long double tol = 1e-3L * oracle::half_diameter(body) + 8e-7L * 40;
-    const Vec2 c = transform_point(k.local, k.b.core_centroid());
+    const Vec2 c = to_vec2(transform_point(k.local, k.b.core_centroid()));  // in the chain's frame
     long double d[4], whole = 1e30L;
     V own[4];  // each segment's least-translation direction, from it to the body (chain frame)
     bool front[4];
@@ -458,7 +458,7 @@ TEST(Chain, SteepKinksAgreeWithTheOracle) {
       for (int j = 0; j < m[i].count; ++j) {
         const ContactPoint& p = m[i].points[j];
         own_least = std::min<long double>(own_least, p.separation);
-        const Vec2 on_body = p.point + 0.5f * p.separation * m[i].normal;
+        const Position on_body = p.point + 0.5f * p.separation * m[i].normal;
         const Vec2 on_chain = inv_transform_point(k.xs, p.point - 0.5f * p.separation * m[i].normal);
         if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol)
           bad.push_back("point not on the body's surface");
@@ -524,7 +524,7 @@ TEST(Chain, SteepKinkFaceContactsHaveCollidesIds) {
   for (int trial = 0; trial < 30000 / kScale; ++trial) {
     const KinkCase k = kink_case(rng, trial);
     if (k.b.radius() > 0) continue;
-    const Vec2 c = transform_point(k.local, k.b.core_centroid());
+    const Vec2 c = to_vec2(transform_point(k.local, k.b.core_centroid()));  // in the chain's frame
     for (int i = 0; i < 4; ++i) {
       const ChainSegment& s = k.chain.segment(i);
       const Manifold plain = collide(s.shape, k.xs, k.b, k.xb, margin);
@@ -566,7 +566,7 @@ TEST(Chain, CastsStartingInContactHitAtTheStart) {
     const Chain& chain = k.chain;
     const oracle::RShape body = to_oracle(k.b, k.local);
     const long double tol = 1e-3L * oracle::half_diameter(body) + 8e-7L * 40;
-    const Vec2 c = transform_point(k.local, k.b.core_centroid());
+    const Vec2 c = to_vec2(transform_point(k.local, k.b.core_centroid()));  // in the chain's frame
     const Vec2 move =
         rotate(k.xs.q, float(rng.uniform(0.1, 1)) * Vec2{float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))});
     const ShapeCastOptions options = rng.chance(0.5) ? skin : ShapeCastOptions{};
@@ -650,7 +650,7 @@ TEST(Chain, TinyBoxAroundATinySegmentAgreesWithTheOracle) {
   const long double tol = 1e-3L * 2 * h;
   for (int k = 0; k < m.count; ++k) {
     EXPECT_GE(m.points[k].separation, along - tol) << k;  // no deeper than the box lies along the normal
-    const Vec2 on_box = m.points[k].point + 0.5f * m.points[k].separation * m.normal;
+    const Position on_box = m.points[k].point + 0.5f * m.points[k].separation * m.normal;
     EXPECT_NEAR(double(oracle::signed_distance_to_surface(body, {on_box.x, on_box.y})), 0, double(tol)) << k;
   }
   long double least = 1;

@@ -265,7 +265,7 @@ TEST(Heightfield, ContactsOverAGentleFieldAgreeWithTheOracle) {
     const Transform xb = mul(xs, local);
     const oracle::RShape body = to_oracle(b, xb);
     const long double tol = 1e-3L * oracle::half_diameter(body) + 8e-7L * 40;
-    const Vec2 c = transform_point(local, b.core_centroid());
+    const Vec2 c = to_vec2(transform_point(local, b.core_centroid()));  // in the field's frame
     long double whole = 1e30L;
     bool in_front = true;  // the body's centroid above every cell it spans
     for (int i = 0; i < field.cell_count(); ++i) {
@@ -294,7 +294,7 @@ TEST(Heightfield, ContactsOverAGentleFieldAgreeWithTheOracle) {
         const ContactPoint& p = m.points[k];
         least = std::min<long double>(least, p.separation);
         if (p.separation > margin) bad.push_back("a separation above the margin");
-        const Vec2 on_body = p.point + 0.5f * p.separation * m.normal;
+        const Position on_body = p.point + 0.5f * p.separation * m.normal;
         const Vec2 on_cell = inv_transform_point(xs, p.point - 0.5f * p.separation * m.normal);
         if (std::fabs(oracle::signed_distance_to_surface(body, {on_body.x, on_body.y})) > tol)
           bad.push_back("a point not on the body's surface");

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -65,11 +66,16 @@ struct Score {
   bool holds() const { return invariant <= kAccuracy && points <= kAccuracy && wrong == 0; }
 };
 
-/// How far a float point may be from the exact one by rounding its coordinates alone.
-real rounding(Vec2 p) { return real(FLT_EPSILON) * (std::fabs(p.x) + std::fabs(p.y)); }
+/// How far a world point may be from the exact one by rounding its coordinates alone (to float,
+/// or to double in a build with double positions).
+real rounding(pebble::Position p) {
+  return real(std::numeric_limits<pebble::Coordinate>::epsilon()) * (std::fabs(p.x) + std::fabs(p.y));
+}
 
 /// Error of world point p against the exact q, beyond p's own rounding, in units of size.
-real point_error(Vec2 p, V q, real size) { return std::max<real>(0, oracle::length(v(p) - q) - rounding(p)) / size; }
+real point_error(pebble::Position p, V q, real size) {
+  return std::max<real>(0, oracle::length(v(p) - q) - rounding(p)) / size;
+}
 
 Transform shifted(Transform xf, Vec2 by) { return {{xf.p.x + by.x, xf.p.y + by.y}, xf.q}; }
 Vec2 vec(V p) { return {float(p.x), float(p.y)}; }
@@ -204,7 +210,8 @@ Score score_point(const std::vector<Pair>& base, Vec2 offset, unsigned seed) {
     const oracle::RShape w = world(b.a, xf);
     const real size = oracle::half_diameter(w);
     for (int k = 0; k < 3; ++k) {
-      const Vec2 q = b.xa.p + Vec2{uniform(rng, -2, 2) * float(size), uniform(rng, -2, 2) * float(size)} + offset;
+      const pebble::Position q =
+          b.xa.p + Vec2{uniform(rng, -2, 2) * float(size), uniform(rng, -2, 2) * float(size)} + offset;
       const oracle::Projection o = oracle::project(w, v(q));
       const pebble::ProjectionResult r = pebble::project_point(b.a.shape, xf, q);
       const std::string what = "project_point " + lit(q) + " on " + b.a.maker + " at " + lit(xf);
@@ -240,7 +247,7 @@ Score score_ray(const std::vector<Pair>& base, Vec2 offset, unsigned seed, bool 
     const oracle::RShape w = world(b.a, xf);
     const real size = oracle::half_diameter(w);
     const V from = random_direction(rng), aim{uniform(rng, -1, 1) * size, uniform(rng, -1, 1) * size};
-    const Vec2 origin = xf.p + vec(3 * size * from);
+    const pebble::Position origin = xf.p + vec(3 * size * from);
     const Vec2 translation = vec(aim - 3 * size * from) * uniform(rng, 0.5f, 2);
     const float radius = circle ? float(size) * uniform(rng, 0.05f, 0.5f) : 0;
     const pebble::CastResult h = pebble::cast_ray(b.a.shape, xf, {origin, translation}, radius);

@@ -121,8 +121,9 @@ struct LFrame {
   oracle::V rotate(oracle::V v) const { return {c * v.x - s * v.y, s * v.x + c * v.y}; }
 };
 
-oracle::V lv(Vec2 v) { return {v.x, v.y}; }
-Vec2 to_float(oracle::V v) { return {float(v.x), float(v.y)}; }
+oracle::V lv(Position v) { return {v.x, v.y}; }  // a Vec2 too
+/// Rounded to the coordinate type: float, or double in a build with double positions.
+Position to_position(oracle::V v) { return {Coordinate(v.x), Coordinate(v.y)}; }
 real lnorm(oracle::V v) { return std::sqrt(oracle::dot(v, v)); }
 real lmax_abs(oracle::V v) { return std::max(std::fabs(v.x), std::fabs(v.y)); }
 
@@ -145,7 +146,7 @@ real shape_size(const oracle::RShape& s) {
 
 // The largest coordinate magnitude among the transform, the world core, the query point and
 // (when given) an answer point.
-real largest_coordinate(const oracle::RShape& s, const Transform& xf, Vec2 p) {
+real largest_coordinate(const oracle::RShape& s, const Transform& xf, Position p) {
   real m = std::max({lmax_abs(lv(xf.p)), lmax_abs(lv(p)), real(1e-30)});
   for (oracle::V v : s.core) m = std::max(m, lmax_abs(v) + s.radius);
   return m;
@@ -174,9 +175,10 @@ struct Stats {
 Stats g_stats;
 
 // ---------------------------------------------------------------------------------------------
-// Query points, built in the shape's local frame then mapped to world and rounded to float.
+// Query points, built in the shape's local frame then mapped to world and rounded to the
+// coordinate type.
 
-Vec2 to_world(const Transform& xf, oracle::V local) { return to_float(LFrame(xf).apply(local)); }
+Position to_world(const Transform& xf, oracle::V local) { return to_position(LFrame(xf).apply(local)); }
 
 oracle::V random_local_point(Rng& rng, const Shape& shape) {
   const auto v = shape.vertices();
@@ -225,7 +227,7 @@ oracle::V random_local_point(Rng& rng, const Shape& shape) {
 }
 
 // Compares one query with the oracle; returns false (after recording failures) on mismatch.
-void check_against_oracle(const Shape& shape, const Transform& xf, Vec2 p, const char* what) {
+void check_against_oracle(const Shape& shape, const Transform& xf, Position p, const char* what) {
   const oracle::RShape ws = world_shape(shape, xf);
   const ProjectionResult got = project_point(shape, xf, p);
   const oracle::Projection want = oracle::project(ws, lv(p));
@@ -311,7 +313,7 @@ TEST(ProjectPoint, MatchesOracleOnRandomShapesAndPoints) {
     const Shape shape = random_shape(rng, kind);
     const Transform xf = random_transform(rng);
     for (int q = 0; q < 12; ++q) {
-      const Vec2 p = to_world(xf, random_local_point(rng, shape));
+      const Position p = to_world(xf, random_local_point(rng, shape));
       check_against_oracle(shape, xf, p, kind_name(kind));
       if (HasFailure()) return;
     }
@@ -324,6 +326,24 @@ TEST(ProjectPoint, MatchesOracleOnRandomShapesAndPoints) {
       g_stats.inside_checked);
 }
 
+TEST(ProjectPoint, WorldPointOfACoreVertexGivesASurfacePoint) {
+  // A core vertex placed in world as exactly as the coordinate type allows, queried back: with
+  // double positions the local point lands within a few double steps of the vertex, so p - vertex
+  // is rounding noise, and the answer (vertex + radius x normal) must still lie on the rounded
+  // surface (point.cpp keeps the normal in the vertex's normal cone). In the float build the
+  // point is a float step away instead.
+  Rng rng(4141);
+  for (int shape_case = 0; shape_case < 2000; ++shape_case) {
+    const int kind = shape_case % kKinds;
+    const Shape shape = random_shape(rng, kind);
+    if (shape.vertex_count() < 2) continue;
+    Transform xf = random_transform(rng);
+    xf.q = Rot::from_angle(float(rng.uniform(-kPi, kPi)));
+    for (Vec2 v : shape.vertices()) check_against_oracle(shape, xf, to_world(xf, lv(v)), kind_name(kind));
+    if (HasFailure()) return;
+  }
+}
+
 TEST(ProjectPoint, MatchesOracleForPointsOnTheCoreWithoutRotation) {
   // With a translation-only transform the local point is exact, so points on core vertices
   // and axis-aligned edges are exactly on the boundary of a radius-0 core.
@@ -334,7 +354,7 @@ TEST(ProjectPoint, MatchesOracleForPointsOnTheCoreWithoutRotation) {
     const Transform xf{rng.chance(0.5) ? Vec2{} : Vec2{float(rng.integer(-100, 100)), float(rng.integer(-100, 100))},
                        Rot::identity()};
     for (Vec2 v : shape.vertices()) {
-      const Vec2 p = v + xf.p;
+      const Position p = v + xf.p;
       check_against_oracle(shape, xf, p, kind_name(kind));
       // Only when p - xf.p gives back v exactly is p exactly on the core.
       const bool exact = double(p.x) - double(xf.p.x) == double(v.x) && double(p.y) - double(xf.p.y) == double(v.y);
@@ -355,12 +375,12 @@ TEST(ProjectPoint, DiscCentreGivesMinusRadiusAndAFixedNormal) {
   const Shape disc = Shape::circle(2, {1, 1});
   // A quarter turn is exact in float, so the world centre maps back to the local centre exactly.
   const Transform xf{{3, -4}, Rot{0, 1}};
-  const Vec2 centre = transform_point(xf, {1, 1});
+  const Position centre = transform_point(xf, {1, 1});
   const ProjectionResult r = project_point(disc, xf, centre);
   EXPECT_TRUE(r.inside);
   EXPECT_NEAR(r.distance, -2.0f, 1e-5f);
   EXPECT_NEAR(length(r.normal), 1.0f, 1e-6f);
-  EXPECT_NEAR(distance(r.point, centre), 2.0f, 1e-5f);
+  EXPECT_NEAR(length(r.point - centre), 2.0f, 1e-5f);
   // The normal is the shape's local +x: it turns with the shape.
   EXPECT_NEAR(r.normal.x, xf.q.c, 1e-6f);
   EXPECT_NEAR(r.normal.y, xf.q.s, 1e-6f);
@@ -395,7 +415,7 @@ TEST(ProjectPoint, PointOnARadiusZeroSegmentIsOnTheBoundary) {
     EXPECT_TRUE(r.inside);
     EXPECT_EQ(r.distance, 0.0f);
     EXPECT_TRUE(contains(diagonal, id, p));
-    EXPECT_NEAR(distance(r.point, p), 0.0f, 1e-6f);
+    EXPECT_NEAR(length(r.point - Position(p)), 0.0f, 1e-6f);
   }
   // Beyond an end on the segment's line: outside, the distance is the gap.
   const ProjectionResult beyond = project_point(axis, id, {5, 2});
@@ -466,7 +486,7 @@ TEST(ProjectPoint, TiedEdgesGiveTheRightDistanceAndOneOfTheTiedNormals) {
   const ProjectionResult centre = project_point(square, Transform::identity(), {0, 0});
   EXPECT_FLOAT_EQ(centre.distance, -1.0f);
   EXPECT_FLOAT_EQ(std::fabs(centre.normal.x) + std::fabs(centre.normal.y), 1.0f);
-  EXPECT_FLOAT_EQ(length(centre.point), 1.0f);
+  EXPECT_FLOAT_EQ(length(centre.point - Position{}), 1.0f);
   const ProjectionResult diagonal = project_point(square, Transform::identity(), {0.5f, 0.5f});
   EXPECT_FLOAT_EQ(diagonal.distance, -0.5f);
   EXPECT_TRUE(diagonal.normal == (Vec2{1, 0}) || diagonal.normal == (Vec2{0, 1}));
@@ -479,11 +499,11 @@ TEST(ProjectPoint, TiedEdgesGiveTheRightDistanceAndOneOfTheTiedNormals) {
     }
     const Shape poly = Shape::polygon(pts, 0.25f);
     const Transform xf{{100, -50}, Rot::from_angle(0.3f * float(n))};
-    const Vec2 c = transform_point(xf, poly.core_centroid());
+    const Position c = transform_point(xf, poly.core_centroid());
     const ProjectionResult r = project_point(poly, xf, c);
     const float apothem = std::cos(3.14159265f / float(n));
     EXPECT_NEAR(r.distance, -(apothem + 0.25f), 1e-5f) << n;
-    EXPECT_NEAR(distance(r.point, c), apothem + 0.25f, 1e-4f) << n;
+    EXPECT_NEAR(length(r.point - c), apothem + 0.25f, 1e-4f) << n;
   }
 }
 
@@ -562,11 +582,11 @@ TEST(ProjectPoint, InvariantUnderRigidMotionOfShapeAndPoint) {
     // xf' = motion * xf, computed in long double and rounded once.
     const LFrame f(xf);
     const oracle::V q2 = m.rotate({f.c, f.s});
-    const Transform moved{to_float(m.apply(lv(xf.p))), Rot{float(q2.x), float(q2.y)}};
+    const Transform moved{to_position(m.apply(lv(xf.p))), Rot{float(q2.x), float(q2.y)}};
     for (int q = 0; q < 4; ++q) {
       const oracle::V local = random_local_point(rng, shape);
-      const Vec2 p = to_world(xf, local);
-      const Vec2 p2 = to_world(moved, local);
+      const Position p = to_world(xf, local);
+      const Position p2 = to_world(moved, local);
       const ProjectionResult a = project_point(shape, xf, p);
       const ProjectionResult b = project_point(shape, moved, p2);
       const oracle::RShape ws = world_shape(shape, xf);
@@ -600,8 +620,8 @@ TEST(Contains, AgreesExactlyWithProjectPointInside) {
     const Shape shape = random_shape(rng, shape_case % kKinds);
     const Transform xf = random_transform(rng);
     for (int q = 0; q < 20; ++q) {
-      Vec2 p = to_world(xf, random_local_point(rng, shape));
-      if (q % 4 == 3) p = {std::nextafter(p.x, 2e9f), p.y};  // the neighbouring float
+      Position p = to_world(xf, random_local_point(rng, shape));
+      if (q % 4 == 3) p = {std::nextafter(p.x, Coordinate(2e9f)), p.y};  // the neighbouring coordinate
       const ProjectionResult r = project_point(shape, xf, p);
       ASSERT_EQ(contains(shape, xf, p), r.inside) << shape_case << " " << q;
       ASSERT_EQ(r.inside, r.distance <= 0);
@@ -617,17 +637,17 @@ TEST(Contains, AgreesExactlyWithProjectPointInside) {
 TEST(Contains, FloatFilterAgreesWithTheExactTestAtTheBoundary) {
   // contains() decides in float first and falls back to the double test only within its error
   // bound of the boundary (docs/point.md, "Float filter"). Points exactly on and one or a few
-  // floats either side of circles and sharp polygons, under rotations off unit length by up to
-  // the accepted kRotationTolerance, at sizes 1e-3 to 1e4 and far from the origin: every answer must be
-  // project_point()'s inside (the double test), exactly.
+  // coordinate steps (floats, or doubles with double positions) either side of circles and sharp polygons, under
+  // rotations off unit length by up to the accepted kRotationTolerance, at sizes 1e-3 to 1e4 and far from the origin:
+  // every answer must be project_point()'s inside (the double test), exactly.
   Rng rng(23);
   long checked = 0, inside = 0;
-  const auto check = [&](const Shape& shape, const Transform& xf, Vec2 p) {
+  const auto check = [&](const Shape& shape, const Transform& xf, Position p) {
     for (int step = -3; step <= 3; ++step) {
-      Vec2 q = p;
-      for (int k = 0; k < std::abs(step); ++k) q.x = std::nextafter(q.x, step < 0 ? -2e9f : 2e9f);
+      Position q = p;
+      for (int k = 0; k < std::abs(step); ++k) q.x = std::nextafter(q.x, Coordinate(step < 0 ? -2e9f : 2e9f));
       for (int axis = 0; axis < 2; ++axis) {
-        const Vec2 r = axis == 0 ? q : Vec2{p.x, q.x - p.x + p.y};
+        const Position r = axis == 0 ? q : Position{p.x, q.x - p.x + p.y};
         const bool expected = project_point(shape, xf, r).inside;
         ASSERT_EQ(contains(shape, xf, r), expected) << checked << " step " << step << " axis " << axis;
         inside += expected;
@@ -700,10 +720,10 @@ TEST(ProjectPoint, DistanceIsOneLipschitz) {
   for (int shape_case = 0; shape_case < 1500; ++shape_case) {
     const Shape shape = random_shape(rng, shape_case % kKinds);
     const Transform xf = random_transform(rng);
-    const Vec2 p = to_world(xf, random_local_point(rng, shape));
+    const Position p = to_world(xf, random_local_point(rng, shape));
     const real size = shape_size(world_shape(shape, xf));
     const Vec2 step = rng.in_disc(double(size) * 1e-3);
-    const Vec2 p2 = p + step;
+    const Position p2 = p + step;
     const ProjectionResult a = project_point(shape, xf, p), b = project_point(shape, xf, p2);
     const real coordinate = largest_coordinate(world_shape(shape, xf), xf, p) + std::fabs(real(a.distance));
     EXPECT_LE(std::fabs(real(a.distance) - b.distance),

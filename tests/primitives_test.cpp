@@ -40,7 +40,7 @@ namespace {
 
 enum class Regime { kFloat, kFine, kCoarse };
 
-V ov(Vec2 v) { return {v.x, v.y}; }
+V ov(Position v) { return {v.x, v.y}; }  // a Vec2 too
 std::vector<V> ov(const Segment& s) { return {ov(s.a), ov(s.b)}; }
 std::vector<V> ov(const Triangle& t) { return {ov(t.a), ov(t.b), ov(t.c)}; }
 // Rectangles as four corners, computed in long double (exact from float inputs).
@@ -54,10 +54,7 @@ std::vector<V> ov(const Rect& r) {
                      {real(r.origin.x) + std::max(0.0f, r.size.x), real(r.origin.y) + std::max(0.0f, r.size.y)});
 }
 real dist(V a, V b) { return op::length(a - b); }
-bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-#if PEBBLE_DOUBLE_POSITIONS
-bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-#endif
+bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }  // a Vec2 too
 // The lower/upper form of any rectangle form (the identity for an Aabb).
 Aabb as_aabb(const Box& b) { return to_aabb(b); }
 Aabb as_aabb(const Rect& r) { return to_aabb(r); }
@@ -363,8 +360,9 @@ void check_rectangle_contains(uint32_t seed, R (Gen::*make)()) {
     g.regime = regime_of(i);
     const R r = (g.*make)();
     const Aabb box = as_aabb(r);
-    const Vec2 mid = box.lower + 0.5f * (box.upper - box.lower);
-    const Vec2 p = g.point_around(mid, 0.7f * std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y) + 0.3f);
+    const Vec2 mid = to_vec2(box.lower + 0.5f * (box.upper - box.lower));
+    const Vec2 p =
+        g.point_around(mid, 0.7f * std::max(float(box.upper.x - box.lower.x), float(box.upper.y - box.lower.y)) + 0.3f);
     const real gap = op::hull_gap({ov(p)}, ov(r));
     check.check(contains(r, p), gap <= 0, gap, g.regime, "rectangle", i);
     EXPECT_EQ(contains(r, p), contains(as_aabb(r), p)) << i;
@@ -865,29 +863,29 @@ TEST(Degenerate, EveryFunctionGivesFiniteAnswers) {
     const Box b{v(), v()};
     const Aabb a{v(), v()};
     const Rect r{v(), v()};
-    for (const Vec2 q : {nearest_point(s, p),
-                         nearest_point(c, p),
-                         nearest_point(b, p),
-                         nearest_point(a, p),
-                         nearest_point(r, p),
-                         nearest_point(t, p),
-                         intersect(s, s2).point,
-                         penetration(b, Box{v(), v()}).separation,
-                         penetration(a, Aabb{v(), v()}).separation,
-                         penetration(r, Rect{v(), v()}).separation,
-                         nearest_edge(c, p).point,
-                         nearest_edge(c, p).normal,
-                         nearest_edge(b, p).point,
-                         nearest_edge(a, p).point,
-                         nearest_edge(r, p).point,
-                         to_aabb(b).lower,
-                         to_aabb(b).upper,
-                         to_aabb(r).upper,
-                         to_box(a).center,
-                         to_box(a).half_extents,
-                         to_rect(a).size,
-                         bounds(c).lower,
-                         bounds(c).upper}) {
+    for (const Position q : std::initializer_list<Position>{nearest_point(s, p),
+                                                            nearest_point(c, p),
+                                                            nearest_point(b, p),
+                                                            nearest_point(a, p),
+                                                            nearest_point(r, p),
+                                                            nearest_point(t, p),
+                                                            intersect(s, s2).point,
+                                                            penetration(b, Box{v(), v()}).separation,
+                                                            penetration(a, Aabb{v(), v()}).separation,
+                                                            penetration(r, Rect{v(), v()}).separation,
+                                                            nearest_edge(c, p).point,
+                                                            nearest_edge(c, p).normal,
+                                                            nearest_edge(b, p).point,
+                                                            nearest_edge(a, p).point,
+                                                            nearest_edge(r, p).point,
+                                                            to_aabb(b).lower,
+                                                            to_aabb(b).upper,
+                                                            to_aabb(r).upper,
+                                                            to_box(a).center,
+                                                            to_box(a).half_extents,
+                                                            to_rect(a).size,
+                                                            bounds(c).lower,
+                                                            bounds(c).upper}) {
       ASSERT_TRUE(finite(q)) << i << ": " << q.x << ", " << q.y;
     }
     // The booleans just have to be computed; make sure the calls are not optimized away.
@@ -1217,12 +1215,14 @@ ExactRect exact_rect(const ex::Scale& s, const Rect& r) {
   const ex::I2 o = ex::to_int(s, ef(r.origin));
   return {o, {o.x + s(std::max(r.size.x, 0.0f)), o.y + s(std::max(r.size.y, 0.0f))}};
 }
+// The toolbox reads an Aabb's corners as floats, also with double positions (primitives.hpp); the
+// boxes here hold floats, so to_vec2() rounds nothing.
 ExactRect exact_rect(const ex::Scale& s, const Aabb& a) {
-  return {ex::to_int(s, ef(a.lower)), ex::to_int(s, ef(a.upper))};
+  return {ex::to_int(s, ef(to_vec2(a.lower))), ex::to_int(s, ef(to_vec2(a.upper)))};
 }
 std::vector<float> floats_of(const Box& b) { return floats_of({b.center, b.half_extents}); }
 std::vector<float> floats_of(const Rect& r) { return floats_of({r.origin, r.size}); }
-std::vector<float> floats_of(const Aabb& a) { return floats_of({a.lower, a.upper}); }
+std::vector<float> floats_of(const Aabb& a) { return floats_of({to_vec2(a.lower), to_vec2(a.upper)}); }
 
 // A random rectangle of each form; "built" ones have an end that rounds to a float (a center
 // 2^30 from its half extent), the case where the double sum alone cannot decide.
@@ -1379,7 +1379,8 @@ void check_circle_rectangle_exactly(const char* what, uint32_t seed) {
       Vec2 p;
       std::tie(r, p) = touching_rect<R>(g);
       const Aabb box = as_aabb(r);
-      const Vec2 corner{g.integer(0, 1) ? box.lower.x : box.upper.x, g.integer(0, 1) ? box.lower.y : box.upper.y};
+      const Vec2 corner{float(g.integer(0, 1) ? box.lower.x : box.upper.x),
+                        float(g.integer(0, 1) ? box.lower.y : box.upper.y)};
       auto [a, b, h] = g.triple();
       a = std::abs(a) * (corner.x == box.lower.x ? -1 : 1);
       b = std::abs(b) * (corner.y == box.lower.y ? -1 : 1);

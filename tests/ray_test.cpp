@@ -132,10 +132,10 @@ std::string check_ray(const RayCase& c) {
 // ---------------------------------------------------------------------------------------------
 // Case families. Shapes come from contact_cases.hpp (every kind, with the makers' own cleaning).
 
-Vec2 world_point(const Transform& xf, Vec2 local) { return pebble::transform_point(xf, local); }
+pebble::Position world_point(const Transform& xf, Vec2 local) { return pebble::transform_point(xf, local); }
 
 /// A random point of the shape (core point blend, pushed out by up to the radius), world.
-Vec2 point_in(const ShapeSpec& s, const Transform& xf, std::mt19937& rng, float depth) {
+pebble::Position point_in(const ShapeSpec& s, const Transform& xf, std::mt19937& rng, float depth) {
   const auto verts = s.shape.vertices();
   Vec2 p{};
   float total = 0;
@@ -156,9 +156,10 @@ std::vector<RayCase> random_rays(unsigned seed, int per_kind, float size, Vec2 o
   return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
     ShapeSpec s = random_shape(k, rng, size * uniform(rng, 0.5f, 1.5f));
     const Transform xf = random_pose(rng, size, origin);
-    const Vec2 aim = point_in(s, xf, rng, 1.5f) + size * Vec2{uniform(rng, -0.7f, 0.7f), uniform(rng, -0.7f, 0.7f)};
+    const pebble::Position aim =
+        point_in(s, xf, rng, 1.5f) + size * Vec2{uniform(rng, -0.7f, 0.7f), uniform(rng, -0.7f, 0.7f)};
     const float a = uniform(rng, -3.14159265f, 3.14159265f);
-    const Vec2 from = aim + size * uniform(rng, 0.5f, 4) * Vec2{std::cos(a), std::sin(a)};
+    const pebble::Position from = aim + size * uniform(rng, 0.5f, 4) * Vec2{std::cos(a), std::sin(a)};
     Vec2 translation = uniform(rng, 0.3f, 2.0f) * (aim - from);
     if (rng() % 8 == 0) translation = -1.0f * translation;
     const float radius = circles ? size * uniform(rng, 0.02f, 0.8f) : 0;
@@ -171,7 +172,7 @@ std::vector<RayCase> rays_from_inside(unsigned seed, int per_kind, bool circles)
   return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
     ShapeSpec s = random_shape(k, rng, uniform(rng, 0.5f, 1.5f));
     const Transform xf = random_pose(rng, 1, {});
-    const Vec2 from = point_in(s, xf, rng, uniform(rng, 0, 1.2f));
+    const pebble::Position from = point_in(s, xf, rng, uniform(rng, 0, 1.2f));
     const float a = uniform(rng, -3.14159265f, 3.14159265f);
     const Vec2 translation = uniform(rng, 0.1f, 3) * Vec2{std::cos(a), std::sin(a)};
     return RayCase{std::move(s), xf, Ray{from, translation}, circles ? uniform(rng, 0.05f, 0.5f) : 0};
@@ -247,7 +248,7 @@ std::vector<RayCase> zero_length_rays(unsigned seed, int per_kind, bool circles)
   return every_kind<RayCase>(seed, per_kind, [&](Kind k, std::mt19937& rng) -> std::optional<RayCase> {
     ShapeSpec s = random_shape(k, rng, 1);
     const Transform xf = random_pose(rng, 1, {});
-    const Vec2 from = point_in(s, xf, rng, uniform(rng, 0, 3));
+    const pebble::Position from = point_in(s, xf, rng, uniform(rng, 0, 3));
     return RayCase{std::move(s), xf, Ray{from, {0, 0}}, circles ? uniform(rng, 0.05f, 0.5f) : 0};
   });
 }
@@ -650,7 +651,7 @@ TEST(Raycast, MovingShapeAndRayRigidlyChangesNothing) {
     const Transform m{{uniform(rng, -20, 20), uniform(rng, -20, 20)}, Rot::from_angle(uniform(rng, -3.14f, 3.14f))};
     RayCase moved = c;
     moved.xf = pebble::mul(m, c.xf);
-    moved.ray = Ray{pebble::transform_point(m, c.ray.origin), pebble::rotate(m.q, c.ray.translation)};
+    moved.ray = Ray{pebble::mul(m, Transform{c.ray.origin, Rot::identity()}).p, pebble::rotate(m.q, c.ray.translation)};
     const CastResult h0 = run(c), h1 = run(moved);
     std::string e = check_ray(moved);
     const real size = oracle::half_diameter(world(c.shape, c.xf)) + c.radius;

@@ -22,10 +22,7 @@ using namespace pebble;
 
 const Transform kId = Transform::identity();
 
-bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-#if PEBBLE_DOUBLE_POSITIONS
-bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }
-#endif
+bool finite(Position v) { return std::isfinite(v.x) && std::isfinite(v.y); }  // a Vec2 too
 double norm(Vec2 v) { return std::sqrt(double(v.x) * v.x + double(v.y) * v.y); }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,7 +101,8 @@ TEST(Robustness, RayBesideATinyPointIsNotInside) {
 void expect_same_bits(const CastResult& a, const CastResult& b, const std::string& what) {
   EXPECT_EQ(a.hit, b.hit) << what;
   EXPECT_EQ(std::bit_cast<std::uint32_t>(a.fraction), std::bit_cast<std::uint32_t>(b.fraction)) << what;
-  EXPECT_EQ(std::bit_cast<std::uint64_t>(a.point), std::bit_cast<std::uint64_t>(b.point)) << what;
+  using PointBits = std::array<std::uint32_t, sizeof(Position) / 4>;
+  EXPECT_EQ(std::bit_cast<PointBits>(a.point), std::bit_cast<PointBits>(b.point)) << what;
   EXPECT_EQ(std::bit_cast<std::uint64_t>(a.normal), std::bit_cast<std::uint64_t>(b.normal)) << what;
 }
 
@@ -395,9 +393,9 @@ TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
     const bool at_end = rng.chance(0.5);
     const Vec2 on_line =
         at_end ? a1 + u(0, 3) * size * dir + u(-1, 1) * side : a0 - u(0, 3) * size * dir + u(-1, 1) * side;
-    const Vec2 near_end =
+    const Position near_end =
         transform_point(xl, at_end ? a1 : a0) + Vec2{u(-3, 3) * (size + radius), u(-3, 3) * (size + radius)};
-    const Vec2 where = rng.chance(0.5) ? transform_point(xl, on_line) : near_end;
+    const Position where = rng.chance(0.5) ? transform_point(xl, on_line) : near_end;
     const Transform xs{where, Rot::from_angle(u(-3, 3))};
     const bool swap = rng.chance(0.5);
     const Shape& a = swap ? small : long_shape;
@@ -409,8 +407,8 @@ TEST(Robustness, LongShapesNearTheirEndsAgreeWithTheOracle) {
     const long double exact = oracle::distance(oracle_shape(a, xa), oracle_shape(b, xb)).distance;
     float biggest = 0;
     for (const Aabb& box : {bounds(a, xa), bounds(b, xb)}) {
-      biggest = std::max(
-          {biggest, std::fabs(box.lower.x), std::fabs(box.lower.y), std::fabs(box.upper.x), std::fabs(box.upper.y)});
+      biggest = std::max({biggest, float(std::fabs(box.lower.x)), float(std::fabs(box.lower.y)),
+                          float(std::fabs(box.upper.x)), float(std::fabs(box.upper.y))});
     }
     const float accuracy =
         1e-3f * std::min(a.extent(), b.extent()) + 8 * std::numeric_limits<float>::epsilon() * biggest;
@@ -824,7 +822,7 @@ TEST(Robustness, WorldRaysFarFromTheOriginSeeWhatRaycastHits) {
     const Transform xf{{0, 0}, rng() % 2 ? Rot::identity() : Rot{0.6f, 0.8f}};
     const float reach = len + radius + 1, ray_angle = 3.14159f * u(rng);
     const Vec2 dir{std::cos(ray_angle), std::sin(ray_angle)};
-    const Vec2 target = transform_point(xf, c) + Vec2{u(rng) * reach, u(rng) * reach};
+    const Position target = transform_point(xf, c) + Vec2{u(rng) * reach, u(rng) * reach};
     const Ray ray{target - 6 * reach * dir, 9 * reach * dir};
     const CastResult single = cast_ray(s, xf, ray);
     CollisionWorld world;

@@ -335,10 +335,11 @@ TEST(ComputeHull, VerticesAtTheWeldToleranceAreDecidedByTheirSegmentDistance) {
     for (const float angle : {0.0f, 0.3f, 1.1f, 2.5f}) {
       for (const Vec2 o : {Vec2{0, 0}, Vec2{37.5f, -12.25f}}) {
         const Transform xf{o, Rot::from_angle(angle)};
+        // The points given to the maker are floats whatever the build's positions.
+        const auto placed = [&](Vec2 local) { return to_vec2(transform_point(xf, local)); };
         // tol as compute_hull() takes it: kWeldFraction x the larger side of the points' box
         // (the 4-ulp floor is far below it here), for the box of the unperturbed points.
-        const Vec2 box_pts[] = {transform_point(xf, {0, 0}), transform_point(xf, {1, 0}), transform_point(xf, {2, 0}),
-                                transform_point(xf, {1, 1})};
+        const Vec2 box_pts[] = {placed({0, 0}), placed({1, 0}), placed({2, 0}), placed({1, 1})};
         double lo_x = 1e30, hi_x = -1e30, lo_y = 1e30, hi_y = -1e30;
         for (const Vec2 p : box_pts) {
           lo_x = std::min(lo_x, double(p.x));
@@ -348,8 +349,7 @@ TEST(ComputeHull, VerticesAtTheWeldToleranceAreDecidedByTheirSegmentDistance) {
         }
         const double tol = double(kWeldFraction) * std::max(hi_x - lo_x, hi_y - lo_y);
         const float off = float(f * tol);
-        const Vec2 pts[] = {transform_point(xf, {0, 0}), transform_point(xf, {1, -off}), transform_point(xf, {2, 0}),
-                            transform_point(xf, {1, 1})};
+        const Vec2 pts[] = {placed({0, 0}), placed({1, -off}), placed({2, 0}), placed({1, 1})};
         // The turned points are rounded: compare with the chord distance of the points as given.
         const Vec2 a = pts[0], b = pts[2], v = pts[1];
         const double ex = double(b.x) - a.x, ey = double(b.y) - a.y, wx = double(v.x) - a.x, wy = double(v.y) - a.y;

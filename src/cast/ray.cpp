@@ -23,7 +23,7 @@ using cast_core::LocalHit;
 PEBBLE_HOT_INLINE bool valid_input(const Transform& xf, const Ray& ray) {
   const bool rotation = std::fabs(xf.q.c * xf.q.c + xf.q.s * xf.q.s - 1.0f) <= kRotationTolerance;
 #if PEBBLE_DOUBLE_POSITIONS
-  return rotation & is_valid_point(xf.p) & is_valid_point(ray.origin);
+  return rotation & is_valid_point(xf.p) & is_valid_point(ray.origin) & is_valid_point(ray.translation);
 #else
   // Both structs are four floats: all eight bounded in two compares (c and s pass with the rotation test).
   using F = detail::base::Float4;

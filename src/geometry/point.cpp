@@ -154,6 +154,18 @@ Location locate(const Shape& shape, D2 p) {
 
 constexpr ProjectionResult kEmptyProjection{{0, 0}, {0, 0}, kHugeDistance, false};
 
+#if PEBBLE_DOUBLE_POSITIONS
+/// d if it lies in the normal cone of core vertex i (from the normal of the edge ending at i,
+/// counter-clockwise to that of the edge starting there; a segment's end: the half plane beyond
+/// it), else the nearer of those two edge normals.
+D2 into_normal_cone(const Shape& shape, int i, D2 d) {
+  const int n = shape.vertex_count();
+  const D2 before = d2(shape.normal(i == 0 ? n - 1 : i - 1)), after = d2(shape.normal(i));
+  if (cross(before, d) >= 0 && cross(d, after) >= 0) return d;
+  return dot(d, before) > dot(d, after) ? before : after;
+}
+#endif
+
 }  // namespace
 
 ProjectionResult project_point(const Shape& shape, const Transform& xf, Position p) noexcept {
@@ -218,6 +230,12 @@ ProjectionResult project_point(const Shape& shape, const Transform& xf, Position
       } else {
         normal = d2(shape.normal(loc.index));  // only reachable through rounding
       }
+#if PEBBLE_DOUBLE_POSITIONS
+      // A world point placed in double (transform_point() of a core vertex) lands within a few
+      // double steps of the vertex, where p - vertex is rounding noise: keep its direction inside
+      // the vertex's normal cone, or the answer (vertex + radius x normal) leaves the surface.
+      if (n >= 2) normal = into_normal_cone(shape, loc.index, normal);
+#endif
       distance = len - r;
       break;
     }
