@@ -28,7 +28,7 @@ ctest --preset release -j "$jobs"
 # `pip install .` (pyproject.toml) into a fresh venv: builds only the Python module (in build/pip) and imports it
 PEBBLE_JOBS=$jobs python/tools/check_pip_install.sh
 
-step "double positions: PEBBLE_DOUBLE_POSITIONS=ON, the library and the tests that speak pebble::Position (docs/world.md)"
+step "double positions: PEBBLE_DOUBLE_POSITIONS=ON, the library and every test file (docs/world.md, Huge worlds)"
 cmake --preset double
 cmake --build --preset double -j "$jobs"
 ctest --preset double -j "$jobs"
