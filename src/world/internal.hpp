@@ -45,13 +45,17 @@ inline constexpr int kFixedRebuildFraction = 4;
 #if PEBBLE_DOUBLE_POSITIONS
 // With double positions every query subtracts world positions in double and rounds only the
 // offset, so its float work sees coordinates relative to its frames, not to the world's origin:
-// the slacks below scale with that relative reach (a box at 1e7 m is as tight as at the origin).
+// the box slack below scales with that relative reach (a box at 1e7 m is as tight as at the
+// origin).
 
-// The rounding allowance of a cast from a to b, or of a cast whose frame is at a and reaches b: the
-// larger of the two axes, which a rotation mixes. (The collider's own reach about its position
-// is in its box's slack, grown() below.)
+// The rounding allowance of a cast whose numbers reach these points. Unlike the boxes' slack it
+// stays a fraction of the world coordinates in this build too: a cast rounds in each collider's
+// frame, whose own coordinates may be as large as the world's (a polygon given in world
+// coordinates at an identity transform), and the best hit so far, rounded there, decides which
+// boxes are skipped. The relative form lost hits (robustness_test's far rays, the decompose
+// target's corpus in fuzz_corpus_test).
 inline float coordinate_slack(Position a, Position b) {
-  return kCastCoordinateSlack * std::max(std::fabs(float(b.x - a.x)), std::fabs(float(b.y - a.y)));
+  return kCastCoordinateSlack * float(std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)}));
 }
 
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of the shape's reach about its frame's
