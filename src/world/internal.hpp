@@ -42,39 +42,30 @@ inline constexpr int kBoxChunk = 256;  // colliders per set_transforms() task
 inline constexpr int kFixedRebuildMin = 64;
 inline constexpr int kFixedRebuildFraction = 4;
 
-#if PEBBLE_DOUBLE_POSITIONS
-// With double positions every query subtracts world positions in double and rounds only the
-// offset, so its float work sees coordinates relative to its frames, not to the world's origin:
-// the box slack below scales with that relative reach (a box at 1e7 m is as tight as at the
-// origin).
-
-// The rounding allowance of a cast whose numbers reach these points. Unlike the boxes' slack it
-// stays a fraction of the world coordinates in this build too: a cast rounds in each collider's
-// frame, whose own coordinates may be as large as the world's (a polygon given in world
-// coordinates at an identity transform), and the best hit so far, rounded there, decides which
-// boxes are skipped. The relative form lost hits (robustness_test's far rays, the decompose
-// target's corpus in fuzz_corpus_test).
+// The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
+// in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
+// (A collider whose own coordinates are that large and that round the cast lies near the cast.)
+// The same in a build with double positions: there too a collider's own coordinates may be as
+// large as the world's (a polygon given in world coordinates at an identity transform), and the
+// best hit so far, rounded in its frame, decides which boxes are skipped. A slack relative to the
+// cast alone lost hits (robustness_test's far rays, the decompose corpus in fuzz_corpus_test).
 inline float coordinate_slack(Position a, Position b) {
   return kCastCoordinateSlack * float(std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)}));
 }
 
+#if PEBBLE_DOUBLE_POSITIONS
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of the shape's reach about its frame's
-// position (|core centroid|_1 + extent() bounds every point of it from there, as in bounds()).
-// The sums here round by at most 2^-53 of a coordinate, for which the pad of 2^-50 of the
-// position that bounds() adds for its own two roundings leaves room.
+// position (|core centroid|_1 + extent() bounds every point of it from there, as in bounds()):
+// with double positions every query subtracts world positions in double and rounds only the
+// offset, so its float work sees coordinates relative to its frames (a box at 1e7 m is as tight
+// as at the origin). The sums here round by at most 2^-53 of a coordinate, for which the pad of
+// 2^-50 of the position that bounds() adds for its own two roundings leaves room.
 inline Aabb grown(const Aabb& b, float grow, const Shape& shape) {
   const Vec2 c = shape.core_centroid();
   const double pad = double(grow + kBoxCoordinateSlack * (std::fabs(c.x) + std::fabs(c.y) + shape.extent()));
   return {{b.lower.x - pad, b.lower.y - pad}, {b.upper.x + pad, b.upper.y + pad}};
 }
 #else
-// The rounding allowance of a cast whose numbers reach these points, on both axes: the casts work
-// in the collider's frame, where a rotation mixes the axes and one large coordinate rounds both.
-// (A collider whose own coordinates are that large and that round the cast lies near the cast.)
-inline float coordinate_slack(Position a, Position b) {
-  return kCastCoordinateSlack * float(std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(b.x), std::fabs(b.y)}));
-}
-
 // b grown by `grow` on every side, plus kBoxCoordinateSlack of each coordinate. (`shape`: whose
 // reach the build with double positions measures the slack by.)
 inline Aabb grown(const Aabb& b, float grow, const Shape& /*shape*/) {
